@@ -7,7 +7,7 @@ Side 0 always moves first; the referee decides which person sits in which seat.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 
@@ -27,7 +27,7 @@ class OptionError(EngineError):
     """A variant name or option set that cannot make a game ("line length 9 on a 7x7 board")."""
 
 
-class Termination(str, Enum):
+class Termination(StrEnum):
     """How a game ended. The first group is decided by the engine, the rest by the referee."""
 
     LINE = "line"  # Atmalof: five (or L) in a row
