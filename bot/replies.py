@@ -1,0 +1,124 @@
+"""What the referee is told (where, who) and what it answers (a Reply), free of any chat platform.
+
+Front ends (the Discord layer, the console table) turn their own events into ``Where`` and
+``Actor`` and turn a ``Reply`` into a message: text, an optional board image and file, buttons.
+Every refusal is ``Reply(ok=False, ephemeral=True, text=<reason>)`` and changes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+CUSTOM_ID_PREFIX = "ref"
+
+
+@dataclass(frozen=True, slots=True)
+class Where:
+    """A place games are played: a channel, or a thread (a channel whose parent is ``parent_id``).
+
+    ``guild_id`` is None in direct messages and at the console.
+    """
+
+    guild_id: int | None
+    channel_id: int
+    parent_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """The person behind a command; the front end decides ``is_moderator`` (role/permission)."""
+
+    id: int
+    name: str
+    is_moderator: bool = False
+    is_bot: bool = False
+
+
+class ButtonKind(StrEnum):
+    """What a button does; the front end puts it in the custom_id (see ``ButtonSpec.custom_id``)."""
+
+    ACCEPT = "accept"  # accept a challenge (target: challenge id)
+    DECLINE = "decline"  # decline / withdraw a challenge (target: challenge id)
+    DRAW_ACCEPT = "draw-accept"  # target: game id
+    DRAW_DECLINE = "draw-decline"
+    TAKEBACK_ACCEPT = "takeback-accept"
+    TAKEBACK_DECLINE = "takeback-decline"
+    REMATCH = "rematch"  # target: the finished game's id
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonSpec:
+    """A button to offer under a reply. ``version`` makes a click on an old message stale.
+
+    ``style`` is one of "primary", "secondary", "success", "danger".
+    """
+
+    label: str
+    kind: ButtonKind
+    target_id: int
+    version: int
+    style: str = "secondary"
+
+    @property
+    def custom_id(self) -> str:
+        """``ref:<kind>:<target id>:<version>``, at most 100 characters as Discord requires."""
+        return f"{CUSTOM_ID_PREFIX}:{self.kind.value}:{self.target_id}:{self.version}"
+
+
+def parse_custom_id(custom_id: str) -> tuple[ButtonKind, int, int] | None:
+    """(kind, target id, version) from a custom_id made by ``ButtonSpec``; None if not ours."""
+    parts = custom_id.split(":")
+    if len(parts) != 4 or parts[0] != CUSTOM_ID_PREFIX:
+        return None
+    try:
+        return ButtonKind(parts[1]), int(parts[2]), int(parts[3])
+    except ValueError:
+        return None
+
+
+@dataclass(slots=True)
+class Reply:
+    """The referee's answer to one command.
+
+    - ``text``: what happened, in plain words (player names, not mentions); the front end may
+      prefix ``mentions`` (user ids to ping, e.g. the player now to move).
+    - ``image``/``image_name``/``alt_text``: the board PNG (None when rendering is off or the
+      reply has no board); ``board_text``: the same board as text (the console shows it).
+    - ``file``/``file_name``: an attachment such as the record JSON.
+    - ``game_id``/``version``: the game this reply is about and its version after the command.
+    - ``pending_roll``: an Atmalof announcement was stored; the front end shows this reply, then
+      calls ``Referee.roll_pending`` (it is also completed by the next command in that channel).
+    - ``chain``: the short hash of the latest log row, shown on board messages (disputes).
+    """
+
+    text: str
+    ok: bool = True
+    ephemeral: bool = False
+    image: bytes | None = None
+    image_name: str = "board.png"
+    alt_text: str = ""
+    board_text: str | None = None
+    buttons: list[ButtonSpec] = field(default_factory=list)
+    mentions: list[int] = field(default_factory=list)
+    game_id: int | None = None
+    challenge_id: int | None = None
+    version: int | None = None
+    pending_roll: bool = False
+    finished: bool = False
+    chain: str | None = None
+    file: bytes | None = None
+    file_name: str | None = None
+
+
+def refusal(text: str, *, game_id: int | None = None, version: int | None = None) -> Reply:
+    """A private "no", with the reason; nothing changed."""
+    return Reply(text=text, ok=False, ephemeral=True, game_id=game_id, version=version)
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """Something the sweeper did on its own (a flag fell, a challenge expired): post in where."""
+
+    where: Where
+    reply: Reply
