@@ -5,6 +5,7 @@ The digest's bytes are read in order and each byte ``b`` is accepted only when
 ``b < 256 - 256 % faces`` (rejection sampling), so every face is exactly equally likely; if a
 digest runs out of acceptable bytes the next block is HMAC(seed, msg + "|<block>").
 The seed stays secret until the game ends; revealing it lets anyone check every roll.
+docs/record-format.md spells the scheme out with test vectors.
 """
 
 from __future__ import annotations
@@ -12,10 +13,12 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Iterable, Iterator
 
 from engine.core import EngineError
 
 SEED_BYTES = 32
+MIN_SEED_BYTES = 16
 MAX_FACES = 256
 
 
@@ -41,18 +44,39 @@ def roll_message(game_id: str, number: int, announcement: str) -> bytes:
 
 def roll(seed: str, game_id: str, number: int, announcement: str, faces: int) -> int:
     """Roll ``number`` (1-based) of game ``game_id`` after ``announcement``: a face 1..faces."""
-    if not 2 <= faces <= MAX_FACES:
-        raise EngineError(f"a die needs 2 to {MAX_FACES} faces, not {faces}")
+    _check_faces(faces)
+    if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+        raise EngineError(f"a roll number counts from 1, not {number!r}")
+    return pick_face(digest_bytes(seed, game_id, number, announcement), faces)
+
+
+def digest_bytes(seed: str, game_id: str, number: int, announcement: str) -> Iterator[int]:
+    """The endless byte stream a roll reads: block 0 is HMAC(seed, msg), block k HMAC(msg|k).
+
+    Rolls rarely read past the first byte; the later blocks only make the scheme total.
+    """
     key = _seed_bytes(seed)
     message = roll_message(game_id, number, announcement)
-    limit = 256 - 256 % faces
     block = 0
     while True:
         msg = message if block == 0 else message + f"|{block}".encode()
-        for byte in hmac.new(key, msg, hashlib.sha256).digest():
-            if byte < limit:
-                return byte % faces + 1
+        yield from hmac.new(key, msg, hashlib.sha256).digest()
         block += 1
+
+
+def pick_face(stream: Iterable[int], faces: int) -> int:
+    """The first byte below ``256 - 256 % faces``, reduced to 1..faces (unbiased)."""
+    _check_faces(faces)
+    limit = 256 - 256 % faces
+    for byte in stream:
+        if byte < limit:
+            return byte % faces + 1
+    raise EngineError("the byte stream ran out before an acceptable byte")
+
+
+def _check_faces(faces: int) -> None:
+    if isinstance(faces, bool) or not isinstance(faces, int) or not 2 <= faces <= MAX_FACES:
+        raise EngineError(f"a die needs 2 to {MAX_FACES} faces, not {faces!r}")
 
 
 def _seed_bytes(seed: str) -> bytes:
@@ -60,6 +84,6 @@ def _seed_bytes(seed: str) -> bytes:
         raw = bytes.fromhex(seed)
     except (ValueError, TypeError):
         raise EngineError("a dice seed is written as hex digits") from None
-    if len(raw) < 16:
-        raise EngineError("a dice seed needs at least 16 bytes")
+    if len(raw) < MIN_SEED_BYTES:
+        raise EngineError(f"a dice seed needs at least {MIN_SEED_BYTES} bytes")
     return raw
