@@ -429,6 +429,8 @@ class _Walk:
     rolls: int = 0
 
     def verdict(self, first_bad: int | None, reason: str) -> Verification:
+        if first_bad is not None and first_bad > 1:
+            self.details.append(f"actions: 1 to {first_bad - 1} check out")
         return Verification(
             ok=False,
             first_bad=first_bad,
