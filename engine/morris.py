@@ -1,0 +1,184 @@
+"""Nine Men's Morris (and its relatives Six and Twelve Men's Morris): the Game object.
+
+Side 0 is White and moves first, side 1 is Black. Each side places its men (phase 1), then moves
+them along the lines (phase 2); a side with exactly three men may fly when ``flying`` is on.
+Closing a mill leaves the same side to move with only ``Remove`` actions legal, so a removal is
+an action and a ply of its own (as OpenSpiel and Sanmill count). ``Place`` and ``Move`` may also
+carry the removal (``move d7 d6 x b6``): applying one equals applying the move and then the
+removal, state for state (ply included, so it advances by two), but ``legal()`` lists only the
+split form.
+
+Points are ``int`` indices into the board's ``Layout`` (engine/morris_board.py); on the
+24-point board 0..23 are the seed's letters A..X (0 = A = a7, 23 = X = g1). Input accepts grid
+names ("d7") and, as a bare single letter, the seed's letters ("b" is B = d7, never file b);
+output always uses grid names.
+
+Variants: ``standard`` (9 men), ``six`` (16 points, 6 men, no flying by default) and ``twelve``
+(diagonals added, 12 men, a full board after placing is a draw). Options: ``flying``,
+``no_remill`` (off), ``repetition`` (on: third occurrence draws), ``move_limit`` (50 moves by
+each side in phase 2 without a removal draws; 0 disables).
+
+Accessors for the renderer and the referee (module functions): ``men``, ``men_on_board``,
+``men_in_hand``, ``mills``, ``removable``, ``pending_removal``, ``phase``, ``can_fly``,
+``layout``, ``point_name``, and the standard board's ``POINTS`` (grid coordinates),
+``POINT_NAMES`` and ``LETTERS``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core import IllegalAction, Outcome, Termination
+from engine.morris_rules import (
+    _MILL,
+    _NOTHING_TO_TAKE,
+    _REMILL,
+    LETTERS,
+    POINT_NAMES,
+    POINTS,
+    SIDES,
+    VARIANTS,
+    MorrisAction,
+    MorrisState,
+    Move,
+    Place,
+    Remove,
+    Rules,
+    _can_fly,
+    _final,
+    _legal,
+    _play,
+    can_fly,
+    layout,
+    make_rules,
+    men,
+    men_in_hand,
+    men_on_board,
+    mills,
+    pending_removal,
+    phase,
+    point_name,
+    removable,
+    start,
+)
+from engine.morris_text import from_text, notation, parse_action, to_text
+
+
+class MorrisGame:
+    """The Morris rules behind the shared Game protocol (engine/core.py)."""
+
+    name = "morris"
+    title = "Nine Men's Morris"
+    variants: tuple[str, ...] = tuple(VARIANTS)
+    side_names: tuple[str, str] = SIDES
+
+    def new(self, variant: str = "standard", **options: Any) -> MorrisState:
+        """A fresh game; unknown variants, options or bad values raise OptionError."""
+        return start(make_rules(variant, **options))
+
+    def options(self, state: MorrisState) -> dict[str, Any]:
+        rules = state.rules
+        return {
+            "flying": rules.flying,
+            "no_remill": rules.no_remill,
+            "repetition": rules.repetition,
+            "move_limit": rules.move_limit,
+        }
+
+    def legal(self, state: MorrisState) -> list[MorrisAction]:
+        """Every action for the side to move (removals only while one is owed); [] when over."""
+        if _final(state) is not None:
+            return []
+        return _legal(state)
+
+    def is_legal(self, state: MorrisState, action: MorrisAction) -> bool:
+        try:
+            _play(state, action)
+        except IllegalAction:
+            return False
+        return True
+
+    def parse(self, state: MorrisState, text: str) -> MorrisAction:
+        return parse_action(state, text)
+
+    def notation(self, state: MorrisState, action: MorrisAction) -> str:
+        return notation(state, action)
+
+    def apply(
+        self, state: MorrisState, action: MorrisAction, roll: int | None = None
+    ) -> MorrisState:
+        """The position after ``action``; raises IllegalAction with the reason if forbidden."""
+        if roll is not None:
+            raise IllegalAction("Morris uses no dice, so an action takes no roll")
+        return _play(state, action)[0]
+
+    def die_faces(self, state: MorrisState, action: MorrisAction) -> int | None:
+        return None
+
+    def result(self, state: MorrisState) -> Outcome | None:
+        """How the game ended (two men left, blocked, repetition, move limit), or None."""
+        outcome = _final(state)
+        if outcome is not None or _legal(state):
+            return outcome
+        side = state.to_move
+        return Outcome(
+            Termination.BLOCKED,
+            1 - side,
+            f"{SIDES[side]} has no legal move: {SIDES[1 - side]} wins",
+        )
+
+    def describe(self, state: MorrisState, action: MorrisAction, roll: int | None = None) -> str:
+        """One sentence: "White places d7 and closes a mill: remove a Black man." """
+        _, closed = _play(state, action)
+        me, them = SIDES[state.to_move], SIDES[1 - state.to_move]
+        name = state.rules.layout.points
+        if isinstance(action, Remove):
+            return f"{me} removes {name[action.point]}."
+        if isinstance(action, Place):
+            text = f"{me} places {name[action.point]}"
+        else:
+            verb = "flies" if _can_fly(state, state.to_move) else "moves"
+            text = f"{me} {verb} {name[action.src]} to {name[action.dst]}"
+        if closed == _MILL and action.remove is not None:
+            return f"{text}, closes a mill and removes {name[action.remove]}."
+        if closed == _MILL:
+            return f"{text} and closes a mill: remove a {them} man."
+        if closed == _REMILL:
+            return f"{text} and closes a mill by returning, which removes nothing (no_remill)."
+        if closed == _NOTHING_TO_TAKE:
+            return f"{text} and closes a mill, but {them} has no man on the board to remove."
+        return f"{text}."
+
+    def to_text(self, state: MorrisState) -> str:
+        return to_text(state)
+
+    def from_text(self, text: str) -> MorrisState:
+        return from_text(text)
+
+
+GAME = MorrisGame()
+
+__all__ = [
+    "GAME",
+    "LETTERS",
+    "POINTS",
+    "POINT_NAMES",
+    "VARIANTS",
+    "MorrisAction",
+    "MorrisGame",
+    "MorrisState",
+    "Move",
+    "Place",
+    "Remove",
+    "Rules",
+    "can_fly",
+    "layout",
+    "men",
+    "men_in_hand",
+    "men_on_board",
+    "mills",
+    "pending_removal",
+    "phase",
+    "point_name",
+    "removable",
+]
