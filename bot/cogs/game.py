@@ -1,0 +1,81 @@
+"""The course and the end of a game: /board /resign /draw /takeback /abort /rematch /claim."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import RefereeBot, where_of
+
+
+class GameFlow(commands.Cog):
+    """Commands about the game in this channel (or thread) rather than a single move."""
+
+    def __init__(self, bot: RefereeBot) -> None:
+        self.bot = bot
+
+    async def _do(self, interaction: discord.Interaction[Any], method: str, *args: Any) -> None:
+        reply = await self.bot.call(interaction, method, *args)
+        await self.bot.answer(interaction, reply)
+
+    @app_commands.command(name="board", description="Show the current position of this game again")
+    async def board(self, interaction: discord.Interaction[Any]) -> None:
+        reply = await self.bot.referee.board(where_of(interaction))
+        await self.bot.answer(interaction, reply)
+
+    @app_commands.command(name="resign", description="Resign the game in this channel")
+    async def resign(self, interaction: discord.Interaction[Any]) -> None:
+        await self._do(interaction, "resign")
+
+    draw = app_commands.Group(name="draw", description="Offer, accept or decline a draw")
+
+    @draw.command(name="offer", description="Offer your opponent a draw")
+    async def draw_offer(self, interaction: discord.Interaction[Any]) -> None:
+        await self._do(interaction, "offer_draw")
+
+    @draw.command(name="accept", description="Accept the draw your opponent offered")
+    async def draw_accept(self, interaction: discord.Interaction[Any]) -> None:
+        await self._do(interaction, "answer_draw", True)
+
+    @draw.command(name="decline", description="Decline the draw your opponent offered")
+    async def draw_decline(self, interaction: discord.Interaction[Any]) -> None:
+        await self._do(interaction, "answer_draw", False)
+
+    takeback = app_commands.Group(
+        name="takeback", description="Ask to take back your last turn, or answer such a request"
+    )
+
+    @takeback.command(name="request", description="Ask to take back your last turn (not a drop)")
+    async def takeback_request(self, interaction: discord.Interaction[Any]) -> None:
+        await self._do(interaction, "request_takeback")
+
+    @takeback.command(name="accept", description="Let your opponent take back their last turn")
+    async def takeback_accept(self, interaction: discord.Interaction[Any]) -> None:
+        await self._do(interaction, "answer_takeback", True)
+
+    @takeback.command(name="decline", description="Refuse your opponent's takeback request")
+    async def takeback_decline(self, interaction: discord.Interaction[Any]) -> None:
+        await self._do(interaction, "answer_takeback", False)
+
+    @app_commands.command(
+        name="abort", description="Call the game off, unrated (before both moved)"
+    )
+    async def abort(self, interaction: discord.Interaction[Any]) -> None:
+        await self._do(interaction, "abort")
+
+    @app_commands.command(name="rematch", description="Challenge your last opponent again")
+    async def rematch(self, interaction: discord.Interaction[Any]) -> None:
+        await self._do(interaction, "rematch")
+
+    @app_commands.command(
+        name="claim", description="Claim the win: your opponent's time ran out or they left"
+    )
+    async def claim(self, interaction: discord.Interaction[Any]) -> None:
+        await self._do(interaction, "claim")
+
+
+async def setup(bot: RefereeBot) -> None:
+    await bot.add_cog(GameFlow(bot))

@@ -1,0 +1,147 @@
+"""Looking back and learning: /history /record /replay /verify /rules /help."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice, Range
+from discord.ext import commands
+
+from bot.app import RefereeBot, where_of
+from bot.discord_format import COLOUR_INFO
+
+log = logging.getLogger("bot.discord")
+
+ATMALOF_LICENCE = "https://creativecommons.org/licenses/by-sa/3.0/"
+
+RULES: dict[str, tuple[str, str]] = {
+    "atmalof": (
+        "Atmalof",
+        "A 7 × 7 board, Red and Blue with 22 pieces each, the board empty at the start.\n"
+        "On your turn do one of two things:\n"
+        "• **Drop**: first announce a row or a column (`/drop row 4`), then the die is rolled in "
+        "public and picks the square in that line. If the square is taken, your turn is lost. "
+        "Row 7 and column 7 are beyond the die's reach: only a move gets there.\n"
+        "• **Move**: step one of your pieces to a neighbouring empty square, in any of the eight "
+        "directions (`/move 3,4 4,5`).\n"
+        "Five in a row, in any direction, wins at once. When a player has every piece on the "
+        "board, the lines of four decide. Variants: junior (6 × 6), atmalos (9 × 9, seven in a "
+        "row) and custom.\n\n"
+        "Atmalof was invented by **Richard Sandes Forsyth**, whose rules are published under "
+        f"[CC BY-SA 3.0]({ATMALOF_LICENCE}); this is our own summary of them.",
+    ),
+    "morris": (
+        "Nine Men's Morris",
+        "24 points on three nested squares joined by four lines; nine men each, White first.\n"
+        "• **Placing**: take turns putting a man on an empty point (`/place d7`).\n"
+        "• **Moving**: once all are placed, slide a man along a line to a neighbouring empty "
+        "point (`/move d7 d6`). With three men left you may fly to any empty point (an option).\n"
+        "• **Mills**: three of your men in a row on a line let you remove one of the opponent's, "
+        "preferably one not in a mill (`/remove b6`, or `/move d7 d6 remove:b6`).\n"
+        "You lose with two men left or when you cannot move. Repeating a position three times, "
+        "or a long run without a removal, is a draw.",
+    ),
+    "abalone": (
+        "Abalone",
+        "A hexagon of 61 cells, 14 marbles each, Black first. Rows A..I, diagonals 1..9.\n"
+        "• **Move** one, two or three of your marbles in a line one step, along the line or "
+        "sideways (`/push a1 a3 ne`, `/push c3 e`). Directions: NE, E, SE, SW, W, NW.\n"
+        "• **Sumito**: pushing along the line, more of yours than of theirs pushes them: 2 push "
+        "1, 3 push 1, 3 push 2, if the cell behind them is empty or off the board.\n"
+        "Push six of your opponent's marbles off the board to win. Layouts: standard, Belgian "
+        "daisy, German daisy.",
+    ),
+}
+
+HELP = (
+    "**Start**: `/challenge game opponent` (leave opponent empty for an open challenge; choose "
+    "a variant, options, a clock, who starts, and whether to play in a new thread). The other "
+    "player presses **Accept**.\n"
+    "**Play**: `/drop row 4` · `/drop column 2` · `/move` · `/place` · `/remove` · `/push` · "
+    "`/play <any command>`; the options suggest legal moves as you type.\n"
+    "**Game**: `/board` · `/resign` · `/draw offer|accept|decline` · "
+    "`/takeback request|accept|decline` · `/abort` · `/rematch` · `/claim`\n"
+    "**Proof**: `/history` · `/record` (the record file) · `/replay` (an animation) · `/verify` "
+    "(rechecks every roll and move; the dice seed is revealed when the game ends)\n"
+    "**Rules**: `/rules atmalof` · `/rules morris` · `/rules abalone`\n"
+    "**Moderators**: `/referee abort` · `/referee award` · `/referee theme`"
+)
+
+
+def replay_gif(record_json: bytes) -> bytes:
+    """The animated replay of a record (runs in a worker thread: Pillow work)."""
+    import render  # the renderer is optional at import time: /replay says so if it is missing
+    from engine.record import Record
+
+    return render.replay_gif(Record.from_json(record_json))
+
+
+class Info(commands.Cog):
+    """History, proof, rules and help."""
+
+    def __init__(self, bot: RefereeBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="history", description="The moves of this channel's game so far")
+    @app_commands.describe(page="Page of the history, 1 is the start")
+    async def history(
+        self, interaction: discord.Interaction[Any], page: Range[int, 1, 1000] = 1
+    ) -> None:
+        reply = await self.bot.referee.history(where_of(interaction), page)
+        await self.bot.answer(interaction, reply, title="History")
+
+    @app_commands.command(name="record", description="The game's record as a file (JSON)")
+    async def record(self, interaction: discord.Interaction[Any]) -> None:
+        reply = await self.bot.referee.record(where_of(interaction))
+        await self.bot.answer(interaction, reply, title="Record")
+
+    @app_commands.command(name="replay", description="An animated replay of this channel's game")
+    async def replay(self, interaction: discord.Interaction[Any]) -> None:
+        """Defer first: drawing every frame can take longer than Discord's three seconds."""
+        await interaction.response.defer(thinking=True)
+        reply = await self.bot.referee.record(where_of(interaction))
+        if not reply.ok or reply.file is None:
+            await interaction.followup.send(reply.text, ephemeral=True)
+            return
+        try:
+            gif = await asyncio.to_thread(replay_gif, reply.file)
+        except (ImportError, AttributeError):
+            log.warning("replay requested but render.replay_gif is unavailable")
+            await interaction.followup.send("Replays are not available on this bot yet.")
+            return
+        name = f"replay-{reply.game_id}.gif" if reply.game_id else "replay.gif"
+        embed = discord.Embed(title="Replay", colour=COLOUR_INFO)
+        embed.set_image(url=f"attachment://{name}")
+        await interaction.followup.send(
+            embed=embed,
+            file=discord.File(io.BytesIO(gif), filename=name, description="Animated replay"),
+        )
+
+    @app_commands.command(name="verify", description="Recheck every die roll and move of the game")
+    async def verify(self, interaction: discord.Interaction[Any]) -> None:
+        reply = await self.bot.referee.verify(where_of(interaction))
+        await self.bot.answer(interaction, reply, title="Verification")
+
+    @app_commands.command(name="rules", description="A short summary of a game's rules")
+    @app_commands.describe(game="Which game")
+    @app_commands.choices(
+        game=[Choice(name=title, value=name) for name, (title, _) in RULES.items()]
+    )
+    async def rules(self, interaction: discord.Interaction[Any], game: str) -> None:
+        title, text = RULES[game]
+        embed = discord.Embed(title=f"{title}: the rules", description=text, colour=COLOUR_INFO)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(name="help", description="What the referee can do and how to start")
+    async def help(self, interaction: discord.Interaction[Any]) -> None:
+        embed = discord.Embed(title="Board referee", description=HELP, colour=COLOUR_INFO)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+async def setup(bot: RefereeBot) -> None:
+    await bot.add_cog(Info(bot))

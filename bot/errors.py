@@ -1,0 +1,95 @@
+"""One place where anything that goes wrong in a slash command or a button becomes a private note.
+
+Discord shows the person who acted a reason they can act on ("you need Manage Server") or, for
+anything unexpected, a short apology; the details go to the log with the interaction's context.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+
+import engine
+
+log = logging.getLogger("bot.discord")
+
+UNEXPECTED = "Something went wrong on my side and it has been logged. Please try again."
+
+
+class UserFacingError(Exception):
+    """An error whose message is written for the player; raised by the Discord layer itself."""
+
+
+def message_for(error: BaseException) -> str | None:
+    """The text to show for an error, or None when it is a bug (the caller apologises and logs)."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    if isinstance(error, UserFacingError | engine.EngineError):
+        return str(error)
+    if isinstance(error, app_commands.MissingPermissions):
+        wanted = ", ".join(p.replace("_", " ").title() for p in error.missing_permissions)
+        return f"You need the {wanted} permission to do that."
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return "Games are played in a server channel, not in direct messages."
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return f"Slow down a little: try again in {error.retry_after:.0f} s."
+    if isinstance(error, app_commands.TransformerError):
+        return f"I can't read {error.value!r} there."
+    if isinstance(error, app_commands.CheckFailure):
+        return str(error) or "You can't use that command here."
+    if isinstance(error, app_commands.CommandNotFound):
+        return "I don't know that command any more; Discord may still be updating the list."
+    if isinstance(error, ValueError) and type(error).__name__.endswith("SpecError"):
+        return str(error)  # bot.clock.ClockSpecError and friends: written for players
+    return None
+
+
+async def send_private(interaction: discord.Interaction[Any], text: str) -> None:
+    """An ephemeral message, as a followup once the interaction has been answered."""
+    if interaction.type is discord.InteractionType.autocomplete:
+        return  # an autocomplete cannot carry a message
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+async def report(interaction: discord.Interaction[Any], error: BaseException) -> None:
+    """Tell the person what went wrong and log bugs with who, where and what."""
+    text = message_for(error)
+    command = interaction.command.qualified_name if interaction.command else None
+    custom_id = (interaction.data or {}).get("custom_id") if interaction.data else None
+    context = {
+        "interaction": interaction.id,
+        "user": interaction.user.id if interaction.user else None,
+        "channel": interaction.channel_id,
+        "guild": interaction.guild_id,
+        "command": command,
+        "custom_id": custom_id,
+    }
+    if text is None:
+        original = getattr(error, "original", error)
+        log.error(
+            "unexpected error %s",
+            context,
+            exc_info=(type(original), original, original.__traceback__),
+        )
+        text = UNEXPECTED
+    else:
+        log.info("refused %s: %s", context, text)
+    try:
+        await send_private(interaction, text)
+    except discord.HTTPException:
+        log.warning("could not deliver the error message %s", context, exc_info=True)
+
+
+class RefereeTree(app_commands.CommandTree[Any]):
+    """The command tree whose ``on_error`` answers every failure privately."""
+
+    async def on_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        await report(interaction, error)

@@ -1,0 +1,46 @@
+"""Fixtures: a real bot on a real SQLite file, driven offline through ``harness.Harness``."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.app import RefereeBot
+from bot.clock import ManualClock
+from bot.referee import Referee
+from bot.store import Store
+from tests.discord.harness import Harness, Person
+
+ALICE = Person(900_000_000_000_000_001, "alice")
+BOB = Person(900_000_000_000_000_002, "bob")
+CAROL = Person(900_000_000_000_000_003, "carol")
+MODERATOR = Person(900_000_000_000_000_004, "mo", permissions=(1 << 13) | (1 << 11) | (1 << 15))
+
+
+async def start_bot(db: Path, clock: ManualClock) -> tuple[Harness, Store]:
+    """A bot as ``python -m bot`` makes it, on the given file, with a hand-moved clock."""
+    store = await Store.open(str(db))
+    bot = RefereeBot(Referee(store, clock=clock), sweep_seconds=None)
+    return await Harness(bot).start(), store
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock()
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "referee.db"
+
+
+@pytest.fixture
+async def harness(db_path: Path, clock: ManualClock) -> AsyncIterator[Harness]:
+    h, store = await start_bot(db_path, clock)
+    try:
+        yield h
+    finally:
+        await h.close()
+        await store.close()
