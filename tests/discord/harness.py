@@ -596,5 +596,4 @@ class Harness:
         ]
         if started:
             await asyncio.gather(*started)
-        await self.bot.drain()  # type: ignore[attr-defined]
         return exchange
