@@ -178,7 +178,9 @@ class RecordAction:
 
     @classmethod
     def from_dict(cls, data: Any) -> RecordAction:
-        fields = _fields(data, ("seq", "side", "actor", "notation", "roll", "at", "hash"), "")
+        fields = _fields(
+            data, ("seq", "side", "actor", "notation", "roll", "at", "hash"), "the action"
+        )
         return cls(**fields)
 
 
@@ -315,7 +317,7 @@ class Record:
                 "result",
                 "actions",
             ),
-            "",
+            "the record",
         )
         if top["format"] != FORMAT:
             raise RecordError(f"format must be {FORMAT!r}, not {top['format']!r}")
@@ -329,24 +331,24 @@ class Record:
             raise RecordError("players must be a list of two players (seat 0, seat 1)")
         seats = []
         for seat, entry in enumerate(players):
-            where = f"players[{seat}]."
-            fields = _fields(entry, ("seat", "id", "name"), where)
+            where = f"players[{seat}]: "
+            fields = _wrap(where, lambda e=entry: _fields(e, ("seat", "id", "name"), "the player"))
             if fields["seat"] != seat or isinstance(fields["seat"], bool):
                 raise RecordError(f"{where}seat must be {seat}")
             seats.append(_wrap(where, lambda f=fields: Player(f["id"], f["name"])))
-        dice_fields = _fields(top["dice"], ("commitment", "seed"), "dice.")
+        dice_fields = _fields(top["dice"], ("commitment", "seed"), "dice")
         actions = top["actions"]
         if not isinstance(actions, list):
             raise RecordError("actions must be a list")
         if len(actions) > MAX_ACTIONS:
             raise RecordError(f"a record holds at most {MAX_ACTIONS} actions, not {len(actions)}")
         parsed = tuple(
-            _wrap(f"actions[{i}].", lambda a=a: RecordAction.from_dict(a))
+            _wrap(f"actions[{i}]: ", lambda a=a: RecordAction.from_dict(a))
             for i, a in enumerate(actions)
         )
         result = None
         if top["result"] is not None:
-            fields = _fields(top["result"], ("termination", "winner", "reason"), "result.")
+            fields = _fields(top["result"], ("termination", "winner", "reason"), "result")
             try:
                 termination = Termination(fields["termination"])
             except ValueError:
@@ -394,7 +396,7 @@ def replay(record: Record) -> list[Any]:
             state = game.apply(state, action, entry.roll)
         except ParseError as exc:
             raise RecordError(
-                f"action {number}: {entry.notation!r} is not a command: {exc}"
+                f"action {number}: {entry.notation!r} is not a command of {game.title}: {exc}"
             ) from None
         except IllegalAction as exc:
             raise RecordError(
@@ -511,7 +513,7 @@ def _check_action(walk: _Walk, game: Game[Any, Any], state: Any, number: int, en
     try:
         action = game.parse(state, text)
     except ParseError as exc:
-        return f"{text!r} is not a {game.title} command: {exc}"
+        return f"{text!r} is not a command of {game.title}: {exc}"
     except IllegalAction as exc:
         return f"{text!r} is illegal here: {exc}"
     canonical = game.notation(state, action)
@@ -695,16 +697,15 @@ def _wrap(where: str, make: Callable[[], Any]) -> Any:
         raise RecordError(f"{where}{exc}") from None
 
 
-def _fields(data: Any, names: tuple[str, ...], where: str) -> dict[str, Any]:
-    label = where.rstrip(".") or "the record"
+def _fields(data: Any, names: tuple[str, ...], label: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise RecordError(f"{label} must be an object")
     missing = [n for n in names if n not in data]
     if missing:
-        raise RecordError(f"{label} misses the field {where}{missing[0]}")
+        raise RecordError(f"{label} misses the field {missing[0]!r}")
     extra = sorted(set(data) - set(names))
     if extra:
-        raise RecordError(f"{label} has an unknown field {where}{extra[0]}")
+        raise RecordError(f"{label} has an unknown field {extra[0]!r}")
     return {n: data[n] for n in names}
 
 
