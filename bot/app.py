@@ -11,8 +11,10 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import signal
 import time
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -60,7 +62,12 @@ class RefereeBot(commands.Bot):
     """The bot. Cogs reach the referee as ``bot.referee``; nothing else holds game state."""
 
     def __init__(
-        self, referee: Any, *, sweep_seconds: float | None = SWEEP_SECONDS, **options: Any
+        self,
+        referee: Any,
+        *,
+        sweep_seconds: float | None = SWEEP_SECONDS,
+        heartbeat: str | os.PathLike[str] | None = None,
+        **options: Any,
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # channels and threads in the cache; nothing privileged
@@ -74,6 +81,7 @@ class RefereeBot(commands.Bot):
         )
         self.referee = referee
         self.sweep_seconds = sweep_seconds
+        self.heartbeat = Path(heartbeat) if heartbeat else None
         self._sweeper: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
@@ -162,6 +170,8 @@ class RefereeBot(commands.Bot):
             await asyncio.sleep(self.sweep_seconds or SWEEP_SECONDS)
             try:
                 await self.post_notices()
+                if self.heartbeat is not None and not self.is_closed():
+                    self.heartbeat.touch()
             except Exception:  # the sweeper must outlive one bad round
                 log.exception("sweep failed")
 
@@ -203,7 +213,7 @@ async def _open(config: Any) -> tuple[Any, Any]:
 async def serve(config: Any) -> None:
     """Log in and serve until SIGTERM or SIGINT, then close the gateway and the store."""
     store, referee = await _open(config)
-    bot = RefereeBot(referee)
+    bot = RefereeBot(referee, heartbeat=os.environ.get("REFEREE_HEARTBEAT"))
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -234,8 +244,7 @@ def run(config: Any) -> None:
 async def _sync(config: Any, guild_id: int | None) -> list[str]:
     bot = RefereeBot(referee=None, sweep_seconds=None)
     async with bot:
-        await bot.login(config.token)
-        await bot.setup_hook() if not bot.extensions else None
+        await bot.login(config.token)  # runs setup_hook: the commands are loaded
         guild = discord.Object(id=guild_id) if guild_id else None
         if guild is not None:
             bot.tree.copy_global_to(guild=guild)
