@@ -1,0 +1,117 @@
+"""Ladder images: the rating chart and the leaderboard decode at their size with theme colours."""
+
+from __future__ import annotations
+
+import io
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from PIL import Image
+
+from render.chart import Standing, chart_point_xy, leaderboard_png, rating_chart_png
+from render.model import RenderError
+from render.theme import THEME_NAMES, get_theme
+
+T0 = datetime(2025, 6, 1, tzinfo=UTC)
+POINTS = [(T0 + timedelta(days=i), r) for i, r in enumerate([1662, 1750, 1544, 1512, 1635, 1620])]
+
+
+def decode(data: bytes) -> Image.Image:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    img = Image.open(io.BytesIO(data))
+    img.load()
+    return img.convert("RGB")
+
+
+@pytest.mark.parametrize("theme", THEME_NAMES)
+@pytest.mark.parametrize("size", [(600, 300), (400, 200), (800, 260)])
+def test_chart_decodes_at_its_size_with_the_line_colour_at_every_point(
+    theme: str, size: tuple[int, int]
+) -> None:
+    img = decode(rating_chart_png(POINTS, theme, size))
+    assert img.size == size
+    accent = get_theme(theme).accent
+    for i in range(len(POINTS)):
+        assert img.getpixel(chart_point_xy(POINTS, i, size)) == accent
+
+
+def test_chart_with_a_title_moves_its_points_and_still_hits_them() -> None:
+    img = decode(rating_chart_png(POINTS, "light", title="Alice · Atmalof"))
+    xy = chart_point_xy(POINTS, 0, title="Alice · Atmalof")
+    assert xy != chart_point_xy(POINTS, 0)
+    assert img.getpixel(xy) == get_theme("light").accent
+
+
+def test_higher_ratings_are_drawn_higher() -> None:
+    ys = [chart_point_xy(POINTS, i)[1] for i in range(len(POINTS))]
+    assert ys[1] < ys[0] < ys[4] < ys[3]  # 1750 above 1662 above 1635 above 1512
+
+
+def test_a_single_game_and_a_long_history_both_draw() -> None:
+    one = decode(rating_chart_png(POINTS[:1]))
+    assert one.getpixel(chart_point_xy(POINTS[:1], 0)) == get_theme("dark").accent
+    long = [(T0 + timedelta(days=i), 1500 + (i % 40) * 5.0) for i in range(300)]
+    img = decode(rating_chart_png(long, "contrast"))
+    assert img.getpixel(chart_point_xy(long, 299)) == get_theme("contrast").accent
+
+
+def test_a_chart_without_games_says_so_and_draws_no_line() -> None:
+    img = decode(rating_chart_png([], "dark"))
+    assert img.size == (600, 300)
+    colours = {colour for _, colour in img.getcolors(1 << 20) or []}
+    assert get_theme("dark").accent not in colours and len(colours) > 2  # some text
+
+
+def test_chart_refuses_sizes_out_of_bounds_and_unknown_themes() -> None:
+    with pytest.raises(RenderError, match="width"):
+        rating_chart_png(POINTS, size=(50, 300))
+    with pytest.raises(RenderError, match="height"):
+        rating_chart_png(POINTS, size=(600, 9000))
+    with pytest.raises(RenderError, match="theme"):
+        rating_chart_png(POINTS, theme="neon")
+
+
+ROWS = [
+    Standing(i + 1, name, 1800 - 37.0 * i, i == 2, 20 + i, 10 + i, 5, i % 3)
+    for i, name in enumerate(["Alice", "Bob", "Cara", "Dmitri", "Eve"])
+]
+
+
+@pytest.mark.parametrize("theme", THEME_NAMES)
+def test_leaderboard_decodes_at_its_width_and_grows_with_rows(theme: str) -> None:
+    five = decode(leaderboard_png(ROWS, "Atmalof ladder", theme))
+    two = decode(leaderboard_png(ROWS[:2], "Atmalof ladder", theme, width=400))
+    assert five.size[0] == 600 and two.size[0] == 400
+    assert five.size[1] > two.size[1] > 0
+    assert five.getpixel((2, 2)) == get_theme(theme).background
+
+
+def test_the_callers_row_below_the_top_is_marked_with_the_accent_bar() -> None:
+    caller = Standing(17, "You", 1402, True, 4, 1, 3, 0, you=True)
+    plain = decode(leaderboard_png(ROWS, "Atmalof ladder", "dark"))
+    marked = decode(leaderboard_png(ROWS, "Atmalof ladder", "dark", caller=caller))
+    assert marked.size[1] > plain.size[1]
+    accent = get_theme("dark").accent
+    bar = [marked.getpixel((1, y)) for y in range(plain.size[1] - 10, marked.size[1])]
+    assert accent in bar
+    assert accent not in [plain.getpixel((1, y)) for y in range(plain.size[1])]
+
+
+def test_a_caller_already_in_the_top_is_not_drawn_twice() -> None:
+    rows = [*ROWS[:2], Standing(3, "You", 1700, you=True)]
+    once = decode(leaderboard_png(rows, "t", caller=rows[2]))
+    assert once.size == decode(leaderboard_png(rows, "t")).size
+
+
+def test_standing_copies_a_ladder_row_and_takes_the_display_name() -> None:
+    class Row:  # the shape of bot.ladder.LeaderboardRow
+        rank, rating, provisional, games, wins, losses, draws = 4, 1666.6, True, 9, 5, 3, 1
+
+    assert Standing.of(Row(), "Alice", you=True) == Standing(
+        4, "Alice", 1666.6, True, 9, 5, 3, 1, True
+    )
+
+
+def test_an_empty_leaderboard_still_draws() -> None:
+    img = decode(leaderboard_png([], "Abalone ladder", "light", width=400))
+    assert img.size[0] == 400 and img.size[1] > 40
