@@ -1,0 +1,102 @@
+"""Steps the Discord tests share: start a game by slash command and button, play it to the end."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from tests.discord.harness import CHANNEL_ID, Call, Exchange, Harness, Person
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def button(call: Call, kind: str) -> str:
+    """The custom_id of the button of this kind on a message (``ref:<kind>:...``)."""
+    ids = [c for c in call.custom_ids if c.split(":")[1] == kind]
+    assert ids, f"no {kind} button among {call.custom_ids}"
+    return ids[0]
+
+
+def message_with_buttons(exchange: Exchange) -> Call:
+    calls = [c for c in exchange.messages if c.custom_ids]
+    assert calls, f"no buttons in {[c.text for c in exchange.messages]}"
+    return calls[-1]
+
+
+async def start_game(
+    h: Harness,
+    challenger: Person,
+    opponent: Person,
+    game: str,
+    *,
+    channel: int = CHANNEL_ID,
+    **options: Any,
+) -> Exchange:
+    """``/challenge`` with the challenger to move first, then the opponent presses Accept."""
+    options.setdefault("starter", "me")
+    posted = await h.slash(challenger, "challenge", channel=channel, game=game,
+                           opponent=opponent, **options)  # fmt: skip
+    assert posted.first.response_type == 4 and not posted.first.ephemeral, posted.text
+    challenge = message_with_buttons(posted)
+    accepted = await h.click(opponent, challenge.message, button(challenge, "accept"))
+    assert not accepted.first.ephemeral, accepted.text
+    return accepted
+
+
+async def to_move(
+    h: Harness, players: tuple[Person, Person], channel: int
+) -> tuple[Person | None, list[str]]:
+    """Who may act now and their legal commands, as /play's autocomplete offers them."""
+    for person in players:
+        choices = await h.autocomplete(person, "play", "command", channel=channel)
+        if choices:
+            return person, [c["value"] for c in choices]
+    return None, []
+
+
+@dataclass
+class Played:
+    """What a played-out game produced, for the assertions."""
+
+    turns: int = 0
+    exchanges: list[Exchange] = field(default_factory=list)
+    last: Exchange | None = None
+
+
+def assert_move_reply(exchange: Exchange, players: tuple[Person, Person]) -> None:
+    """A public reply with the board (PNG, alt text) that may ping only the players."""
+    assert not exchange.first.ephemeral, exchange.text
+    boards = [f for f in exchange.files if f[2].startswith(PNG)]
+    assert boards, f"no board image in {exchange.text!r}"
+    for _, description, _ in boards:
+        assert description, "the board image has no alt text"
+    ids = {p.id for p in players}
+    for call in exchange.messages:
+        allowed = call.allowed_user_ids
+        assert allowed is not None and allowed <= ids, call.data.get("allowed_mentions")
+        assert "@everyone" not in call.content and "@here" not in call.content
+
+
+async def play_out(
+    h: Harness,
+    players: tuple[Person, Person],
+    *,
+    channel: int = CHANNEL_ID,
+    pick: Any = None,
+    limit: int = 400,
+) -> Played:
+    """Play legal commands through ``/play`` until the game ends (or fail after ``limit``)."""
+    played = Played()
+    while played.turns < limit:
+        mover, commands = await to_move(h, players, channel)
+        if mover is None:
+            return played
+        if played.last is not None:  # the reply to the previous turn pinged this player
+            assert mover.mention in played.last.last.content, played.last.last.content
+        command = pick(commands) if pick else commands[0]
+        exchange = await h.slash(mover, "play", channel=channel, command=command)
+        assert_move_reply(exchange, players)
+        played.turns += 1
+        played.last = exchange
+        played.exchanges.append(exchange)
+    raise AssertionError(f"the game did not end in {limit} turns")
