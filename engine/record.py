@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from engine import chain, dice
+from engine import GAME_NAMES, chain, dice, get_game
 from engine.core import (
     EngineError,
     Game,
@@ -201,8 +201,6 @@ class Record:
     result: Outcome | None = None
 
     def __post_init__(self) -> None:
-        from engine import GAME_NAMES
-
         if self.game not in GAME_NAMES:
             raise RecordError(f"game must be one of {', '.join(GAME_NAMES)}, not {self.game!r}")
         _text(self.variant, "variant", MAX_VARIANT)
@@ -376,8 +374,6 @@ class Record:
 
 def start(record: Record) -> tuple[Game[Any, Any], Any]:
     """The record's game object and its starting position."""
-    from engine import get_game
-
     game = get_game(record.game)
     try:
         state = game.new(record.variant, **record.options)
@@ -610,8 +606,6 @@ class Recorder:
         seed: str | None = None,
         clock: Callable[[], datetime] | None = None,
     ) -> None:
-        from engine import get_game
-
         self.game = get_game(game)
         self.state = self.game.new(variant, **dict(options or {}))
         self.states: list[Any] = [self.state]
@@ -671,7 +665,7 @@ class Recorder:
         return Record(
             game=self._name,
             variant=self.state.variant,
-            options=self._options,
+            options=json.loads(json.dumps(self._options)),
             players=self._players,
             game_id=self._game_id,
             created=self._created,

@@ -571,6 +571,26 @@ def test_a_swapped_seed_and_commitment_fail_at_the_first_roll(finished: Record) 
     )
 
 
+def test_a_roll_drawn_with_the_wrong_roll_number_is_caught(finished: Record) -> None:
+    """The referee must count rolls through the game: a roll numbered as the action is caught."""
+    number = 0
+    for i, entry in enumerate(finished.actions):
+        if entry.roll is None:
+            continue
+        number += 1
+        wrong = dice.roll(SEED, "test-game", i + 1, entry.notation, 6)  # seq, not roll count
+        if wrong != entry.roll:
+            break
+    else:
+        pytest.fail("every roll equals the one drawn with the action's number")
+    verdict = verify(edited(finished, _set(f"actions.{i}.roll", wrong), rehash=True))
+    assert verdict.first_bad == i + 1
+    assert verdict.reason == (
+        f"action {i + 1}: roll {wrong} does not match the seed (expected {entry.roll})"
+    )
+    assert number < i + 1  # it really was a different number
+
+
 def test_a_changed_game_id_fails_at_a_roll(finished: Record) -> None:
     verdict = verify(edited(finished, _set("game_id", "other-game")))
     assert not verdict.ok and "does not match the seed" in verdict.reason
@@ -685,3 +705,8 @@ def test_the_documented_chain_example_holds() -> None:
     assert digest == row_hash(
         chain.GENESIS, 1, 0, "p0", "drop row 4", 5, "2025-01-01T12:00:00.000Z"
     )
+
+
+def test_the_documented_python_example_runs() -> None:
+    code = re.search(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S).group(1)
+    exec(compile(code, str(DOC), "exec"), {})
