@@ -43,10 +43,13 @@ def roll_message(game_id: str, number: int, announcement: str) -> bytes:
 
 
 def roll(seed: str, game_id: str, number: int, announcement: str, faces: int) -> int:
-    """Roll ``number`` (1-based) of game ``game_id`` after ``announcement``: a face 1..faces."""
+    """Roll ``number`` of game ``game_id`` after ``announcement``: a face 1..faces.
+
+    Actions' rolls count from 1; the referee's coin toss before the first move is number 0.
+    """
     _check_faces(faces)
-    if isinstance(number, bool) or not isinstance(number, int) or number < 1:
-        raise EngineError(f"a roll number counts from 1, not {number!r}")
+    if isinstance(number, bool) or not isinstance(number, int) or number < 0:
+        raise EngineError(f"a roll number is a whole number from 0, not {number!r}")
     return pick_face(digest_bytes(seed, game_id, number, announcement), faces)
 
 
