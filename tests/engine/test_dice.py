@@ -150,6 +150,7 @@ def test_roll_reads_the_documented_stream() -> None:
         (2, "drop col 7", 6, 6),
         (3, "drop row 2", 8, 5),
         (1, "drop row 4", 2, 1),
+        (0, "coin toss", 2, 1),
     ],
 )
 def test_the_documented_vectors(number: int, announcement: str, faces: int, expected: int) -> None:
