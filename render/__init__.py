@@ -1,0 +1,218 @@
+"""Board images for every game: pure functions of (state, last action, theme, size).
+
+>>> import engine, render
+>>> game = engine.get_game("atmalof")
+>>> before = game.new("standard")
+>>> action = game.parse(before, "drop row 4")
+>>> after = game.apply(before, action, roll=6)
+>>> png = render.board_png("atmalof", after, last=render.Last(before, action, 6))
+
+``last`` is what the referee knows after applying an action: ``Last(before, action, roll)``
+(the state before it, the action object, the die's roll or None). Pass a tuple of them to
+show a whole turn (a Morris move and the removal that followed). ``outcome`` overrides the
+engine's result for ends the referee decides (resignation, timeout...).
+
+Everything is cached underneath (backgrounds per game, board size, theme and image size;
+sprites per theme and size), so a move draws only the pieces and overlays. The module keeps no
+other state. Errors: ``RenderError`` (a ValueError) for an unknown game or theme, a size out of
+bounds, or a state of another game.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Hashable, Sequence
+from importlib import import_module
+from typing import Any
+
+from PIL import Image
+
+import engine
+from engine.core import EngineError, Outcome
+from render.board import BoardRenderer, result_status, who
+from render.frame import Card, draw_footer, draw_header, move_label
+from render.model import MAX_SIZE, MIN_SIZE, Last, Layout, RenderError, check_size
+from render.paint import printable
+from render.png import encode_png
+from render.theme import THEME_NAMES, get_theme
+
+MAX_ALT_TEXT = 1000  # Discord's file description limit is 1024
+LABEL_STYLES = ("grid", "letters")
+
+
+def renderer(game_name: str) -> BoardRenderer:
+    """The renderer for a game name ("atmalof", "morris", "abalone")."""
+    try:
+        key = engine.get_game(game_name).name
+    except EngineError as exc:
+        raise RenderError(str(exc)) from None
+    return import_module(f"render.{key}").RENDERER
+
+
+def _lasts(last: Last | Sequence[Last] | None) -> tuple[Last, ...]:
+    if last is None:
+        return ()
+    if isinstance(last, Last):
+        return (last,)
+    items = tuple(last)
+    if not all(isinstance(item, Last) for item in items):
+        raise RenderError("last must be a Last(before, action, roll) or a sequence of them")
+    return items
+
+
+def _names(players: Sequence[str] | None, side_names: tuple[str, str]) -> tuple[str, str]:
+    if players is None:
+        return side_names
+    if len(players) != 2:
+        raise RenderError("players must be two names, side 0 first")
+    clean = [printable(str(p))[:64] for p in players]
+    return (clean[0] or side_names[0], clean[1] or side_names[1])
+
+
+def _prepare(game_name: str, state: Any, theme: Any, size: Any) -> tuple[BoardRenderer, Any, int]:
+    r = renderer(game_name)
+    try:
+        r.check(state)
+    except TypeError as exc:
+        raise RenderError(str(exc)) from None
+    return r, get_theme(theme), check_size(size)
+
+
+def layout(game_name: str, state: Any, size: int = 800) -> Layout:
+    """Pixel centre of every cell (keys: Atmalof (row, col), Morris "d7", Abalone "e5")."""
+    r, _, size = _prepare(game_name, state, "dark", size)
+    return r.layout(state, size)
+
+
+def board_image(
+    game_name: str,
+    state: Any,
+    last: Last | Sequence[Last] | None = None,
+    *,
+    theme: str = "dark",
+    size: int = 800,
+    players: Sequence[str] | None = None,
+    outcome: Outcome | None = None,
+    labels: str = "grid",
+) -> Image.Image:
+    """The board as a ``size`` x ``size`` RGB image (see ``board_png``)."""
+    r, th, size = _prepare(game_name, state, theme, size)
+    if labels not in LABEL_STYLES:
+        raise RenderError(f"labels must be one of {', '.join(LABEL_STYLES)}, not {labels!r}")
+    lasts = _lasts(last)
+    names = _names(players, r.side_names)
+    if outcome is None:
+        outcome = engine.get_game(r.game).result(state)
+    lay = r.layout(state, size)
+    img = r.background(state, th, size, labels).copy()
+    r.draw(img, state, lasts, th, lay, outcome)
+    cards = []
+    for side in (0, 1):
+        if outcome is not None:
+            tag = "DRAW" if outcome.winner is None else ("WINS" if outcome.winner == side else None)
+        else:
+            tag = r.turn_tag(state) if state.to_move == side else None
+        hand = r.hand(state, side, th, outcome)
+        if names[side] != r.side_names[side]:
+            hand = type(hand)(
+                f"{r.side_names[side]} · {hand.text}", hand.tokens, hand.token_style, hand.slots
+            )
+        cards.append(Card(names[side], th.pieces(r.game)[side], hand, tag, tag is not None))
+    draw_header(img, th, size, (cards[0], cards[1]))
+    draw_footer(
+        img,
+        th,
+        size,
+        move_label(state.ply, outcome is not None),
+        r.status(state, lasts, names, outcome),
+    )
+    return img
+
+
+def board_png(
+    game_name: str,
+    state: Any,
+    last: Last | Sequence[Last] | None = None,
+    *,
+    theme: str = "dark",
+    size: int = 800,
+    players: Sequence[str] | None = None,
+    outcome: Outcome | None = None,
+    labels: str = "grid",
+) -> bytes:
+    """The board as PNG bytes: ``size`` x ``size`` pixels, themed, with the last action marked.
+
+    ``players`` are the names of side 0 and side 1 (default: the side names); ``labels`` is
+    "grid" or, for Morris, "letters" (the seed's A..X point names).
+    """
+    img = board_image(
+        game_name,
+        state,
+        last,
+        theme=theme,
+        size=size,
+        players=players,
+        outcome=outcome,
+        labels=labels,
+    )
+    return encode_png(img)
+
+
+def alt_text(
+    game_name: str,
+    state: Any,
+    last: Last | Sequence[Last] | None = None,
+    *,
+    players: Sequence[str] | None = None,
+    outcome: Outcome | None = None,
+) -> str:
+    """The position in words for screen readers (Discord's file description), under 1024 chars."""
+    r, _, _ = _prepare(game_name, state, "dark", 800)
+    game = engine.get_game(r.game)
+    names = _names(players, r.side_names)
+    if outcome is None:
+        outcome = game.result(state)
+    parts = [f"{game.title}, {state.variant} game, after {state.ply} actions."]
+    if outcome is not None:
+        parts.append(result_status(outcome, names, r.side_names).text.replace(" · ", ": ") + ".")
+    else:
+        parts.append(f"{who(names, r.side_names, state.to_move)} to move.")
+    for last in _lasts(last):
+        with contextlib.suppress(EngineError):
+            parts.append("Last: " + game.describe(last.before, last.action, last.roll))
+    parts.extend(r.describe_position(state, names))
+    text = " ".join(parts)
+    if len(text) > MAX_ALT_TEXT:
+        text = text[: MAX_ALT_TEXT - 1].rsplit(" ", 1)[0] + "…"
+    return text
+
+
+def text_board(game_name: str, state: Any, labels: str = "grid") -> str:
+    """A compact monospace board for the console and a text-only fallback."""
+    r, _, _ = _prepare(game_name, state, "dark", 800)
+    return r.text_board(state, labels)
+
+
+def touched_cells(game_name: str, state: Any, last: Last | Sequence[Last] | None) -> set[Hashable]:
+    """Layout keys the last action's overlays cover (tinted, ghosted or crossed)."""
+    r, _, _ = _prepare(game_name, state, "dark", 800)
+    return r.touched(state, _lasts(last))
+
+
+from render.replay import replay_gif  # noqa: E402  (replay uses board_image above)
+
+__all__ = [
+    "MAX_SIZE",
+    "MIN_SIZE",
+    "THEME_NAMES",
+    "Last",
+    "Layout",
+    "RenderError",
+    "alt_text",
+    "board_image",
+    "board_png",
+    "layout",
+    "replay_gif",
+    "text_board",
+    "touched_cells",
+]

@@ -1,0 +1,276 @@
+"""Abalone boards: the 61-cell hexagon, row letters A..I and diagonals 1..9, shaded marbles.
+
+Row A is at the bottom (Black's side). A cell (row r, diagonal n) sits at x = n - r/2 cells
+from the left corner, so E (0,+1) points right, NE (+1,+1) up-right and NW (+1,0) up-left, as
+the rules define. The marbles each side has pushed off fill six slots on its player card.
+Overlays: an arrow across the gap each moved marble crossed (own in the accent colour, pushed
+ones in the warning colour), rings on the cells left empty, and a fading ghost beyond the edge
+for a marble pushed off.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Sequence
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from engine.abalone import (
+    CELL_NAMES,
+    CELLS,
+    AbaloneState,
+    marble_at,
+    marbles,
+    marbles_off,
+    moved_marbles,
+)
+from engine.abalone_board import DIRECTIONS, STEPS
+from engine.abalone_moves import SIDE_NAMES
+from engine.core import EngineError, Outcome
+from render.board import BoardRenderer, result_status, who
+from render.frame import Hand, Status, bands, board_box
+from render.model import Last, Layout, Point
+from render.paint import (
+    SUPERSAMPLE,
+    Sprite,
+    disc_sprite,
+    draw_arrows,
+    draw_ring,
+    draw_text,
+    paste_centred,
+)
+from render.theme import PieceStyle, Theme
+
+SQRT3_2 = math.sqrt(3) / 2
+MARBLE = 0.46  # radius, in cell spacings
+HOLE = 0.36
+PLATE = 0.9  # how far the plate reaches beyond the outer cells
+ROWS = "ABCDEFGHI"
+WIN = 6
+
+
+def _offset(dr: int, dn: int) -> tuple[float, float]:
+    """Pixel step (in spacings) of a (row step, number step)."""
+    return (dn - dr / 2, -dr * SQRT3_2)
+
+
+@lru_cache(maxsize=16)
+def _geometry(size: int) -> Layout:
+    x0, y0, x1, y1 = board_box(size)
+    pad = size * 0.01
+    half_w = 4 + PLATE + 0.55
+    half_h = 4 * SQRT3_2 + PLATE * SQRT3_2 + 0.62
+    u = min((x1 - x0 - 2 * pad) / (2 * half_w), (y1 - y0 - 2 * pad) / (2 * half_h))
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    centres = {}
+    for name, (r, n) in zip(CELL_NAMES, CELLS, strict=True):
+        dx, dy = _offset(r - 4, n - 5)
+        centres[name] = (cx + dx * u, cy + dy * u)
+    box = (
+        round(cx - half_w * u),
+        round(cy - half_h * u),
+        round(cx + half_w * u),
+        round(cy + half_h * u),
+    )
+    return Layout(size, size, centres, MARBLE * u, u, box)
+
+
+def _corners(cx: float, cy: float, reach: float) -> list[Point]:
+    """The plate's six corners: left and right points, flat top and bottom."""
+    return [
+        (cx + reach * math.cos(math.radians(a)), cy - reach * math.sin(math.radians(a)))
+        for a in (0, 60, 120, 180, 240, 300)
+    ]
+
+
+@lru_cache(maxsize=16)
+def _background(theme: Theme, size: int) -> Image.Image:
+    lay = _geometry(size)
+    u = lay.spacing
+    img = Image.new("RGB", (size, size), theme.background)
+    _, bottom = bands(size)
+    ImageDraw.Draw(img).rectangle((0, size - bottom, size, size), fill=theme.panel)
+    cx, cy = lay.centres["e5"]
+    s = SUPERSAMPLE
+    x0, y0, x1, y1 = lay.board
+    layer = Image.new("RGBA", ((x1 - x0) * s, (y1 - y0) * s), (*theme.hexagon, 0))
+    d = ImageDraw.Draw(layer)
+    reach = (4 + PLATE) * u
+    corners = [((x - x0) * s, (y - y0) * s) for x, y in _corners(cx, cy, reach)]
+    d.polygon(corners, fill=(*theme.hexagon, 255))
+    rim = [((x - x0) * s, (y - y0) * s) for x, y in _corners(cx, cy, reach)]
+    d.line([*rim, rim[0]], fill=(*theme.hole, 255), width=round(u * 0.06 * s), joint="curve")
+    hr = HOLE * u * s
+    for x, y in lay.centres.values():
+        lx, ly = (x - x0) * s, (y - y0) * s
+        d.ellipse((lx - hr, ly - hr, lx + hr, ly + hr), fill=(*theme.hole, 255))
+    small = layer.reduce(s)
+    img.paste(small, (x0, y0), small)
+    px = max(10, round(u * 0.36))
+    for r in range(9):
+        first = min(n for rr, n in CELLS if rr == r)
+        x, y = lay.centres[f"{ROWS[r].lower()}{first}"]
+        dx, dy = _offset(0, -1)
+        draw_text(
+            img, (x + dx * u * 1.2, y + dy * u * 1.2), ROWS[r], px, theme.muted, "mm", bold=True
+        )
+    for n in range(1, 10):
+        low = min(r for r, nn in CELLS if nn == n)
+        x, y = lay.centres[f"{ROWS[low].lower()}{n}"]
+        dx, dy = _offset(-1, 0)
+        draw_text(
+            img, (x + dx * u * 1.15, y + dy * u * 1.15), str(n), px, theme.muted, "mm", bold=True
+        )
+    return img
+
+
+@lru_cache(maxsize=32)
+def _ghost(style: PieceStyle, radius: int) -> Sprite:
+    return disc_sprite(style, radius, False).faded(0.4)
+
+
+def _moves(last: Last) -> list[tuple[str, str | None]]:
+    try:
+        return moved_marbles(last.before, last.action)
+    except EngineError:
+        return []
+
+
+class AbaloneRenderer(BoardRenderer):
+    game = "abalone"
+    side_names = SIDE_NAMES
+
+    def check(self, state: Any) -> None:
+        if not isinstance(state, AbaloneState):
+            raise TypeError("expected an Abalone state")
+
+    def layout(self, state: AbaloneState, size: int) -> Layout:
+        return _geometry(size)
+
+    def background(self, state: AbaloneState, theme: Theme, size: int, labels: str) -> Image.Image:
+        return _background(theme, size)
+
+    def draw(
+        self,
+        img,
+        state: AbaloneState,
+        lasts: Sequence[Last],
+        theme: Theme,
+        layout: Layout,
+        outcome: Outcome | None,
+    ) -> None:
+        c = layout.centres
+        radius = round(layout.radius)
+        sprites = [disc_sprite(style, radius) for style in theme.abalone]
+        for name, value in zip(CELL_NAMES, state.board, strict=True):
+            if value:
+                paste_centred(img, sprites[value - 1], c[name])
+        for last in lasts:
+            self._overlay(img, state, last, theme, layout)
+
+    def _overlay(self, img, state, last: Last, theme: Theme, layout: Layout) -> None:
+        u = layout.spacing
+        c = layout.centres
+        moves = _moves(last)
+        if not moves:
+            return
+        mover = last.before.to_move
+        dr, dn = STEPS[DIRECTIONS.index(last.action.direction)]
+        ox, oy = _offset(dr, dn)
+        arrived = {t for _, t in moves if t is not None}
+        for origin, _ in moves:
+            if origin not in arrived:
+                draw_ring(img, c[origin], HOLE * u * 0.62, theme.accent, u * 0.06)
+        own, pushed = [], []
+        for origin, target in moves:
+            x, y = c[origin]
+            mid = (x + ox * u / 2, y + oy * u / 2)
+            half = (ox * u * 0.26, oy * u * 0.26)
+            arrow = ((mid[0] - half[0], mid[1] - half[1]), (mid[0] + half[0], mid[1] + half[1]))
+            if marble_at(last.before, origin) == mover:
+                own.append(arrow)
+            else:
+                pushed.append(arrow)
+                if target is None:
+                    ghost = _ghost(theme.abalone[1 - mover], round(layout.radius))
+                    paste_centred(img, ghost, (x + ox * u, y + oy * u))
+        dark = (20, 20, 20)
+        draw_arrows(img, own, theme.accent, dark, u * 0.14, u * 0.3)
+        draw_arrows(img, pushed, theme.warn, dark, u * 0.14, u * 0.3)
+
+    def hand(self, state: AbaloneState, side: int, theme: Theme, outcome: Outcome | None) -> Hand:
+        taken = marbles_off(state, 1 - side)
+        return Hand(
+            "pushed off",
+            tokens=min(taken, WIN),
+            token_style=theme.abalone[1 - side],
+            slots=max(0, WIN - taken),
+        )
+
+    def status(
+        self,
+        state: AbaloneState,
+        lasts: Sequence[Last],
+        names: tuple[str, str],
+        outcome: Outcome | None,
+    ) -> Status:
+        if outcome is not None:
+            return result_status(outcome, names, SIDE_NAMES)
+        if not lasts:
+            return Status(f"{who(names, SIDE_NAMES, state.to_move)} to move")
+        last = lasts[-1]
+        moves = _moves(last)
+        mover = last.before.to_move
+        pushed = [(a, b) for a, b in moves if marble_at(last.before, a) != mover]
+        cells = sorted(last.action.cells)
+        span = cells[0] if len(cells) == 1 else f"{cells[0]}-{cells[-1]}"
+        text = f"{SIDE_NAMES[mover]} {span} {last.action.direction.upper()}"
+        if not pushed:
+            return Status(text)
+        off = sum(1 for _, b in pushed if b is None)
+        text += f" · sumito, pushes {len(pushed)}"
+        if off:
+            return Status(text + " · one off the board!", tone="warn")
+        return Status(text, tone="accent")
+
+    def touched(self, state: AbaloneState, lasts: Sequence[Last]) -> set[Hashable]:
+        out: set[Hashable] = set()
+        for last in lasts:
+            for a, b in _moves(last):
+                out.add(a)
+                if b is not None:
+                    out.add(b)
+        return out
+
+    def describe_position(self, state: AbaloneState, names: tuple[str, str]) -> list[str]:
+        out = ["Rows A (bottom, Black's side) to I, diagonals 1 to 9."]
+        for side in (0, 1):
+            cells = marbles(state, side)
+            out.append(
+                f"{SIDE_NAMES[side]} ({len(cells)} marbles, {marbles_off(state, 1 - side)} "
+                f"pushed off by them): {' '.join(cells)}."
+            )
+        return out
+
+    def text_board(self, state: AbaloneState, labels: str) -> str:
+        """Rows I (top) to A; each diagonal's number sits one step south-east of its end."""
+        chars = {0: ".", 1: "B", 2: "W"}
+        grid = {r: [" "] * 23 for r in range(-1, 9)}
+        for (r, n), value in zip(CELLS, state.board, strict=True):
+            grid[r][2 * n - r + 6] = chars[value]
+        for r in range(9):
+            grid[r][0] = ROWS[r]
+        for n in range(1, 10):
+            low = min(r for r, nn in CELLS if nn == n)
+            grid[low - 1][2 * n - (low - 1) + 6] = str(n)
+        lines = ["".join(grid[r]).rstrip() for r in range(8, -2, -1)]
+        lines.append(
+            f"Black has lost {marbles_off(state, 0)}, White {marbles_off(state, 1)}; "
+            f"{SIDE_NAMES[state.to_move]} to move"
+        )
+        return "\n".join(lines)
+
+
+RENDERER = AbaloneRenderer()

@@ -1,0 +1,341 @@
+"""Atmalof boards: the R x C grid, numbers on all four sides, the squares beyond the die shaded.
+
+Overlays: a drop's announced line outlined, the rolled die at the end of that line (and in the
+status bar), the landing square tinted (or marked "lost turn" when it was occupied); a move's
+arrow; a win struck through; at a tie-break every counted run of L-1 drawn, with the counts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from engine.atmalof import SIDE_NAMES, AtmalofState, Drop, Move, fours, winning_lines
+from engine.core import Outcome, Termination
+from render.board import BoardRenderer, mix, result_status, who
+from render.frame import Hand, Status, bands, board_box
+from render.model import Last, Layout
+from render.paint import (
+    die_sprite,
+    disc_sprite,
+    draw_arrows,
+    draw_box,
+    draw_segment,
+    draw_text,
+    paste_centred,
+)
+from render.theme import Theme
+
+MARGIN = 0.62  # label margin around the grid, in cells
+PIECE = 0.39  # piece radius, in cells
+_WORDS = {4: "fours", 3: "threes", 5: "fives", 6: "sixes", 2: "twos"}
+
+
+@lru_cache(maxsize=64)
+def _geometry(rows: int, cols: int, size: int) -> Layout:
+    x0, y0, x1, y1 = board_box(size)
+    pad = size * 0.01
+    cell = int(
+        min((x1 - x0 - 2 * pad) / (cols + 2 * MARGIN), (y1 - y0 - 2 * pad) / (rows + 2 * MARGIN))
+    )
+    gx = x0 + (x1 - x0 - cell * cols) // 2
+    gy = y0 + (y1 - y0 - cell * rows) // 2
+    centres = {
+        (r, c): (gx + (c - 0.5) * cell, gy + (r - 0.5) * cell)
+        for r in range(1, rows + 1)
+        for c in range(1, cols + 1)
+    }
+    return Layout(
+        size, size, centres, PIECE * cell, float(cell), (gx, gy, gx + cell * cols, gy + cell * rows)
+    )
+
+
+def _square_colour(state_dims: tuple[int, int, int, int], theme: Theme, r: int, c: int):
+    rows, cols, by, bx = state_dims
+    beyond_row = r > rows - by
+    beyond_col = c > cols - bx
+    if beyond_row and beyond_col:
+        return mix(theme.shade, theme.background, 0.5)  # no drop reaches it
+    if beyond_row or beyond_col:
+        return theme.shade
+    return theme.square
+
+
+@lru_cache(maxsize=48)
+def _background(dims: tuple[int, int, int, int], theme: Theme, size: int) -> Image.Image:
+    rows, cols, _, _ = dims
+    lay = _geometry(rows, cols, size)
+    cell = int(lay.spacing)
+    gx, gy, gx1, gy1 = lay.board
+    img = Image.new("RGB", (size, size), theme.background)
+    _, bottom = bands(size)
+    ImageDraw.Draw(img).rectangle((0, size - bottom, size, size), fill=theme.panel)
+    m = MARGIN * cell
+    draw_box(
+        img, (gx - m, gy - m, gx1 + m, gy1 + m), theme.panel, 1, radius=cell * 0.3, fill=theme.panel
+    )
+    d = ImageDraw.Draw(img)
+    line = max(1, round(cell * 0.04))
+    d.rectangle((gx - line, gy - line, gx1 + line - 1, gy1 + line - 1), fill=theme.grid)
+    for (r, c), (x, y) in lay.centres.items():
+        h = cell / 2
+        d.rectangle(
+            (
+                round(x - h) + line // 2 + (line % 2),
+                round(y - h) + line // 2 + (line % 2),
+                round(x + h) - 1 - line // 2,
+                round(y + h) - 1 - line // 2,
+            ),
+            fill=_square_colour(dims, theme, r, c),
+        )
+    px = max(10, round(cell * 0.36))
+    for r in range(1, rows + 1):
+        y = gy + (r - 0.5) * cell
+        for x in (gx - m / 2, gx1 + m / 2):
+            draw_text(img, (x, y), str(r), px, theme.muted, "mm", bold=True)
+    for c in range(1, cols + 1):
+        x = gx + (c - 0.5) * cell
+        for y in (gy - m / 2, gy1 + m / 2):
+            draw_text(img, (x, y), str(c), px, theme.muted, "mm", bold=True)
+    return img
+
+
+def _dims(state: AtmalofState) -> tuple[int, int, int, int]:
+    return (state.rows, state.cols, state.beyond_rows, state.beyond_cols)
+
+
+def _sq(square: tuple[int, int]) -> str:
+    return f"({square[0]},{square[1]})"
+
+
+def _landing(last: Last) -> tuple[int, int] | None:
+    action = last.action
+    if not isinstance(action, Drop) or last.roll is None:
+        return None
+    return (action.index, last.roll) if action.axis == "row" else (last.roll, action.index)
+
+
+def _lost(last: Last) -> bool:
+    """True when the drop hit an occupied square (the turn was lost)."""
+    square = _landing(last)
+    return square is not None and last.before.at(square) is not None
+
+
+def _run_word(line: int) -> str:
+    return _WORDS.get(line - 1, f"runs of {line - 1}")
+
+
+class AtmalofRenderer(BoardRenderer):
+    game = "atmalof"
+    side_names = SIDE_NAMES
+
+    def check(self, state: Any) -> None:
+        if not isinstance(state, AtmalofState):
+            raise TypeError("expected an Atmalof state")
+
+    def layout(self, state: AtmalofState, size: int) -> Layout:
+        return _geometry(state.rows, state.cols, size)
+
+    def background(self, state: AtmalofState, theme: Theme, size: int, labels: str) -> Image.Image:
+        return _background(_dims(state), theme, size)
+
+    def draw(
+        self,
+        img,
+        state: AtmalofState,
+        lasts: Sequence[Last],
+        theme: Theme,
+        layout: Layout,
+        outcome: Outcome | None,
+    ) -> None:
+        cell = layout.spacing
+        d = ImageDraw.Draw(img)
+        # Tints go under the pieces: the last action's squares.
+        for last in lasts:
+            square = _landing(last)
+            if square is not None:
+                colour = theme.warn if _lost(last) else theme.accent
+                self._tint(d, state, layout, theme, square, colour)
+            elif isinstance(last.action, Move):
+                self._tint(d, state, layout, theme, last.action.origin, theme.accent, 0.3)
+                self._tint(d, state, layout, theme, last.action.target, theme.accent)
+        styles = theme.atmalof
+        sprites = [disc_sprite(style, round(layout.radius)) for style in styles]
+        for square, side in state.cells():
+            if side is not None:
+                paste_centred(img, sprites[side], layout.centres[square])
+        for last in lasts:
+            self._overlay(img, state, last, theme, layout)
+        if outcome is not None and outcome.termination is Termination.LINE:
+            for run in winning_lines(state):
+                self._strike(img, layout, run, theme.strike, (20, 20, 20), cell * 0.13)
+        if outcome is not None and outcome.termination is Termination.TIEBREAK:
+            for side in (0, 1):
+                style = styles[side]
+                for run in fours(state, side):
+                    self._strike(img, layout, run, style.fill, theme.text, cell * 0.1, 0.15)
+
+    def _tint(self, d, state, layout, theme, square, colour, amount=0.55) -> None:
+        x, y = layout.centres[square]
+        h = layout.spacing / 2
+        base = _square_colour(_dims(state), theme, *square)
+        inset = max(1, round(layout.spacing * 0.04))
+        d.rectangle(
+            (
+                round(x - h) + inset,
+                round(y - h) + inset,
+                round(x + h) - inset - 1,
+                round(y + h) - inset - 1,
+            ),
+            fill=mix(base, colour, amount),
+        )
+
+    def _strike(self, img, layout, run, fill, outline, width, extend=0.3) -> None:
+        (ax, ay), (bx, by) = layout.centres[run[0]], layout.centres[run[-1]]
+        n = max(1, len(run) - 1)
+        ux, uy = (bx - ax) / n, (by - ay) / n
+        a = (ax - ux * extend, ay - uy * extend)
+        b = (bx + ux * extend, by + uy * extend)
+        draw_segment(img, a, b, fill, width, outline)
+
+    def _overlay(self, img, state: AtmalofState, last: Last, theme: Theme, layout: Layout) -> None:
+        cell = layout.spacing
+        gx, gy, gx1, gy1 = layout.board
+        action = last.action
+        if isinstance(action, Drop):
+            k = action.index
+            if action.axis == "row":
+                box = (gx, gy + (k - 1) * cell, gx1, gy + k * cell)
+                die_at = (gx1 + MARGIN * cell / 2, gy + (k - 0.5) * cell)
+            else:
+                box = (gx + (k - 1) * cell, gy, gx + k * cell, gy1)
+                die_at = (gx + (k - 0.5) * cell, gy1 + MARGIN * cell / 2)
+            w = max(2, round(cell * 0.07))
+            ImageDraw.Draw(img).rounded_rectangle(
+                (box[0] - w // 2, box[1] - w // 2, box[2] + w // 2, box[3] + w // 2),
+                radius=round(cell * 0.12),
+                outline=theme.accent,
+                width=w,
+            )
+            if last.roll is not None:
+                side = round(cell * 0.52) | 1
+                paste_centred(img, die_sprite(last.roll, side), die_at)
+                square = _landing(last)
+                if _lost(last) and square is not None:
+                    x, y = layout.centres[square]
+                    self._cross(img, (x + cell * 0.3, y - cell * 0.3), cell * 0.17, theme)
+        elif isinstance(action, Move):
+            a = layout.centres[action.origin]
+            b = layout.centres[action.target]
+            dx, dy = b[0] - a[0], b[1] - a[1]
+            dist = (dx * dx + dy * dy) ** 0.5
+            tip = 1 - (layout.radius * 0.55) / dist
+            start = 0.1
+            draw_arrows(
+                img,
+                [((a[0] + dx * start, a[1] + dy * start), (a[0] + dx * tip, a[1] + dy * tip))],
+                theme.accent,
+                (20, 20, 20),
+                cell * 0.12,
+                cell * 0.3,
+            )
+
+    def _cross(self, img, centre, r, theme: Theme) -> None:
+        """A small "lost turn" badge: a cross in a disc of the warning colour."""
+        x, y = centre
+        draw_segment(img, (x, y), (x, y), theme.warn, 2 * r, (255, 255, 255))
+        k = r * 0.5
+        draw_segment(img, (x - k, y - k), (x + k, y + k), (255, 255, 255), r * 0.32)
+        draw_segment(img, (x - k, y + k), (x + k, y - k), (255, 255, 255), r * 0.32)
+
+    def hand(self, state: AtmalofState, side: int, theme: Theme, outcome: Outcome | None) -> Hand:
+        if outcome is not None and outcome.termination is Termination.TIEBREAK:
+            n = len(fours(state, side))
+            return Hand(f"{n} {_run_word(state.line)} · {state.in_hand(side)} in hand")
+        return Hand(f"{state.in_hand(side)} in hand · {state.on_board(side)} on board")
+
+    def status(
+        self,
+        state: AtmalofState,
+        lasts: Sequence[Last],
+        names: tuple[str, str],
+        outcome: Outcome | None,
+    ) -> Status:
+        if outcome is not None:
+            status = result_status(outcome, names, SIDE_NAMES)
+            if outcome.termination is Termination.TIEBREAK:
+                counts = [len(fours(state, s)) for s in (0, 1)]
+                word = _run_word(state.line)
+                if outcome.winner is None:
+                    text = f"Tie-break draw · {word}: {counts[0]} each"
+                else:
+                    text = (
+                        f"{who(names, SIDE_NAMES, outcome.winner)} wins the tie-break · "
+                        f"{word} {counts[0]}-{counts[1]}"
+                    )
+                return Status(text, tone="accent")
+            return status
+        if not lasts:
+            return Status(f"{who(names, SIDE_NAMES, state.to_move)} to move: drop or move")
+        last = lasts[-1]
+        action = last.action
+        mover = SIDE_NAMES[last.before.to_move]
+        if isinstance(action, Drop):
+            word = "row" if action.axis == "row" else "column"
+            if last.roll is None:
+                return Status(f"{mover} announced {word} {action.index}")
+            faces = last.before.row_faces if action.axis == "row" else last.before.col_faces
+            square = _landing(last)
+            if _lost(last):
+                return Status(
+                    f"{mover} {word} {action.index}: {_sq(square)} is occupied, turn lost",
+                    die=(last.roll, faces),
+                    tone="warn",
+                )
+            return Status(
+                f"{mover} {word} {action.index}: lands on {_sq(square)}", die=(last.roll, faces)
+            )
+        return Status(f"{mover} moved {_sq(action.origin)} → {_sq(action.target)}")
+
+    def touched(self, state: AtmalofState, lasts: Sequence[Last]) -> set[Hashable]:
+        out: set[Hashable] = set()
+        for last in lasts:
+            square = _landing(last)
+            if square is not None:
+                out.add(square)
+            if isinstance(last.action, Move):
+                out |= {last.action.origin, last.action.target}
+        return out
+
+    def describe_position(self, state: AtmalofState, names: tuple[str, str]) -> list[str]:
+        out = [
+            f"Board {state.rows} by {state.cols}, rows numbered from the top, columns from the "
+            f"left; a line of {state.line} wins."
+        ]
+        for side in (0, 1):
+            squares = state.squares_of(side)
+            where = " ".join(_sq(s) for s in squares) if squares else "none on the board"
+            out.append(f"{SIDE_NAMES[side]} ({state.in_hand(side)} in hand): {where}.")
+        return out
+
+    def text_board(self, state: AtmalofState, labels: str) -> str:
+        width = len(str(max(state.rows, state.cols)))
+        head = " " * (width + 1) + " ".join(f"{c:>{width}}" for c in range(1, state.cols + 1))
+        lines = [head]
+        chars = {None: ".", 0: "R", 1: "B"}
+        for r in range(1, state.rows + 1):
+            cells = " ".join(
+                f"{chars[state.at((r, c))]:>{width}}" for c in range(1, state.cols + 1)
+            )
+            lines.append(f"{r:>{width}} {cells}")
+        lines.append(
+            f"Red {state.in_hand(0)} in hand, Blue {state.in_hand(1)} in hand; "
+            f"{SIDE_NAMES[state.to_move]} to move"
+        )
+        return "\n".join(lines)
+
+
+RENDERER = AtmalofRenderer()

@@ -1,0 +1,337 @@
+"""Morris boards (Nine, Six and Twelve Men's Morris): nested squares, men, men in hand.
+
+Overlays: closed mills glow under the men; the last placement is ringed, a move or fly has an
+arrow from the point it left, a removed man leaves a crossed-out ghost; while a removal is
+pending, the men that may be taken are ringed with dashes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from engine.core import Outcome
+from engine.morris import (
+    SIDES,
+    MorrisState,
+    Move,
+    Place,
+    Remove,
+    men,
+    men_in_hand,
+    men_on_board,
+    mills,
+    pending_removal,
+    removable,
+)
+from engine.morris import layout as board_layout
+from engine.morris_board import Layout as Board
+from render.board import BoardRenderer, result_status, who
+from render.frame import Hand, Status, bands, board_box
+from render.model import Last, Layout
+from render.paint import (
+    Sprite,
+    disc_sprite,
+    draw_arrows,
+    draw_box,
+    draw_ring,
+    draw_segment,
+    draw_text,
+    paste_centred,
+)
+from render.theme import PieceStyle, Theme
+
+MARGIN = 0.78  # label margin around the outer square, in grid units
+MAN = 0.36  # a man's radius, in grid units
+DOT = 0.11  # an empty point's dot
+
+
+@lru_cache(maxsize=32)
+def _geometry(board: Board, size: int) -> Layout:
+    x0, y0, x1, y1 = board_box(size)
+    pad = size * 0.01
+    side = (y1 - y0) - 2 * pad
+    unit = side / (6 + 2 * MARGIN)
+    ox = (x0 + x1) / 2 - 3 * unit
+    oy = (y0 + y1) / 2 - 3 * unit
+    centres = {
+        name: (round(ox + f * unit), round(oy + (6 - r) * unit))
+        for name, (f, r) in zip(board.points, board.coords, strict=True)
+    }
+    m = MARGIN * unit
+    box = (round(ox - m), round(oy - m), round(ox + 6 * unit + m), round(oy + 6 * unit + m))
+    return Layout(size, size, centres, MAN * unit, unit, box)
+
+
+@lru_cache(maxsize=48)
+def _background(board: Board, theme: Theme, size: int, labels: str) -> Image.Image:
+    lay = _geometry(board, size)
+    unit = lay.spacing
+    img = Image.new("RGB", (size, size), theme.background)
+    _, bottom = bands(size)
+    ImageDraw.Draw(img).rectangle((0, size - bottom, size, size), fill=theme.panel)
+    draw_box(img, lay.board, theme.wood, 1, radius=unit * 0.35, fill=theme.wood)
+    names = board.points
+    width = unit * 0.075
+    for a, b in board.edges:
+        draw_segment(img, lay.centres[names[a]], lay.centres[names[b]], theme.line, width)
+    for x, y in lay.centres.values():
+        draw_segment(img, (x, y), (x, y), theme.line, 2 * DOT * unit)
+    px = max(10, round(unit * 0.3))
+    bx0, by0, bx1, by1 = lay.board
+    m = MARGIN * unit
+    if labels == "letters":
+        for name, letter in zip(names, board.letters, strict=True):
+            x, y = lay.centres[name]
+            draw_text(
+                img, (x - unit * 0.36, y - unit * 0.36), letter, px, theme.line, "mm", bold=True
+            )
+    else:
+        for f in range(7):
+            x = bx0 + m + f * unit
+            for y in (by0 + m * 0.42, by1 - m * 0.42):
+                draw_text(img, (x, y), "abcdefg"[f], px, theme.line, "mm", bold=True)
+        for r in range(7):
+            y = by1 - m - r * unit
+            for x in (bx0 + m * 0.42, bx1 - m * 0.42):
+                draw_text(img, (x, y), str(r + 1), px, theme.line, "mm", bold=True)
+    return img
+
+
+@lru_cache(maxsize=32)
+def _ghost(style: PieceStyle, radius: int) -> Sprite:
+    return disc_sprite(style, radius, False).faded(0.4)
+
+
+def _name(state: MorrisState, point: int) -> str:
+    return board_layout(state).points[point]
+
+
+def _removed(last: Last) -> int | None:
+    action = last.action
+    if isinstance(action, Remove):
+        return action.point
+    if isinstance(action, (Place, Move)):
+        return action.remove
+    return None
+
+
+def _flew(last: Last) -> bool:
+    action = last.action
+    if not isinstance(action, Move):
+        return False
+    return not board_layout(last.before).neighbours[action.src] >> action.dst & 1
+
+
+class MorrisRenderer(BoardRenderer):
+    game = "morris"
+    side_names = SIDES
+
+    def check(self, state: Any) -> None:
+        if not isinstance(state, MorrisState):
+            raise TypeError("expected a Morris state")
+
+    def layout(self, state: MorrisState, size: int) -> Layout:
+        return _geometry(board_layout(state), size)
+
+    def background(self, state: MorrisState, theme: Theme, size: int, labels: str) -> Image.Image:
+        return _background(board_layout(state), theme, size, labels)
+
+    def draw(
+        self,
+        img,
+        state: MorrisState,
+        lasts: Sequence[Last],
+        theme: Theme,
+        layout: Layout,
+        outcome: Outcome | None,
+    ) -> None:
+        board = board_layout(state)
+        unit = layout.spacing
+        c = layout.centres
+        names = board.points
+        for mill in mills(state):
+            draw_segment(img, c[names[mill[0]]], c[names[mill[-1]]], theme.accent, unit * 0.2)
+        styles = theme.morris
+        radius = round(layout.radius)
+        for side in (0, 1):
+            sprite = disc_sprite(styles[side], radius)
+            for p in men(state, side):
+                paste_centred(img, sprite, c[names[p]])
+        self._hands(img, state, theme, layout)
+        for last in lasts:
+            self._overlay(img, state, last, theme, layout)
+        if pending_removal(state) and outcome is None:
+            for p in sorted(removable(state)):
+                draw_ring(
+                    img,
+                    c[names[p]],
+                    layout.radius + unit * 0.1,
+                    theme.warn,
+                    unit * 0.07,
+                    dashed=True,
+                )
+
+    def _hands(self, img, state: MorrisState, theme: Theme, layout: Layout) -> None:
+        """Men still to place, stacked in a column at each side of the board."""
+        bx0, by0, bx1, by1 = layout.board
+        unit = layout.spacing
+        r = round(min(unit * 0.26, bx0 * 0.32))
+        step = min(2 * r + 4, (by1 - by0) / max(1, state.rules.pieces))
+        for side in (0, 1):
+            n = men_in_hand(state, side)
+            if not n:
+                continue
+            sprite = disc_sprite(theme.morris[side], r)
+            x = bx0 / 2 if side == 0 else (bx1 + layout.width) / 2
+            top = (by0 + by1) / 2 - step * (state.rules.pieces - 1) / 2
+            for k in range(n):
+                paste_centred(img, sprite, (x, top + k * step))
+
+    def _overlay(self, img, state: MorrisState, last: Last, theme: Theme, layout: Layout) -> None:
+        unit = layout.spacing
+        c = layout.centres
+        action = last.action
+        before = last.before
+        dark = (20, 20, 20)
+        if isinstance(action, Place):
+            draw_ring(
+                img,
+                c[_name(before, action.point)],
+                layout.radius + unit * 0.09,
+                theme.accent,
+                unit * 0.08,
+            )
+        elif isinstance(action, Move):
+            a = c[_name(before, action.src)]
+            b = c[_name(before, action.dst)]
+            draw_ring(img, a, layout.radius * 0.75, theme.accent, unit * 0.06, dashed=True)
+            dx, dy = b[0] - a[0], b[1] - a[1]
+            dist = (dx * dx + dy * dy) ** 0.5 or 1.0
+            start = (layout.radius * 0.75) / dist
+            tip = 1 - (layout.radius + unit * 0.04) / dist
+            draw_arrows(
+                img,
+                [((a[0] + dx * start, a[1] + dy * start), (a[0] + dx * tip, a[1] + dy * tip))],
+                theme.accent,
+                dark,
+                unit * 0.13,
+                unit * 0.34,
+            )
+        removed = _removed(last)
+        if removed is not None:
+            x, y = c[_name(before, removed)]
+            victim = 1 - before.to_move
+            paste_centred(img, _ghost(theme.morris[victim], round(layout.radius)), (x, y))
+            k = layout.radius * 0.55
+            for a, b in (((x - k, y - k), (x + k, y + k)), ((x - k, y + k), (x + k, y - k))):
+                draw_segment(img, a, b, theme.warn, unit * 0.09)
+
+    def hand(self, state: MorrisState, side: int, theme: Theme, outcome: Outcome | None) -> Hand:
+        hand, board = men_in_hand(state, side), men_on_board(state, side)
+        if hand:
+            return Hand(f"{hand} in hand · {board} on board")
+        return Hand(f"{board} on board")
+
+    def turn_tag(self, state: MorrisState) -> str:
+        return "TO REMOVE" if pending_removal(state) else "TO MOVE"
+
+    def status(
+        self,
+        state: MorrisState,
+        lasts: Sequence[Last],
+        names: tuple[str, str],
+        outcome: Outcome | None,
+    ) -> Status:
+        if outcome is not None:
+            return result_status(outcome, names, SIDES)
+        me = SIDES[state.to_move]
+        them = SIDES[1 - state.to_move]
+        if pending_removal(state):
+            return Status(f"{me} closed a mill · remove a {them} man", tone="warn")
+        if not lasts:
+            verb = "place a man" if men_in_hand(state, state.to_move) else "move"
+            return Status(f"{who(names, SIDES, state.to_move)} to {verb}")
+        parts = [self._said(last) for last in lasts]
+        return Status(", ".join(parts))
+
+    def _said(self, last: Last) -> str:
+        action = last.action
+        before = last.before
+        mover = SIDES[before.to_move]
+        if isinstance(action, Remove):
+            return f"{mover} removed {_name(before, action.point)}"
+        if isinstance(action, Place):
+            text = f"{mover} placed {_name(before, action.point)}"
+        else:
+            verb = "flew" if _flew(last) else "moved"
+            text = f"{mover} {verb} {_name(before, action.src)} → {_name(before, action.dst)}"
+        if action.remove is not None:
+            text += f", removed {_name(before, action.remove)}"
+        return text
+
+    def touched(self, state: MorrisState, lasts: Sequence[Last]) -> set[Hashable]:
+        out: set[Hashable] = set()
+        for last in lasts:
+            action = last.action
+            if isinstance(action, Move):
+                out |= {_name(last.before, action.src), _name(last.before, action.dst)}
+            removed = _removed(last)
+            if removed is not None:
+                out.add(_name(last.before, removed))
+        return out
+
+    def describe_position(self, state: MorrisState, names: tuple[str, str]) -> list[str]:
+        board = board_layout(state)
+        out = []
+        for side in (0, 1):
+            where = " ".join(board.points[p] for p in men(state, side)) or "none on the board"
+            out.append(f"{SIDES[side]} ({men_in_hand(state, side)} in hand): {where}.")
+        closed = mills(state)
+        if closed:
+            out.append(
+                "Mills: " + ", ".join("-".join(board.points[p] for p in m) for m in closed) + "."
+            )
+        if pending_removal(state):
+            takeable = " ".join(sorted(board.points[p] for p in removable(state)))
+            out.append(f"{SIDES[state.to_move]} must remove one of: {takeable}.")
+        return out
+
+    def text_board(self, state: MorrisState, labels: str) -> str:
+        board = board_layout(state)
+        grid = [[" "] * 25 for _ in range(13)]
+        at = {}
+        for name, (f, r) in zip(board.points, board.coords, strict=True):
+            at[name] = (12 - 2 * r, 4 * f)
+        for a, b in board.edges:
+            (ya, xa), (yb, xb) = at[board.points[a]], at[board.points[b]]
+            if ya == yb:
+                for x in range(min(xa, xb) + 1, max(xa, xb)):
+                    grid[ya][x] = "-"
+            elif xa == xb:
+                for y in range(min(ya, yb) + 1, max(ya, yb)):
+                    grid[y][xa] = "|"
+        chars = {}
+        for side, ch in ((0, "W"), (1, "B")):
+            for p in men(state, side):
+                chars[board.points[p]] = ch
+        for i, name in enumerate(board.points):
+            y, x = at[name]
+            grid[y][x] = chars.get(name, board.letters[i].lower() if labels == "letters" else ".")
+        rows = []
+        for y, row in enumerate(grid):
+            label = str(7 - y // 2) if y % 2 == 0 and labels != "letters" else " "
+            rows.append(f"{label} {''.join(row)}".rstrip())
+        if labels != "letters":
+            rows.append("  a   b   c   d   e   f   g")
+        rows.append(
+            f"White {men_in_hand(state, 0)} in hand, Black {men_in_hand(state, 1)} in hand; "
+            f"{SIDES[state.to_move]} to {'remove' if pending_removal(state) else 'move'}"
+        )
+        return "\n".join(rows)
+
+
+RENDERER = MorrisRenderer()

@@ -1,0 +1,407 @@
+"""Drawing primitives shared by the games: fonts, cached piece sprites, antialiased overlays.
+
+Pillow draws shapes without antialiasing, so everything round or slanted is drawn at
+``SUPERSAMPLE`` times the size on a small transparent layer and reduced (a box filter that
+averages premultiplied alpha) before it is pasted. Sprites never change for a theme and size,
+so they are cached; only the overlays of one move are drawn per image.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFilter, ImageFont
+
+from render.model import Point
+from render.theme import RGB, PieceStyle
+
+SUPERSAMPLE = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Sprite:
+    """A cached picture split into its colours and its alpha, ready for ``Image.paste``.
+
+    Pasting an RGBA image onto an RGB one makes Pillow convert it on every call; keeping the
+    two parts apart does that once.
+    """
+
+    rgb: Image.Image
+    mask: Image.Image
+
+    @classmethod
+    def of(cls, rgba: Image.Image) -> Sprite:
+        return cls(rgba.convert("RGB"), rgba.getchannel("A"))
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.rgb.size
+
+    def faded(self, fraction: float) -> Sprite:
+        """The same sprite, ``fraction`` as opaque (a ghost)."""
+        return Sprite(self.rgb, self.mask.point(lambda a: round(a * fraction)))
+
+
+Painter = Callable[
+    [ImageDraw.ImageDraw, Callable[[float, float], tuple[float, float]], float], None
+]
+
+
+FONT_DIR = Path(__file__).resolve().parent.parent / "data" / "fonts"
+FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
+
+
+@lru_cache(maxsize=96)
+def font(px: int, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """DejaVu Sans shipped in data/fonts (Bitstream Vera licence), else Pillow's built-in font.
+
+    Never a system path: the image looks the same on every machine that has the project.
+    """
+    px = max(6, int(px))
+    path = FONT_DIR / FONT_FILES[bold]
+    if path.is_file():
+        return ImageFont.truetype(str(path), px)
+    return ImageFont.load_default(size=px)
+
+
+@lru_cache(maxsize=1024)
+def has_glyph(char: str) -> bool:
+    """True when the font draws ``char`` (not the empty box of a missing glyph)."""
+    if char.isspace():
+        return True
+    f = font(32)
+    try:
+        return (
+            f.getmask(char).getbbox() != f.getmask("\U0010fffd").getbbox() or char == "\U0010fffd"
+        )
+    except (OSError, ValueError):
+        return False
+
+
+def printable(text: str) -> str:
+    """``text`` without characters the font cannot draw (emoji, CJK in DejaVu Sans)."""
+    return " ".join("".join(ch for ch in text if has_glyph(ch)).split())
+
+
+@lru_cache(maxsize=4096)
+def text_width(text: str, px: int, bold: bool = False) -> float:
+    return font(px, bold).getlength(text)
+
+
+def fit_text(
+    text: str, max_width: float, px: int, min_px: int, bold: bool = False
+) -> tuple[str, int]:
+    """Shrink the font down to ``min_px`` to fit, then cut the text with an ellipsis."""
+    size = px
+    while size > min_px and text_width(text, size, bold) > max_width:
+        size -= 1
+    if text_width(text, size, bold) <= max_width:
+        return text, size
+    cut = text
+    while cut and text_width(cut + "…", size, bold) > max_width:
+        cut = cut[:-1]
+    return (cut.rstrip() + "…") if cut else "", size
+
+
+@lru_cache(maxsize=2048)
+def _text_mask(text: str, px: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int]:
+    f = font(px, bold)
+    left, top, right, bottom = f.getbbox(text, anchor=anchor)
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, font=f, fill=255, anchor=anchor)
+    return mask, left, top
+
+
+def draw_text(
+    img: Image.Image,
+    xy: Point,
+    text: str,
+    px: int,
+    fill: RGB,
+    anchor: str = "la",
+    bold: bool = False,
+) -> None:
+    """Text in the project's font at ``px`` pixels, anchored like ``ImageDraw.text``.
+
+    The rendered glyphs are cached per text and size, so redrawing a name costs one paste.
+    """
+    if not text:
+        return
+    mask, left, top = _text_mask(text, int(px), bold, anchor)
+    img.paste(fill, (round(xy[0]) + left, round(xy[1]) + top), mask)
+
+
+@lru_cache(maxsize=256)
+def disc_sprite(style: PieceStyle, radius: int, shadow: bool = True) -> Sprite:
+    """A round piece (or marble) of ``radius`` pixels as an RGBA image centred on its middle.
+
+    The fill colour stays flat in the middle (the tests read it there); the outline, the
+    optional ring mark and the optional highlight sit away from the centre.
+    """
+    s = SUPERSAMPLE
+    pad = max(2, radius // 5)
+    side = 2 * (radius + pad) + 1
+    big = side * s
+    c = big / 2
+    r = radius * s
+    layer = Image.new("RGBA", (big, big), (*style.edge, 0))
+    if shadow:
+        shade = Image.new("L", (big, big), 0)
+        off = r * 0.1
+        ImageDraw.Draw(shade).ellipse(
+            (c - r + off, c - r + off * 1.4, c + r + off, c + r + off * 1.4), fill=110
+        )
+        shade = shade.filter(ImageFilter.GaussianBlur(r * 0.08))
+        layer.paste((0, 0, 0, 255), (0, 0), shade)
+    d = ImageDraw.Draw(layer)
+    edge = max(s, round(r * 0.09))
+    d.ellipse((c - r, c - r, c + r, c + r), fill=(*style.edge, 255))
+    inner = r - edge
+    d.ellipse((c - inner, c - inner, c + inner, c + inner), fill=(*style.fill, 255))
+    if style.shine:
+        _shine(layer, c, inner, style.fill)
+    if style.mark is not None:
+        ring = inner * 0.62
+        w = max(s, round(r * 0.11))
+        d = ImageDraw.Draw(layer)
+        d.ellipse((c - ring, c - ring, c + ring, c + ring), outline=(*style.mark, 255), width=w)
+    return Sprite.of(layer.reduce(s))
+
+
+def _shine(layer: Image.Image, c: float, r: float, fill: RGB) -> None:
+    """A marble's depth: darker towards the lower right, a soft highlight at the upper left."""
+    big = layer.size[0]
+    dark = Image.new("L", (big, big), 0)
+    dd = ImageDraw.Draw(dark)
+    dd.ellipse((c - r, c - r, c + r, c + r), fill=90)
+    dd.ellipse((c - r * 1.15, c - r * 1.15, c + r * 0.75, c + r * 0.75), fill=0)
+    dark = dark.filter(ImageFilter.GaussianBlur(r * 0.12))
+    circle = Image.new("L", (big, big), 0)
+    ImageDraw.Draw(circle).ellipse((c - r, c - r, c + r, c + r), fill=255)
+    dark = Image.composite(dark, Image.new("L", (big, big), 0), circle)
+    layer.paste((0, 0, 0, 255), (0, 0), dark)
+    light = Image.new("L", (big, big), 0)
+    hx, hy, hr = c - r * 0.42, c - r * 0.45, r * 0.26
+    bright = 200 if sum(fill) < 200 else 255
+    ImageDraw.Draw(light).ellipse((hx - hr, hy - hr, hx + hr, hy + hr * 0.8), fill=bright)
+    light = light.filter(ImageFilter.GaussianBlur(r * 0.09))
+    layer.paste((255, 255, 255, 255), (0, 0), light)
+
+
+def paste_centred(img: Image.Image, sprite: Sprite, xy: Point) -> None:
+    """Paste a sprite (odd width and height) so that its middle pixel lands on ``xy``."""
+    w, h = sprite.size
+    img.paste(sprite.rgb, (round(xy[0]) - w // 2, round(xy[1]) - h // 2), sprite.mask)
+
+
+def antialiased(
+    img: Image.Image,
+    box: tuple[float, float, float, float],
+    painter: Painter,
+    scale: int = 0,
+) -> None:
+    """Run ``painter(draw, to_layer, scale)`` on a supersampled layer over ``box`` and paste it.
+
+    ``to_layer(x, y)`` maps image pixels to layer pixels; ``scale`` multiplies widths.
+    """
+    x0 = max(0, math.floor(box[0]))
+    y0 = max(0, math.floor(box[1]))
+    x1 = min(img.width, math.ceil(box[2]))
+    y1 = min(img.height, math.ceil(box[3]))
+    if x1 <= x0 or y1 <= y0:
+        return
+    if not scale:
+        scale = 4 if (x1 - x0) * (y1 - y0) < 90_000 else 2
+    layer = Image.new("RGBA", ((x1 - x0) * scale, (y1 - y0) * scale), (0, 0, 0, 0))
+
+    def to_layer(x: float, y: float) -> tuple[float, float]:
+        return ((x - x0) * scale, (y - y0) * scale)
+
+    painter(ImageDraw.Draw(layer), to_layer, scale)
+    small = layer.reduce(scale)
+    img.paste(small, (x0, y0), small)
+
+
+def bounds(points: Iterable[Point], margin: float) -> tuple[float, float, float, float]:
+    xs, ys = zip(*points, strict=True)
+    return (min(xs) - margin, min(ys) - margin, max(xs) + margin, max(ys) + margin)
+
+
+def arrow_polygon(a: Point, b: Point, width: float, head: float) -> list[Point]:
+    """The outline of an arrow from ``a`` to ``b`` (tip at ``b``) as a polygon."""
+    ax, ay = a
+    bx, by = b
+    length = math.hypot(bx - ax, by - ay) or 1.0
+    ux, uy = (bx - ax) / length, (by - ay) / length
+    nx, ny = -uy, ux
+    head = min(head, length * 0.7)
+    hw = width / 2
+    bw = head * 0.62
+    cx, cy = bx - ux * head, by - uy * head
+    return [
+        (ax + nx * hw, ay + ny * hw),
+        (cx + nx * hw, cy + ny * hw),
+        (cx + nx * bw, cy + ny * bw),
+        (bx, by),
+        (cx - nx * bw, cy - ny * bw),
+        (cx - nx * hw, cy - ny * hw),
+        (ax - nx * hw, ay - ny * hw),
+    ]
+
+
+def draw_arrows(
+    img: Image.Image,
+    arrows: Iterable[tuple[Point, Point]],
+    fill: RGB,
+    outline: RGB,
+    width: float,
+    head: float,
+) -> None:
+    """Arrows with a dark (or light) outline so they read on any square or piece."""
+    arrows = list(arrows)
+    if not arrows:
+        return
+    polys = [arrow_polygon(a, b, width, head) for a, b in arrows]
+    for poly in polys:
+        border = max(1.5, width * 0.22)
+
+        def paint(d: ImageDraw.ImageDraw, t: Callable, s: float, poly=poly, border=border) -> None:
+            pts = [t(x, y) for x, y in poly]
+            d.polygon(pts, fill=(*fill, 255), outline=(*outline, 255), width=round(border * s))
+
+        antialiased(img, bounds(poly, border + 2), paint)
+
+
+def draw_segment(
+    img: Image.Image,
+    a: Point,
+    b: Point,
+    fill: RGB,
+    width: float,
+    outline: RGB | None = None,
+    alpha: int = 255,
+) -> None:
+    """A thick straight line with round ends (a strike-through, a highlighted mill)."""
+    border = max(1.5, width * 0.2) if outline else 0
+
+    def paint(d: ImageDraw.ImageDraw, t: Callable, s: float) -> None:
+        pa, pb = t(*a), t(*b)
+        if outline:
+            _round_line(d, pa, pb, (width + 2 * border) * s, (*outline, alpha))
+        _round_line(d, pa, pb, width * s, (*fill, alpha))
+
+    antialiased(img, bounds((a, b), width / 2 + border + 2), paint)
+
+
+def _round_line(d: ImageDraw.ImageDraw, a: Point, b: Point, w: float, colour: tuple) -> None:
+    d.line([a, b], fill=colour, width=round(w))
+    r = w / 2
+    for x, y in (a, b):
+        d.ellipse((x - r, y - r, x + r, y + r), fill=colour)
+
+
+def draw_ring(
+    img: Image.Image, centre: Point, radius: float, colour: RGB, width: float, dashed: bool = False
+) -> None:
+    """A circle outline around a cell (the last move, a ghost, a removable man)."""
+    x, y = centre
+
+    def paint(d: ImageDraw.ImageDraw, t: Callable, s: float) -> None:
+        cx, cy = t(x, y)
+        r = radius * s
+        if not dashed:
+            d.ellipse(
+                (cx - r, cy - r, cx + r, cy + r), outline=(*colour, 255), width=round(width * s)
+            )
+            return
+        for k in range(12):
+            start = k * 30
+            d.arc(
+                (cx - r, cy - r, cx + r, cy + r),
+                start,
+                start + 18,
+                fill=(*colour, 255),
+                width=round(width * s),
+            )
+
+    antialiased(
+        img,
+        (
+            x - radius - width - 2,
+            y - radius - width - 2,
+            x + radius + width + 2,
+            y + radius + width + 2,
+        ),
+        paint,
+    )
+
+
+def draw_box(
+    img: Image.Image,
+    box: tuple[float, float, float, float],
+    colour: RGB,
+    width: float,
+    radius: float = 0,
+    fill: RGB | None = None,
+) -> None:
+    """A (rounded) rectangle outline, antialiased."""
+
+    def paint(d: ImageDraw.ImageDraw, t: Callable, s: float) -> None:
+        x0, y0 = t(box[0], box[1])
+        x1, y1 = t(box[2], box[3])
+        d.rounded_rectangle(
+            (x0, y0, x1, y1),
+            radius=radius * s,
+            fill=(*fill, 255) if fill else None,
+            outline=(*colour, 255),
+            width=round(width * s),
+        )
+
+    m = width + 2
+    antialiased(img, (box[0] - m, box[1] - m, box[2] + m, box[3] + m), paint)
+
+
+PIPS: dict[int, tuple[tuple[float, float], ...]] = {
+    1: ((0.5, 0.5),),
+    2: ((0.27, 0.27), (0.73, 0.73)),
+    3: ((0.27, 0.27), (0.5, 0.5), (0.73, 0.73)),
+    4: ((0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)),
+    5: ((0.27, 0.27), (0.73, 0.27), (0.5, 0.5), (0.27, 0.73), (0.73, 0.73)),
+    6: ((0.27, 0.25), (0.73, 0.25), (0.27, 0.5), (0.73, 0.5), (0.27, 0.75), (0.73, 0.75)),
+}
+
+
+@lru_cache(maxsize=128)
+def die_sprite(
+    value: int, side: int, face: RGB = (250, 250, 248), pip: RGB = (20, 20, 24)
+) -> Sprite:
+    """A die showing ``value``: pips for 1..6, the number for larger dice (d8, d12)."""
+    s = SUPERSAMPLE
+    big = side * s
+    layer = Image.new("RGBA", (big, big), (*pip, 0))
+    d = ImageDraw.Draw(layer)
+    d.rounded_rectangle(
+        (s, s, big - s - 1, big - s - 1),
+        radius=big * 0.18,
+        fill=(*face, 255),
+        outline=(*pip, 255),
+        width=max(s, round(big * 0.05)),
+    )
+    if value in PIPS:
+        r = big * 0.085
+        for fx, fy in PIPS[value]:
+            x, y = fx * big, fy * big
+            d.ellipse((x - r, y - r, x + r, y + r), fill=(*pip, 255))
+    else:
+        d.text(
+            (big / 2, big / 2),
+            str(value),
+            font=font(round(big * 0.6), True),
+            fill=(*pip, 255),
+            anchor="mm",
+        )
+    return Sprite.of(layer.reduce(s))

@@ -1,0 +1,5 @@
+"""Animated replays (placeholder while written)."""
+
+
+def replay_gif(*args, **kwargs) -> bytes:
+    raise NotImplementedError
