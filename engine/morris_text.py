@@ -2,8 +2,10 @@
 
 Commands: ``place d7``, ``move d7 d6``, ``fly a1 g7``, ``remove b6``, and the combined forms
 ``place d7 x b6``, ``move d7 d6 x b6``, ``fly a1 g7 x b6``. Points are grid names (a letter and
-a digit) or, as a bare single letter, the seed's letters A..X. ``move`` is also accepted for a
-fly; ``fly`` is refused for a side that may not fly. ``-`` and ``,`` separate like spaces.
+a digit) or, as a bare single letter, the seed's letters A..X. The ``x`` separator is found by
+its position, since a bare ``x`` is also the letter of g1 (``place x x a`` is legal). ``move``
+is also accepted for a fly; ``fly`` is refused for a side that may not fly. ``-`` and ``,``
+separate like spaces.
 
 Position string (see ``to_text``)::
 
@@ -53,12 +55,12 @@ def parse_action(st: MorrisState, text: str) -> MorrisAction:
     if verb not in _FORMS:
         raise ParseError(USAGE)
     args = words[1:]
-    take = None
-    if len(args) >= 2 and args[-2] == "x" and verb != "remove":
-        take = args[-1]
-        args = args[:-2]
     want = 1 if verb in ("place", "remove") else 2
-    if len(args) != want or "x" in args:
+    take = None
+    if verb != "remove" and len(args) == want + 2 and args[want] == "x":
+        take = args[-1]  # the separator is found by position: "x" alone is also point X
+        args = args[:want]
+    if len(args) != want:
         raise ParseError(_FORMS[verb])
     layout = st.rules.layout
     points = [layout.point(word) for word in args]
