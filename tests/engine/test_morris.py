@@ -583,20 +583,22 @@ def test_twelve_mens_morris_adds_diagonal_lines_and_mills() -> None:
 
 
 def test_twelve_mens_morris_full_board_after_placing_is_a_draw() -> None:
-    rng = random.Random(11)
-    for _ in range(50):
-        state = GAME.new("twelve")
-        while GAME.legal(state) and phase(state) == 1:
-            state = GAME.apply(state, rng.choice(GAME.legal(state)))
-        if (state.men[0] | state.men[1]).bit_count() == 24:
-            outcome = GAME.result(state)
-            assert outcome is not None and outcome.termination is Termination.FULL_BOARD
-            assert outcome.winner is None
-            return
     whites = "a7 g7 c5 e5 a4 g4 e4 c3 d1 b2 f2 d6"
     blacks = "d7 b6 f6 d5 b4 c4 f4 d3 e3 a1 g1 d2"
     outcome = GAME.result(pos(whites, blacks, variant="twelve"))
     assert outcome is not None and outcome.termination is Termination.FULL_BOARD
+    assert outcome.winner is None
+
+
+def test_a_mill_with_no_opponent_man_on_the_board_passes_the_turn() -> None:
+    state = pos("a7 d7", "", hand=(7, 9))
+    assert (
+        GAME.describe(state, Place(p("g7")))
+        == "White places g7 and closes a mill, but Black has no man on the board to remove."
+    )
+    assert play(state, "place g7").to_move == 1
+    with pytest.raises(IllegalAction, match="Black has no man on the board"):
+        GAME.parse(state, "place g7 x d6")
 
 
 # ---- describe and accessors ----
@@ -677,6 +679,9 @@ def test_random_playouts_keep_the_invariants(
             break
         for action in rng.sample(actions, min(4, len(actions))):
             assert GAME.parse(state, GAME.notation(state, action)) == action
+        a, b = rng.randrange(24), rng.randrange(24)
+        probe = rng.choice([Place(a), Move(a, b), Remove(a)])
+        assert GAME.is_legal(state, probe) == (probe in actions)
         action = rng.choice(actions)
         after = GAME.apply(state, action)
         assert after.ply == state.ply + 1
