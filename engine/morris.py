@@ -29,6 +29,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import IllegalAction, Outcome, Termination
+from engine.morris_board import Layout
 from engine.morris_rules import (
     _MILL,
     _NOTHING_TO_TAKE,
@@ -163,7 +164,9 @@ __all__ = [
     "LETTERS",
     "POINTS",
     "POINT_NAMES",
+    "SIDES",
     "VARIANTS",
+    "Layout",
     "MorrisAction",
     "MorrisGame",
     "MorrisState",
