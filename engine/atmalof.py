@@ -531,6 +531,8 @@ class Atmalof:
             hands = list(state.hands)
             hands[state.to_move] -= 1
             return _after(state, board, (hands[0], hands[1]), i)
+        if not isinstance(action, Move):
+            raise IllegalAction(f"{action!r} is not an Atmalof action")
         if roll is not None:
             raise IllegalAction("a move does not roll the die")
         i, j = _check_move(state, action)

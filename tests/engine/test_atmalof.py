@@ -64,6 +64,7 @@ def move(state: AtmalofState, text: str) -> AtmalofState:
 
 def test_get_game_returns_this_module() -> None:
     assert engine.get_game("atmalof") is GAME
+    assert isinstance(GAME, engine.Game)
     assert GAME.name == "atmalof" and GAME.title == "Atmalof"
     assert GAME.side_names == ("Red", "Blue")
     assert GAME.variants == ("standard", "junior", "atmalos", "custom")
@@ -183,7 +184,7 @@ def test_no_drop_without_pieces_in_hand() -> None:
         GAME.parse(s, "drop row 2")
 
 
-def test_drop_into_a_line_with_no_index_reachable_is_refused() -> None:
+def test_announcing_a_line_off_the_board_is_refused() -> None:
     s = GAME.new()
     with pytest.raises(IllegalAction, match="there is no row 8: rows are numbered 1 to 7"):
         GAME.parse(s, "drop row 8")
@@ -276,6 +277,17 @@ def test_moves_the_rules_forbid_are_refused_with_the_reason(
         assert not GAME.is_legal(s, action)
         with pytest.raises(IllegalAction, match=reason):
             GAME.apply(s, action)
+
+
+def test_malformed_action_objects_are_refused() -> None:
+    s = position(CENTRE)
+    with pytest.raises(IllegalAction, match="a move goes from one square"):
+        GAME.apply(s, Move((4, 4), "e"))  # type: ignore[arg-type]
+    with pytest.raises(IllegalAction, match="is not an Atmalof action"):
+        GAME.apply(s, "drop row 4")  # type: ignore[arg-type]
+    with pytest.raises(IllegalAction, match=r"there is no row 4\.0"):
+        GAME.apply(s, Drop("row", 4.0), roll=1)  # type: ignore[arg-type]
+    assert not GAME.is_legal(s, "move 4,4 4,5")  # type: ignore[arg-type]
 
 
 def test_there_is_no_pass() -> None:
@@ -685,6 +697,10 @@ def test_position_text_format() -> None:
         ("standard board=......./.. hands=22,22 turn=red ply=0", "should be 7 rows of 7"),
         ("standard hands=22,22 turn=red ply=0", "missing"),
         ("standard board", "not a key=value field"),
+        (
+            f"standard board={'/'.join(['.......'] * 7)} hands=22,22 turn=red ply=0 clock=5",
+            "unknown \\['clock'\\]",
+        ),
         ("standard rows=9 board=. hands=1,1 turn=red ply=0", "bad position"),
         (
             "standard board=X....../......./......./......./......./......./....... "
