@@ -1,4 +1,4 @@
-"""Abalone: the rules of /work/shared/rules/abalone.md as a pure ``Game``.
+"""Abalone: the rules of rules/abalone.md (the referee's specification) as a pure ``Game``.
 
 Side 0 is Black (moves first), side 1 White. A state holds the 61 cells as bytes (index order
 of ``CELLS``: A1..A5, B1..B6, ..., I5..I9; 0 empty, 1 Black, 2 White), so marbles off the board
@@ -198,10 +198,8 @@ class AbaloneGame:
         if len(ordered) > 1:
             span += f"-{CELL_NAMES[ordered[-1]]}"
         word = DIRECTION_WORDS[d]
-        if not inline:
-            return f"{side} moves {span} {word} (broadside)."
         extended = state.board + _BORDER
-        if illegal_reason(extended, state.to_move + 1, action):
+        if not inline or illegal_reason(extended, state.to_move + 1, action):
             return f"{side} pushes {span} {word}."
         pairs = moved_pairs(extended, action)
         pushed = len(pairs) - len(cells)

@@ -643,7 +643,7 @@ def test_describe_says_what_moved_in_side_names() -> None:
     assert GAME.describe(state, GAME.parse(state, "push c1 c3 e")) == "Black pushes c1-c3 east."
     assert GAME.describe(state, GAME.parse(state, "push c3 ne")) == "Black pushes c3 north-east."
     assert GAME.describe(state, GAME.parse(state, "push c1 c3 ne")) == (
-        "Black moves c1-c3 north-east (broadside)."
+        "Black pushes c1-c3 north-east."
     )
 
 
@@ -759,3 +759,26 @@ def test_aggressive_playouts_end_by_six_off_or_the_move_limit() -> None:
         endings.append(GAME.result(state).termination)  # type: ignore[union-attr]
     assert Termination.SIX_OFF in endings
     assert set(endings) <= {Termination.SIX_OFF, Termination.MOVE_LIMIT, Termination.REPETITION}
+
+
+def test_a_finished_game_refuses_commands() -> None:
+    state = position("c1", "c2", lost=(0, 6))
+    assert GAME.result(state).winner == 0  # type: ignore[union-attr]
+    assert illegal(state, "push c1 ne") == "the game is over"
+
+
+def test_malformed_actions_have_no_notation() -> None:
+    state = GAME.new()
+    not_canonical = Push(("a2", "a1"), "e")
+    for call in (
+        lambda: GAME.notation(state, not_canonical),
+        lambda: GAME.describe(state, not_canonical),
+        lambda: aba_pro(not_canonical),
+    ):
+        with pytest.raises(IllegalAction, match="not a line of one to three marbles"):
+            call()
+    with pytest.raises(IllegalAction, match="a1 cannot move off the board"):
+        aba_pro(Push(("a1",), "sw"))
+    assert not GAME.is_legal(state, "push a1 e")  # type: ignore[arg-type]
+    with pytest.raises(ParseError, match="at most 400 characters"):
+        GAME.from_text("standard " * 100)
