@@ -495,7 +495,9 @@ def verify(record: Record, head: str | None = None) -> Verification:
     )
 
 
-def _check_action(walk: _Walk, game: Game[Any, Any], state: Any, number: int, entry: RecordAction):
+def _check_action(
+    walk: _Walk, game: Game[Any, Any], state: Any, number: int, entry: RecordAction
+) -> Any:
     """The state after ``entry``, or a string saying what is wrong with it."""
     names = game.side_names
     text = entry.notation
