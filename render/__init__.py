@@ -177,9 +177,9 @@ def alt_text(
         parts.append(result_status(outcome, names, r.side_names).text.replace(" · ", ": ") + ".")
     else:
         parts.append(f"{who(names, r.side_names, state.to_move)} to move.")
-    for last in _lasts(last):
+    for item in _lasts(last):
         with contextlib.suppress(EngineError):
-            parts.append("Last: " + game.describe(last.before, last.action, last.roll))
+            parts.append("Last: " + game.describe(item.before, item.action, item.roll))
     parts.extend(r.describe_position(state, names))
     text = " ".join(parts)
     if len(text) > MAX_ALT_TEXT:

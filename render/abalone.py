@@ -26,7 +26,7 @@ from engine.abalone import (
     marbles_off,
     moved_marbles,
 )
-from engine.abalone_board import DIRECTIONS, STEPS
+from engine.abalone_board import DIRECTION_WORDS, DIRECTIONS, STEPS
 from engine.abalone_moves import SIDE_NAMES
 from engine.core import EngineError, Outcome
 from render.board import BoardRenderer, result_status, who
@@ -187,7 +187,7 @@ class AbaloneRenderer(BoardRenderer):
         for origin, target in moves:
             x, y = c[origin]
             mid = (x + ox * u / 2, y + oy * u / 2)
-            half = (ox * u * 0.26, oy * u * 0.26)
+            half = (ox * u * 0.3, oy * u * 0.3)
             arrow = ((mid[0] - half[0], mid[1] - half[1]), (mid[0] + half[0], mid[1] + half[1]))
             if marble_at(last.before, origin) == mover:
                 own.append(arrow)
@@ -197,8 +197,8 @@ class AbaloneRenderer(BoardRenderer):
                     ghost = _ghost(theme.abalone[1 - mover], round(layout.radius))
                     paste_centred(img, ghost, (x + ox * u, y + oy * u))
         dark = (20, 20, 20)
-        draw_arrows(img, own, theme.accent, dark, u * 0.14, u * 0.3)
-        draw_arrows(img, pushed, theme.warn, dark, u * 0.14, u * 0.3)
+        draw_arrows(img, own, theme.accent, dark, u * 0.16, u * 0.34)
+        draw_arrows(img, pushed, theme.warn, dark, u * 0.16, u * 0.34)
 
     def hand(self, state: AbaloneState, side: int, theme: Theme, outcome: Outcome | None) -> Hand:
         taken = marbles_off(state, 1 - side)
@@ -226,14 +226,15 @@ class AbaloneRenderer(BoardRenderer):
         pushed = [(a, b) for a, b in moves if marble_at(last.before, a) != mover]
         cells = sorted(last.action.cells)
         span = cells[0] if len(cells) == 1 else f"{cells[0]}-{cells[-1]}"
-        text = f"{SIDE_NAMES[mover]} {span} {last.action.direction.upper()}"
+        word = DIRECTION_WORDS[DIRECTIONS.index(last.action.direction)]
+        me, them = SIDE_NAMES[mover], SIDE_NAMES[1 - mover]
         if not pushed:
-            return Status(text)
-        off = sum(1 for _, b in pushed if b is None)
-        text += f" · sumito, pushes {len(pushed)}"
-        if off:
-            return Status(text + " · one off the board!", tone="warn")
-        return Status(text, tone="accent")
+            return Status(f"{me} moved {span} {word}")
+        text = f"{me} pushed {span} {word}"
+        if any(b is None for _, b in pushed):
+            return Status(f"{text} · a {them} marble is off!", tone="warn")
+        noun = "marble" if len(pushed) == 1 else "marbles"
+        return Status(f"{text} · sumito, {len(pushed)} {them} {noun} pushed", tone="accent")
 
     def touched(self, state: AbaloneState, lasts: Sequence[Last]) -> set[Hashable]:
         out: set[Hashable] = set()

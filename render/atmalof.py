@@ -58,7 +58,7 @@ def _square_colour(state_dims: tuple[int, int, int, int], theme: Theme, r: int, 
     beyond_row = r > rows - by
     beyond_col = c > cols - bx
     if beyond_row and beyond_col:
-        return mix(theme.shade, theme.background, 0.5)  # no drop reaches it
+        return mix(theme.shade, theme.grid, 0.3)  # no drop reaches it
     if beyond_row or beyond_col:
         return theme.shade
     return theme.square
@@ -124,8 +124,12 @@ def _lost(last: Last) -> bool:
     return square is not None and last.before.at(square) is not None
 
 
-def _run_word(line: int) -> str:
-    return _WORDS.get(line - 1, f"runs of {line - 1}")
+def _run_word(line: int, count: int = 2) -> str:
+    """ "fours" (or "threes", "sixes"...) for the runs a tie-break counts; "four" for one."""
+    word = _WORDS.get(line - 1, f"runs of {line - 1}")
+    if count == 1:
+        return {"sixes": "six"}.get(word, word[:-1]) if word.endswith("s") else word
+    return word
 
 
 class AtmalofRenderer(BoardRenderer):
@@ -175,8 +179,19 @@ class AtmalofRenderer(BoardRenderer):
         if outcome is not None and outcome.termination is Termination.TIEBREAK:
             for side in (0, 1):
                 style = styles[side]
-                for run in fours(state, side):
-                    self._strike(img, layout, run, style.fill, theme.text, cell * 0.1, 0.15)
+                for k, run in enumerate(fours(state, side), start=1):
+                    self._strike(img, layout, run, theme.text, style.edge, cell * 0.1, 0.15)
+                    self._badge(img, layout, run, k, style.fill, style.edge)
+
+    def _badge(self, img, layout: Layout, run, number: int, fill, edge) -> None:
+        """The count of a tie-break run, in a disc between its two middle pieces."""
+        cell = layout.spacing
+        mid = len(run) // 2
+        (ax, ay), (bx, by) = layout.centres[run[mid - 1]], layout.centres[run[mid]]
+        centre = ((ax + bx) / 2, (ay + by) / 2)
+        r = cell * 0.19
+        draw_segment(img, centre, centre, fill, 2 * r, (255, 255, 255))
+        draw_text(img, centre, str(number), round(r * 1.3), (255, 255, 255), "mm", bold=True)
 
     def _tint(self, d, state, layout, theme, square, colour, amount=0.55) -> None:
         x, y = layout.centres[square]
@@ -254,7 +269,7 @@ class AtmalofRenderer(BoardRenderer):
     def hand(self, state: AtmalofState, side: int, theme: Theme, outcome: Outcome | None) -> Hand:
         if outcome is not None and outcome.termination is Termination.TIEBREAK:
             n = len(fours(state, side))
-            return Hand(f"{n} {_run_word(state.line)} · {state.in_hand(side)} in hand")
+            return Hand(f"{n} {_run_word(state.line, n)} · {state.in_hand(side)} in hand")
         return Hand(f"{state.in_hand(side)} in hand · {state.on_board(side)} on board")
 
     def status(

@@ -148,16 +148,13 @@ def _draw_card(
 
 @lru_cache(maxsize=32)
 def _slot_sprite(theme: Theme, r: int) -> Sprite:
+    """An empty place: a small dot, so that it never looks like a light piece."""
     s = 4
     side = 2 * r + 3
     layer = Image.new("RGBA", (side * s, side * s), (*theme.muted, 0))
     c = side * s / 2
-    rr = r * s
-    ImageDraw.Draw(layer).ellipse(
-        (c - rr, c - rr, c + rr, c + rr),
-        outline=(*theme.muted, 255),
-        width=max(s, round(rr * 0.16)),
-    )
+    rr = r * s * 0.38
+    ImageDraw.Draw(layer).ellipse((c - rr, c - rr, c + rr, c + rr), fill=(*theme.muted, 200))
     return Sprite.of(layer.reduce(s))
 
 
@@ -181,8 +178,29 @@ def draw_footer(img: Image.Image, theme: Theme, size: int, move_label: str, stat
         paste_centred(img, die_sprite(status.die[0], side), (x + side / 2, mid))
         x += side + pad * 0.8
     bold = status.tone != "text"
-    text, px = fit_text(status.text, size - x - pad * 1.5, px, round(size * 0.024), bold)
-    draw_text(img, (x, mid), text, px, _ink(theme, status.tone), "lm", bold=bold)
+    ink = _ink(theme, status.tone)
+    width = size - x - pad * 1.5
+    px_one = round(size * 0.032)
+    if text_width(status.text, round(size * 0.027), bold) <= width:
+        text, px = fit_text(status.text, width, px_one, round(size * 0.027), bold)
+        draw_text(img, (x, mid), text, px, ink, "lm", bold=bold)
+        return
+    px = round(size * 0.025)
+    first, second = _split(status.text)
+    gap = px * 0.62
+    for line, y in ((first, mid - gap), (second, mid + gap)):
+        text, _ = fit_text(line, width, px, px, bold)
+        draw_text(img, (x, y), text, px, ink, "lm", bold=bold)
+
+
+def _split(text: str) -> tuple[str, str]:
+    """Two lines: at the " · " nearest the middle, else at the space nearest it."""
+    for sep in (" · ", " "):
+        cuts = [m for m in range(len(text)) if text.startswith(sep, m)]
+        if cuts:
+            cut = min(cuts, key=lambda m: abs(m - len(text) / 2))
+            return text[:cut], text[cut + len(sep) :]
+    return text, ""
 
 
 def move_label(ply: int, over: bool) -> str:

@@ -44,7 +44,7 @@ from render.paint import (
 )
 from render.theme import PieceStyle, Theme
 
-MARGIN = 0.78  # label margin around the outer square, in grid units
+MARGIN = 1.0  # label margin around the outer square, in grid units
 MAN = 0.36  # a man's radius, in grid units
 DOT = 0.11  # an empty point's dot
 
@@ -92,11 +92,11 @@ def _background(board: Board, theme: Theme, size: int, labels: str) -> Image.Ima
     else:
         for f in range(7):
             x = bx0 + m + f * unit
-            for y in (by0 + m * 0.42, by1 - m * 0.42):
+            for y in (by0 + m * 0.4, by1 - m * 0.4):
                 draw_text(img, (x, y), "abcdefg"[f], px, theme.line, "mm", bold=True)
         for r in range(7):
             y = by1 - m - r * unit
-            for x in (bx0 + m * 0.42, bx1 - m * 0.42):
+            for x in (bx0 + m * 0.4, bx1 - m * 0.4):
                 draw_text(img, (x, y), str(r + 1), px, theme.line, "mm", bold=True)
     return img
 
@@ -256,6 +256,13 @@ class MorrisRenderer(BoardRenderer):
             verb = "place a man" if men_in_hand(state, state.to_move) else "move"
             return Status(f"{who(names, SIDES, state.to_move)} to {verb}")
         parts = [self._said(last) for last in lasts]
+        for k in range(len(parts) - 1, 0, -1):  # "White placed g7 and removed b6"
+            mover = SIDES[lasts[k].before.to_move]
+            if (
+                parts[k].startswith(mover + " ")
+                and lasts[k - 1].before.to_move == lasts[k].before.to_move
+            ):
+                parts[k - 1] += " and " + parts.pop(k)[len(mover) + 1 :]
         return Status(", ".join(parts))
 
     def _said(self, last: Last) -> str:
