@@ -103,8 +103,6 @@ def to_message(reply: Reply, *, title: str | None = None) -> Outgoing:
         footer.append(f"game {reply.game_id}")
     if reply.version is not None:
         footer.append(f"move {reply.version}")
-    if reply.chain:
-        footer.append(f"log {reply.chain}")
     if footer:
         embed.set_footer(text=" · ".join(footer))
     board = board_file(reply)

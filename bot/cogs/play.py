@@ -22,6 +22,7 @@ from bot.app import RefereeBot, actor_of, where_of
 from bot.discord_format import mentions_of, to_message
 from bot.errors import UserFacingError
 from bot.replies import Where
+from engine.core import clean_command
 
 MAX_CHOICES = 25
 MAX_LINE = 12  # engine.atmalof_config.MAX_SIZE: the largest custom board
@@ -89,7 +90,7 @@ class Play(commands.Cog):
 
     @staticmethod
     def _typed(current: str) -> str:
-        return engine.clean_command(current[:50]) if current else ""
+        return clean_command(current[:50]) if current else ""
 
     async def _from_choices(self, interaction: discord.Interaction[Any], current: str):
         typed = self._typed(current)

@@ -44,3 +44,4 @@ async def harness(db_path: Path, clock: ManualClock) -> AsyncIterator[Harness]:
     finally:
         await h.close()
         await store.close()
+    assert not h.stray, f"stray requests: {[(c.method, c.path) for c in h.stray]}"

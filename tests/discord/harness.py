@@ -122,6 +122,8 @@ class Exchange:
 
     interaction_id: int
     started: float
+    channel_id: int = CHANNEL_ID
+    message_id: int | None = None  # the message a clicked button sits on
     calls: list[Call] = field(default_factory=list)
 
     @property
@@ -246,6 +248,7 @@ class Harness:
         self.originals: dict[str, int] = {}  # interaction token -> original response message id
         self.channels: dict[int, dict[str, Any]] = {CHANNEL_ID: text_channel_payload()}
         self.rest_calls: list[Call] = []
+        self.stray: list[Call] = []  # REST calls nobody expected; the fixture fails on any
         self._saved: list[tuple[type, str, Any]] = []
         self._command_ids: dict[str, int] = {}
 
@@ -276,13 +279,11 @@ class Harness:
 
     def _patch(self, owner: type, name: str, replacement: Any) -> None:
         self._saved.append((owner, name, owner.__dict__[name]))
-        harness = self
 
         async def patched(_self: Any, *args: Any, **kwargs: Any) -> Any:
             return await replacement(*args, **kwargs)
 
         patched.__name__ = name
-        patched.harness = harness  # type: ignore[attr-defined]
         setattr(owner, name, patched)
 
     # ---- the recorders ---------------------------------------------------------------------
@@ -381,7 +382,7 @@ class Harness:
         path = route.path
         token = route.webhook_token
         exchange = _current.get()
-        channel_id = exchange.channel_id if exchange is not None else None  # type: ignore[attr-defined]
+        channel_id = exchange.channel_id if exchange is not None else None
         if path.endswith("/callback"):
             call = Call("callback", route.method, path, body, recorded)
             rtype = body.get("type")
@@ -404,12 +405,12 @@ class Harness:
                 result["interaction"]["response_message_id"] = message["id"]
                 result["resource"]["message"] = message
                 call.message = message
-            elif rtype == 7 and exchange is not None and exchange.message_id:  # type: ignore[attr-defined]
+            elif rtype == 7 and exchange is not None and exchange.message_id:
                 message = self._message(
                     body.get("data") or {},
                     recorded,
                     channel_id=channel_id,
-                    message_id=exchange.message_id,  # type: ignore[attr-defined]
+                    message_id=exchange.message_id,
                 )
                 result["resource"]["message"] = message
                 call.message = message
@@ -431,6 +432,7 @@ class Harness:
             call = Call("delete", route.method, path, body)
             self._record(call)
             return None
+        self.stray.append(Call("webhook", route.method, path, body))
         raise StrayRequest(f"unexpected webhook request {route.method} {path}")
 
     async def _rest_request(
@@ -444,9 +446,8 @@ class Harness:
         call = Call("rest", method, path, dict(body or {}), recorded)
         if method == "POST" and path == "/channels/{channel_id}/threads":
             thread_id = snowflake()
-            exchange = _current.get()
-            owner = BOT_USER_ID
-            data = thread_payload(thread_id, int(route.channel_id), body.get("name", ""), owner)
+            name = body.get("name", "")
+            data = thread_payload(thread_id, int(route.channel_id), name, BOT_USER_ID)
             self.channels[thread_id] = data
             call.message = data
             result: Any = data
@@ -464,6 +465,8 @@ class Harness:
             result = message
         elif method == "PUT" and path == "/channels/{channel_id}/thread-members/{user_id}":
             result = None
+        elif method == "DELETE" and path == "/channels/{channel_id}":
+            result = self.channels.pop(int(route.channel_id), None)
         elif method == "PATCH" and path == "/channels/{channel_id}/messages/{message_id}":
             mid = int(route.url.rsplit("/", 1)[-1])
             message = self._message(
@@ -472,11 +475,10 @@ class Harness:
             call.message = message
             result = message
         else:
+            self.stray.append(call)
             raise StrayRequest(f"unexpected REST call {method} {path}")
         self.rest_calls.append(call)
         self._record(call)
-        exchange = _current.get()
-        del exchange
         return result
 
     # ---- the gateway's part ----------------------------------------------------------------
@@ -580,9 +582,9 @@ class Harness:
 
     async def dispatch(self, payload: dict[str, Any], *, message_id: int | None = None) -> Exchange:
         """Feed one INTERACTION_CREATE to the bot and wait for the tasks it starts."""
-        exchange = Exchange(int(payload["id"]), time.perf_counter())
-        exchange.channel_id = int(payload["channel_id"])  # type: ignore[attr-defined]
-        exchange.message_id = message_id  # type: ignore[attr-defined]
+        exchange = Exchange(
+            int(payload["id"]), time.perf_counter(), int(payload["channel_id"]), message_id
+        )
         before = asyncio.all_tasks()
         token = _current.set(exchange)
         try:

@@ -99,7 +99,9 @@ async def test_autocomplete_fills_coordinates(harness: Harness) -> None:
 
 
 async def test_a_game_in_its_own_thread(harness: Harness) -> None:
-    posted = await harness.slash(ALICE, "challenge", game="atmalof", opponent=BOB, thread=True)
+    posted = await harness.slash(
+        ALICE, "challenge", game="atmalof", opponent=BOB, thread=True, starter="me"
+    )
     created = [c for c in posted.calls if c.kind == "rest" and c.path.endswith("/threads")]
     assert len(created) == 1, [c.path for c in posted.calls]
     thread_id = int(created[0].message["id"])
@@ -108,7 +110,7 @@ async def test_a_game_in_its_own_thread(harness: Harness) -> None:
     (challenge,) = sent
     assert int(challenge.message["channel_id"]) == thread_id
     assert BOB.mention in challenge.content and challenge.custom_ids
-    pointer = posted.first
+    (pointer,) = [c for c in posted.calls if c.kind == "callback"]
     assert f"<#{thread_id}>" in pointer.content and not pointer.ephemeral
     accepted = await harness.click(BOB, challenge.message, button(challenge, "accept"))
     assert_move_reply(accepted, PLAYERS)
