@@ -59,53 +59,64 @@ async def _turn(h: Harness, pair: tuple[Person, Person], channel: int) -> Exchan
     return await h.slash(person, "play", channel=channel, command=command)
 
 
-async def run(games: int, rounds: int, db: Path) -> None:
+def report(label: str, exchanges: list[Exchange], elapsed: float) -> None:
+    done = [e for e in exchanges if e.calls]
+    firsts = [e.latency * 1000 for e in done]
+    totals = [(e.calls[-1].at - e.started) * 1000 for e in done]
+    images = sum(1 for e in done for f in e.files if f[2].startswith(b"\x89PNG"))
+    print(
+        f"{label}: {len(done)} interactions, {images} boards, {len(done) / elapsed:.0f}/s\n"
+        f"  first response median {statistics.median(firsts):.1f} ms, "
+        f"p99 {percentile(firsts, 0.99):.1f} ms; whole (a drop: announcement + roll) "
+        f"median {statistics.median(totals):.1f} ms, p99 {percentile(totals, 0.99):.1f} ms"
+    )
+
+
+async def run(games: int, rounds: int, rate: float, paced: int, db: Path) -> None:
+    """Start ``games`` at once, play ``rounds`` bursts (every game moves at once), then a
+    steady stream of ``paced`` moves arriving at ``rate`` per second."""
     random.seed(7)
     store = await Store.open(str(db))
     bot = RefereeBot(Referee(store, clock=ManualClock()), sweep_seconds=None)
     h = await Harness(bot).start()
     try:
-        pairs = [
-            (Person(10_000 + 2 * i, f"p{2 * i}"), Person(10_001 + 2 * i, f"p{2 * i + 1}"))
+        tables = [
+            ((Person(10_000 + 2 * i, f"p{2 * i}"), Person(10_001 + 2 * i, f"p{2 * i + 1}")),
+             1_000_000 + i)
             for i in range(games)
-        ]
-        channels = [1_000_000 + i for i in range(games)]
-        exchanges: list[Exchange] = []
+        ]  # fmt: skip
         started = time.perf_counter()
-        for batch in await asyncio.gather(
-            *(
-                _start(h, p, c, GAMES[i % 3])
-                for i, (p, c) in enumerate(zip(pairs, channels, strict=True))
-            )
-        ):
-            exchanges += batch
+        starts = await asyncio.gather(
+            *(_start(h, p, c, GAMES[i % 3]) for i, (p, c) in enumerate(tables))
+        )
+        report("challenge + accept, all at once", [e for b in starts for e in b],
+               time.perf_counter() - started)  # fmt: skip
+        burst: list[Exchange] = []
+        started = time.perf_counter()
         for _ in range(rounds):
-            done = await asyncio.gather(
-                *(_turn(h, p, c) for p, c in zip(pairs, channels, strict=True))
-            )
-            exchanges += [e for e in done if e is not None]
-        elapsed = time.perf_counter() - started
+            done = await asyncio.gather(*(_turn(h, p, c) for p, c in tables))
+            burst += [e for e in done if e is not None]
+        report(f"{games} games moving at once", burst, time.perf_counter() - started)
+        steady: list[asyncio.Task[Exchange | None]] = []
+        busy: dict[int, asyncio.Task[Exchange | None]] = {}
+        started = time.perf_counter()
+        for n in range(paced):
+            index = n % games
+            if index in busy and not busy[index].done():
+                await busy[index]
+            busy[index] = asyncio.create_task(_turn(h, *tables[index]))
+            steady.append(busy[index])
+            await asyncio.sleep(1 / rate)
+        results = [e for e in await asyncio.gather(*steady) if e is not None]
+        report(f"a stream at {rate:.0f}/s", results, time.perf_counter() - started)
     finally:
         await h.close()
         await store.close()
-    firsts = [e.latency * 1000 for e in exchanges if e.calls]
-    totals = [(e.calls[-1].at - e.started) * 1000 for e in exchanges if e.calls]
-    images = sum(1 for e in exchanges for f in e.files if f[2].startswith(b"\x89PNG"))
-    print(f"{games} concurrent games, {len(exchanges)} interactions, {images} board images")
-    print(f"interactions/s (incl. the harness): {len(exchanges) / elapsed:.1f}")
-    print(
-        f"first response: median {statistics.median(firsts):.1f} ms, "
-        f"p99 {percentile(firsts, 0.99):.1f} ms, max {max(firsts):.1f} ms"
-    )
-    print(
-        f"whole interaction (drop: announcement + roll): median {statistics.median(totals):.1f}"
-        f" ms, p99 {percentile(totals, 0.99):.1f} ms"
-    )
 
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        asyncio.run(run(games=60, rounds=8, db=Path(tmp) / "bench.db"))
+        asyncio.run(run(games=60, rounds=5, rate=50, paced=300, db=Path(tmp) / "bench.db"))
 
 
 if __name__ == "__main__":
