@@ -1,0 +1,179 @@
+"""The public API of render/: sizes, themes, errors, PNG bytes, alt text and text boards."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+import engine
+import render
+from render import Last, RenderError
+from render.gallery import random_game
+
+GAMES = ("atmalof", "morris", "abalone")
+
+
+@pytest.fixture(scope="module")
+def mid_games() -> dict[str, tuple[object, Last]]:
+    return {g: random_game(g, seed=11, plies=25)[-1] for g in GAMES}
+
+
+@pytest.mark.parametrize("theme", render.THEME_NAMES)
+@pytest.mark.parametrize("game", GAMES)
+def test_board_png_decodes_at_the_promised_size(game, theme, mid_games) -> None:
+    state, last = mid_games[game]
+    for size in (400, 800):
+        data = render.board_png(game, state, last, theme=theme, size=size)
+        img = Image.open(io.BytesIO(data))
+        img.load()
+        assert img.format == "PNG"
+        assert img.size == (size, size)
+
+
+def test_board_png_is_the_same_bytes_every_time(mid_games) -> None:
+    state, last = mid_games["abalone"]
+    assert render.board_png("abalone", state, last) == render.board_png("abalone", state, last)
+
+
+def test_png_bytes_match_the_image_drawn(mid_games) -> None:
+    state, last = mid_games["morris"]
+    drawn = render.board_image("morris", state, last, size=500)
+    decoded = Image.open(io.BytesIO(render.board_png("morris", state, last, size=500)))
+    assert decoded.convert("RGB").tobytes() == drawn.tobytes()
+
+
+@pytest.mark.parametrize("theme", ["neon", "", None, 3])
+def test_unknown_theme_is_a_render_error(theme) -> None:
+    state = engine.get_game("morris").new()
+    with pytest.raises(RenderError, match="unknown theme"):
+        render.board_png("morris", state, theme=theme)
+
+
+@pytest.mark.parametrize("size", [199, 2001, 0, -5, 800.0, "800", True])
+def test_size_out_of_bounds_is_a_render_error(size) -> None:
+    state = engine.get_game("morris").new()
+    with pytest.raises(RenderError, match="size"):
+        render.board_png("morris", state, size=size)
+
+
+def test_bounds_are_accepted() -> None:
+    state = engine.get_game("atmalof").new()
+    for size in (render.MIN_SIZE, render.MAX_SIZE):
+        assert Image.open(io.BytesIO(render.board_png("atmalof", state, size=size))).size == (
+            size,
+            size,
+        )
+
+
+def test_render_error_is_a_value_error() -> None:
+    assert issubclass(RenderError, ValueError)
+
+
+def test_unknown_game_is_a_render_error() -> None:
+    with pytest.raises(RenderError, match="unknown game"):
+        render.board_png("chess", engine.get_game("morris").new())
+
+
+def test_a_state_of_another_game_is_a_render_error() -> None:
+    with pytest.raises(RenderError, match="Atmalof state"):
+        render.board_png("atmalof", engine.get_game("morris").new())
+
+
+def test_bad_players_and_labels_are_render_errors() -> None:
+    state = engine.get_game("morris").new()
+    with pytest.raises(RenderError, match="two names"):
+        render.board_png("morris", state, players=("Solo",))
+    with pytest.raises(RenderError, match="labels"):
+        render.board_png("morris", state, labels="roman")
+    with pytest.raises(RenderError, match="Last"):
+        render.board_png("morris", state, last=("place d7",))
+
+
+def test_names_the_font_cannot_draw_are_dropped_not_boxed() -> None:
+    state = engine.get_game("abalone").new()
+    img = render.board_image("abalone", state, players=("Zoë 🐉", "🙂"))
+    assert img.size == (800, 800)
+    text = render.alt_text("abalone", state, players=("Zoë 🐉", "🙂"))
+    assert "Zoë" in text
+    assert "White" in text  # a name with nothing drawable falls back to the side name
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_layout_has_a_centre_for_every_cell(game, mid_games) -> None:
+    state, _ = mid_games[game]
+    expected = {"atmalof": 49, "morris": 24, "abalone": 61}[game]
+    lay = render.layout(game, state, 600)
+    assert len(lay.centres) == expected
+    for x, y in lay.centres.values():
+        assert lay.board[0] <= x <= lay.board[2]
+        assert lay.board[1] <= y <= lay.board[3]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_alt_text_says_who_moves_and_what_happened(game, mid_games) -> None:
+    state, last = mid_games[game]
+    g = engine.get_game(game)
+    text = render.alt_text(game, state, last, players=("Alice", "Bob"))
+    assert len(text) < 1024
+    assert g.title in text
+    assert ("Alice" if state.to_move == 0 else "Bob") in text
+    assert "to move" in text
+    assert g.describe(last.before, last.action, last.roll) in text
+
+
+def test_alt_text_of_a_crowded_board_stays_under_discords_limit() -> None:
+    g = engine.get_game("atmalof")
+    state, last = random_game("atmalof", "atmalos", seed=2, plies=140)[-1]
+    text = render.alt_text("atmalof", state, last, players=("A" * 60, "B" * 60))
+    assert len(text) <= 1000
+    assert text.startswith(g.title)
+
+
+def test_alt_text_reports_a_referee_decided_result() -> None:
+    state = engine.get_game("abalone").new()
+    outcome = engine.Outcome(engine.Termination.RESIGNATION, 1, "Black resigned")
+    text = render.alt_text("abalone", state, players=("Alice", "Bob"), outcome=outcome)
+    assert "Bob (White) wins: Black resigned" in text
+
+
+def test_text_board_atmalof_marks_pieces_by_row_and_column() -> None:
+    g = engine.get_game("atmalof")
+    state = g.from_text(
+        "standard board=R....../......./......./......./......./......./......B "
+        "hands=21,21 turn=red ply=2"
+    )
+    lines = render.text_board("atmalof", state).splitlines()
+    assert lines[0].split() == [str(c) for c in range(1, 8)]
+    assert lines[1].split() == ["1", "R", ".", ".", ".", ".", ".", "."]
+    assert lines[7].split() == ["7", ".", ".", ".", ".", ".", ".", "B"]
+
+
+def test_text_board_morris_draws_the_three_squares() -> None:
+    state = engine.get_game("morris").new()
+    text = render.text_board("morris", state)
+    assert text.splitlines()[0] == "7 .-----------.-----------."
+    assert text.splitlines()[12] == "1 .-----------.-----------."
+    assert "a   b   c   d   e   f   g" in text
+    letters = render.text_board("morris", state, labels="letters")
+    assert letters.splitlines()[0].strip() == "a-----------b-----------c"
+
+
+def test_text_board_abalone_has_nine_rows_of_the_hexagon() -> None:
+    state = engine.get_game("abalone").new()
+    lines = render.text_board("abalone", state).splitlines()
+    assert lines[0].split() == ["I", "W", "W", "W", "W", "W"]
+    assert lines[4].split() == ["E", *["."] * 9]
+    assert lines[8].split() == ["A", "B", "B", "B", "B", "B", "6"]
+    assert lines[9].split() == ["1", "2", "3", "4", "5"]
+
+
+def test_players_names_appear_in_the_cards() -> None:
+    state = engine.get_game("morris").new()
+    plain = render.board_image("morris", state)
+    named = render.board_image("morris", state, players=("Alice", "Bob"))
+    top = (0, 0, 800, 100)
+    assert plain.crop(top).tobytes() != named.crop(top).tobytes()
+    below = (0, 110, 800, 730)
+    assert plain.crop(below).tobytes() == named.crop(below).tobytes()
