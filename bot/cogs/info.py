@@ -68,17 +68,21 @@ HELP = (
     "`/takeback request|accept|decline` · `/abort` · `/rematch` · `/claim`\n"
     "**Proof**: `/history` · `/record` (the record file) · `/replay` (an animation) · `/verify` "
     "(rechecks every roll and move; the dice seed is revealed when the game ends)\n"
-    "**Rules**: `/rules atmalof` · `/rules morris` · `/rules abalone`\n"
+    "**Rules**: `/rules atmalof` · `/rules morris` · `/rules abalone` · `/help` (this)\n"
     "**Moderators**: `/referee abort` · `/referee award` · `/referee theme`"
 )
 
 
-def replay_gif(record_json: bytes) -> bytes:
+MAX_REPLAY_BYTES = 8 * 1024 * 1024
+
+
+def replay_gif(record_json: bytes, theme: str, max_bytes: int) -> bytes:
     """The animated replay of a record (runs in a worker thread: Pillow work)."""
     import render  # the renderer is optional at import time: /replay says so if it is missing
     from engine.record import Record
 
-    return render.replay_gif(Record.from_json(record_json))
+    record = Record.from_json(record_json)
+    return render.replay_gif(record, theme=theme, max_bytes=max_bytes)
 
 
 class Info(commands.Cog):
@@ -108,8 +112,10 @@ class Info(commands.Cog):
         if not reply.ok or reply.file is None:
             await interaction.followup.send(reply.text, ephemeral=True)
             return
+        limit = min(interaction.filesize_limit or MAX_REPLAY_BYTES, MAX_REPLAY_BYTES)
+        theme = str((await self.bot.referee.settings(where_of(interaction))).get("theme") or "dark")
         try:
-            gif = await asyncio.to_thread(replay_gif, reply.file)
+            gif = await asyncio.to_thread(replay_gif, reply.file, theme, limit)
         except (ImportError, AttributeError):
             log.warning("replay requested but render.replay_gif is unavailable")
             await interaction.followup.send("Replays are not available on this bot yet.")

@@ -1,0 +1,69 @@
+"""Looking back and learning: history, record, replay, verify, rules, help, the theme setting."""
+
+from __future__ import annotations
+
+import json
+
+from bot.cogs.info import ATMALOF_LICENCE
+from bot.replies import Where
+from tests.discord.conftest import ALICE, BOB, CAROL, MODERATOR
+from tests.discord.harness import CHANNEL_ID, GUILD_ID, Harness
+from tests.discord.play import start_game
+
+DEFERRED = 5
+
+
+async def test_atmalof_rules_credit_the_author_and_link_the_licence(harness: Harness) -> None:
+    rules = await harness.slash(CAROL, "rules", game="atmalof")
+    assert rules.all_ephemeral
+    assert "Richard Sandes Forsyth" in rules.text
+    assert ATMALOF_LICENCE == "https://creativecommons.org/licenses/by-sa/3.0/"
+    assert ATMALOF_LICENCE in rules.text and "CC BY-SA 3.0" in rules.text
+
+
+async def test_every_game_has_a_rules_summary(harness: Harness) -> None:
+    for game, words in (("morris", "mill"), ("abalone", "sumito"), ("atmalof", "die")):
+        assert words in (await harness.slash(ALICE, "rules", game=game)).text.lower()
+
+
+async def test_help_names_every_top_level_command(harness: Harness) -> None:
+    text = (await harness.slash(ALICE, "help")).text
+    for command in harness.bot.tree.get_commands():
+        assert f"/{command.name}" in text, command.name
+
+
+async def test_the_record_is_a_json_file(harness: Harness) -> None:
+    await start_game(harness, ALICE, BOB, "morris")
+    await harness.slash(ALICE, "place", point="d7")
+    record = await harness.slash(CAROL, "record")
+    files = record.files
+    assert files, record.text
+    name, _, data = files[0]
+    assert name.endswith(".json")
+    assert json.loads(data)
+
+
+async def test_history_and_verify_answer_about_the_game(harness: Harness) -> None:
+    await start_game(harness, ALICE, BOB, "morris")
+    await harness.slash(ALICE, "place", point="d7")
+    history = await harness.slash(CAROL, "history")
+    assert "d7" in history.text.lower()
+    verified = await harness.slash(CAROL, "verify")
+    assert verified.text.strip() and not verified.first.ephemeral
+
+
+async def test_replay_defers_then_sends_the_animation(harness: Harness) -> None:
+    await start_game(harness, ALICE, BOB, "morris")
+    await harness.slash(ALICE, "place", point="d7")
+    await harness.slash(BOB, "place", point="a1")
+    replay = await harness.slash(CAROL, "replay")
+    assert replay.first.response_type == DEFERRED  # thinking, before any drawing
+    (animation,) = [f for f in replay.files if f[0].endswith(".gif")]
+    assert animation[2][:6] in (b"GIF87a", b"GIF89a")
+
+
+async def test_a_moderator_sets_the_servers_theme(harness: Harness) -> None:
+    changed = await harness.slash(MODERATOR, "referee theme", theme="light")
+    assert changed.text.strip() and "light" in changed.text.lower()
+    where = Where(guild_id=GUILD_ID, channel_id=CHANNEL_ID)
+    assert (await harness.bot.referee.settings(where))["theme"] == "light"
