@@ -179,15 +179,15 @@ class RefereeBot(commands.Bot):
         """Run one sweep and post what it decided in each game's channel; returns how many."""
         posted = 0
         for notice in await self.referee.sweep():
-            channel = self.get_channel(notice.where.channel_id)
-            if channel is None:
-                try:
-                    channel = await self.fetch_channel(notice.where.channel_id)
-                except discord.HTTPException:
-                    log.warning("notice for unknown channel %s", notice.where.channel_id)
-                    continue
+            channel = self.get_channel(notice.where.channel_id) or self.get_partial_messageable(
+                notice.where.channel_id, guild_id=notice.where.guild_id
+            )
             out = to_message(notice.reply)
-            await channel.send(**out.kwargs(for_channel=True))  # type: ignore[union-attr]
+            try:
+                await channel.send(**out.kwargs(for_channel=True))  # type: ignore[union-attr]
+            except discord.HTTPException:  # a deleted channel or lost permission: log, go on
+                log.warning("could not post a notice in %s", notice.where.channel_id)
+                continue
             posted += 1
         return posted
 

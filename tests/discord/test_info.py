@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from bot.clock import ManualClock
 from bot.cogs.info import ATMALOF_LICENCE
 from bot.replies import Where
 from tests.discord.conftest import ALICE, BOB, CAROL, MODERATOR
@@ -67,3 +68,16 @@ async def test_a_moderator_sets_the_servers_theme(harness: Harness) -> None:
     assert changed.text.strip() and "light" in changed.text.lower()
     where = Where(guild_id=GUILD_ID, channel_id=CHANNEL_ID)
     assert (await harness.bot.referee.settings(where))["theme"] == "light"
+
+
+async def test_the_sweeper_posts_an_expired_challenge_in_its_channel(
+    harness: Harness, clock: ManualClock
+) -> None:
+    await harness.slash(ALICE, "challenge", game="abalone", opponent=BOB)
+    clock.advance(3600)
+    assert await harness.bot.post_notices() == 1
+    notice = harness.rest_calls[-1]
+    assert notice.path == "/channels/{channel_id}/messages"
+    assert int(notice.message["channel_id"]) == CHANNEL_ID
+    assert "expired" in notice.text.lower()
+    assert await harness.bot.post_notices() == 0  # said once
