@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from bot.clock import ManualClock, format_seconds
 from tests.discord.conftest import ALICE, BOB
 from tests.discord.harness import Harness
 from tests.discord.play import PNG, assert_move_reply, play_out, start_game
@@ -74,3 +75,14 @@ async def test_slash_commands_build_the_games_notation(harness: Harness) -> None
     await start_game(harness, ALICE, BOB, "abalone", channel=42)
     pushed = await harness.slash(ALICE, "push", channel=42, marbles="a1-c3", direction="ne")
     assert_move_reply(pushed, PLAYERS)
+
+
+async def test_move_replies_show_the_clocks_when_the_game_has_them(
+    harness: Harness, clock: ManualClock
+) -> None:
+    await start_game(harness, ALICE, BOB, "morris", clock="5+0")
+    clock.advance(10)
+    placed = await harness.slash(ALICE, "place", point="d7")
+    assert_move_reply(placed, PLAYERS)
+    assert format_seconds(290) in placed.text  # alice used 10 s of her 5 minutes
+    assert format_seconds(300) in placed.text  # bob's bank, untouched
