@@ -312,7 +312,7 @@ def draw_ring(
 
     def paint(d: ImageDraw.ImageDraw, t: Callable, s: float) -> None:
         cx, cy = t(x, y)
-        r = radius * s
+        r = (radius + width / 2) * s  # the stroke is centred on the radius
         if not dashed:
             d.ellipse(
                 (cx - r, cy - r, cx + r, cy + r), outline=(*colour, 255), width=round(width * s)

@@ -1,0 +1,92 @@
+"""Abalone images: marbles in their cells, captures, and arrows for every marble that moved."""
+
+from __future__ import annotations
+
+import pytest
+
+import engine
+import render
+from engine.abalone import CELL_NAMES, marble_at, marbles_off
+from render.gallery import abalone_position, play, random_game
+from render.theme import THEMES
+from tests.render.pixels import close, nearest, pixel
+
+GAME = engine.get_game("abalone")
+
+
+def palette(theme) -> dict[str, tuple[int, int, int]]:
+    black, white = theme.abalone
+    return {"black": black.fill, "white": white.fill, "hole": theme.hole, "plate": theme.hexagon}
+
+
+@pytest.mark.parametrize("theme_name", render.THEME_NAMES)
+@pytest.mark.parametrize("variant", GAME.variants)
+def test_each_cell_shows_its_marble_or_an_empty_hole(theme_name, variant) -> None:
+    state, last = random_game("abalone", variant, seed=4, plies=30)[-1]
+    img = render.board_image("abalone", state, last, theme=theme_name)
+    lay = render.layout("abalone", state)
+    touched = render.touched_cells("abalone", state, last)
+    colours = palette(THEMES[theme_name])
+    for name in CELL_NAMES:
+        seen = nearest(pixel(img, lay.centres[name]), colours)
+        side = marble_at(state, name)
+        if side is not None:
+            assert seen == ("black", "white")[side], name
+        elif name not in touched:
+            assert seen == "hole", name
+
+
+def test_rows_run_left_to_right_and_row_a_is_at_the_bottom() -> None:
+    lay = render.layout("abalone", GAME.new())
+    c = lay.centres
+    assert c["a1"][1] > c["e1"][1] > c["i5"][1]  # A at the bottom
+    assert c["e1"][0] < c["e5"][0] < c["e9"][0]  # east is right
+    assert c["b2"][0] > c["a1"][0] and c["b2"][1] < c["a1"][1]  # north-east is up-right
+    assert c["b1"][0] < c["a1"][0] and c["b1"][1] < c["a1"][1]  # north-west is up-left
+    assert c["e5"] == pytest.approx((400, (lay.board[1] + lay.board[3]) / 2), abs=1)
+
+
+def sumito():
+    position = abalone_position(
+        "a1 a2 a3 b2 b3 b4 c3 c4 c5 d4 e4 e5 e6 d5", "f6 g6 h6 g5 h5 i5 h4 i6 i7 f7", 0, 30
+    )
+    return play("abalone", position, ("push d4 e5 ne", None))
+
+
+def test_a_sumito_draws_arrows_for_own_and_pushed_marbles() -> None:
+    state, lasts = sumito()
+    img = render.board_image("abalone", state, lasts)
+    lay = render.layout("abalone", state)
+    theme = THEMES["dark"]
+
+    def between(a: str, b: str) -> tuple[float, float]:
+        (ax, ay), (bx, by) = lay.centres[a], lay.centres[b]
+        return ((ax + bx) / 2, (ay + by) / 2)
+
+    assert close(pixel(img, between("d4", "e5")), theme.accent, 50)
+    assert close(pixel(img, between("e5", "f6")), theme.accent, 50)
+    assert close(pixel(img, between("f6", "g7")), theme.warn, 50)  # the pushed White marble
+    assert not close(pixel(img, between("c3", "d4")), theme.accent, 50)  # c3 did not move
+    assert nearest(pixel(img, lay.centres["g7"]), palette(theme)) == "white"
+    assert "pushing one White marble" in render.alt_text("abalone", state, lasts)
+
+
+def test_a_push_off_fills_a_capture_slot_and_wins_at_six() -> None:
+    position = abalone_position(
+        "e2 e3 e4 c3 c4 c5 b2 b3 d4 d5 a3 a4 b4 c6", "e1 i5 i6 h5 h6 g5 g6 h7 i7", 0, 77
+    )
+    assert marbles_off(position, 1) == 5
+    state, lasts = play("abalone", position, ("push e4 e2 w", None))
+    assert marbles_off(state, 1) == 6
+    outcome = GAME.result(state)
+    assert outcome is not None and outcome.winner == 0
+    alt = render.alt_text("abalone", state, lasts, players=("Alice", "Bob"))
+    assert "Alice (Black) wins" in alt
+    before = render.board_image("abalone", position)
+    after = render.board_image("abalone", state, lasts)
+    card = (0, 0, 400, 100)
+    assert before.crop(card).tobytes() != after.crop(card).tobytes()
+    lay = render.layout("abalone", state)
+    x, y = lay.centres["e1"]
+    ghost = pixel(after, (x - lay.spacing, y))  # the marble pushed off, one step west of e1
+    assert ghost != pixel(before, (x - lay.spacing, y))
