@@ -15,7 +15,10 @@ def pixel(img: Image.Image, xy: tuple[float, float]) -> RGB:
 
 def nearest(colour: RGB, candidates: Mapping[Hashable, RGB]) -> Hashable:
     """The key of the candidate colour closest to ``colour`` (squared RGB distance)."""
-    return min(candidates, key=lambda k: sum((a - b) ** 2 for a, b in zip(colour, candidates[k])))
+    return min(
+        candidates,
+        key=lambda k: sum((a - b) ** 2 for a, b in zip(colour, candidates[k], strict=True)),
+    )
 
 
 def close(colour: RGB, target: RGB, tolerance: int = 40) -> bool:

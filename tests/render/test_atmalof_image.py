@@ -126,9 +126,9 @@ def test_a_winning_line_is_struck_through(theme_name) -> None:
     lay = render.layout("atmalof", after)
     theme = THEMES[theme_name]
     for c in range(1, 5):
-        (ax, ay), (bx, by) = lay.centres[(4, c)], lay.centres[(4, c + 1)]
+        (ax, ay), (bx, _by) = lay.centres[(4, c)], lay.centres[(4, c + 1)]
         assert close(pixel(img, ((ax + bx) / 2, ay)), theme.strike, 30)
-    (ax, ay), (bx, by) = lay.centres[(4, 5)], lay.centres[(4, 6)]
+    (ax, ay), (bx, _) = lay.centres[(4, 5)], lay.centres[(4, 6)]
     assert not close(pixel(img, ((ax + bx) / 2, ay)), theme.strike, 30)  # the line stops at 5
 
 

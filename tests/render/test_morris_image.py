@@ -58,9 +58,9 @@ def test_a_closed_mill_is_highlighted_and_a_pending_removal_rings_the_takeable_m
     img = render.board_image("morris", state, lasts[-1])
     lay = render.layout("morris", state)
     theme = THEMES["dark"]
-    (ax, ay), (bx, by) = lay.centres["a7"], lay.centres["d7"]
+    (ax, ay), (bx, _by) = lay.centres["a7"], lay.centres["d7"]
     assert close(pixel(img, ((ax + bx) / 2, ay)), theme.accent)
-    (ax, ay), (bx, by) = lay.centres["b6"], lay.centres["d6"]
+    (ax, ay), (bx, _) = lay.centres["b6"], lay.centres["d6"]
     assert not close(pixel(img, ((ax + bx) / 2, ay)), theme.accent)
     radius = lay.radius + lay.spacing * 0.1
     assert {lay_name(state, p) for p in removable(state)} == {"b6", "f4"}
