@@ -76,6 +76,12 @@ def who(names: tuple[str, str], side_names: tuple[str, str], side: int) -> str:
 def result_status(outcome: Outcome, names: tuple[str, str], side_names: tuple[str, str]) -> Status:
     """The status bar at the end: who won and why, in the accent colour."""
     reason = outcome.reason.rstrip(".")
+    if outcome.winner is not None:  # "…: White wins" says again what the line starts with
+        for tail in (
+            f": {side_names[outcome.winner]} wins",
+            f", {side_names[outcome.winner]} wins",
+        ):
+            reason = reason.removesuffix(tail)
     if outcome.winner is None:
         return Status(f"Draw · {reason}", tone="accent")
     return Status(f"{who(names, side_names, outcome.winner)} wins · {reason}", tone="accent")

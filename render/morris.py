@@ -87,7 +87,7 @@ def _background(board: Board, theme: Theme, size: int, labels: str) -> Image.Ima
         for name, letter in zip(names, board.letters, strict=True):
             x, y = lay.centres[name]
             draw_text(
-                img, (x - unit * 0.36, y - unit * 0.36), letter, px, theme.line, "mm", bold=True
+                img, (x - unit * 0.43, y - unit * 0.43), letter, px, theme.line, "mm", bold=True
             )
     else:
         for f in range(7):
