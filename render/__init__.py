@@ -9,7 +9,8 @@
 
 ``last`` is what the referee knows after applying an action: ``Last(before, action, roll)``
 (the state before it, the action object, the die's roll or None). Pass a tuple of them to
-show a whole turn (a Morris move and the removal that followed). ``outcome`` overrides the
+show a whole turn (a Morris move and the removal that followed). A bare action is accepted but
+draws no overlay (it lacks the state before it and the roll). ``outcome`` overrides the
 engine's result for ends the referee decides (resignation, timeout...).
 
 Everything is cached underneath (backgrounds per game, board size, theme and image size;
@@ -34,7 +35,7 @@ from render.frame import Card, draw_footer, draw_header, move_label
 from render.model import MAX_SIZE, MIN_SIZE, Last, Layout, RenderError, check_size
 from render.paint import printable
 from render.png import encode_png
-from render.theme import THEME_NAMES, get_theme
+from render.theme import THEME_NAMES, THEMES, get_theme
 
 MAX_ALT_TEXT = 1000  # Discord's file description limit is 1024
 LABEL_STYLES = ("grid", "letters")
@@ -49,15 +50,17 @@ def renderer(game_name: str) -> BoardRenderer:
     return import_module(f"render.{key}").RENDERER
 
 
-def _lasts(last: Last | Sequence[Last] | None) -> tuple[Last, ...]:
+def _lasts(last: Any) -> tuple[Last, ...]:
+    """The ``Last`` values to draw. Anything else (a bare action without the state before it)
+    carries too little to place the overlays, so it is left out rather than losing the image.
+    """
     if last is None:
         return ()
     if isinstance(last, Last):
         return (last,)
-    items = tuple(last)
-    if not all(isinstance(item, Last) for item in items):
-        raise RenderError("last must be a Last(before, action, roll) or a sequence of them")
-    return items
+    if isinstance(last, (tuple, list)):
+        return tuple(item for item in last if isinstance(item, Last))
+    return ()
 
 
 def _names(players: Sequence[str] | None, side_names: tuple[str, str]) -> tuple[str, str]:
@@ -204,6 +207,7 @@ from render.replay import replay_gif  # noqa: E402  (replay uses board_image abo
 __all__ = [
     "MAX_SIZE",
     "MIN_SIZE",
+    "THEMES",
     "THEME_NAMES",
     "Last",
     "Layout",

@@ -87,8 +87,17 @@ def test_bad_players_and_labels_are_render_errors() -> None:
         render.board_png("morris", state, players=("Solo",))
     with pytest.raises(RenderError, match="labels"):
         render.board_png("morris", state, labels="roman")
-    with pytest.raises(RenderError, match="Last"):
-        render.board_png("morris", state, last=("place d7",))
+
+
+def test_a_bare_action_draws_the_board_without_overlays() -> None:
+    game = engine.get_game("morris")
+    before = game.new()
+    action = game.parse(before, "place d7")
+    after = game.apply(before, action)
+    bare = render.board_image("morris", after, last=action)
+    assert bare.tobytes() == render.board_image("morris", after).tobytes()
+    marked = render.board_image("morris", after, last=Last(before, action))
+    assert marked.tobytes() != bare.tobytes()
 
 
 def test_names_the_font_cannot_draw_are_dropped_not_boxed() -> None:
