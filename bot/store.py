@@ -1,20 +1,561 @@
-"""The SQLite store (aiosqlite): games, the append-only chained action log, challenges, players,
-guild settings and request ids. Work in progress: the interface is ``await Store.open(path)``,
-``await store.close()``."""
+"""The SQLite store: games, the append-only chained action log, challenges, players, settings.
+
+One file through aiosqlite, WAL, foreign keys on, migrations from ``bot.migrations`` applied at
+open. Every change to a game is one transaction guarded by its version
+(``UPDATE games SET version = version + 1 ... WHERE id = ? AND version = ?``): of two commands
+that race, one lands and the other is told the game has moved on. Each log row carries the hash
+of the previous row's hash and its own content (``engine.record.row_hash``), so an edited,
+reordered or deleted row shows; what the referee decided goes to an append-only event log.
+
+All statements of one Store run on one connection, one at a time (an asyncio lock), so a read
+never sees another coroutine's half-done transaction. Several Store objects (or processes) on
+the same file are serialised by SQLite itself (BEGIN IMMEDIATE, a busy timeout).
+"""
 
 from __future__ import annotations
 
+import asyncio
+import json
+import sqlite3
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from bot.migrations import LATEST, MIGRATIONS
+from engine import chain
+from engine.record import row_hash
+
+BUSY_TIMEOUT_MS = 10_000
+
+
+class GameMovedOn(Exception):
+    """The game's version changed under a command: someone else's command landed first."""
+
+
+class ChannelBusy(Exception):
+    """The channel already has an active game (or an open challenge)."""
+
+
+@dataclass(slots=True)
+class GameRow:
+    """One row of ``games`` plus the two players' names."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    parent_id: int | None
+    game: str
+    variant: str
+    options: str
+    rated: int
+    clock: str
+    player0: int
+    player1: int
+    status: str
+    version: int
+    position: str
+    ply: int
+    seq: int
+    last_hash: str
+    rolls: int
+    seed: str
+    commitment: str
+    toss: int | None
+    created_at: float
+    updated_at: float
+    turn_started_at: float
+    bank0: float
+    bank1: float
+    deadline: float | None
+    pending: str | None
+    pending_seat: int | None
+    pending_at: float | None
+    draw_offer: int | None
+    takeback_offer: int | None
+    moved: int
+    winner: int | None
+    termination: str | None
+    reason: str | None
+    ended_at: float | None
+    rematch_of: int | None
+    name0: str
+    name1: str
+
+    @property
+    def players(self) -> tuple[int, int]:
+        return (self.player0, self.player1)
+
+    @property
+    def names(self) -> tuple[str, str]:
+        return (self.name0, self.name1)
+
+    @property
+    def banks(self) -> tuple[float, float]:
+        return (self.bank0, self.bank1)
+
+    def seat_of(self, user_id: int) -> int | None:
+        """0 or 1 for a player of this game (0 if they play themselves), None for others."""
+        if user_id == self.player0:
+            return 0
+        if user_id == self.player1:
+            return 1
+        return None
+
+
+@dataclass(slots=True)
+class ChallengeRow:
+    """One row of ``challenges`` plus the names."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    parent_id: int | None
+    challenger_id: int
+    opponent_id: int | None
+    game: str
+    variant: str
+    options: str
+    rated: int
+    clock: str
+    starter: str
+    status: str
+    created_at: float
+    expires_at: float
+    game_id: int | None
+    rematch_of: int | None
+    challenger_name: str
+    opponent_name: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRow:
+    """One stored move: ``seq`` in the game's line, the side that moved, the actor's user id as
+    text, the notation, the die's roll, the ISO time, and the chain hashes (engine.record)."""
+
+    id: int
+    game_id: int
+    seq: int
+    side: int
+    actor: str
+    action: str
+    roll: int | None
+    at: str
+    announced_at: str | None
+    prev_hash: str
+    hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class EventRow:
+    """What the referee decided: start, resign, draw, takeback, timeout, abandon, abort, award."""
+
+    id: int
+    game_id: int
+    kind: str
+    seat: int | None
+    user_id: int | None
+    at: float
+    note: str
+
+    @property
+    def details(self) -> dict[str, Any]:
+        return json.loads(self.note)
+
+
+@dataclass(frozen=True, slots=True)
+class NewAction:
+    """A move to append; seq and hashes are filled in by the store."""
+
+    side: int
+    actor: str
+    action: str
+    roll: int | None
+    at: str
+    announced_at: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NewEvent:
+    """An event to append to the game's event log."""
+
+    kind: str
+    at: float
+    seat: int | None = None
+    user_id: int | None = None
+    note: Mapping[str, Any] = field(default_factory=dict)
+
+
+GAME_COLUMNS = tuple(f.name for f in fields(GameRow) if f.name not in ("name0", "name1"))
+_GAME_SELECT = (
+    "SELECT g.*, p0.name AS name0, p1.name AS name1 FROM games g "
+    "JOIN players p0 ON p0.id = g.player0 JOIN players p1 ON p1.id = g.player1 "
+)
+_CHALLENGE_SELECT = (
+    "SELECT c.*, p.name AS challenger_name, o.name AS opponent_name FROM challenges c "
+    "JOIN players p ON p.id = c.challenger_id LEFT JOIN players o ON o.id = c.opponent_id "
+)
+
+
+def _game(row: sqlite3.Row | None) -> GameRow | None:
+    return None if row is None else GameRow(**dict(row))
+
+
+def _challenge(row: sqlite3.Row | None) -> ChallengeRow | None:
+    return None if row is None else ChallengeRow(**dict(row))
+
 
 class Store:
-    """One SQLite file (or ':memory:'), opened with ``await Store.open(path)``."""
+    """One SQLite file (or ':memory:'). Open with ``await Store.open(path)``."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, db: aiosqlite.Connection) -> None:
         self.path = path
+        self._db: aiosqlite.Connection | None = db
+        self._lock = asyncio.Lock()
 
     @classmethod
-    async def open(cls, path: str) -> Store:
-        """Open (creating if needed) and migrate to the newest schema."""
-        return cls(path)
+    async def open(cls, path: str | Path) -> Store:
+        """Open (creating the file and its folder if needed) and migrate to the newest schema."""
+        path = str(path)
+        if path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        db = await aiosqlite.connect(path, isolation_level=None)
+        db.row_factory = sqlite3.Row
+        await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        await db.execute("PRAGMA journal_mode = WAL")
+        await db.execute("PRAGMA synchronous = NORMAL")  # durable across a process crash in WAL
+        await db.execute("PRAGMA foreign_keys = ON")
+        store = cls(path, db)
+        await store.migrate()
+        return store
 
     async def close(self) -> None:
         """Close the connection; safe to call twice."""
+        if self._db is not None:
+            db, self._db = self._db, None
+            await db.close()
+
+    @property
+    def db(self) -> aiosqlite.Connection:
+        if self._db is None:
+            raise RuntimeError("the store is closed")
+        return self._db
+
+    async def schema_version(self) -> int:
+        rows = await self.db.execute_fetchall("PRAGMA user_version")
+        return int(next(iter(rows))[0])
+
+    async def migrate(self, upto: int = LATEST) -> int:
+        """Run the migrations this file has not had yet (each atomically); the version after."""
+        async with self._lock:
+            current = await self.schema_version()
+            for number in range(current + 1, upto + 1):
+                script = MIGRATIONS[number - 1]
+                try:
+                    await self.db.executescript(
+                        f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;"
+                    )
+                except Exception:
+                    if self.db.in_transaction:
+                        await self.db.execute("ROLLBACK")
+                    raise
+            return await self.schema_version()
+
+    # --- plumbing ---------------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One write transaction (BEGIN IMMEDIATE ... COMMIT, ROLLBACK on any exception)."""
+        async with self._lock:
+            db = self.db
+            await db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                await db.execute("ROLLBACK")
+                raise
+            await db.execute("COMMIT")
+
+    async def _one(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
+        async with self._lock:
+            rows = await self.db.execute_fetchall(sql, params)
+        return next(iter(rows), None)
+
+    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        async with self._lock:
+            return list(await self.db.execute_fetchall(sql, params))
+
+    # --- reads ------------------------------------------------------------------------------
+
+    async def game(self, game_id: int) -> GameRow | None:
+        return _game(await self._one(_GAME_SELECT + "WHERE g.id = ?", (game_id,)))
+
+    async def active_game(self, channel_id: int) -> GameRow | None:
+        return _game(
+            await self._one(
+                _GAME_SELECT + "WHERE g.channel_id = ? AND g.status = 'active'", (channel_id,)
+            )
+        )
+
+    async def latest_game(self, channel_id: int) -> GameRow | None:
+        """The channel's active game, else its most recent one."""
+        return _game(
+            await self._one(
+                _GAME_SELECT + "WHERE g.channel_id = ? ORDER BY g.status = 'active' DESC, g.id DESC"
+                " LIMIT 1",
+                (channel_id,),
+            )
+        )
+
+    async def actions(self, game_id: int, upto: int | None = None) -> list[ActionRow]:
+        """The game's live line of moves (seq 1..``upto``, default the game's seq): for each
+        seq the newest row, so moves taken back are left out though never deleted."""
+        if upto is None:
+            row = await self._one("SELECT seq FROM games WHERE id = ?", (game_id,))
+            upto = 0 if row is None else int(row[0])
+        rows = await self._all(
+            "SELECT * FROM actions WHERE game_id = ? AND seq <= ? ORDER BY id", (game_id, upto)
+        )
+        line: dict[int, ActionRow] = {}
+        for r in rows:
+            line[r["seq"]] = ActionRow(**dict(r))
+        return [line[n] for n in sorted(line)]
+
+    async def all_actions(self, game_id: int) -> list[ActionRow]:
+        """Every stored move row in insertion order, taken-back ones included."""
+        rows = await self._all("SELECT * FROM actions WHERE game_id = ? ORDER BY id", (game_id,))
+        return [ActionRow(**dict(r)) for r in rows]
+
+    async def events(self, game_id: int) -> list[EventRow]:
+        rows = await self._all("SELECT * FROM events WHERE game_id = ? ORDER BY id", (game_id,))
+        return [EventRow(**dict(r)) for r in rows]
+
+    async def challenge(self, challenge_id: int) -> ChallengeRow | None:
+        return _challenge(await self._one(_CHALLENGE_SELECT + "WHERE c.id = ?", (challenge_id,)))
+
+    async def open_challenge(self, channel_id: int) -> ChallengeRow | None:
+        return _challenge(
+            await self._one(
+                _CHALLENGE_SELECT + "WHERE c.channel_id = ? AND c.status = 'open'", (channel_id,)
+            )
+        )
+
+    async def overdue_games(self, now: float, limit: int = 100) -> list[GameRow]:
+        """Active games whose player to move ran out of time by ``now``."""
+        rows = await self._all(
+            _GAME_SELECT + "WHERE g.status = 'active' AND g.deadline IS NOT NULL"
+            " AND g.deadline <= ? ORDER BY g.deadline LIMIT ?",
+            (now, limit),
+        )
+        return [GameRow(**dict(r)) for r in rows]
+
+    async def stale_rolls(self, before: float, limit: int = 100) -> list[GameRow]:
+        """Active games whose announced roll has waited since ``before`` (a crash between
+        the announcement and the roll): the sweeper completes them."""
+        rows = await self._all(
+            _GAME_SELECT + "WHERE g.status = 'active' AND g.pending IS NOT NULL"
+            " AND g.pending_at <= ? ORDER BY g.pending_at LIMIT ?",
+            (before, limit),
+        )
+        return [GameRow(**dict(r)) for r in rows]
+
+    async def expired_challenges(self, now: float, limit: int = 100) -> list[ChallengeRow]:
+        rows = await self._all(
+            _CHALLENGE_SELECT + "WHERE c.status = 'open' AND c.expires_at <= ?"
+            " ORDER BY c.expires_at LIMIT ?",
+            (now, limit),
+        )
+        return [ChallengeRow(**dict(r)) for r in rows]
+
+    async def request_reply(self, request_id: str) -> dict[str, Any] | None:
+        """The stored answer to a request id already handled, or None."""
+        row = await self._one("SELECT reply FROM request_ids WHERE request_id = ?", (request_id,))
+        return None if row is None else json.loads(row[0])
+
+    async def guild_settings(self, guild_id: int) -> dict[str, Any]:
+        row = await self._one(
+            "SELECT theme, ladder FROM guild_settings WHERE guild_id = ?", (guild_id,)
+        )
+        if row is None:
+            return {"theme": None, "ladder": {}}
+        return {"theme": row["theme"], "ladder": json.loads(row["ladder"])}
+
+    # --- writes -----------------------------------------------------------------------------
+
+    async def set_guild_settings(
+        self, guild_id: int, now: float, *, theme: str | None = None, ladder: Mapping | None = None
+    ) -> None:
+        async with self._write() as db:
+            await db.execute(
+                "INSERT INTO guild_settings (guild_id, theme, ladder, updated_at) VALUES (?,?,?,?)"
+                " ON CONFLICT(guild_id) DO UPDATE SET theme = COALESCE(excluded.theme, theme),"
+                " ladder = CASE WHEN ? THEN excluded.ladder ELSE ladder END,"
+                " updated_at = excluded.updated_at",
+                (guild_id, theme, json.dumps(dict(ladder or {})), now, ladder is not None),
+            )
+
+    async def _upsert_player(
+        self, db: aiosqlite.Connection, pid: int, name: str, now: float
+    ) -> None:
+        await db.execute(
+            "INSERT INTO players (id, name, first_seen, last_seen) VALUES (?,?,?,?)"
+            " ON CONFLICT(id) DO UPDATE SET name = excluded.name, last_seen = excluded.last_seen",
+            (pid, name, now, now),
+        )
+
+    async def create_challenge(
+        self, fields_: Mapping[str, Any], people: Sequence[tuple[int, str]], now: float
+    ) -> int:
+        """Insert an open challenge; raises ChannelBusy if the channel has a game or challenge."""
+        async with self._write() as db:
+            busy = await db.execute_fetchall(
+                "SELECT 1 FROM games WHERE channel_id = ? AND status = 'active' UNION ALL "
+                "SELECT 1 FROM challenges WHERE channel_id = ? AND status = 'open'",
+                (fields_["channel_id"], fields_["channel_id"]),
+            )
+            if list(busy):
+                raise ChannelBusy
+            for pid, name in people:
+                await self._upsert_player(db, pid, name, now)
+            cols = ", ".join(fields_)
+            cur = await db.execute(
+                f"INSERT INTO challenges ({cols}) VALUES ({', '.join('?' * len(fields_))})",
+                tuple(fields_.values()),
+            )
+            return int(cur.lastrowid or 0)
+
+    async def close_challenge(self, challenge_id: int, status: str) -> bool:
+        """Move an open challenge to declined/withdrawn/expired; False if it was not open."""
+        async with self._write() as db:
+            cur = await db.execute(
+                "UPDATE challenges SET status = ? WHERE id = ? AND status = 'open'",
+                (status, challenge_id),
+            )
+            return cur.rowcount == 1
+
+    async def start_game(
+        self,
+        challenge_id: int,
+        people: Sequence[tuple[int, str]],
+        build: Callable[[int], tuple[dict[str, Any], NewEvent]],
+        now: float,
+    ) -> GameRow:
+        """Accept an open challenge and insert its game in one transaction.
+
+        ``build(game_id)`` returns the game's columns and its start event (the dice
+        commitment, the seats and the toss). Raises GameMovedOn if the challenge is no longer
+        open, ChannelBusy if the channel got a game meanwhile.
+        """
+        async with self._write() as db:
+            rows = await db.execute_fetchall("SELECT COALESCE(MAX(id), 0) + 1 FROM games")
+            game_id = int(next(iter(rows))[0])
+            cur = await db.execute(
+                "UPDATE challenges SET status = 'accepted', game_id = ? WHERE id = ?"
+                " AND status = 'open'",
+                (game_id, challenge_id),
+            )
+            if cur.rowcount != 1:
+                raise GameMovedOn
+            for pid, name in people:
+                await self._upsert_player(db, pid, name, now)
+            columns, start = build(game_id)
+            columns = {**columns, "id": game_id, "last_hash": chain.GENESIS, "seq": 0}
+            try:
+                await db.execute(
+                    f"INSERT INTO games ({', '.join(columns)})"
+                    f" VALUES ({', '.join('?' * len(columns))})",
+                    tuple(columns.values()),
+                )
+            except sqlite3.IntegrityError:
+                raise ChannelBusy from None
+            await db.executemany(_INSERT_EVENT, _event_rows(game_id, [start]))
+            got = await db.execute_fetchall(_GAME_SELECT + "WHERE g.id = ?", (game_id,))
+            return GameRow(**dict(next(iter(got))))
+
+    async def change_game(
+        self,
+        game: GameRow,
+        changes: Mapping[str, Any],
+        actions: Sequence[NewAction] = (),
+        events: Sequence[NewEvent] = (),
+        *,
+        request: tuple[str, dict[str, Any]] | None = None,
+    ) -> GameRow:
+        """Apply ``changes`` to the game's row and append ``actions`` and ``events``, if the game
+        is still at ``game.version``; raises GameMovedOn otherwise. Returns the row as written.
+
+        Appending moves sets seq and last_hash; a takeback passes them in ``changes`` instead.
+        """
+        bad = (set(changes) - set(GAME_COLUMNS)) | ({"id", "version"} & set(changes))
+        if actions and {"seq", "last_hash"} & set(changes):
+            bad |= {"seq", "last_hash"}
+        if bad:
+            raise ValueError(f"not changeable here: {sorted(bad)}")
+        sets = dict(changes)
+        rows: list[tuple[Any, ...]] = []
+        if actions:
+            rows, last_hash = _chain_rows(game.id, game.seq, game.last_hash, actions)
+            sets.update(seq=game.seq + len(actions), last_hash=last_hash)
+        assignments = "".join(f", {k} = ?" for k in sets)
+        async with self._write() as db:
+            cur = await db.execute(
+                f"UPDATE games SET version = version + 1{assignments} WHERE id = ? AND version = ?",
+                (*sets.values(), game.id, game.version),
+            )
+            if cur.rowcount != 1:
+                raise GameMovedOn
+            if rows:
+                await db.executemany(_INSERT_ACTION, rows)
+            if events:
+                await db.executemany(_INSERT_EVENT, _event_rows(game.id, events))
+            if request is not None:
+                await db.execute(
+                    "INSERT INTO request_ids (request_id, game_id, reply, at) VALUES (?,?,?,?)",
+                    (request[0], game.id, json.dumps(request[1]), changes.get("updated_at", 0.0)),
+                )
+        values = {f: getattr(game, f) for f in GameRow.__slots__}  # type: ignore[attr-defined]
+        values.update(sets, version=game.version + 1)
+        return GameRow(**values)
+
+
+_INSERT_ACTION = (
+    "INSERT INTO actions (game_id, seq, side, actor, action, roll, at, announced_at,"
+    " prev_hash, hash) VALUES (?,?,?,?,?,?,?,?,?,?)"
+)
+_INSERT_EVENT = "INSERT INTO events (game_id, kind, seat, user_id, at, note) VALUES (?,?,?,?,?,?)"
+
+
+def _chain_rows(
+    game_id: int, seq: int, prev_hash: str, actions: Sequence[NewAction]
+) -> tuple[list[tuple[Any, ...]], str]:
+    """The rows to insert after ``seq``, each hashed over the previous hash and its content."""
+    rows = []
+    for a in actions:
+        seq += 1
+        digest = row_hash(prev_hash, seq, a.side, a.actor, a.action, a.roll, a.at)
+        rows.append(
+            (
+                game_id,
+                seq,
+                a.side,
+                a.actor,
+                a.action,
+                a.roll,
+                a.at,
+                a.announced_at,
+                prev_hash,
+                digest,
+            )
+        )
+        prev_hash = digest
+    return rows, prev_hash
+
+
+def _event_rows(game_id: int, events: Sequence[NewEvent]) -> list[tuple[Any, ...]]:
+    return [
+        (game_id, e.kind, e.seat, e.user_id, e.at, json.dumps(dict(e.note), sort_keys=True))
+        for e in events
+    ]

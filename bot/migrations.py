@@ -1,0 +1,142 @@
+"""The store's schema as numbered migrations; ``PRAGMA user_version`` says which have run.
+
+Append new migrations at the end, never edit an old one: a file made by any earlier version of
+the bot is brought to the newest schema at start-up, each step in its own transaction.
+"""
+
+from __future__ import annotations
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: players, challenges, games, the append-only action log and event log.
+    # actions: the game's moves, each row hashed over the previous one exactly as
+    # engine.record.log_row/row_hash define (seq, side, actor, action, roll, at). A takeback
+    # never deletes: later rows reuse the seqs after it, and the live line is, for each seq up
+    # to games.seq, the newest row with that seq. events: what the referee decided (start with
+    # the dice commitment and toss, resign, draw, takeback, timeout, abort, award) with reasons.
+    """
+    CREATE TABLE players (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        first_seen REAL NOT NULL,
+        last_seen REAL NOT NULL
+    );
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY,
+        guild_id INTEGER,
+        channel_id INTEGER NOT NULL,
+        parent_id INTEGER,
+        game TEXT NOT NULL,
+        variant TEXT NOT NULL,
+        options TEXT NOT NULL DEFAULT '{}',
+        rated INTEGER NOT NULL DEFAULT 0,
+        clock TEXT NOT NULL DEFAULT 'none',
+        player0 INTEGER NOT NULL REFERENCES players(id),
+        player1 INTEGER NOT NULL REFERENCES players(id),
+        status TEXT NOT NULL DEFAULT 'active'
+            CHECK (status IN ('active', 'finished', 'aborted')),
+        version INTEGER NOT NULL DEFAULT 0,
+        position TEXT NOT NULL,
+        ply INTEGER NOT NULL DEFAULT 0,
+        seq INTEGER NOT NULL DEFAULT 0,
+        last_hash TEXT NOT NULL,
+        rolls INTEGER NOT NULL DEFAULT 0,
+        seed TEXT NOT NULL,
+        commitment TEXT NOT NULL,
+        toss INTEGER,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL,
+        turn_started_at REAL NOT NULL,
+        bank0 REAL NOT NULL DEFAULT 0,
+        bank1 REAL NOT NULL DEFAULT 0,
+        deadline REAL,
+        pending TEXT,
+        pending_seat INTEGER,
+        pending_at REAL,
+        draw_offer INTEGER,
+        takeback_offer INTEGER,
+        moved INTEGER NOT NULL DEFAULT 0,
+        winner INTEGER,
+        termination TEXT,
+        reason TEXT,
+        ended_at REAL,
+        rematch_of INTEGER REFERENCES games(id)
+    );
+    CREATE UNIQUE INDEX games_one_active_per_channel ON games(channel_id)
+        WHERE status = 'active';
+    CREATE INDEX games_by_channel ON games(channel_id, id);
+    CREATE INDEX games_deadline ON games(deadline)
+        WHERE status = 'active' AND deadline IS NOT NULL;
+    CREATE TABLE challenges (
+        id INTEGER PRIMARY KEY,
+        guild_id INTEGER,
+        channel_id INTEGER NOT NULL,
+        parent_id INTEGER,
+        challenger_id INTEGER NOT NULL REFERENCES players(id),
+        opponent_id INTEGER REFERENCES players(id),
+        game TEXT NOT NULL,
+        variant TEXT NOT NULL,
+        options TEXT NOT NULL DEFAULT '{}',
+        rated INTEGER NOT NULL DEFAULT 0,
+        clock TEXT NOT NULL DEFAULT 'none',
+        starter TEXT NOT NULL CHECK (starter IN ('me', 'them', 'random')),
+        status TEXT NOT NULL DEFAULT 'open'
+            CHECK (status IN ('open', 'accepted', 'declined', 'withdrawn', 'expired')),
+        created_at REAL NOT NULL,
+        expires_at REAL NOT NULL,
+        game_id INTEGER REFERENCES games(id) DEFERRABLE INITIALLY DEFERRED,
+        rematch_of INTEGER REFERENCES games(id)
+    );
+    CREATE UNIQUE INDEX challenges_one_open_per_channel ON challenges(channel_id)
+        WHERE status = 'open';
+    CREATE INDEX challenges_expiry ON challenges(expires_at) WHERE status = 'open';
+    CREATE TABLE actions (
+        id INTEGER PRIMARY KEY,
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        seq INTEGER NOT NULL,
+        side INTEGER NOT NULL CHECK (side IN (0, 1)),
+        actor TEXT NOT NULL,
+        action TEXT NOT NULL,
+        roll INTEGER,
+        at TEXT NOT NULL,
+        announced_at TEXT,
+        prev_hash TEXT NOT NULL,
+        hash TEXT NOT NULL
+    );
+    CREATE INDEX actions_by_game ON actions(game_id, seq, id);
+    CREATE TRIGGER actions_are_never_updated BEFORE UPDATE ON actions
+        BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END;
+    CREATE TRIGGER actions_are_never_deleted BEFORE DELETE ON actions
+        BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END;
+    CREATE TABLE events (
+        id INTEGER PRIMARY KEY,
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        kind TEXT NOT NULL,
+        seat INTEGER,
+        user_id INTEGER,
+        at REAL NOT NULL,
+        note TEXT NOT NULL DEFAULT '{}'
+    );
+    CREATE INDEX events_by_game ON events(game_id, id);
+    CREATE TRIGGER events_are_never_updated BEFORE UPDATE ON events
+        BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
+    CREATE TRIGGER events_are_never_deleted BEFORE DELETE ON events
+        BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
+    """,
+    # 2: per-guild settings (board theme, ladder options) and answered request ids
+    """
+    CREATE TABLE guild_settings (
+        guild_id INTEGER PRIMARY KEY,
+        theme TEXT,
+        ladder TEXT NOT NULL DEFAULT '{}',
+        updated_at REAL NOT NULL
+    );
+    CREATE TABLE request_ids (
+        request_id TEXT PRIMARY KEY,
+        game_id INTEGER REFERENCES games(id) DEFERRABLE INITIALLY DEFERRED,
+        reply TEXT NOT NULL,
+        at REAL NOT NULL
+    );
+    """,
+)
+
+LATEST = len(MIGRATIONS)

@@ -1,0 +1,83 @@
+"""The referee's sentences: who is who, whose turn, the clocks, the result. Plain words only.
+
+Front ends add mentions and formatting; these are the same on Discord and at the console.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.clock import ClockSpec, format_seconds
+from bot.store import GameRow
+from engine import Outcome
+
+MOVED_ON = "that game has moved on: look at the latest board and try again"
+NO_GAME = "there is no game running here: start one with a challenge"
+NOT_A_PLAYER = "you are not playing in this game ({players})"
+
+
+def seat_label(g: GameRow, sides: tuple[str, str], seat: int) -> str:
+    """ "alice (Red)"."""
+    return f"{g.names[seat]} ({sides[seat]})"
+
+
+def players_line(g: GameRow, sides: tuple[str, str]) -> str:
+    return f"{seat_label(g, sides, 0)} vs {seat_label(g, sides, 1)}"
+
+
+def remaining(g: GameRow, seat: int, to_move: int, now: float) -> float | None:
+    """Seconds ``seat`` has left (their bank, or the correspondence deadline), None: no clock."""
+    spec = ClockSpec.parse(g.clock)
+    if not spec.enabled:
+        return None
+    running = g.status == "active" and seat == to_move and g.pending is None
+    if spec.kind == "fischer":
+        bank = g.banks[seat]
+        return bank - (now - g.turn_started_at) if running else bank
+    if running and g.deadline is not None:
+        return g.deadline - now
+    return spec.per_move
+
+
+def clocks_line(g: GameRow, sides: tuple[str, str], to_move: int, now: float) -> str | None:
+    """ "Clocks: Red 9:41, Blue 10:00" or None without a clock."""
+    left = [remaining(g, seat, to_move, now) for seat in (0, 1)]
+    if left[0] is None or left[1] is None:
+        return None
+    return f"Clocks: {sides[0]} {format_seconds(left[0])}, {sides[1]} {format_seconds(left[1])}"
+
+
+def result_line(g: GameRow, sides: tuple[str, str], outcome: Outcome) -> str:
+    if outcome.winner is None:
+        return f"Game over: a draw ({outcome.reason})."
+    return f"Game over: {seat_label(g, sides, outcome.winner)} wins ({outcome.reason})."
+
+
+def seed_line(g: GameRow) -> str:
+    return (
+        f"Dice seed revealed: {g.seed} (its SHA-256 is the commitment {g.commitment[:16]}..., "
+        "check every roll with verify)"
+    )
+
+
+def turn_line(g: GameRow, sides: tuple[str, str], to_move: int) -> str:
+    return f"{seat_label(g, sides, to_move)} to move."
+
+
+def options_text(options: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in sorted(options.items())) or "default options"
+
+
+HELP = """\
+Commands (type them as `name: command` at the console):
+  challenge <name|anyone> <atmalof|morris|abalone> [variant] [rated] [clock 10+5|24h]
+            [first me|them|random] [option=value ...]
+  accept | decline             answer the challenge waiting here
+  <a move>                     drop row 4, move 3,4 4,5 (Atmalof); place d7, move d7 d6 x b6
+                               (Morris); push a1 a3 ne (Abalone)
+  legal [prefix]               the moves you can make now
+  board | history [page] | record | verify
+  draw [accept|decline]        offer a draw, or answer one
+  takeback [accept|decline]    ask to take back your last turn, or answer
+  resign | abort | claim | rematch
+  help | quit"""
