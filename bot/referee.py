@@ -23,7 +23,7 @@ from typing import Any
 
 import engine
 from bot import boards, commands, texts
-from bot.boards import Renderer
+from bot.boards import BoardView, Renderer
 from bot.clock import Clock, ClockSpec, ClockSpecError, SystemClock, format_seconds
 from bot.records import TOSS_ANNOUNCEMENT, TOSS_NUMBER, iso, outcome_of, record_json, verify_game
 from bot.replies import (
@@ -60,8 +60,8 @@ class Referee:
     """Runs games for front ends over a ``Store``.
 
     ``render``: True renders board PNGs with ``render.board_png`` in a worker thread, False
-    never renders (benchmarks, tests), or a callable ``(game_name, state, last_action, theme)
-    -> bytes``. ``challenge_ttl``: seconds a challenge waits (default 10 minutes).
+    never renders (benchmarks, tests), or a callable ``(BoardView) -> bytes``.
+    ``challenge_ttl``: seconds a challenge waits (default 10 minutes).
     ``abandon_after``: seconds without a move, in a game without a clock, after which the
     opponent may ``claim`` the win (default 72 hours).
     """
@@ -936,7 +936,7 @@ class Referee:
         self._states[g.id] = (g.last_hash, after)
         if outcome is not None:
             self._states.pop(g.id, None)
-        return await self._board_reply(g, after, text, last=action)
+        return await self._board_reply(g, after, text, last=(before, action, entry.roll))
 
     async def _end(
         self,
@@ -1031,14 +1031,15 @@ class Referee:
         theme = None
         if self._renderer is not None and g.guild_id is not None:
             theme = (await self.store.guild_settings(g.guild_id)).get("theme")
-        image = await boards.png(self._renderer, g.game, state, last, theme)
+        view = BoardView(g.game, state, last, theme, g.names, outcome)
+        image = await boards.png(self._renderer, view)
         return Reply(
             text="\n".join(lines),
             ok=ok,
             image=image,
             image_name=f"game-{g.id}-{g.seq}.png",
-            alt_text=boards.alt_text(g.game, state, last) if image else "",
-            board_text=boards.text_board(g.game, state),
+            alt_text=boards.alt_text(view) if image else "",
+            board_text=boards.text_board(view),
             buttons=buttons,
             mentions=mentions,
             game_id=g.id,
