@@ -1037,7 +1037,7 @@ class Referee:
             text="\n".join(lines),
             ok=ok,
             image=image,
-            image_name=f"game-{g.id}-{g.seq}.png",
+            image_name=f"game-{g.id}-v{g.version}.png",
             alt_text=boards.alt_text(view) if image else "",
             board_text=boards.text_board(view),
             buttons=buttons,

@@ -1,0 +1,121 @@
+"""The console table: the real referee and store at a terminal, for trying the bot in a minute.
+
+Each line is ``name: command`` (``alice: challenge bob atmalof``, ``bob: accept``,
+``alice: drop row 4``); a bare command is played by the last named player. Boards are shown as
+text, and each board image is written as a PNG file whose path is printed. ``quit`` or the end
+of input (Ctrl-D, or no stdin at all in CI) leaves cleanly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import sys
+import tempfile
+from pathlib import Path
+from typing import TextIO
+
+from bot.config import Config
+from bot.referee import Referee
+from bot.replies import Actor, Reply, Where
+from bot.store import Store
+
+TABLE = Where(guild_id=None, channel_id=1)
+NAME = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_-]{0,31})\s*:\s*(.*)$")
+BANNER = (
+    "Console table: type `name: command`, e.g. `alice: challenge bob atmalof`, then "
+    "`bob: accept`, `alice: drop row 4`. `help` lists commands, `quit` leaves."
+)
+
+
+class ConsoleTable:
+    """Named players at one table; a player is created the first time their name is used."""
+
+    def __init__(self, referee: Referee, out: TextIO, image_dir: Path | None) -> None:
+        self.referee = referee
+        self.out = out
+        self.image_dir = image_dir
+        self.people: dict[str, Actor] = {}
+        self.current: Actor | None = None
+
+    def actor(self, name: str) -> Actor:
+        key = name.lower()
+        if key not in self.people:
+            self.people[key] = Actor(id=len(self.people) + 1, name=name)
+        return self.people[key]
+
+    def show(self, reply: Reply) -> None:
+        mark = "" if reply.ok else "(refused) "
+        private = "[private] " if reply.ephemeral else ""
+        print(f"{private}{mark}{reply.text}", file=self.out)
+        if reply.board_text:
+            print(reply.board_text, file=self.out)
+        if reply.image is not None and self.image_dir is not None:
+            self.image_dir.mkdir(parents=True, exist_ok=True)
+            path = self.image_dir / reply.image_name
+            path.write_bytes(reply.image)
+            print(f"(board image: {path})", file=self.out)
+        if reply.file is not None and self.image_dir is not None:
+            self.image_dir.mkdir(parents=True, exist_ok=True)
+            path = self.image_dir / (reply.file_name or "record.json")
+            path.write_bytes(reply.file)
+            print(f"(file: {path})", file=self.out)
+
+    async def line(self, text: str) -> bool:
+        """Handle one input line; False when the table should close."""
+        text = text.strip()
+        if not text or text.startswith("#"):
+            return True
+        match = NAME.match(text)
+        if match:
+            self.current = self.actor(match.group(1))
+            text = match.group(2).strip()
+        if text.lower() in ("quit", "exit"):
+            return False
+        if self.current is None:
+            print("who is speaking? write `name: command`, e.g. `alice: help`", file=self.out)
+            return True
+        for word in text.split()[1:]:  # "challenge bob ...": make sure bob exists
+            if text.lower().startswith("challenge") and NAME.match(word + ":"):
+                self.actor(word)
+                break
+        reply = await self.referee.handle(TABLE, self.current, text, people=self.people)
+        self.show(reply)
+        if reply.pending_roll:
+            self.show(await self.referee.roll_pending(TABLE))
+        for notice in await self.referee.sweep():
+            self.show(notice.reply)
+        return True
+
+
+async def play(
+    db_path: str, lines: TextIO, out: TextIO, image_dir: Path | None, *, render: bool = True
+) -> int:
+    """Run the table until ``quit`` or end of input."""
+    store = await Store.open(db_path)
+    try:
+        table = ConsoleTable(Referee(store, render=render), out, image_dir)
+        print(BANNER, file=out)
+        interactive = lines.isatty()
+        while True:
+            if interactive:
+                print("> ", end="", file=out, flush=True)
+            text = await asyncio.to_thread(lines.readline)
+            if not text:  # end of input
+                break
+            if not await table.line(text):
+                break
+            out.flush()
+    finally:
+        await store.close()
+    print("bye", file=out)
+    return 0
+
+
+def run_console(config: Config, lines: TextIO | None = None, out: TextIO | None = None) -> int:
+    """``python -m bot console``: the table on stdin/stdout, images in a temp folder."""
+    stream = lines if lines is not None else sys.stdin
+    if stream is None or stream.closed:
+        return 0
+    image_dir = Path(tempfile.gettempdir()) / "referee-console"
+    return asyncio.run(play(config.db_path, stream, out or sys.stdout, image_dir))
