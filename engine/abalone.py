@@ -237,24 +237,24 @@ class AbaloneGame:
             raise ParseError("expected: <variant> <board> <b|w> <ply> [options]")
         variant, board_part, side, ply_text, *extra = parts
         if variant not in VARIANTS:
-            raise ParseError(f"unknown Abalone variant {variant!r}")
+            raise ParseError(f"unknown Abalone variant {variant[:24]!r}")
         board = parse_board(board_part)
         for s in (0, 1):
             if board.count(s + 1) > MARBLES_PER_SIDE:
                 raise ParseError(f"{SIDE_NAMES[s]} has more than {MARBLES_PER_SIDE} marbles")
         if side not in ("b", "w"):
             raise ParseError("the side to move must be b (Black) or w (White)")
-        if not ply_text.isdigit() or len(ply_text) > 7:
-            raise ParseError(f"the ply count must be a whole number, not {ply_text!r}")
+        if not _digits(ply_text, 7):
+            raise ParseError(f"the ply count must be a whole number, not {ply_text[:12]!r}")
         options: dict[str, Any] = {}
         for item in extra:
             key, _, value = item.partition("=")
             if key == "repetition" and value in ("on", "off"):
                 options["repetition"] = value == "on"
-            elif key == "move_limit" and value.isdigit() and len(value) <= 7:
+            elif key == "move_limit" and _digits(value, 7):
                 options["move_limit"] = int(value)
             else:
-                raise ParseError(f"unknown position option {item!r}")
+                raise ParseError(f"unknown position option {item[:24]!r}")
         try:
             repetition, move_limit = _check_options(options)
         except OptionError as error:
@@ -277,6 +277,11 @@ class AbaloneGame:
         reason = illegal_reason(extended, state.to_move + 1, action)
         if reason:
             raise IllegalAction(reason)
+
+
+def _digits(text: str, most: int) -> bool:
+    """1..``most`` ASCII digits: ``str.isdigit`` alone accepts "²", which int() refuses."""
+    return 0 < len(text) <= most and text.isascii() and text.isdigit()
 
 
 def _check_options(options: dict[str, Any]) -> tuple[bool, int]:

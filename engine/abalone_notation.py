@@ -96,7 +96,8 @@ def parse_push(board: bytes, me: int, text: str) -> Push:
     if word:
         direction = DIRECTION_ALIASES.get(word)
         if direction is None:
-            raise ParseError(f"'{word}' is not a direction: use ne, e, se, sw, w or nw")
+            shown = word if len(word) <= 16 else word[:16] + "..."
+            raise ParseError(f"'{shown}' is not a direction: use ne, e, se, sw, w or nw")
         if len(cells) > 3:
             raise ParseError("at most three marbles move together")
         line = _line(cells[0], cells[-1])
@@ -192,7 +193,7 @@ def parse_board(text: str) -> bytes:
     for row, (width, row_text) in enumerate(zip(_ROW_WIDTHS, rows, strict=True)):
         cells = bytearray()
         for ch in row_text:
-            if ch.isdigit() and ch != "0":
+            if ch in "123456789":
                 cells.extend(bytes(int(ch)))
             elif ch in SIDE_LETTERS:
                 cells.append(SIDE_LETTERS.index(ch) + 1)

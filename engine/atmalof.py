@@ -168,6 +168,16 @@ def _sq(square: Square) -> str:
     return f"({square[0]},{square[1]})"
 
 
+def _is_number(token: str, digits: int) -> bool:
+    """1..``digits`` ASCII digits (``str.isdigit`` alone also accepts "²", which int() refuses)."""
+    return 0 < len(token) <= digits and token.isascii() and token.isdigit()
+
+
+def _shown(token: str, limit: int = 24) -> str:
+    """A player's token quoted for an error message, cut short so messages stay readable."""
+    return repr(token if len(token) <= limit else token[:limit] + "...")
+
+
 def _count_word(n: int, plural: bool = True) -> str:
     words = _NUMBER_WORDS.get(n)
     if words is None:
@@ -398,8 +408,8 @@ def fours(state: AtmalofState, side: int) -> list[tuple[Square, ...]]:
 
 
 def _parse_number(token: str, what: str) -> int:
-    if not token.isdigit() or len(token) > 3:
-        raise ParseError(f"{token!r} is not a {what} number")
+    if not _is_number(token, 3):
+        raise ParseError(f"{_shown(token)} is not a {what} number")
     return int(token)
 
 
@@ -411,8 +421,8 @@ def _parse_square(token: str) -> Square:
         parts = text[1:].split("c")
     else:
         parts = []
-    if len(parts) != 2 or not all(p.isdigit() and len(p) <= 3 for p in parts):
-        raise ParseError(f"{token!r} is not a square: write row,column like 3,4 or r3c4")
+    if len(parts) != 2 or not all(_is_number(p, 3) for p in parts):
+        raise ParseError(f"{_shown(token)} is not a square: write row,column like 3,4 or r3c4")
     return int(parts[0]), int(parts[1])
 
 
@@ -420,7 +430,7 @@ def _parse_drop(words: list[str]) -> Drop:
     if len(words) == 1:
         word = words[0]
         for prefix in ("column", "col", "row", "r", "c"):
-            if word.startswith(prefix) and word[len(prefix) :].isdigit():
+            if word.startswith(prefix) and _is_number(word[len(prefix) :], 3):
                 words = [prefix, word[len(prefix) :]]
                 break
     if len(words) != 2 or words[0] not in _AXIS_WORDS:
@@ -439,7 +449,7 @@ def _parse_move(words: list[str]) -> Move:
         return Move(origin, (origin[0] + dr, origin[1] + dc))
     if words[1].isalpha():
         raise ParseError(
-            f"{words[1]!r} is not a direction: use n, ne, e, se, s, sw, w or nw "
+            f"{_shown(words[1])} is not a direction: use n, ne, e, se, s, sw, w or nw "
             "(n is towards row 1)"
         )
     return Move(origin, _parse_square(words[1]))
@@ -511,7 +521,7 @@ class Atmalof:
         elif verb == "move":
             action = _parse_move(rest)
         else:
-            raise ParseError(f"{verb!r} is not an Atmalof command: {_GRAMMAR}")
+            raise ParseError(f"{_shown(verb)} is not an Atmalof command: {_GRAMMAR}")
         self._check(state, action)
         return action
 
@@ -595,7 +605,7 @@ class Atmalof:
         for word in words[1:]:
             key, sep, value = word.partition("=")
             if not sep or key in fields:
-                raise ParseError(f"{word!r} is not a key=value field (or is repeated)")
+                raise ParseError(f"{_shown(word)} is not a key=value field (or is repeated)")
             fields[key] = value
         try:
             options = {k: fields.pop(k) for k in OPTION_NAMES if k in fields}
@@ -610,8 +620,8 @@ class Atmalof:
             )
         board = _board_from_text(config, fields["board"])
         hand_words = fields["hands"].split(",")
-        if len(hand_words) != 2 or not all(h.isdigit() and len(h) <= 3 for h in hand_words):
-            raise ParseError(f"hands={fields['hands']} should be two counts like 22,22")
+        if len(hand_words) != 2 or not all(_is_number(h, 3) for h in hand_words):
+            raise ParseError(f"hands={fields['hands'][:40]} should be two counts like 22,22")
         hands = (int(hand_words[0]), int(hand_words[1]))
         for side in (0, 1):
             placed = board.count(side + 1)
@@ -622,9 +632,9 @@ class Atmalof:
                 )
         turn = fields["turn"].lower()
         if turn not in ("red", "blue"):
-            raise ParseError(f"turn={fields['turn']} should be red or blue")
-        if not fields["ply"].isdigit() or len(fields["ply"]) > 9:
-            raise ParseError(f"ply={fields['ply']} should be a count of actions")
+            raise ParseError(f"turn={fields['turn'][:40]} should be red or blue")
+        if not _is_number(fields["ply"], 9):
+            raise ParseError(f"ply={fields['ply'][:40]} should be a count of actions")
         to_move = 0 if turn == "red" else 1
         outcome = _decide_scan(config, board, hands, to_move)
         variant = words[0].strip().lower()
@@ -635,11 +645,12 @@ def _board_from_text(config: AtmalofConfig, text: str) -> bytes:
     rows = text.upper().split("/")
     if len(rows) != config.rows or any(len(row) != config.cols for row in rows):
         raise ParseError(
-            f"board={text} should be {config.rows} rows of {config.cols} squares, separated by /"
+            f"board={text[:40]} should be {config.rows} rows of {config.cols} squares, "
+            "separated by /"
         )
     cells = "".join(rows)
     if any(ch not in _CELL_CHARS for ch in cells):
-        raise ParseError(f"board={text} may hold only R (Red), B (Blue) and . (empty)")
+        raise ParseError(f"board={text[:40]} may hold only R (Red), B (Blue) and . (empty)")
     return bytes(_CELL_CHARS.index(ch) for ch in cells)
 
 

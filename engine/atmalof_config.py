@@ -126,7 +126,12 @@ def _whole_number(name: str, raw: Any) -> int:
         raise OptionError(f"{name} must be a whole number, not {raw!r}")
     if isinstance(raw, int):
         return raw
-    if isinstance(raw, str) and raw.strip().isdigit() and len(raw.strip()) <= 3:
+    if (
+        isinstance(raw, str)
+        and raw.strip().isascii()
+        and raw.strip().isdigit()
+        and len(raw.strip()) <= 3
+    ):
         return int(raw.strip())
     raise OptionError(f"{name} must be a whole number, not {raw!r}")
 

@@ -117,9 +117,16 @@ class MorrisGame:
         return None
 
     def result(self, state: MorrisState) -> Outcome | None:
-        """How the game ended (two men left, blocked, repetition, move limit), or None."""
+        """How the game ended (two men left, blocked, repetition, move limit), or None.
+
+        A move that leaves the opponent blocked wins even when it is also the move that reaches
+        the move limit: the rules' loss outranks the referee's counting draw (as mate does in
+        chess).
+        """
         outcome = _final(state)
-        if outcome is not None or _legal(state):
+        if outcome is not None and outcome.termination is not Termination.MOVE_LIMIT:
+            return outcome
+        if _legal(state):
             return outcome
         side = state.to_move
         return Outcome(

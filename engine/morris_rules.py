@@ -401,7 +401,7 @@ def _move_limit(value: object) -> int:
     number: int | None = None
     if isinstance(value, int) and not isinstance(value, bool):
         number = value
-    elif isinstance(value, str) and value.strip().isdigit():
+    elif isinstance(value, str) and _digits(value.strip(), 9):
         number = int(value.strip())
     if number is None or not 0 <= number <= MAX_MOVE_LIMIT:
         raise OptionError(
@@ -409,6 +409,11 @@ def _move_limit(value: object) -> int:
             f"not {value!r}"
         )
     return number
+
+
+def _digits(text: str, most: int) -> bool:
+    """1..``most`` ASCII digits: ``str.isdigit`` alone accepts "²", which int() refuses."""
+    return 0 < len(text) <= most and text.isascii() and text.isdigit()
 
 
 OPTION_NAMES = ("flying", "no_remill", "repetition", "move_limit")

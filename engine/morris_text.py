@@ -201,7 +201,7 @@ def _read_board(text: str, size: int) -> tuple[int, int]:
 
 
 def _read_number(text: str, name: str) -> int:
-    if not text.isdigit() or len(text) > 9:
+    if not (0 < len(text) <= 9 and text.isascii() and text.isdigit()):
         raise ParseError(f"{name}= needs a whole number")
     return int(text)
 
