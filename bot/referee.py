@@ -547,6 +547,7 @@ class Referee:
         """Claim the win when the opponent's time ran out or they abandoned the game."""
         loaded = await self._playing(where, actor)
         if isinstance(loaded, Reply):
+            loaded.ok = loaded.ok or loaded.finished  # the flag had fallen: the claim holds
             return loaded
         g, state, seat, prefix = loaded
         if state.to_move == seat:

@@ -1,0 +1,130 @@
+"""Whole games through the referee on a real SQLite file, each to its end."""
+
+from __future__ import annotations
+
+import json
+
+import engine
+from bot.records import build_record
+from bot.referee import Referee
+from bot.store import Store
+from engine import Termination
+from engine.record import verify
+from tests.bot.conftest import ALICE, BOB, HERE, play, random_game, start
+
+PLAYERS = {ALICE.id: ALICE, BOB.id: BOB}
+
+
+async def assert_cache_matches_log(store: Store, game_id: int) -> None:
+    """The position kept on the game row is the replay of its stored log."""
+    g = await store.game(game_id)
+    assert g is not None
+    rules = engine.get_game(g.game)
+    state = rules.new(g.variant, **json.loads(g.options))
+    for row in await store.actions(game_id):
+        state = rules.apply(state, rules.parse(state, row.action), row.roll)
+    assert rules.to_text(state) == g.position
+    assert state.ply == g.ply
+
+
+async def test_atmalof_random_games_end_and_verify(referee: Referee, store: Store) -> None:
+    for seed in range(2):
+        reply = await start(referee, "atmalof")
+        end = await random_game(referee, HERE, PLAYERS, seed)
+        g = await store.game(end.game_id)
+        assert g.status == "finished"
+        assert g.termination in (Termination.LINE, Termination.TIEBREAK)
+        assert reply.game_id == g.id
+        await assert_cache_matches_log(store, g.id)
+        verdict = verify(build_record(g, await store.actions(g.id)), head=g.last_hash)
+        assert verdict.ok and verdict.rolls_checked, verdict.reason
+        assert g.seed in end.text  # the seed is revealed at the end
+
+
+async def test_atmalof_tiebreak_when_pieces_run_out(referee: Referee, store: Store) -> None:
+    small = {"rows": 4, "cols": 4, "beyond_rows": 0, "beyond_cols": 0, "pieces": 4, "line": 4}
+    terminations = set()
+    for seed in range(6):
+        await start(referee, "atmalof", variant="custom", options=small)
+        end = await random_game(referee, HERE, PLAYERS, seed)
+        terminations.add((await store.game(end.game_id)).termination)
+    assert Termination.TIEBREAK in terminations
+
+
+async def test_morris_and_abalone_random_games_reach_an_end(referee: Referee, store: Store) -> None:
+    for game in ("morris", "abalone"):
+        await start(referee, game, options={"move_limit": 30} if game == "abalone" else None)
+        end = await random_game(referee, HERE, PLAYERS, seed=7)
+        g = await store.game(end.game_id)
+        assert g.status == "finished" and g.termination is not None
+        await assert_cache_matches_log(store, g.id)
+        assert (await referee.verify(HERE)).text.startswith("Verified")
+
+
+async def test_a_drop_is_announced_first_then_rolled(referee: Referee, store: Store) -> None:
+    await start(referee)
+    announced = await referee.act(HERE, ALICE, "drop row 4")
+    assert announced.ok and announced.pending_roll
+    g = await store.active_game(HERE.channel_id)
+    assert g.pending == "drop row 4" and await store.actions(g.id) == []
+    rolled = await referee.roll_pending(HERE)
+    assert rolled.ok and "rolls" in rolled.text
+    (row,) = await store.actions(g.id)
+    assert row.action == "drop row 4" and 1 <= row.roll <= 6 and row.announced_at is not None
+
+
+async def test_a_pending_roll_survives_a_restart(db_path: str, clock) -> None:
+    store = await Store.open(db_path)
+    referee = Referee(store, clock, render=False)
+    await start(referee)
+    assert (await referee.act(HERE, ALICE, "drop col 2")).pending_roll
+    await store.close()  # the process "dies" before rolling
+    store = await Store.open(db_path)
+    try:
+        referee = Referee(store, clock, render=False)
+        shown = await referee.board(HERE)
+        assert "rolls" in shown.text and shown.mentions == [BOB.id]
+        assert len(await store.actions(shown.game_id)) == 1
+    finally:
+        await store.close()
+
+
+async def test_morris_mill_asks_for_a_removal(referee: Referee) -> None:
+    await start(referee, "morris")
+    for actor, text in [(ALICE, "place a7"), (BOB, "place a1"), (ALICE, "place d7"),
+                        (BOB, "place d1")]:  # fmt: skip
+        assert (await play(referee, HERE, actor, text)).ok
+    mill = await play(referee, HERE, ALICE, "place g7")
+    assert mill.ok and "Mill!" in mill.text and "a1" in mill.text and "d1" in mill.text
+    assert mill.mentions == [ALICE.id]
+    refused = await play(referee, HERE, BOB, "place b6")
+    assert not refused.ok and refused.ephemeral
+    done = await play(referee, HERE, ALICE, "remove a1")
+    assert done.ok and done.mentions == [BOB.id]
+
+
+async def test_morris_mill_and_removal_in_one_command(referee: Referee) -> None:
+    await start(referee, "morris")
+    for actor, text in [(ALICE, "place a7"), (BOB, "place a1"), (ALICE, "place d7"),
+                        (BOB, "place d1")]:  # fmt: skip
+        await play(referee, HERE, actor, text)
+    both = await play(referee, HERE, ALICE, "place g7 x a1")
+    assert both.ok and both.mentions == [BOB.id]
+
+
+async def test_restart_in_the_middle_of_a_game(db_path: str, clock) -> None:
+    store = await Store.open(db_path)
+    referee = Referee(store, clock, render=False)
+    await start(referee, "abalone")
+    first = (await referee.legal_for(HERE, ALICE))[0]
+    assert (await play(referee, HERE, ALICE, first)).ok
+    await store.close()
+    store = await Store.open(db_path)
+    try:
+        referee = Referee(store, clock, render=False)  # a new process: empty caches
+        assert not (await play(referee, HERE, ALICE, first)).ok  # not her turn any more
+        reply = await play(referee, HERE, BOB, (await referee.legal_for(HERE, BOB))[0])
+        assert reply.ok and reply.mentions == [ALICE.id]
+        await assert_cache_matches_log(store, reply.game_id)
+    finally:
+        await store.close()

@@ -1,0 +1,292 @@
+"""Challenges, refusals, endings, clocks and moderators, as issue 4 lists them."""
+
+from __future__ import annotations
+
+from bot.clock import ManualClock
+from bot.referee import Referee
+from bot.replies import ButtonKind, Where
+from bot.store import Store
+from engine import Termination, dice
+from tests.bot.conftest import ALICE, BOB, CAROL, HERE, MOD, THERE, play, start
+
+THREAD = Where(guild_id=1, channel_id=12, parent_id=10)
+
+
+# --- challenges ---------------------------------------------------------------------------
+
+
+async def test_a_challenge_offers_accept_and_decline_buttons(referee: Referee) -> None:
+    reply = await referee.challenge(HERE, ALICE, "morris", opponent=BOB)
+    assert reply.ok and reply.mentions == [BOB.id]
+    kinds = [b.kind for b in reply.buttons]
+    assert kinds == [ButtonKind.ACCEPT, ButtonKind.DECLINE]
+    assert reply.buttons[0].custom_id == f"ref:accept:{reply.challenge_id}:0"
+
+
+async def test_an_open_challenge_is_accepted_by_anyone(referee: Referee, store: Store) -> None:
+    await referee.challenge(HERE, ALICE, "abalone", starter="them")
+    reply = await referee.accept(HERE, CAROL)
+    assert reply.ok
+    g = await store.game(reply.game_id)
+    assert g.players == (CAROL.id, ALICE.id)  # "them" moves first
+
+
+async def test_only_the_challenged_player_may_accept(referee: Referee) -> None:
+    await referee.challenge(HERE, ALICE, "atmalof", opponent=BOB)
+    for actor, reason in [(CAROL, "for bob"), (ALICE, "your own")]:
+        reply = await referee.accept(HERE, actor)
+        assert not reply.ok and reply.ephemeral and reason in reply.text
+
+
+async def test_decline_and_withdraw(referee: Referee) -> None:
+    await referee.challenge(HERE, ALICE, "atmalof", opponent=BOB)
+    assert "declined" in (await referee.decline(HERE, BOB)).text
+    assert not (await referee.accept(HERE, BOB)).ok
+    await referee.challenge(HERE, ALICE, "atmalof", opponent=BOB)
+    assert "withdrew" in (await referee.decline(HERE, ALICE)).text
+
+
+async def test_a_challenge_expires_after_ten_minutes(referee: Referee, clock: ManualClock) -> None:
+    made = await referee.challenge(HERE, ALICE, "atmalof", opponent=BOB)
+    clock.advance(601)
+    reply = await referee.accept(HERE, BOB)
+    assert not reply.ok and "expired" in reply.text
+    await referee.challenge(HERE, ALICE, "atmalof", opponent=BOB)
+    clock.advance(601)
+    notices = await referee.sweep()
+    assert [n.where.channel_id for n in notices] == [HERE.channel_id]
+    assert "expired" in notices[0].reply.text and notices[0].reply.challenge_id != made.challenge_id
+
+
+async def test_one_game_per_channel_but_threads_run_side_by_side(referee: Referee) -> None:
+    await start(referee)
+    busy = await referee.challenge(HERE, CAROL, "morris", opponent=BOB)
+    assert not busy.ok and busy.ephemeral and "busy" in busy.text
+    assert (await start(referee, "morris", where=THREAD)).ok
+    assert (await start(referee, "abalone", where=THERE, first=CAROL, second=ALICE)).ok
+
+
+async def test_bad_challenges_are_refused_with_reasons(referee: Referee) -> None:
+    cases = [
+        dict(game="chess", opponent=BOB),
+        dict(game="atmalof", opponent=ALICE),
+        dict(game="atmalof", opponent=BOB, variant="huge"),
+        dict(game="atmalof", opponent=BOB, clock="forever"),
+        dict(game="morris", opponent=BOB, options={"wings": True}),
+    ]
+    for case in cases:
+        game = case.pop("game")
+        reply = await referee.challenge(HERE, ALICE, game, **case)
+        assert not reply.ok and reply.ephemeral and reply.text
+
+
+async def test_the_coin_toss_is_a_verifiable_roll(referee: Referee, store: Store) -> None:
+    await referee.challenge(HERE, ALICE, "atmalof", opponent=BOB)  # starter: random
+    reply = await referee.accept(HERE, BOB)
+    g = await store.game(reply.game_id)
+    assert "Coin toss" in reply.text and g.toss in (1, 2)
+    assert dice.roll(g.seed, str(g.id), 0, "coin toss", 2) == g.toss
+    assert g.players[0] == (ALICE.id if g.toss == 1 else BOB.id)
+    await referee.resign(HERE, ALICE)
+    assert "coin toss: recomputed" in (await referee.verify(HERE)).text
+
+
+async def test_a_rematch_swaps_who_starts(referee: Referee, store: Store) -> None:
+    await start(referee)
+    ended = await referee.resign(HERE, BOB)
+    assert [b.kind for b in ended.buttons] == [ButtonKind.REMATCH]
+    asked = await referee.press(HERE, BOB, ended.buttons[0].custom_id)
+    assert asked.ok and asked.mentions == [ALICE.id]
+    again = await referee.rematch(HERE, ALICE)  # the other player's rematch accepts
+    g = await store.game(again.game_id)
+    assert g.players == (BOB.id, ALICE.id) and g.rematch_of == ended.game_id
+
+
+# --- turns ----------------------------------------------------------------------------------
+
+
+async def test_strangers_and_players_out_of_turn_are_refused_privately(
+    referee: Referee, store: Store
+) -> None:
+    await start(referee)
+    before = await store.active_game(HERE.channel_id)
+    for actor, words in [(CAROL, "not playing"), (BOB, "alice (Red)'s turn")]:
+        reply = await referee.act(HERE, actor, "drop row 1")
+        assert not reply.ok and reply.ephemeral and words in reply.text
+    illegal = await referee.act(HERE, ALICE, "move 1,1 1,2")
+    assert not illegal.ok and illegal.ephemeral and "(1,1)" in illegal.text
+    garbage = await referee.act(HERE, ALICE, "fly to the moon")
+    assert not garbage.ok and garbage.ephemeral
+    after = await store.active_game(HERE.channel_id)
+    assert after.version == before.version and after.seq == 0
+
+
+async def test_no_game_here(referee: Referee) -> None:
+    for reply in [await referee.act(HERE, ALICE, "drop row 1"), await referee.resign(HERE, ALICE)]:
+        assert not reply.ok and reply.ephemeral and "no game" in reply.text
+
+
+async def test_legal_for_lists_the_movers_actions_only(referee: Referee) -> None:
+    await start(referee, "morris")
+    assert await referee.legal_for(HERE, BOB) == []
+    assert await referee.legal_for(HERE, CAROL) == []
+    places = await referee.legal_for(HERE, ALICE, "place a")
+    assert sorted(places) == ["place a1", "place a4", "place a7"]
+    assert len(await referee.legal_for(HERE, ALICE)) <= 25
+
+
+async def test_a_repeated_request_id_is_answered_once(referee: Referee, store: Store) -> None:
+    await start(referee, "morris")
+    first = await referee.act(HERE, ALICE, "place d7", request_id="i-1")
+    again = await referee.act(HERE, ALICE, "place d7", request_id="i-1")
+    assert first.ok and again.ok and again.version == first.version
+    assert again.text in first.text
+    assert len(await store.actions(first.game_id)) == 1
+
+
+# --- endings --------------------------------------------------------------------------------
+
+
+async def test_resignation_wins_for_the_opponent(referee: Referee, store: Store) -> None:
+    await start(referee, "abalone")
+    reply = await referee.resign(HERE, BOB)  # even when it is not your turn
+    g = await store.game(reply.game_id)
+    assert (g.status, g.winner, g.termination) == ("finished", 0, "resignation")
+    assert reply.finished and "alice (Black) wins" in reply.text
+
+
+async def test_draw_offer_and_acceptance(referee: Referee, store: Store) -> None:
+    await start(referee, "morris")
+    offer = await referee.offer_draw(HERE, ALICE)
+    assert offer.ok and offer.mentions == [BOB.id]
+    assert not (await referee.answer_draw(HERE, ALICE, True)).ok  # not your own offer
+    accept = next(b for b in offer.buttons if b.kind is ButtonKind.DRAW_ACCEPT)
+    reply = await referee.press(HERE, BOB, accept.custom_id)
+    g = await store.game(reply.game_id)
+    assert (g.winner, g.termination) == (None, "agreement") and "draw" in reply.text
+
+
+async def test_a_draw_offer_lapses_when_the_offerer_moves(referee: Referee) -> None:
+    await start(referee, "morris")
+    offer = await referee.offer_draw(HERE, ALICE)
+    await play(referee, HERE, ALICE, "place d7")
+    assert not (await referee.answer_draw(HERE, BOB, True)).ok
+    stale = await referee.press(HERE, BOB, offer.buttons[0].custom_id)
+    assert not stale.ok and "moved on" in stale.text
+
+
+async def test_takeback_accepted_by_the_opponent(referee: Referee, store: Store) -> None:
+    await start(referee, "morris")
+    await play(referee, HERE, ALICE, "place d7")
+    asked = await referee.request_takeback(HERE, ALICE)
+    assert asked.ok and "place d7" in asked.text
+    assert not (await referee.answer_takeback(HERE, ALICE, True)).ok
+    done = await referee.answer_takeback(HERE, BOB, True)
+    assert done.ok and done.mentions == [ALICE.id]
+    g = await store.game(done.game_id)
+    assert g.seq == 0 and await store.actions(g.id) == []
+    assert len(await store.all_actions(g.id)) == 1  # the log keeps what was taken back
+    assert (await play(referee, HERE, ALICE, "place a1")).ok
+    assert (await referee.verify(HERE)).text.startswith("Verified")
+
+
+async def test_a_drop_cannot_be_taken_back(referee: Referee) -> None:
+    await start(referee)
+    await play(referee, HERE, ALICE, "drop row 2")
+    reply = await referee.request_takeback(HERE, ALICE)
+    assert not reply.ok and reply.ephemeral and "die" in reply.text
+
+
+async def test_abort_only_before_both_sides_have_moved(referee: Referee, store: Store) -> None:
+    await start(referee, "morris")
+    await play(referee, HERE, ALICE, "place d7")
+    reply = await referee.abort(HERE, BOB)
+    g = await store.game(reply.game_id)
+    assert g.status == "aborted" and g.termination == "aborted"
+    await start(referee, "morris")
+    await play(referee, HERE, ALICE, "place d7")
+    await play(referee, HERE, BOB, "place d1")
+    late = await referee.abort(HERE, ALICE)
+    assert not late.ok and "too late" in late.text
+
+
+async def test_flag_fall_ends_the_game_from_stored_times(
+    referee: Referee, store: Store, clock: ManualClock
+) -> None:
+    await start(referee, "morris", clock="1+0")
+    clock.advance(20)
+    await play(referee, HERE, ALICE, "place d7")  # alice used 20 s
+    clock.advance(30)
+    await play(referee, HERE, BOB, "place d1")  # bob used 30 s
+    clock.advance(39)
+    assert (await play(referee, HERE, ALICE, "place a1")).ok  # 59 s: still in time
+    clock.advance(31)  # bob: 61 s
+    notices = await referee.sweep()
+    assert len(notices) == 1 and "ran out of time" in notices[0].reply.text
+    g = await store.game(notices[0].reply.game_id)
+    assert (g.winner, g.termination) == (0, Termination.TIMEOUT)
+
+
+async def test_a_move_after_the_flag_fell_loses(referee: Referee, clock: ManualClock) -> None:
+    await start(referee, "abalone", clock="1+5")
+    clock.advance(61)
+    reply = await play(referee, HERE, ALICE, (await referee.legal_for(HERE, ALICE))[0])
+    assert not reply.ok and not reply.ephemeral and reply.finished
+
+
+async def test_correspondence_claim_after_the_deadline(referee: Referee, clock: ManualClock):
+    await start(referee, "morris", clock="24h")
+    await play(referee, HERE, ALICE, "place d7")
+    early = await referee.claim(HERE, ALICE)
+    assert not early.ok and "still has" in early.text
+    clock.advance(24 * 3600 + 1)
+    reply = await referee.claim(HERE, ALICE)
+    assert reply.ok and reply.finished and "ran out of time" in reply.text
+
+
+async def test_abandonment_claim_without_a_clock(referee: Referee, clock: ManualClock) -> None:
+    await start(referee, "morris")
+    await play(referee, HERE, ALICE, "place d7")
+    assert not (await referee.claim(HERE, BOB)).ok  # it is bob's own turn
+    assert not (await referee.claim(HERE, ALICE)).ok
+    clock.advance(72 * 3600)
+    reply = await referee.claim(HERE, ALICE)
+    assert reply.ok and "abandoned" in reply.text
+
+
+# --- moderators ---------------------------------------------------------------------------
+
+
+async def test_moderators_abort_and_award_with_a_logged_reason(
+    referee: Referee, store: Store
+) -> None:
+    await start(referee, "morris")
+    assert not (await referee.award(HERE, ALICE, ALICE, "I say so")).ok
+    assert not (await referee.award(HERE, MOD, BOB, "  ")).ok
+    reply = await referee.award(HERE, MOD, BOB, "alice left the server")
+    g = await store.game(reply.game_id)
+    assert (g.winner, g.termination) == (1, "awarded")
+    events = await store.events(g.id)
+    assert events[-1].kind == "award" and events[-1].user_id == MOD.id
+    assert events[-1].details["reason"] == "alice left the server"
+    await start(referee, "morris")
+    aborted = await referee.moderator_abort(HERE, MOD, "wrong channel")
+    assert (await store.game(aborted.game_id)).status == "aborted"
+
+
+async def test_theme_setting_is_for_moderators(referee: Referee) -> None:
+    assert not (await referee.set_setting(HERE, ALICE, "theme", "dark")).ok
+    assert (await referee.set_setting(HERE, MOD, "theme", "dark")).ok
+    assert (await referee.settings(HERE))["theme"] == "dark"
+    assert not (await referee.set_setting(HERE, MOD, "theme", "no-such-theme")).ok
+
+
+async def test_history_and_record(referee: Referee) -> None:
+    await start(referee, "morris")
+    await play(referee, HERE, ALICE, "place d7")
+    history = await referee.history(HERE)
+    assert "1. White: place d7" in history.text
+    record = await referee.record(HERE)
+    assert (
+        record.file and b'"notation": "place d7"' in record.file and b'"seed": null' in record.file
+    )
