@@ -174,8 +174,9 @@ def _is_number(token: str, digits: int) -> bool:
 
 
 def _shown(token: str, limit: int = 24) -> str:
-    """A player's token quoted for an error message, cut short so messages stay readable."""
-    return repr(token if len(token) <= limit else token[:limit] + "...")
+    """A player's token quoted for an error message: cut short, unprintable characters as '?'."""
+    cut = token if len(token) <= limit else token[:limit] + "..."
+    return "'" + "".join(ch if ch.isprintable() else "?" for ch in cut) + "'"
 
 
 def _count_word(n: int, plural: bool = True) -> str:

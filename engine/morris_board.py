@@ -56,7 +56,7 @@ class Layout:
         key = token.strip().lower()
         found = self.index.get(key)
         if found is None:
-            shown = token.strip()[:12]
+            shown = "".join(ch if ch.isprintable() else "?" for ch in token.strip()[:12])
             if len(key) == 1 and key.isalpha():
                 raise ParseError(
                     f"'{shown}' is not a point on this board (letters A..X name points)"
