@@ -1,0 +1,238 @@
+"""How games end besides the engine's result: resignation, draws, takebacks, aborts, claims,
+and moderators' decisions."""
+
+from __future__ import annotations
+
+import engine
+from bot import texts
+from bot.clock import ClockSpec, format_seconds
+from bot.referee_core import MAX_REASON, RefereeCore
+from bot.replies import (
+    Actor,
+    ButtonKind,
+    ButtonSpec,
+    Reply,
+    Where,
+    refusal,
+)
+from bot.store import (
+    GameMovedOn,
+    NewEvent,
+)
+from engine import Outcome, Termination, chain
+
+
+class Endings(RefereeCore):
+    """resign, draws, takebacks, abort, claim, moderator abort and award."""
+
+    async def resign(self, where: Where, actor: Actor) -> Reply:
+        loaded = await self._playing(where, actor)
+        if isinstance(loaded, Reply):
+            return loaded
+        g, state, seat, prefix = loaded
+        sides = engine.get_game(g.game).side_names
+        outcome = Outcome(Termination.RESIGNATION, 1 - seat, f"{sides[seat]} resigned")
+        return await self._end(g, state, outcome, actor, seat, "resign", prefix=prefix)
+
+    async def offer_draw(self, where: Where, actor: Actor) -> Reply:
+        """Offer a draw (accepts one already offered to you). Lapses when the offerer moves."""
+        loaded = await self._playing(where, actor)
+        if isinstance(loaded, Reply):
+            return loaded
+        g, state, seat, prefix = loaded
+        if g.draw_offer == 1 - seat:
+            return await self._agree_draw(g, state, actor, seat, prefix)
+        if g.draw_offer == seat:
+            return refusal("you have already offered a draw", game_id=g.id, version=g.version)
+        try:
+            g = await self.store.change_game(g, {"draw_offer": seat, "updated_at": self._now()})
+        except GameMovedOn:
+            return refusal(texts.MOVED_ON)
+        other = 1 - seat
+        return Reply(
+            text=f"{prefix}{actor.name} offers a draw. {g.names[other]}, accept or decline?",
+            game_id=g.id,
+            version=g.version,
+            mentions=[g.players[other]],
+            buttons=[
+                ButtonSpec("Accept draw", ButtonKind.DRAW_ACCEPT, g.id, g.version, "success"),
+                ButtonSpec("Decline", ButtonKind.DRAW_DECLINE, g.id, g.version, "secondary"),
+            ],
+        )
+
+    async def answer_draw(
+        self, where: Where, actor: Actor, accept: bool, *, version: int | None = None
+    ) -> Reply:
+        """Accept or decline the draw your opponent offered (``version``: from the button)."""
+        loaded = await self._playing(where, actor)
+        if isinstance(loaded, Reply):
+            return loaded
+        g, state, seat, prefix = loaded
+        if version is not None and version != g.version:
+            return refusal(texts.MOVED_ON, game_id=g.id, version=g.version)
+        if g.draw_offer != 1 - seat:
+            return refusal("there is no draw offer for you to answer", game_id=g.id)
+        if accept:
+            return await self._agree_draw(g, state, actor, seat, prefix)
+        try:
+            g = await self.store.change_game(g, {"draw_offer": None, "updated_at": self._now()})
+        except GameMovedOn:
+            return refusal(texts.MOVED_ON)
+        return Reply(
+            text=f"{prefix}{actor.name} declines the draw.", game_id=g.id, version=g.version
+        )
+
+    async def request_takeback(self, where: Where, actor: Actor) -> Reply:
+        """Ask to take back your last turn (and the reply to it); never across a die roll."""
+        loaded = await self._playing(where, actor)
+        if isinstance(loaded, Reply):
+            return loaded
+        g, _state, seat, prefix = loaded
+        undo = await self._takeback_span(g, seat)
+        if isinstance(undo, str):
+            return refusal(undo, game_id=g.id, version=g.version)
+        if g.takeback_offer == seat:
+            return refusal("you have already asked for a takeback", game_id=g.id)
+        try:
+            g = await self.store.change_game(g, {"takeback_offer": seat, "updated_at": self._now()})
+        except GameMovedOn:
+            return refusal(texts.MOVED_ON)
+        other = 1 - seat
+        moves = ", ".join(a.action for a in undo[1])
+        return Reply(
+            text=(
+                f"{prefix}{actor.name} asks to take back: {moves}. "
+                f"{g.names[other]}, accept or decline?"
+            ),
+            game_id=g.id,
+            version=g.version,
+            mentions=[g.players[other]],
+            buttons=[
+                ButtonSpec(
+                    "Allow takeback", ButtonKind.TAKEBACK_ACCEPT, g.id, g.version, "primary"
+                ),
+                ButtonSpec("Refuse", ButtonKind.TAKEBACK_DECLINE, g.id, g.version, "secondary"),
+            ],
+        )
+
+    async def answer_takeback(
+        self, where: Where, actor: Actor, accept: bool, *, version: int | None = None
+    ) -> Reply:
+        loaded = await self._playing(where, actor)
+        if isinstance(loaded, Reply):
+            return loaded
+        g, _state, seat, prefix = loaded
+        if version is not None and version != g.version:
+            return refusal(texts.MOVED_ON, game_id=g.id, version=g.version)
+        asker = g.takeback_offer
+        if asker != 1 - seat:
+            return refusal("there is no takeback request for you to answer", game_id=g.id)
+        now = self._now()
+        if not accept:
+            try:
+                g = await self.store.change_game(g, {"takeback_offer": None, "updated_at": now})
+            except GameMovedOn:
+                return refusal(texts.MOVED_ON)
+            return Reply(
+                text=f"{prefix}{actor.name} refuses the takeback.", game_id=g.id, version=g.version
+            )
+        undo = await self._takeback_span(g, asker)
+        if isinstance(undo, str):
+            return refusal(undo, game_id=g.id, version=g.version)
+        keep, gone = undo
+        rules = engine.get_game(g.game)
+        state = self._replay_rows(g, keep)
+        spec = ClockSpec.parse(g.clock)
+        bank = g.banks[state.to_move]
+        changes = {
+            "seq": len(keep),
+            "last_hash": keep[-1].hash if keep else chain.GENESIS,
+            "position": rules.to_text(state),
+            "ply": state.ply,
+            "takeback_offer": None,
+            "draw_offer": None,
+            "turn_started_at": now,
+            "deadline": spec.deadline(now, bank),
+            "updated_at": now,
+        }
+        event = NewEvent(
+            "takeback", now, seat=asker, user_id=actor.id, note={"undone": [a.action for a in gone]}
+        )
+        try:
+            g = await self.store.change_game(g, changes, events=[event])
+        except GameMovedOn:
+            return refusal(texts.MOVED_ON)
+        self._states[g.id] = (g.last_hash, state)
+        moves = ", ".join(a.action for a in gone)
+        return await self._board_reply(g, state, f"{prefix}Takeback accepted: {moves} undone.")
+
+    async def abort(self, where: Where, actor: Actor) -> Reply:
+        """End the game unrated, allowed until both sides have moved."""
+        loaded = await self._playing(where, actor)
+        if isinstance(loaded, Reply):
+            return loaded
+        g, state, seat, prefix = loaded
+        if g.moved == 3:
+            return refusal(
+                "too late to abort: both sides have moved. Resign or offer a draw instead",
+                game_id=g.id,
+            )
+        outcome = Outcome(Termination.ABORTED, None, f"aborted by {actor.name} before both moved")
+        return await self._end(g, state, outcome, actor, seat, "abort", prefix=prefix)
+
+    async def claim(self, where: Where, actor: Actor) -> Reply:
+        """Claim the win when the opponent's time ran out or they abandoned the game."""
+        loaded = await self._playing(where, actor)
+        if isinstance(loaded, Reply):
+            loaded.ok = loaded.ok or loaded.finished  # the flag had fallen: the claim holds
+            return loaded
+        g, state, seat, prefix = loaded
+        if state.to_move == seat:
+            return refusal("it is your turn: you cannot claim while you are to move", game_id=g.id)
+        now = self._now()
+        sides = engine.get_game(g.game).side_names
+        other = 1 - seat
+        if g.deadline is not None:
+            if now < g.deadline:
+                return refusal(
+                    f"{g.names[other]} still has {format_seconds(g.deadline - now)} to move",
+                    game_id=g.id,
+                )
+            outcome = Outcome(Termination.TIMEOUT, seat, f"{sides[other]} ran out of time")
+            return await self._end(g, state, outcome, actor, seat, "timeout", prefix=prefix)
+        idle = now - g.turn_started_at
+        if idle < self.abandon_after:
+            return refusal(
+                f"{g.names[other]} has been thinking for {format_seconds(idle)}; you can claim "
+                f"after {format_seconds(self.abandon_after)} without a move",
+                game_id=g.id,
+            )
+        outcome = Outcome(
+            Termination.ABANDONMENT, seat, f"{sides[other]} abandoned the game (no move)"
+        )
+        return await self._end(g, state, outcome, actor, seat, "abandon", prefix=prefix)
+
+    # --- moderators -------------------------------------------------------------------------
+
+    async def moderator_abort(self, where: Where, actor: Actor, reason: str) -> Reply:
+        """A moderator ends the channel's game unrated, with a reason that is logged."""
+        g, state, problem = await self._moderated(where, actor, reason)
+        if problem:
+            return problem
+        text = f"aborted by moderator {actor.name}: {reason.strip()[:MAX_REASON]}"
+        outcome = Outcome(Termination.ABORTED, None, text)
+        return await self._end(g, state, outcome, actor, None, "abort", note={"reason": reason})
+
+    async def award(self, where: Where, actor: Actor, winner: Actor | None, reason: str) -> Reply:
+        """A moderator decides the game: ``winner`` a player of it, or None for a draw."""
+        g, state, problem = await self._moderated(where, actor, reason)
+        if problem:
+            return problem
+        seat = None
+        if winner is not None:
+            seat = g.seat_of(winner.id)
+            if seat is None:
+                return refusal(f"{winner.name} is not playing in this game", game_id=g.id)
+        text = f"decided by moderator {actor.name}: {reason.strip()[:MAX_REASON]}"
+        outcome = Outcome(Termination.AWARDED, seat, text)
+        return await self._end(g, state, outcome, actor, None, "award", note={"reason": reason})

@@ -1,0 +1,266 @@
+"""Challenges: open or addressed, accepted or declined, expiring; who starts; rematches."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import engine
+from bot import texts
+from bot.clock import ClockSpec, ClockSpecError
+from bot.records import TOSS_ANNOUNCEMENT, TOSS_NUMBER
+from bot.referee_core import STARTERS, RefereeCore
+from bot.replies import (
+    Actor,
+    ButtonKind,
+    ButtonSpec,
+    Reply,
+    Where,
+    refusal,
+)
+from bot.store import (
+    ChallengeRow,
+    ChannelBusy,
+    GameMovedOn,
+    NewEvent,
+)
+from engine import EngineError, dice
+
+
+class Challenges(RefereeCore):
+    """challenge, accept, decline, rematch."""
+
+    async def challenge(
+        self,
+        where: Where,
+        actor: Actor,
+        game: str,
+        *,
+        opponent: Actor | None = None,
+        variant: str = "standard",
+        options: Mapping[str, Any] | None = None,
+        rated: bool = False,
+        clock: str = "none",
+        starter: str = "random",
+        rematch_of: int | None = None,
+    ) -> Reply:
+        """Challenge ``opponent`` (None: an open challenge anyone may accept) in this channel.
+
+        ``starter``: "me" (the challenger moves first), "them", or "random" (a coin toss with the
+        game's verifiable dice, shown when the game starts). ``clock``: "none", "10+0", "15+5",
+        "24h". The reply carries Accept/Decline buttons and ``challenge_id``.
+        """
+        if actor.is_bot:
+            return refusal("bots cannot play")
+        if opponent is not None and opponent.is_bot:
+            return refusal(f"{opponent.name} is a bot and cannot play")
+        if opponent is not None and opponent.id == actor.id:
+            return refusal("you cannot challenge yourself: challenge someone else, or anyone")
+        if starter not in STARTERS:
+            return refusal("who starts must be me, them or random")
+        try:
+            rules = engine.get_game(game)
+            state = rules.new(variant, **dict(options or {}))
+            spec = ClockSpec.parse(clock)
+        except (EngineError, ClockSpecError) as exc:
+            return refusal(str(exc))
+        except TypeError as exc:
+            return refusal(f"those options do not fit {game}: {exc}")
+        full_options = rules.options(state)
+        now = self._now()
+        row = {
+            "guild_id": where.guild_id,
+            "channel_id": where.channel_id,
+            "parent_id": where.parent_id,
+            "challenger_id": actor.id,
+            "opponent_id": opponent.id if opponent else None,
+            "game": rules.name,
+            "variant": state.variant,
+            "options": json.dumps(full_options, sort_keys=True),
+            "rated": int(bool(rated)),
+            "clock": spec.text,
+            "starter": starter,
+            "created_at": now,
+            "expires_at": now + self.challenge_ttl,
+            "rematch_of": rematch_of,
+        }
+        people = [(actor.id, actor.name)] + ([(opponent.id, opponent.name)] if opponent else [])
+        try:
+            cid = await self.store.create_challenge(row, people, now)
+        except ChannelBusy:
+            return refusal(
+                "this channel is busy: a game or a challenge is already here. Finish it, or "
+                "play in another channel or a thread"
+            )
+        whom = opponent.name if opponent else "anyone"
+        first = {"me": f"{actor.name} moves first", "them": f"{whom} moves first"}.get(
+            starter, "a coin toss decides who moves first"
+        )
+        text = (
+            f"{actor.name} challenges {whom} to {rules.title} ({state.variant}, "
+            f"{'rated' if rated else 'casual'}, clock {spec.text}); {first}. "
+            f"The challenge expires in {int(self.challenge_ttl // 60)} minutes."
+        )
+        return Reply(
+            text=text,
+            challenge_id=cid,
+            mentions=[opponent.id] if opponent else [],
+            buttons=[
+                ButtonSpec("Accept", ButtonKind.ACCEPT, cid, 0, "success"),
+                ButtonSpec("Decline", ButtonKind.DECLINE, cid, 0, "danger"),
+            ],
+        )
+
+    async def accept(self, where: Where, actor: Actor, challenge_id: int | None = None) -> Reply:
+        """Accept a challenge (None: the one waiting in this channel); starts the game here."""
+        c = await self._find_challenge(where, challenge_id)
+        if c is None:
+            return refusal("there is no challenge waiting here")
+        now = self._now()
+        problem = await self._challenge_closed(c, now)
+        if problem:
+            return refusal(problem)
+        if actor.is_bot:
+            return refusal("bots cannot play")
+        if actor.id == c.challenger_id:
+            return refusal("you cannot accept your own challenge (decline withdraws it)")
+        if c.opponent_id is not None and actor.id != c.opponent_id:
+            return refusal(f"this challenge is for {c.opponent_name}")
+        rules = engine.get_game(c.game)
+        state = rules.new(c.variant, **json.loads(c.options))
+        seed = dice.new_seed()
+        spec = ClockSpec.parse(c.clock)
+        toss: list[int | None] = [None]
+
+        def build(game_id: int) -> tuple[dict[str, Any], NewEvent]:
+            if c.starter == "random":
+                toss[0] = dice.roll(seed, str(game_id), TOSS_NUMBER, TOSS_ANNOUNCEMENT, 2)
+                challenger_first = toss[0] == 1
+            else:
+                challenger_first = c.starter == "me"
+            seats = (c.challenger_id, actor.id) if challenger_first else (actor.id, c.challenger_id)
+            bank0, bank1 = spec.start_banks()
+            columns = {
+                "guild_id": where.guild_id,
+                "channel_id": where.channel_id,
+                "parent_id": where.parent_id,
+                "game": c.game,
+                "variant": c.variant,
+                "options": c.options,
+                "rated": c.rated,
+                "clock": c.clock,
+                "player0": seats[0],
+                "player1": seats[1],
+                "position": rules.to_text(state),
+                "seed": seed,
+                "commitment": dice.commitment(seed),
+                "toss": toss[0],
+                "created_at": now,
+                "updated_at": now,
+                "turn_started_at": now,
+                "bank0": bank0,
+                "bank1": bank1,
+                "deadline": spec.deadline(now, bank0),
+                "rematch_of": c.rematch_of,
+            }
+            start = NewEvent(
+                "start",
+                now,
+                user_id=actor.id,
+                note={
+                    "challenge": c.id,
+                    "players": list(seats),
+                    "commitment": columns["commitment"],
+                    "toss": toss[0],
+                },
+            )
+            return columns, start
+
+        try:
+            g = await self.store.start_game(
+                c.id, [(c.challenger_id, c.challenger_name), (actor.id, actor.name)], build, now
+            )
+        except GameMovedOn:
+            return refusal("that challenge was already answered")
+        except ChannelBusy:
+            return refusal("a game is already running here: play in another channel or thread")
+        self._states[g.id] = (g.last_hash, state)
+        sides = rules.side_names
+        lines = [f"{rules.title} ({g.variant}): {texts.players_line(g, sides)}."]
+        if toss[0] is not None:
+            lines.append(f"Coin toss (verifiable roll 0 of this game): {g.names[0]} moves first.")
+        lines.append(
+            f"Dice commitment (SHA-256 of the secret seed): {g.commitment}. "
+            "The seed is revealed when the game ends."
+        )
+        return await self._board_reply(g, state, "\n".join(lines), ok=True)
+
+    async def decline(self, where: Where, actor: Actor, challenge_id: int | None = None) -> Reply:
+        """Decline a challenge addressed to you, or withdraw your own."""
+        c = await self._find_challenge(where, challenge_id)
+        if c is None:
+            return refusal("there is no challenge waiting here")
+        problem = await self._challenge_closed(c, self._now())
+        if problem:
+            return refusal(problem)
+        if actor.id == c.challenger_id:
+            status, text = "withdrawn", f"{actor.name} withdrew the challenge."
+        elif c.opponent_id is None or actor.id == c.opponent_id:
+            if c.opponent_id is None:
+                return refusal("an open challenge is not declined: just leave it, it will expire")
+            status, text = "declined", f"{actor.name} declined {c.challenger_name}'s challenge."
+        else:
+            return refusal(f"this challenge is for {c.opponent_name}")
+        if not await self.store.close_challenge(c.id, status):
+            return refusal("that challenge was already answered")
+        return Reply(text=text, challenge_id=c.id)
+
+    async def rematch(self, where: Where, actor: Actor, game_id: int | None = None) -> Reply:
+        """Challenge the other player of the latest finished game here, starter swapped.
+
+        If the other player already asked for the rematch, this accepts it.
+        """
+        g = await (
+            self.store.game(game_id) if game_id else self.store.latest_game(where.channel_id)
+        )
+        if g is None or g.status == "active":
+            return refusal("a rematch follows a finished game; none here yet")
+        seat = g.seat_of(actor.id)
+        if seat is None:
+            return refusal(texts.NOT_A_PLAYER.format(players=" vs ".join(g.names)))
+        waiting = await self.store.open_challenge(where.channel_id)
+        if waiting is not None and waiting.rematch_of == g.id:
+            if waiting.challenger_id != actor.id:
+                return await self.accept(where, actor, waiting.id)
+            return refusal("you already asked for a rematch; waiting for the answer")
+        other = 1 - seat
+        opponent = Actor(g.players[other], g.names[other])
+        return await self.challenge(
+            where,
+            actor,
+            g.game,
+            opponent=opponent,
+            variant=g.variant,
+            options=json.loads(g.options),
+            rated=bool(g.rated),
+            clock=g.clock,
+            starter="me" if seat == 1 else "them",  # the second player starts the rematch
+            rematch_of=g.id,
+        )
+
+    async def _find_challenge(self, where: Where, challenge_id: int | None) -> ChallengeRow | None:
+        if challenge_id is not None:
+            return await self.store.challenge(challenge_id)
+        found = await self.store.open_challenge(where.channel_id)
+        if found is None and where.parent_id is not None:
+            found = await self.store.open_challenge(where.parent_id)
+        return found
+
+    async def _challenge_closed(self, c: ChallengeRow, now: float) -> str | None:
+        if c.status == "open" and now >= c.expires_at:
+            await self.store.close_challenge(c.id, "expired")
+            return "that challenge has expired: make a new one"
+        if c.status != "open":
+            return f"that challenge was already {c.status}"
+        return None

@@ -1,0 +1,424 @@
+"""The referee's shared machinery: loading a game and its state, storing a move, ending a
+game, building the board reply. ``bot.referee.Referee`` puts the commands on top of it."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+import engine
+from bot import boards, texts
+from bot.boards import BoardView, Renderer
+from bot.clock import Clock, ClockSpec, SystemClock
+from bot.records import iso, outcome_of
+from bot.replies import (
+    Actor,
+    ButtonKind,
+    ButtonSpec,
+    Reply,
+    Where,
+    refusal,
+)
+from bot.store import (
+    GameMovedOn,
+    GameRow,
+    NewAction,
+    NewEvent,
+    Store,
+)
+from engine import Outcome, Termination, chain, dice
+
+log = logging.getLogger(__name__)
+
+STARTERS = ("me", "them", "random")
+HISTORY_PAGE = 20
+MAX_CHOICES = 25
+MAX_REASON = 300
+STALE_ROLL_AFTER = 5.0  # seconds after which the sweeper completes an announced roll itself
+
+
+class RefereeCore:
+    """State and helpers every group of referee commands uses (see ``bot.referee.Referee``)."""
+
+    def __init__(
+        self,
+        store: Store,
+        clock: Clock | None = None,
+        render: bool | Renderer = True,
+        *,
+        challenge_ttl: float = 600.0,
+        abandon_after: float = 72 * 3600.0,
+    ) -> None:
+        self.store = store
+        self.clock = clock or SystemClock()
+        if render is True:
+            self._renderer: Renderer | None = boards.default_renderer()
+        else:
+            self._renderer = render or None
+        self.challenge_ttl = challenge_ttl
+        self.abandon_after = abandon_after
+        self._states: dict[int, tuple[str, Any]] = {}  # game id -> (chain head, state)
+
+    # --- internals --------------------------------------------------------------------------
+
+    def _now(self) -> float:
+        return round(self.clock.now(), 3)
+
+    async def _game_here(self, where: Where, game_id: int | None) -> GameRow | None:
+        if game_id is not None:
+            return await self.store.game(game_id)
+        return await self.store.latest_game(where.channel_id)
+
+    async def _state(self, g: GameRow) -> Any:
+        """The game's position: cached by chain head, else replayed from the stored log."""
+        cached = self._states.get(g.id)
+        if cached is not None and cached[0] == g.last_hash:
+            return cached[1]
+        state = self._replay_rows(g, await self.store.actions(g.id, g.seq))
+        self._states[g.id] = (g.last_hash, state)
+        return state
+
+    @staticmethod
+    def _replay_rows(g: GameRow, rows: list[Any]) -> Any:
+        rules = engine.get_game(g.game)
+        state = rules.new(g.variant, **json.loads(g.options))
+        for row in rows:
+            state = rules.apply(state, rules.parse(state, row.action), row.roll)
+        return state
+
+    async def _playing(self, where: Where, actor: Actor) -> Reply | tuple[GameRow, Any, int, str]:
+        """The channel's game, its state, the actor's seat and any text to put first (a roll
+        completed, or a fallen flag: then a Reply). Strangers are refused."""
+        g = await self.store.active_game(where.channel_id)
+        if g is None:
+            return refusal(texts.NO_GAME)
+        seat = g.seat_of(actor.id)
+        if seat is None:
+            return refusal(
+                texts.NOT_A_PLAYER.format(players=" vs ".join(g.names)),
+                game_id=g.id,
+                version=g.version,
+            )
+        prefix = ""
+        if g.pending is not None:
+            done = await self._complete_roll(g)
+            fresh = await self.store.game(g.id)
+            if fresh is None or fresh.status != "active":
+                done.ok = False
+                return done
+            g, prefix = fresh, done.text + "\n"
+        state = await self._state(g)
+        now = self._now()
+        if g.deadline is not None and now >= g.deadline:
+            loser = state.to_move
+            sides = engine.get_game(g.game).side_names
+            outcome = Outcome(Termination.TIMEOUT, 1 - loser, f"{sides[loser]} ran out of time")
+            ended = await self._end(g, state, outcome, None, None, "timeout", prefix=prefix)
+            ended.ok = False
+            return ended
+        return g, state, seat, prefix
+
+    async def _announce(
+        self,
+        g: GameRow,
+        state: Any,
+        seat: int,
+        actor: Actor,
+        notation: str,
+        now: float,
+        request_id: str | None,
+        prefix: str,
+    ) -> Reply:
+        """Store an announcement (the die is rolled by ``roll_pending``)."""
+        rules = engine.get_game(g.game)
+        action = rules.parse(state, notation)
+        sides = rules.side_names
+        text = (
+            f"{prefix}{g.names[seat]} ({sides[seat]}) announces {notation.removeprefix('drop ')}."
+        )
+        futile = import_module_attr(g.game, "drop_is_futile")
+        if callable(futile) and futile(state, action):
+            text += " (Every square the die can reach there is taken: this drop loses the turn.)"
+        text += " Rolling the die..."
+        changes: dict[str, Any] = {
+            "pending": notation,
+            "pending_seat": seat,
+            "pending_at": now,
+            "takeback_offer": None,
+            "deadline": None,
+            "updated_at": now,
+        }
+        if g.draw_offer == seat:
+            changes["draw_offer"] = None
+        reply = Reply(text=text, pending_roll=True, game_id=g.id, version=g.version + 1)
+        request = (request_id, reply_dict(reply)) if request_id else None
+        try:
+            g = await self.store.change_game(g, changes, request=request)
+        except GameMovedOn:
+            return await self._moved_on(request_id)
+        return reply
+
+    async def _complete_roll(self, g: GameRow) -> Reply:
+        """Roll for the stored announcement, apply the drop, store it; the board reply."""
+        rules = engine.get_game(g.game)
+        state = await self._state(g)
+        notation, seat = g.pending, g.pending_seat
+        assert notation is not None and seat is not None and g.pending_at is not None
+        action = rules.parse(state, notation)
+        faces = rules.die_faces(state, action)
+        assert faces is not None
+        roll = dice.roll(g.seed, str(g.id), g.rolls + 1, notation, faces)
+        after = rules.apply(state, action, roll)
+        said = rules.describe(state, action, roll)
+        now = self._now()
+        entry = NewAction(
+            seat, str(g.players[seat]), notation, roll, iso(now), announced_at=iso(g.pending_at)
+        )
+        extra = {"pending": None, "pending_seat": None, "pending_at": None, "rolls": g.rolls + 1}
+        return await self._commit_move(
+            g, state, after, action, entry, said, now, None, "", t_end=g.pending_at, extra=extra
+        )
+
+    async def _commit_move(
+        self,
+        g: GameRow,
+        before: Any,
+        after: Any,
+        action: Any,
+        entry: NewAction,
+        said: str,
+        now: float,
+        request_id: str | None,
+        prefix: str,
+        *,
+        t_end: float,
+        extra: Mapping[str, Any] | None = None,
+    ) -> Reply:
+        """Store one move (the clock, offers, the result) and answer with the board."""
+        rules = engine.get_game(g.game)
+        seat = entry.side
+        spec = ClockSpec.parse(g.clock)
+        changes: dict[str, Any] = {
+            "position": rules.to_text(after),
+            "ply": after.ply,
+            "moved": g.moved | (1 << seat),
+            "takeback_offer": None,
+            "updated_at": now,
+            **(extra or {}),
+        }
+        if g.draw_offer == seat:
+            changes["draw_offer"] = None
+        if after.to_move != seat:  # the turn passes: settle the mover's clock
+            banks = list(g.banks)
+            banks[seat] = spec.after_turn(banks[seat], g.turn_started_at, t_end)
+            changes.update(
+                bank0=banks[0],
+                bank1=banks[1],
+                turn_started_at=now,
+                deadline=spec.deadline(now, banks[after.to_move]),
+            )
+        elif extra:  # a drop that keeps the turn (never in Atmalof) restarts the waiting clock
+            changes["deadline"] = spec.deadline(g.turn_started_at, g.banks[seat])
+        outcome = rules.result(after)
+        events: list[NewEvent] = []
+        if outcome is not None:
+            changes.update(_ending(outcome, now))
+            events.append(NewEvent("end", now, seat=outcome.winner, note=_outcome_note(outcome)))
+        text = prefix + said
+        reply = Reply(text=text, game_id=g.id, version=g.version + 1)
+        request = (request_id, reply_dict(reply)) if request_id else None
+        try:
+            g = await self.store.change_game(g, changes, [entry], events, request=request)
+        except GameMovedOn:
+            return await self._moved_on(request_id)
+        self._states[g.id] = (g.last_hash, after)
+        if outcome is not None:
+            self._states.pop(g.id, None)
+        return await self._board_reply(g, after, text, last=(before, action, entry.roll))
+
+    async def _moved_on(self, request_id: str | None) -> Reply:
+        if request_id is not None:
+            earlier = await self.store.request_reply(request_id)
+            if earlier is not None:
+                return reply_from(earlier)
+        return refusal(texts.MOVED_ON)
+
+    async def _board_reply(
+        self, g: GameRow, state: Any, text: str, *, last: Any = None, ok: bool = True
+    ) -> Reply:
+        """A public reply with the board, whose turn (or the result), clocks and buttons."""
+        rules = engine.get_game(g.game)
+        sides = rules.side_names
+        now = self._now()
+        lines = [text] if text else []
+        mentions: list[int] = []
+        buttons: list[ButtonSpec] = []
+        outcome = outcome_of(g)
+        if g.status == "active":
+            to_move = state.to_move
+            line = texts.turn_line(g, sides, to_move)
+            legal = rules.legal(state)
+            if legal and g.moved and all(_is_removal(rules, state, a) for a in legal):
+                points = ", ".join(rules.notation(state, a).split()[-1] for a in legal)
+                line = (
+                    f"Mill! {texts.seat_label(g, sides, to_move)} removes one of "
+                    f"{sides[1 - to_move]}'s men: {points}."
+                )
+            lines.append(line)
+            clocks = texts.clocks_line(g, sides, to_move, now)
+            if clocks:
+                lines.append(clocks)
+            mentions.append(g.players[to_move])
+        elif outcome is not None:
+            lines.append(texts.result_line(g, sides, outcome))
+            lines.append(texts.seed_line(g))
+            buttons.append(ButtonSpec("Rematch", ButtonKind.REMATCH, g.id, g.version, "primary"))
+        lines.append(f"Log #{chain.short(g.last_hash)}")
+        theme = None
+        if self._renderer is not None and g.guild_id is not None:
+            theme = (await self.store.guild_settings(g.guild_id)).get("theme")
+        view = BoardView(g.game, state, last, theme, g.names, outcome)
+        image = await boards.png(self._renderer, view)
+        return Reply(
+            text="\n".join(lines),
+            ok=ok,
+            image=image,
+            image_name=f"game-{g.id}-v{g.version}.png",
+            alt_text=boards.alt_text(view) if image else "",
+            board_text=boards.text_board(view),
+            buttons=buttons,
+            mentions=mentions,
+            game_id=g.id,
+            version=g.version,
+            finished=g.status != "active",
+            chain=g.last_hash,
+        )
+
+    async def _moderated(
+        self, where: Where, actor: Actor, reason: str
+    ) -> tuple[Any, Any, Reply | None]:
+        if not actor.is_moderator:
+            return None, None, refusal("only moderators can do that")
+        if not str(reason or "").strip():
+            return None, None, refusal("give a reason: it is logged with the game")
+        g = await self.store.active_game(where.channel_id)
+        if g is None:
+            return None, None, refusal(texts.NO_GAME)
+        return g, await self._state(g), None
+
+    async def _end(
+        self,
+        g: GameRow,
+        state: Any,
+        outcome: Outcome,
+        actor: Actor | None,
+        seat: int | None,
+        kind: str,
+        *,
+        prefix: str = "",
+        note: Mapping[str, Any] | None = None,
+        at: float | None = None,
+    ) -> Reply:
+        """Finish the game by a referee decision (resign, draw, timeout, abort, award...)."""
+        now = self._now() if at is None else at
+        changes = _ending(outcome, now)
+        event = NewEvent(
+            kind,
+            now,
+            seat=seat,
+            user_id=actor.id if actor else None,
+            note={**_outcome_note(outcome), **dict(note or {})},
+        )
+        try:
+            g = await self.store.change_game(g, changes, events=[event])
+        except GameMovedOn:
+            return refusal(texts.MOVED_ON)
+        self._states.pop(g.id, None)
+        return await self._board_reply(g, state, prefix.rstrip())
+
+    async def _agree_draw(
+        self, g: GameRow, state: Any, actor: Actor, seat: int, prefix: str
+    ) -> Reply:
+        outcome = Outcome(Termination.AGREEMENT, None, "drawn by agreement")
+        return await self._end(g, state, outcome, actor, seat, "draw", prefix=prefix)
+
+    async def _takeback_span(self, g: GameRow, seat: int) -> str | tuple[list[Any], list[Any]]:
+        """(kept rows, undone rows) for taking back ``seat``'s last turn, or why not."""
+        if g.pending is not None:
+            return "a drop has been announced: it cannot be taken back"
+        rows = await self.store.actions(g.id, g.seq)
+        mine = [i for i, a in enumerate(rows) if a.side == seat]
+        if not mine:
+            return "you have no move to take back"
+        start = mine[-1]
+        while start > 0 and rows[start - 1].side == seat:
+            start -= 1
+        gone = rows[start:]
+        if any(a.roll is not None for a in gone):
+            return "a drop cannot be taken back: the die has been rolled"
+        return rows[:start], gone
+
+
+def import_module_attr(game: str, name: str) -> Any:
+    """An optional helper of a game module (e.g. atmalof.drop_is_futile), or None."""
+    from importlib import import_module
+
+    return getattr(import_module(f"engine.{game}"), name, None)
+
+
+def _is_removal(rules: Any, state: Any, action: Any) -> bool:
+    return rules.notation(state, action).startswith("remove ")
+
+
+def _ending(outcome: Outcome, now: float) -> dict[str, Any]:
+    status = "aborted" if outcome.termination is Termination.ABORTED else "finished"
+    return {
+        "status": status,
+        "winner": outcome.winner,
+        "termination": outcome.termination.value,
+        "reason": outcome.reason,
+        "ended_at": now,
+        "deadline": None,
+        "draw_offer": None,
+        "takeback_offer": None,
+        "pending": None,
+        "pending_seat": None,
+        "pending_at": None,
+        "updated_at": now,
+    }
+
+
+def _outcome_note(outcome: Outcome) -> dict[str, Any]:
+    return {
+        "termination": outcome.termination.value,
+        "winner": outcome.winner,
+        "reason": outcome.reason,
+    }
+
+
+def where_of(g: GameRow) -> Where:
+    return Where(g.guild_id, g.channel_id, g.parent_id)
+
+
+_REPLY_FIELDS = ("text", "ok", "ephemeral", "game_id", "version", "pending_roll", "finished")
+
+
+def reply_dict(reply: Reply) -> dict[str, Any]:
+    return {k: getattr(reply, k) for k in _REPLY_FIELDS}
+
+
+def reply_from(data: Mapping[str, Any]) -> Reply:
+    return Reply(**{k: data[k] for k in _REPLY_FIELDS if k in data})
+
+
+def known_themes() -> list[str]:
+    try:
+        import render
+    except ImportError:
+        return []
+    themes = getattr(render, "THEMES", None) or getattr(render, "themes", None)
+    if callable(themes):
+        themes = themes()
+    return sorted(themes) if themes else []
