@@ -538,17 +538,35 @@ RULE_MILLS = (
     "A-B-C, D-E-F, G-H-I, J-K-L, M-N-O, P-Q-R, S-T-U, V-W-X, A-J-V, D-K-S, G-L-P, B-E-H, Q-T-W, "
     "I-M-R, F-N-U, C-O-X"
 )
-LETTER_POINTS = "ABCDEFGHIJKLMNOPQRSTUVWX"
-NEIGHBOURS: dict[str, set[str]] = {p: set() for p in LETTER_POINTS}
-for _pair in RULE_LINES.replace(";", ",").split(","):
-    _a, _b = _pair.strip().split("-")
-    NEIGHBOURS[_a].add(_b)
-    NEIGHBOURS[_b].add(_a)
-MILLS = [set(m.strip().split("-")) for m in RULE_MILLS.split(",")]
+DIAGONAL_LINES = "A-D, D-G, C-F, F-I, V-S, S-P, X-U, U-R"  # Twelve: "adds the four diagonals"
+DIAGONAL_MILLS = "A-D-G, C-F-I, P-S-V, R-U-X"
+SIX_POINTS = set("ABCDEFJKNOSTUVWX")  # Six: "two squares, 16 points, 6 pieces, no flying"
+
+
+class RuleBoard:
+    """A Morris board as the rules text describes it: points, lines, mills, men, flying."""
+
+    def __init__(self, variant: str) -> None:
+        lines, mills = RULE_LINES.replace(";", ","), RULE_MILLS
+        if variant == "twelve":
+            lines, mills = f"{lines}, {DIAGONAL_LINES}", f"{mills}, {DIAGONAL_MILLS}"
+        self.points = SIX_POINTS if variant == "six" else set("ABCDEFGHIJKLMNOPQRSTUVWX")
+        self.pieces = {"standard": 9, "six": 6, "twelve": 12}[variant]
+        self.flying = variant != "six"
+        self.neighbours: dict[str, set[str]] = {p: set() for p in self.points}
+        for pair in lines.split(","):
+            a, b = pair.strip().split("-")
+            if a in self.points and b in self.points:
+                self.neighbours[a].add(b)
+                self.neighbours[b].add(a)
+        self.mills = [set(m.strip().split("-")) for m in mills.split(",")]
+        self.mills = [m for m in self.mills if m <= self.points]
+        if variant == "six":  # the half-rows J-K and N-O lose their inner point
+            self.mills = [m for m in self.mills if m not in ({"J", "K", "L"}, {"M", "N", "O"})]
 
 
 def naive_morris(
-    board: dict[str, str], hand: tuple[int, int], me: str, pending: bool
+    rules: RuleBoard, board: dict[str, str], hand: tuple[int, int], me: str, pending: bool
 ) -> set[tuple[str, ...]]:
     """The legal actions from the rules: removals when owed, else placing, flying or stepping."""
     side = "WB".index(me)
@@ -557,52 +575,57 @@ def naive_morris(
     if len(mine) + hand[side] < 3 or len(theirs) + hand[1 - side] < 3:
         return set()  # "A player reduced to two pieces loses"
     if pending:
-        in_mill = {p for m in MILLS if m <= theirs for p in m}
+        in_mill = {p for m in rules.mills if m <= theirs for p in m}
         return {("remove", p) for p in (theirs - in_mill or theirs)}
-    empty = set(LETTER_POINTS) - set(board)
+    empty = rules.points - set(board)
+    if not empty and not any(hand):
+        return set()  # Twelve: "a full board after placement is a draw"
     if hand[side]:
         return {("place", p) for p in empty}
-    if len(mine) == 3:
+    if rules.flying and len(mine) == 3:
         return {("move", s, d) for s in mine for d in empty}
-    return {("move", s, d) for s in mine for d in NEIGHBOURS[s] & empty}
+    return {("move", s, d) for s in mine for d in rules.neighbours[s] & empty}
 
 
-def letter_key(action: object) -> tuple[str, ...]:
-    letter = BOARD.letters
+def letter_key(letters: tuple[str, ...], action: object) -> tuple[str, ...]:
     if isinstance(action, Remove):
-        return ("remove", letter[action.point])
+        return ("remove", letters[action.point])
     if isinstance(action, Place):
-        return ("place", letter[action.point])
+        return ("place", letters[action.point])
     assert isinstance(action, Move)
-    return ("move", letter[action.src], letter[action.dst])
+    return ("move", letters[action.src], letters[action.dst])
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_morris_legal_agrees_with_a_naive_generator_on_random_positions(seed: int) -> None:
+@pytest.mark.parametrize(
+    ("variant", "seed"), [(v, s) for v in ("standard", "six", "twelve") for s in range(2)]
+)
+def test_morris_legal_agrees_with_a_naive_generator_on_random_positions(
+    variant: str, seed: int
+) -> None:
+    rules = RuleBoard(variant)
+    letters = layout(variant).letters
+    assert set(letters) == rules.points
     rng = random.Random(seed)
     for _ in range(300):
         to_move = rng.randint(0, 1)
-        placed = rng.choice([0, 0, 0, *range(1, 10)])  # hands as real play leaves them
+        placed = rng.choice([0, 0, 0, *range(1, rules.pieces + 1)])  # hands as real play leaves
         hand = (0, 0) if not placed else (placed, placed) if to_move == 0 else (placed - 1, placed)
-        white, black = rng.randint(0, 9 - hand[0]), rng.randint(0, 9 - hand[1])
-        points = rng.sample(LETTER_POINTS, white + black)
+        white = rng.randint(0, rules.pieces - hand[0])
+        black = rng.randint(0, min(rules.pieces - hand[1], len(letters) - white))
+        points = rng.sample(letters, white + black)
         board = {p: "W" for p in points[:white]} | {p: "B" for p in points[white:]}
         pending = rng.random() < 0.25 and (black, white)[to_move] > 0
         pending = pending and min(white + hand[0], black + hand[1]) >= 3
-        cells = "".join(board.get(p, ".") for p in LETTER_POINTS)
+        cells = "".join(board.get(p, ".") for p in letters)
         state = MORRIS.from_text(
-            f"standard board={cells} hand={hand[0]},{hand[1]} turn={'wb'[to_move]} ply=0"
+            f"{variant} board={cells} hand={hand[0]},{hand[1]} turn={'wb'[to_move]} ply=0"
             + (" pending" if pending else "")
         )
         me = "WB"[to_move]
-        expected = naive_morris(board, hand, me, pending)
-        got = {letter_key(a): a for a in MORRIS.legal(state)}
+        expected = naive_morris(rules, board, hand, me, pending)
+        got = {letter_key(letters, a): a for a in MORRIS.legal(state)}
         assert set(got) == expected, MORRIS.to_text(state)
-        outcome = MORRIS.result(state)
-        if not expected:
-            assert outcome is not None and outcome.winner is not None
-        else:
-            assert outcome is None
+        assert (MORRIS.result(state) is None) == bool(expected), MORRIS.to_text(state)
         for key, action in got.items():
             after = MORRIS.apply(state, action)
             if key[0] == "remove":
@@ -610,7 +633,7 @@ def test_morris_legal_agrees_with_a_naive_generator_on_random_positions(seed: in
                 continue
             new = {p: v for p, v in board.items() if key[0] != "move" or p != key[1]}
             new[key[-1]] = me
-            mill = any(key[-1] in m and all(new.get(p) == me for p in m) for m in MILLS)
+            mill = any(key[-1] in m and all(new.get(p) == me for p in m) for m in rules.mills)
             owed = mill and any(v != me for v in new.values())
             assert after.pending == owed, (MORRIS.to_text(state), key)
             assert after.to_move == (to_move if owed else 1 - to_move)
