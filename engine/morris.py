@@ -16,7 +16,8 @@ output always uses grid names.
 Variants: ``standard`` (9 men), ``six`` (16 points, 6 men, no flying by default) and ``twelve``
 (diagonals added, 12 men, a full board after placing is a draw). Options: ``flying``,
 ``no_remill`` (off), ``repetition`` (on: third occurrence draws), ``move_limit`` (50 moves by
-each side in phase 2 without a removal draws; 0 disables).
+each side in phase 2 without a removal draws, unless that move blocks the opponent, which wins;
+0 disables).
 
 Accessors for the renderer and the referee (module functions): ``men``, ``men_on_board``,
 ``men_in_hand``, ``mills``, ``removable``, ``pending_removal``, ``phase``, ``can_fly``,
