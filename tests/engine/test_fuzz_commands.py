@@ -265,3 +265,78 @@ def test_new_gives_a_state_or_an_option_error(game: str, data: st.DataObject) ->
         return
     assert g.new(state.variant, **g.options(state)) == state
     assert g.legal(state) and g.result(state) is None
+
+
+# ---- regressions the fuzzing found ---------------------------------------------------------------
+
+_EMPTY_ATMALOF = "/".join(["......."] * 7)
+
+
+@pytest.mark.parametrize(
+    ("game", "text"),
+    [
+        ("atmalof", "drop row ²"),
+        ("atmalof", "drop r²"),
+        ("atmalof", "move ²,3 3,3"),
+        ("atmalof", "move r①c2 e"),
+        ("morris", "place d²"),
+        ("abalone", "push a² e"),
+    ],
+)
+def test_digits_that_int_refuses_are_a_parse_error(game: str, text: str) -> None:
+    """str.isdigit() accepts '²' and '①', which int() refuses: that was a ValueError."""
+    g = game_of(game)
+    with pytest.raises(ParseError):
+        g.parse(g.new(), text)
+
+
+@pytest.mark.parametrize(
+    ("game", "text"),
+    [
+        ("atmalof", f"standard board={_EMPTY_ATMALOF} hands=2²,22 turn=red ply=0"),
+        ("atmalof", f"standard board={_EMPTY_ATMALOF} hands=22,22 turn=red ply=²"),
+        ("atmalof", f"custom rows=⁷ board={_EMPTY_ATMALOF} hands=22,22 turn=red ply=0"),
+        ("morris", "standard board=........................ hand=9,9 turn=w ply=²"),
+        ("morris", "standard board=........................ hand=9,9 turn=w ply=0 move_limit=²"),
+        ("abalone", "standard ²/6/7/8/9/8/7/6/5 b 0"),
+        ("abalone", "standard 5/6/7/8/9/8/7/6/5 b ²"),
+        ("abalone", "standard 5/6/7/8/9/8/7/6/5 b 0 move_limit=²"),
+    ],
+)
+def test_position_strings_with_such_digits_are_a_parse_error(game: str, text: str) -> None:
+    with pytest.raises(ParseError):
+        game_of(game).from_text(text)
+
+
+@pytest.mark.parametrize(
+    ("game", "variant", "options"),
+    [
+        ("atmalof", "custom", {"rows": "²"}),
+        ("atmalof", "custom", {"pieces": "①"}),
+        ("morris", "standard", {"move_limit": "²"}),
+        ("morris", "standard", {"move_limit": "1" * 5000}),  # int() refuses > 4300 digits
+    ],
+)
+def test_option_values_with_such_digits_are_an_option_error(
+    game: str, variant: str, options: dict[str, Any]
+) -> None:
+    with pytest.raises(OptionError):
+        game_of(game).new(variant, **options)
+
+
+@pytest.mark.parametrize(
+    ("game", "text"),
+    [
+        ("atmalof", "x" * 190 + " y"),
+        ("atmalof", "drop row " + "1" * 150),
+        ("atmalof", "move 3,4 " + "q" * 150),
+        ("atmalof", "0" * 15 + "\x1b\x1b\U0001342f" * 20),
+        ("abalone", "push a1 " + "x" * 150),
+        ("morris", "place " + "\x07" * 150),
+    ],
+)
+def test_refusals_quote_long_or_unprintable_input_briefly(game: str, text: str) -> None:
+    with pytest.raises((ParseError, IllegalAction)) as caught:
+        game_of(game).parse(game_of(game).new(), text)
+    refused_cleanly(caught.value)
+    assert "\x1b" not in str(caught.value) and "\x07" not in str(caught.value)
