@@ -129,6 +129,22 @@ async def dispatch(
         moves = await referee.legal_for(where, actor, " ".join(rest))
         shown = ", ".join(moves) if moves else "nothing: it is not your turn, or no game"
         return Reply(text=f"Legal now: {shown}", ephemeral=True)
+    if head == "ladder":
+        shown = [w for w in rest if w.lower() not in ("all", "provisional")]
+        wide = len(shown) < len(rest)
+        return await referee.ladder(
+            where, actor, shown[0] if shown else None, include_provisional=wide
+        )
+    if head == "stats":
+        named = [people[w.lower()] for w in rest if w.lower() in people]
+        games = [w for w in rest if w.lower() not in people]
+        return await referee.stats(
+            where,
+            actor,
+            named[0] if named else None,
+            games[0] if games else None,
+            named[1] if len(named) > 1 else None,
+        )
     if head == "theme" and rest:
         return await referee.set_setting(where, actor, "theme", rest[0])
     return await referee.act(where, actor, " ".join(words))

@@ -240,3 +240,10 @@ def close_season(
     archive = SeasonArchive(guild_id, season, closed_at, MappingProxyType(snapshot))
     fresh = {key: s for key, s in table.items() if key[0] != guild_id}
     return archive, fresh
+
+
+def cli(config: object, args: list[str]) -> int:
+    """``python -m bot ladder ...`` (see ``bot.ladder_cli``; imported late: this module is pure)."""
+    from bot.ladder_cli import main
+
+    return main(config, args)

@@ -137,6 +137,52 @@ MIGRATIONS: tuple[str, ...] = (
         at REAL NOT NULL
     );
     """,
+    # 3: ladders. ratings: one row per (guild, season, ladder, player) with the
+    # bot.ratings.RatingState fields (guild 0: games outside any server). seasons: per guild,
+    # numbered from 1; a guild with no row is in season 1; closing stores the final table as
+    # JSON in archive. rating_changes: what each counted game did (both players' states before
+    # and after as JSON), for result messages and stats; its season is the game's season.
+    """
+    CREATE TABLE seasons (
+        guild_id INTEGER NOT NULL,
+        number INTEGER NOT NULL,
+        started_at REAL NOT NULL,
+        closed_at REAL,
+        closed_by INTEGER,
+        archive TEXT,
+        PRIMARY KEY (guild_id, number)
+    );
+    CREATE TABLE ratings (
+        guild_id INTEGER NOT NULL,
+        season INTEGER NOT NULL,
+        ladder TEXT NOT NULL,
+        player_id INTEGER NOT NULL,
+        rating REAL NOT NULL,
+        rd REAL NOT NULL,
+        volatility REAL NOT NULL,
+        games INTEGER NOT NULL,
+        last_played REAL,
+        wins INTEGER NOT NULL,
+        losses INTEGER NOT NULL,
+        draws INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, season, ladder, player_id)
+    );
+    CREATE INDEX ratings_by_rating ON ratings(guild_id, season, ladder, rating DESC);
+    CREATE TABLE rating_changes (
+        game_id INTEGER PRIMARY KEY REFERENCES games(id),
+        guild_id INTEGER NOT NULL,
+        season INTEGER NOT NULL,
+        ladder TEXT NOT NULL,
+        player0 INTEGER NOT NULL,
+        player1 INTEGER NOT NULL,
+        ended_at REAL NOT NULL,
+        before0 TEXT NOT NULL,
+        after0 TEXT NOT NULL,
+        before1 TEXT NOT NULL,
+        after1 TEXT NOT NULL
+    );
+    CREATE INDEX rating_changes_by_season ON rating_changes(guild_id, season, ended_at, game_id);
+    """,
 )
 
 LATEST = len(MIGRATIONS)

@@ -6,7 +6,8 @@ Contract for front ends:
   and changes nothing. (``ok=False, ephemeral=False`` means the command did not land but
   something public happened instead, e.g. the mover's flag had fallen.) Mistakes a user can make
   never raise; anything that does raise is a bug: log it with context, answer "something went
-  wrong".
+  wrong". The exception is ``bot.store.StoreUnavailable``: the file cannot be written right now
+  (read-only, full, locked), nothing changed, the store logged it; answer ``texts.CANT_SAVE``.
 - ``where`` picks the game: one active game per channel (a thread is a channel).
 - Atmalof drops: ``act`` stores the announcement and answers with ``pending_roll=True``; show that
   reply, then call ``roll_pending(where)`` to roll and show the die. If the process dies in
@@ -21,8 +22,9 @@ from collections.abc import Mapping
 from typing import Any
 
 import engine
-from bot import commands, texts
+from bot import commands, ladder_store, texts
 from bot.endings import Endings
+from bot.ladder_service import Ladders, ladder_setting_problem, ladder_setting_text
 from bot.lifecycle import Challenges
 from bot.records import iso, record_json, verify_game
 from bot.referee_core import (
@@ -45,13 +47,14 @@ from bot.replies import (
 )
 from bot.store import (
     NewAction,
+    StoreUnavailable,
 )
 from engine import EngineError, Outcome, Termination, chain
 
 log = logging.getLogger(__name__)
 
 
-class Referee(Challenges, Endings, RefereeCore):
+class Referee(Challenges, Endings, Ladders, RefereeCore):
     """Runs games for front ends over a ``Store``.
 
     ``render``: True renders board PNGs with ``render.board_png`` in a worker thread, False
@@ -217,7 +220,11 @@ class Referee(Challenges, Endings, RefereeCore):
                 return refusal(f"unknown theme {value!r}: choose one of {', '.join(themes)}")
             await self.store.set_guild_settings(where.guild_id, self._now(), theme=str(value))
         elif key == "ladder" and isinstance(value, Mapping):
-            await self.store.set_guild_settings(where.guild_id, self._now(), ladder=value)
+            problem = ladder_setting_problem(value)
+            if problem:
+                return refusal(problem)
+            await ladder_store.set_ladder_setting(self.store, where.guild_id, value, self._now())
+            return Reply(text=f"Ladders on this server: {ladder_setting_text(value)}.")
         else:
             return refusal(f"there is no setting {key!r} (try theme)")
         return Reply(text=f"Server setting {key} is now {value}.")
@@ -277,4 +284,7 @@ class Referee(Challenges, Endings, RefereeCore):
 
         ``people`` maps names to actors for "challenge <name>".
         """
-        return await commands.dispatch(self, where, actor, text, people or {})
+        try:
+            return await commands.dispatch(self, where, actor, text, people or {})
+        except StoreUnavailable:  # logged by the store; nothing was changed
+            return refusal(texts.CANT_SAVE)

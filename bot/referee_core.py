@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import engine
-from bot import boards, texts
+from bot import boards, ladder_store, texts
 from bot.boards import BoardView, Renderer
 from bot.clock import Clock, ClockSpec, SystemClock
 from bot.records import iso, outcome_of
@@ -273,6 +273,7 @@ class RefereeCore:
             mentions.append(g.players[to_move])
         elif outcome is not None:
             lines.append(texts.result_line(g, sides, outcome))
+            lines += await ladder_store.rating_lines(self.store, g.id, g.names)
             lines.append(texts.seed_line(g))
             buttons.append(ButtonSpec("Rematch", ButtonKind.REMATCH, g.id, g.version, "primary"))
         lines.append(f"Log #{chain.short(g.last_hash)}")

@@ -16,20 +16,59 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 import aiosqlite
 
+from bot.ladder_store import rate_finished
 from bot.migrations import LATEST, MIGRATIONS
 from engine import chain
 from engine.record import row_hash
 
 BUSY_TIMEOUT_MS = 10_000
+
+log = logging.getLogger(__name__)
+
+# SQLite's answers that mean "not now" rather than "this statement is wrong": the file is
+# read-only, the disk (or max_page_count) is full, another writer holds the lock past the busy
+# timeout, or the disk failed. sqlite3 names them in ``sqlite_errorname`` (extended codes too).
+FAULTS = (
+    ("SQLITE_READONLY", "the database is read-only"),
+    ("SQLITE_FULL", "the disk is full"),
+    ("SQLITE_BUSY", "the database is locked by another writer"),
+    ("SQLITE_LOCKED", "the database is locked by another writer"),
+    ("SQLITE_IOERR", "the disk failed to read or write"),
+    ("SQLITE_CANTOPEN", "the database file cannot be opened"),
+    ("SQLITE_PROTOCOL", "the database is locked by another writer"),
+    ("SQLITE_NOMEM", "the process is out of memory"),
+)
+
+
+class StoreUnavailable(Exception):
+    """The file cannot be written (or read) right now; nothing was changed, and the same command
+    may work once the fault clears. ``reason`` says which fault, for the log."""
+
+    def __init__(self, reason: str, context: str = "") -> None:
+        super().__init__(f"{reason} ({context})" if context else reason)
+        self.reason = reason
+        self.context = context
+
+
+class SchemaTooNew(Exception):
+    """The file was written by a newer version of the bot: this one refuses to open it (it never
+    downgrades, and writing with an older schema could corrupt what the newer one keeps)."""
+
+
+def fault_of(exc: BaseException) -> str | None:
+    """The fault an sqlite3 error stands for (see FAULTS), or None for a bug in a statement."""
+    name = getattr(exc, "sqlite_errorname", None) or ""
+    return next((reason for prefix, reason in FAULTS if name.startswith(prefix)), None)
 
 
 class GameMovedOn(Exception):
@@ -62,7 +101,7 @@ class GameRow:
     seq: int
     last_hash: str
     rolls: int
-    seed: str
+    seed: str = field(repr=False)  # secret until the game ends: never in a log line
     commitment: str
     toss: int | None
     created_at: float
@@ -217,19 +256,34 @@ class Store:
         self._lock = asyncio.Lock()
 
     @classmethod
-    async def open(cls, path: str | Path) -> Store:
-        """Open (creating the file and its folder if needed) and migrate to the newest schema."""
+    async def open(cls, path: str | Path, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Store:
+        """Open (creating the file and its folder if needed) and migrate to the newest schema.
+
+        Raises SchemaTooNew, before writing anything, for a file from a newer bot.
+        """
         path = str(path)
         if path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         db = await aiosqlite.connect(path, isolation_level=None)
         db.row_factory = sqlite3.Row
-        await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        await db.execute("PRAGMA journal_mode = WAL")
-        await db.execute("PRAGMA synchronous = NORMAL")  # durable across a process crash in WAL
-        await db.execute("PRAGMA foreign_keys = ON")
         store = cls(path, db)
-        await store.migrate()
+        try:
+            await db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            rows = await db.execute_fetchall("PRAGMA user_version")
+            _refuse_newer(path, int(next(iter(rows))[0]))  # before anything writes the file
+            await db.execute("PRAGMA journal_mode = WAL")
+            await db.execute("PRAGMA synchronous = NORMAL")  # durable across a crash in WAL
+            await db.execute("PRAGMA foreign_keys = ON")
+            await store.migrate()
+        except sqlite3.Error as exc:
+            await store.close()
+            reason = fault_of(exc)
+            if reason is None:
+                raise
+            raise store._unavailable(reason, "opening the store", exc) from exc
+        except BaseException:
+            await store.close()
+            raise
         return store
 
     async def close(self) -> None:
@@ -252,6 +306,7 @@ class Store:
         """Run the migrations this file has not had yet (each atomically); the version after."""
         async with self._lock:
             current = await self.schema_version()
+            _refuse_newer(self.path, current)
             for number in range(current + 1, upto + 1):
                 script = MIGRATIONS[number - 1]
                 try:
@@ -267,26 +322,57 @@ class Store:
     # --- plumbing ---------------------------------------------------------------------------
 
     @asynccontextmanager
-    async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One write transaction (BEGIN IMMEDIATE ... COMMIT, ROLLBACK on any exception)."""
+    async def _write(self, what: str = "a write") -> AsyncIterator[aiosqlite.Connection]:
+        """One write transaction (BEGIN IMMEDIATE ... COMMIT, ROLLBACK on any exception).
+
+        A fault (read-only, full, locked, I/O) rolls everything back, logs one line naming
+        ``what`` and raises StoreUnavailable: the file is as it was before.
+        """
         async with self._lock:
             db = self.db
-            await db.execute("BEGIN IMMEDIATE")
             try:
-                yield db
-            except BaseException:
-                await db.execute("ROLLBACK")
-                raise
-            await db.execute("COMMIT")
+                await db.execute("BEGIN IMMEDIATE")
+                try:
+                    yield db
+                except BaseException:
+                    if db.in_transaction:
+                        await db.execute("ROLLBACK")
+                    raise
+                await db.execute("COMMIT")
+            except sqlite3.Error as exc:
+                reason = fault_of(exc)
+                if reason is None:
+                    raise
+                if db.in_transaction:  # a failed COMMIT can leave it open; SQLITE_FULL does not
+                    with suppress(sqlite3.Error):
+                        await db.execute("ROLLBACK")
+                raise self._unavailable(reason, what, exc) from exc
+
+    def _unavailable(self, reason: str, what: str, exc: BaseException) -> StoreUnavailable:
+        log.error(
+            "cannot save: %s (%s) during %s on %s; nothing was changed",
+            reason,
+            exc,
+            what,
+            self.path,
+        )
+        return StoreUnavailable(reason, what)
+
+    async def _read(self, sql: str, params: Sequence[Any]) -> list[sqlite3.Row]:
+        async with self._lock:
+            try:
+                return list(await self.db.execute_fetchall(sql, params))
+            except sqlite3.Error as exc:
+                reason = fault_of(exc)
+                if reason is None:
+                    raise
+                raise self._unavailable(reason, "a read", exc) from exc
 
     async def _one(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
-        async with self._lock:
-            rows = await self.db.execute_fetchall(sql, params)
-        return next(iter(rows), None)
+        return next(iter(await self._read(sql, params)), None)
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        async with self._lock:
-            return list(await self.db.execute_fetchall(sql, params))
+        return await self._read(sql, params)
 
     # --- reads ------------------------------------------------------------------------------
 
@@ -388,7 +474,7 @@ class Store:
     async def set_guild_settings(
         self, guild_id: int, now: float, *, theme: str | None = None, ladder: Mapping | None = None
     ) -> None:
-        async with self._write() as db:
+        async with self._write(f"saving the settings of guild {guild_id}") as db:
             await db.execute(
                 "INSERT INTO guild_settings (guild_id, theme, ladder, updated_at) VALUES (?,?,?,?)"
                 " ON CONFLICT(guild_id) DO UPDATE SET theme = COALESCE(excluded.theme, theme),"
@@ -410,7 +496,7 @@ class Store:
         self, fields_: Mapping[str, Any], people: Sequence[tuple[int, str]], now: float
     ) -> int:
         """Insert an open challenge; raises ChannelBusy if the channel has a game or challenge."""
-        async with self._write() as db:
+        async with self._write(f"a challenge in channel {fields_['channel_id']}") as db:
             busy = await db.execute_fetchall(
                 "SELECT 1 FROM games WHERE channel_id = ? AND status = 'active' UNION ALL "
                 "SELECT 1 FROM challenges WHERE channel_id = ? AND status = 'open'",
@@ -429,7 +515,7 @@ class Store:
 
     async def close_challenge(self, challenge_id: int, status: str) -> bool:
         """Move an open challenge to declined/withdrawn/expired; False if it was not open."""
-        async with self._write() as db:
+        async with self._write(f"closing challenge {challenge_id} as {status}") as db:
             cur = await db.execute(
                 "UPDATE challenges SET status = ? WHERE id = ? AND status = 'open'",
                 (status, challenge_id),
@@ -449,7 +535,7 @@ class Store:
         commitment, the seats and the toss). Raises GameMovedOn if the challenge is no longer
         open, ChannelBusy if the channel got a game meanwhile.
         """
-        async with self._write() as db:
+        async with self._write(f"starting the game of challenge {challenge_id}") as db:
             rows = await db.execute_fetchall("SELECT COALESCE(MAX(id), 0) + 1 FROM games")
             game_id = int(next(iter(rows))[0])
             cur = await db.execute(
@@ -500,7 +586,7 @@ class Store:
             rows, last_hash = _chain_rows(game.id, game.seq, game.last_hash, actions)
             sets.update(seq=game.seq + len(actions), last_hash=last_hash)
         assignments = "".join(f", {k} = ?" for k in sets)
-        async with self._write() as db:
+        async with self._write(f"a change to game {game.id} at version {game.version}") as db:
             cur = await db.execute(
                 f"UPDATE games SET version = version + 1{assignments} WHERE id = ? AND version = ?",
                 (*sets.values(), game.id, game.version),
@@ -511,6 +597,8 @@ class Store:
                 await db.executemany(_INSERT_ACTION, rows)
             if events:
                 await db.executemany(_INSERT_EVENT, _event_rows(game.id, events))
+            if sets.get("status") == "finished":  # rated in the transaction that ends it
+                await rate_finished(db, game.id)
             if request is not None:
                 await db.execute(
                     "INSERT INTO request_ids (request_id, game_id, reply, at) VALUES (?,?,?,?)",
@@ -519,6 +607,18 @@ class Store:
         values = {f: getattr(game, f) for f in GameRow.__slots__}  # type: ignore[attr-defined]
         values.update(sets, version=game.version + 1)
         return GameRow(**values)
+
+
+def _refuse_newer(path: str, version: int) -> None:
+    """Raise SchemaTooNew (with one clear log line) for a file newer than this bot knows."""
+    if version > LATEST:
+        message = (
+            f"refusing to open {path}: its schema is version {version}, newer than this bot's "
+            f"{LATEST}; it was written by a newer version of the bot. Run that version (never "
+            "downgrade the file), or point REFEREE_DB at another file"
+        )
+        log.critical(message)
+        raise SchemaTooNew(message)
 
 
 _INSERT_ACTION = (

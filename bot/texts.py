@@ -14,6 +14,13 @@ from engine import Outcome
 MOVED_ON = "that game has moved on: look at the latest board and try again"
 NO_GAME = "there is no game running here: start one with a challenge"
 NOT_A_PLAYER = "you are not playing in this game ({players})"
+CANT_SAVE = (
+    "The referee can't save right now; your move was not recorded. Please try again in a moment."
+)
+ROLL_LATER = (
+    "The announcement stands, but the referee can't save the roll right now; the die will be "
+    "rolled as soon as it can (or use /board in a moment)."
+)
 
 
 def seat_label(g: GameRow, sides: tuple[str, str], seat: int) -> str:
@@ -80,4 +87,6 @@ Commands (type them as `name: command` at the console):
   draw [accept|decline]        offer a draw, or answer one
   takeback [accept|decline]    ask to take back your last turn, or answer
   resign | abort | claim | rematch
+  ladder [game] [all]          the leaderboard (all: provisional players too)
+  stats [name] [game] [rival]  a player's rating, record, streaks, dice luck
   help | quit"""

@@ -1,0 +1,63 @@
+"""``python -m bot ladder rebuild [--guild ID] [--check]``: recompute the ladders from the games.
+
+Every rating is a fold of ``bot.ladder.apply_game`` over the stored finished games, so the
+tables can always be rebuilt: after a restore from backup, a dispute that changed a result, or to
+check that the live updates hold (``--check`` writes nothing and exits 1 on any difference).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+from bot.ladder_store import RebuildReport, rebuild_store
+from bot.store import Store
+
+MAX_SHOWN = 20
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m bot ladder", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    rebuild = sub.add_parser("rebuild", help="recompute every rating from the stored games")
+    rebuild.add_argument("--guild", type=int, default=None, help="only this server (0: console)")
+    rebuild.add_argument("--check", action="store_true", help="only report differences")
+    return parser
+
+
+async def rebuild(db_path: str, guild: int | None, check: bool) -> RebuildReport:
+    store = await Store.open(db_path)
+    try:
+        return await rebuild_store(store, guild, check=check)
+    finally:
+        await store.close()
+
+
+def main(config: Any, args: Sequence[str], out: TextIO | None = None) -> int:
+    """Run a ladder command; 0 on success, 1 when ``--check`` found differences, 2 on usage."""
+    out = out or sys.stdout
+    try:
+        options = _parser().parse_args(list(args))
+    except SystemExit as exc:  # argparse has printed the usage
+        return int(exc.code or 0) and 2
+    report = asyncio.run(rebuild(str(config.db_path), options.guild, options.check))
+    print(
+        f"{report.seasons} season(s), {report.games} rated game(s), {report.rows} rating(s) "
+        f"recomputed from {config.db_path}",
+        file=out,
+    )
+    for line in report.differences[:MAX_SHOWN]:
+        print(f"  {line}", file=out)
+    if len(report.differences) > MAX_SHOWN:
+        print(f"  ... and {len(report.differences) - MAX_SHOWN} more", file=out)
+    if not report.differences:
+        print("no differences: the stored ratings equal the rebuild", file=out)
+        return 0
+    if options.check:
+        print(f"{len(report.differences)} difference(s); run without --check to fix", file=out)
+        return 1
+    print(f"{len(report.differences)} rating(s) rewritten", file=out)
+    return 0

@@ -1,0 +1,359 @@
+"""Ladders through the referee on a real SQLite file: which games count, the rating change in
+the result message, leaderboard, stats and dice luck, seasons, and rebuild == live."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import sqlite3
+
+from bot import ladder_store
+from bot.clock import ManualClock
+from bot.config import Config
+from bot.ladder import ladder_ratings, rebuild
+from bot.ladder_cli import main as ladder_cli
+from bot.migrations import LATEST, MIGRATIONS
+from bot.ratings import NEW_PLAYER, RatingState, rating_change_text, update
+from bot.referee import Referee
+from bot.replies import Actor, Where
+from bot.stats import DiceDrop, dice_luck
+from bot.store import Store
+from tests.bot.conftest import ALICE, BOB, CAROL, HERE, MOD, THERE, play, start
+
+GUILD = HERE.guild_id
+DAVE = Actor(404, "dave")
+
+
+async def resigned(referee: Referee, winner: Actor, loser: Actor, **kwargs) -> str:
+    """A rated game that ``loser`` resigns at once; the result message."""
+    kwargs.setdefault("rated", True)
+    await start(referee, kwargs.pop("game", "morris"), first=winner, second=loser, **kwargs)
+    reply = await referee.resign(kwargs.get("where", HERE), loser)
+    assert reply.ok and reply.finished, reply.text
+    return reply.text
+
+
+async def stored(store: Store, ladder: str = "morris", season: int = 1) -> dict[int, RatingState]:
+    return await ladder_store.ratings(store, GUILD, ladder, season)
+
+
+async def assert_rebuild_equals_live(store: Store) -> None:
+    """The stored table is exactly bot.ladder.rebuild over the stored games, every season."""
+    rule = ladder_store.per_variant_rule((await store.guild_settings(GUILD))["ladder"])
+    for season in (1, 2, 3):
+        games = await ladder_store.games(store, GUILD, season)
+        fresh = rebuild(games, season=season, per_variant=lambda _g, game: rule(game))
+        assert await ladder_store.table(store, GUILD, season) == fresh
+    assert (await ladder_store.rebuild_store(store, check=True)).differences == []
+
+
+# --- which games count --------------------------------------------------------------------
+
+
+async def test_a_rated_win_moves_both_ratings_and_the_result_shows_the_change(
+    referee: Referee, store: Store
+) -> None:
+    text = await resigned(referee, ALICE, BOB)
+    table = await stored(store)
+    assert table[ALICE.id].rating > 1500 > table[BOB.id].rating
+    assert (table[ALICE.id].wins, table[BOB.id].losses) == (1, 1)
+    line = next(t for t in text.splitlines() if t.startswith("Ratings"))
+    assert rating_change_text(NEW_PLAYER, table[ALICE.id], "alice") in line
+    assert rating_change_text(NEW_PLAYER, table[BOB.id], "bob") in line
+    assert "alice 1500? → 1662? (+162)" in line and "bob 1500? → 1338? (-162)" in line
+
+
+async def test_a_casual_game_changes_no_rating(referee: Referee, store: Store) -> None:
+    text = await resigned(referee, ALICE, BOB, rated=False)
+    assert await stored(store) == {}
+    assert "Ratings" not in text
+
+
+async def test_nobody_can_play_themselves_and_a_self_game_would_not_count(
+    referee: Referee, store: Store
+) -> None:
+    refused = await referee.challenge(HERE, ALICE, "morris", opponent=ALICE, rated=True)
+    assert not refused.ok and "yourself" in refused.text
+    await start(referee, "morris", rated=True)
+    await store.db.execute("UPDATE games SET player1 = player0")  # as if the seats were one
+    game = await store.active_game(HERE.channel_id)
+    assert await referee.resign(HERE, ALICE)
+    assert (await store.game(game.id)).status == "finished"
+    assert await stored(store) == {} and await ladder_store.rating_change(store, game.id) is None
+
+
+async def test_an_aborted_game_never_counts(referee: Referee, store: Store) -> None:
+    await start(referee, "morris", rated=True)
+    assert (await referee.abort(HERE, BOB)).ok
+    await start(referee, "morris", rated=True)
+    await play(referee, HERE, ALICE, "place d7")
+    await play(referee, HERE, BOB, "place d1")
+    assert (await referee.moderator_abort(HERE, MOD, "wrong channel")).ok
+    assert await stored(store) == {}
+    assert await store._all("SELECT * FROM rating_changes") == []
+
+
+async def test_a_loss_on_time_counts_as_a_loss(
+    referee: Referee, store: Store, clock: ManualClock
+) -> None:
+    await start(referee, "morris", rated=True, clock="1+0")
+    await play(referee, HERE, ALICE, "place d7")
+    clock.advance(61)
+    (notice,) = await referee.sweep()
+    assert "ran out of time" in notice.reply.text and "Ratings (morris)" in notice.reply.text
+    table = await stored(store)
+    assert (table[ALICE.id].wins, table[BOB.id].losses) == (1, 1)
+
+
+async def test_abandonment_and_a_moderators_award_count(
+    referee: Referee, store: Store, clock: ManualClock
+) -> None:
+    await start(referee, "morris", rated=True)
+    await play(referee, HERE, ALICE, "place d7")
+    clock.advance(referee.abandon_after + 1)
+    assert (await referee.claim(HERE, ALICE)).ok
+    await start(referee, "morris", rated=True, first=BOB, second=ALICE)
+    awarded = await referee.award(HERE, MOD, BOB, "alice left the server")
+    assert "Ratings (morris)" in awarded.text
+    table = await stored(store)
+    assert (table[ALICE.id].wins, table[ALICE.id].losses) == (1, 1)
+    assert (table[BOB.id].wins, table[BOB.id].losses) == (1, 1)
+
+
+async def test_a_draw_counts_for_both(referee: Referee, store: Store) -> None:
+    await start(referee, "morris", rated=True)
+    await referee.offer_draw(HERE, ALICE)
+    agreed = await referee.answer_draw(HERE, BOB, True)
+    table = await stored(store)
+    assert table[ALICE.id].draws == table[BOB.id].draws == 1
+    after, _ = update(NEW_PLAYER, NEW_PLAYER, 0.5, table[ALICE.id].last_played)
+    assert table[ALICE.id] == after and after.rating == 1500.0 and after.rd < 350
+    assert "alice 1500? → 1500? (±0)" in agreed.text
+
+
+async def test_variants_share_a_ladder_unless_the_server_splits_them(
+    referee: Referee, store: Store
+) -> None:
+    await resigned(referee, ALICE, BOB, game="atmalof")
+    await resigned(referee, ALICE, BOB, game="atmalof", variant="junior")
+    assert (await stored(store, "atmalof"))[ALICE.id].games == 2
+    refused = await referee.set_setting(HERE, ALICE, "ladder", {"per_variant": True})
+    assert not refused.ok
+    bad = await referee.set_setting(HERE, MOD, "ladder", {"per_variant": ["chess"]})
+    assert not bad.ok and "per_variant" in bad.text
+    split = await referee.set_setting(HERE, MOD, "ladder", {"per_variant": ["atmalof"]})
+    assert split.ok and "recomputed" in split.text
+    assert await stored(store, "atmalof") == {}  # the season was recomputed under the setting
+    assert (await stored(store, "atmalof/standard"))[ALICE.id].games == 1
+    assert (await stored(store, "atmalof/junior"))[BOB.id].games == 1
+    await resigned(referee, BOB, ALICE, game="atmalof", variant="junior")
+    assert (await stored(store, "atmalof/junior"))[BOB.id].games == 2
+    await assert_rebuild_equals_live(store)
+
+
+# --- leaderboard and stats -------------------------------------------------------------------
+
+
+async def test_leaderboard_order_provisional_marks_and_the_callers_rank(
+    referee: Referee, store: Store
+) -> None:
+    for i in range(16):  # enough games for RD < 110: alice and bob are established
+        await resigned(referee, ALICE, BOB) if i % 3 else await resigned(referee, BOB, ALICE)
+    await resigned(referee, CAROL, DAVE)  # one game each: provisional
+    board = await referee.ladder(HERE, CAROL, "morris")
+    lines = board.text.splitlines()
+    assert lines[0] == "Nine Men's Morris ladder, season 1"
+    assert lines[1].startswith("1. alice ") and lines[2].startswith("2. bob ")
+    assert "?" not in lines[1] + lines[2]
+    assert "(2 provisional or inactive player(s) hidden)" in board.text
+    assert lines[-1] == "carol: 1662?, unranked (provisional)."
+    wide = await referee.ladder(HERE, BOB, "morris", include_provisional=True)
+    names = [line.split()[1] for line in wide.text.splitlines()[1:5]]
+    assert names == ["carol", "alice", "bob", "dave"]  # 1662? > alice > bob > 1338?
+    assert "1. carol 1662? · 1W 0L 0D" in wide.text and wide.text.endswith("bob: #3 of 4.")
+    top1 = await referee.ladder(HERE, BOB, "morris", top=1)
+    assert top1.text.splitlines()[-1].startswith("bob: #2 of 2, ")
+    nobody = await referee.ladder(HERE, CAROL, "abalone")
+    assert "No ranked players yet" in nobody.text and "not on this ladder yet" in nobody.text
+    assert not (await referee.ladder(HERE, CAROL, "chess")).ok
+
+
+async def test_stats_on_a_scripted_history(referee: Referee, store: Store) -> None:
+    # alice: W W L D W against bob and carol (rated), and one casual win that does not count
+    await resigned(referee, ALICE, BOB)
+    await resigned(referee, ALICE, CAROL)
+    await resigned(referee, BOB, ALICE)
+    await start(referee, "morris", rated=True)
+    await referee.offer_draw(HERE, ALICE)
+    await referee.answer_draw(HERE, BOB, True)
+    await resigned(referee, ALICE, BOB)
+    await resigned(referee, ALICE, BOB, rated=False)
+    reply = await referee.stats(HERE, CAROL, ALICE, "morris", BOB)
+    lines = reply.text.splitlines()
+    rating = (await stored(store))[ALICE.id]
+    assert lines[0] == "alice, season 1, Nine Men's Morris"
+    assert lines[1] == f"Rating: Nine Men's Morris {round(rating.rating)}? (5 games)"
+    assert lines[2] == "Record (rated): 3W 1L 1D"
+    assert lines[3] == "Streak: 1 win now; best 2 wins"
+    assert lines[4] == "Head-to-head against bob: 2W 1L 1D"
+    mine = await referee.stats(HERE, BOB)  # no player: the caller
+    assert mine.text.startswith("bob, season 1") and "Record (rated): 1W 2L 1D" in mine.text
+    assert "Streak: 1 loss now; best 1 win" in mine.text
+    assert not (await referee.stats(HERE, BOB, ALICE, None, ALICE)).ok
+
+
+async def test_dice_luck_from_a_scripted_atmalof_game(referee: Referee, store: Store) -> None:
+    """Both drop on row 1: alice's lands on an empty line (p 1), bob's die reaches six squares
+    of which one is taken (p 5/6), and lands unless it rolls alice's square."""
+    await start(referee, "atmalof", rated=True)
+    await play(referee, HERE, ALICE, "drop row 1")
+    await play(referee, HERE, BOB, "drop row 1")
+    game = await store.active_game(HERE.channel_id)
+    first, second = await store.actions(game.id)
+    assert await referee.resign(HERE, ALICE)
+    from bot.ladder_service import atmalof_drops
+
+    assert await atmalof_drops(store, GUILD, ALICE.id) == [DiceDrop(6, first.roll, True, 1.0)]
+    (bob,) = await atmalof_drops(store, GUILD, BOB.id)
+    assert bob == DiceDrop(6, second.roll, second.roll != first.roll, 5 / 6)
+    luck = dice_luck([bob])
+    stats = await referee.stats(HERE, BOB)
+    assert f"Dice luck (Atmalof): {luck.text()}" in stats.text
+    assert f"expected {1 / 6:.1f}" in stats.text
+    morris_only = await referee.stats(HERE, BOB, None, "morris")
+    assert "Dice luck" not in morris_only.text
+
+
+# --- seasons -------------------------------------------------------------------------------
+
+
+async def test_closing_a_season_archives_it_and_everyone_starts_again(
+    referee: Referee, store: Store
+) -> None:
+    await resigned(referee, ALICE, BOB)
+    assert not (await referee.close_season(HERE, ALICE)).ok
+    closed = await referee.close_season(HERE, MOD)
+    assert closed.ok and "Season 1 is closed by mod: 2 ratings on 1 ladder archived" in closed.text
+    assert "Nine Men's Morris leader: alice 1662?" in closed.text
+    assert closed.text.endswith("Season 2 starts now: everyone begins at 1500?.")
+    archived = await ladder_store.archive(store, GUILD, 1)
+    assert archived.ladder("morris") == await stored(store, season=1)
+    assert await stored(store, season=2) == {}
+    text = await resigned(referee, BOB, ALICE)
+    assert "bob 1500? → 1662? (+162)" in text  # a fresh start, not bob's 1338
+    board = await referee.ladder(HERE, ALICE, "morris", include_provisional=True)
+    assert board.text.startswith("Nine Men's Morris ladder, season 2\n1. bob 1662?")
+    assert (await referee.stats(HERE, ALICE)).text.splitlines()[2] == "Record (rated): 0W 1L 0D"
+    await assert_rebuild_equals_live(store)
+
+
+# --- rebuild == live -----------------------------------------------------------------------
+
+
+async def test_rebuild_equals_the_live_ratings_after_a_scripted_series(
+    db_path: str, referee: Referee, store: Store, clock: ManualClock
+) -> None:
+    players = (ALICE, BOB, CAROL, DAVE)
+    for i in range(12):
+        a, b = players[i % 4], players[(i * 3 + 1) % 4]
+        if a == b:
+            b = players[(i + 2) % 4]
+        clock.advance(3600 * (i % 5) + 7)  # gaps: inactivity widens RD between some games
+        game = ("morris", "abalone", "atmalof")[i % 3]
+        await resigned(referee, a, b, game=game)
+    await start(referee, "morris", rated=True, clock="1+0", first=CAROL, second=ALICE)
+    await play(referee, HERE, CAROL, "place d7")
+    clock.advance(120)
+    await referee.sweep()  # alice loses on time
+    await start(referee, "morris", rated=True, first=DAVE, second=BOB)
+    await referee.offer_draw(HERE, DAVE)
+    await referee.answer_draw(HERE, BOB, True)
+    await start(referee, "morris", rated=True)
+    await referee.abort(HERE, ALICE)  # never counts
+    await assert_rebuild_equals_live(store)
+    out = io.StringIO()
+    assert (
+        await asyncio.to_thread(ladder_cli, Config(db_path=db_path), ["rebuild", "--check"], out)
+        == 0
+    )
+    assert "no differences" in out.getvalue() and "14 rated game(s)" in out.getvalue()
+    await store.db.execute("UPDATE ratings SET rating = rating + 1 WHERE player_id = ?", (BOB.id,))
+    out = io.StringIO()
+    assert (
+        await asyncio.to_thread(ladder_cli, Config(db_path=db_path), ["rebuild", "--check"], out)
+        == 1
+    )
+    assert f"player {BOB.id}: stored" in out.getvalue()
+    assert (
+        await asyncio.to_thread(
+            ladder_cli, Config(db_path=db_path), ["rebuild", "--guild", str(GUILD)], io.StringIO()
+        )
+        == 0
+    )
+    await assert_rebuild_equals_live(store)
+
+
+async def test_games_that_end_out_of_clock_order_are_refolded(
+    referee: Referee, store: Store, clock: ManualClock
+) -> None:
+    """A sweep decides with the time it started at: a flag that fell before another game of the
+    same player ended may be stored after it. The ladder refolds in ended-at order."""
+    await start(referee, "morris", rated=True, clock="1+0", where=HERE)
+    await play(referee, HERE, ALICE, "place d7")  # bob's flag falls 60 s after this
+    t = clock.t
+    await start(referee, "morris", rated=True, where=THERE, first=BOB, second=CAROL)
+    clock.advance(61)
+    assert (await referee.resign(THERE, CAROL)).ok  # ends at t + 61
+    (notice,) = await referee.sweep(now=t + 60.5)  # bob's timeout ends at t + 60.5: earlier
+    assert "ran out of time" in notice.reply.text
+    await assert_rebuild_equals_live(store)
+    table = await stored(store)
+    assert table[BOB.id].games == 2 and table[BOB.id].losses == 1
+
+
+async def test_a_schema_2_file_is_migrated_and_its_ladders_rebuilt(
+    db_path: str, clock: ManualClock
+) -> None:
+    store = await Store.open(db_path)
+    referee = Referee(store, clock, render=False)
+    for winner, loser in ((ALICE, BOB), (BOB, CAROL), (ALICE, CAROL)):
+        await resigned(referee, winner, loser)
+    live = await ladder_store.table(store, GUILD, 1)
+    await store.close()
+    old = sqlite3.connect(db_path)  # back to schema 2: no ladder tables, rated games stored
+    old.executescript(
+        "DROP TABLE ratings; DROP TABLE seasons; DROP TABLE rating_changes; PRAGMA user_version=2;"
+    )
+    old.close()
+    store = await Store.open(db_path)
+    try:
+        assert await store.schema_version() == LATEST >= 3
+        assert await ladder_store.table(store, GUILD, 1) == {}
+        report = await ladder_store.rebuild_store(store)
+        assert report.games == 3 and len(report.differences) == 3
+        assert await ladder_store.table(store, GUILD, 1) == live
+        assert ladder_ratings(live, GUILD, "morris") == await stored(store)
+    finally:
+        await store.close()
+
+
+def test_migration_3_is_the_ladder_schema() -> None:
+    db = sqlite3.connect(":memory:")
+    for script in MIGRATIONS[:3]:
+        db.executescript(script)
+    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert {"ratings", "seasons", "rating_changes"} <= tables
+
+
+async def test_console_ladder_and_stats_commands(referee: Referee, store: Store) -> None:
+    table = Where(guild_id=None, channel_id=77)
+    await start(referee, "morris", where=table, rated=True)
+    await referee.resign(table, BOB)
+    people = {"alice": ALICE, "bob": BOB}
+    board = await referee.handle(table, BOB, "ladder morris all", people=people)
+    assert board.text.splitlines()[1].startswith("1. alice 1662?")
+    stats = await referee.handle(table, BOB, "stats alice morris", people=people)
+    assert stats.text.startswith("alice, season 1, Nine Men's Morris")
+    assert "Record (rated): 1W 0L 0D" in stats.text
+    # the console's games are rated on the ladder of games outside any server (guild 0)
+    assert (await ladder_store.ratings(store, 0, "morris", 1))[ALICE.id].wins == 1
