@@ -5,8 +5,13 @@ seed once the game is over), every action with its roll, time and chain hash, an
 result. ``verify`` replays it through the engine and recomputes every roll and hash, so anyone
 holding the record can check the referee. docs/record-format.md is the format's reference.
 
-The store appends log rows with ``log_row`` and ``chain_hash`` (the only definition of what a
-row's hash covers); tests and tools build records with ``Recorder``.
+Version 1 chains the live line of actions only. Version 2 chains one ``log`` in the order it was
+written: the actions (taken-back ones included) and the referee's events (the start with the dice
+commitment, takebacks, disputes, moderators' decisions, the end), so a referee-decided result is
+as tamper-evident as a move. ``Record.actions`` is always the live line.
+
+The store appends log rows with ``log_row``/``event_row`` and ``chain_hash`` (the only definition
+of what a row's hash covers); tests and tools build records with ``Recorder``.
 """
 
 from __future__ import annotations
@@ -31,7 +36,8 @@ from engine.core import (
 )
 
 FORMAT = "board-referee/record"
-VERSION = 1
+VERSION = 1  # actions only
+LOG_VERSION = 2  # actions and events in one chain
 
 MAX_ACTIONS = 5000
 MAX_NOTATION = 200
@@ -42,6 +48,7 @@ MAX_OPTIONS_CHARS = 4000  # the options object, as compact JSON
 MAX_JSON_CHARS = 2_000_000  # a whole record's text
 MAX_SEED_HEX = 128
 MAX_TIME = 40
+MAX_NOTE_CHARS = 2000  # an event's note, as compact JSON
 
 REFEREE_TERMINATIONS: frozenset[Termination] = frozenset(
     {
@@ -57,7 +64,25 @@ REFEREE_TERMINATIONS: frozenset[Termination] = frozenset(
 
 _DRAWN_ONLY = frozenset({Termination.AGREEMENT, Termination.ABORTED})
 _DECISIVE_ONLY = frozenset({Termination.RESIGNATION})
+ENDING_EVENTS: dict[str, Termination | None] = {
+    "end": None,  # the engine's own result (line, blocked, six_off, ...)
+    "resign": Termination.RESIGNATION,
+    "draw": Termination.AGREEMENT,
+    "timeout": Termination.TIMEOUT,
+    "abandon": Termination.ABANDONMENT,
+    "abort": Termination.ABORTED,
+    "void": Termination.ABORTED,
+    "award": Termination.AWARDED,
+}
+"""Event kinds that end a game, and the termination each must carry (None: the engine's)."""
+LINE_EVENTS = frozenset({"takeback", "restore"})
+"""Event kinds that cut the live line back to ``note["to"]`` actions; later rows stay logged."""
+FREEZE_EVENT, THAW_EVENTS = "dispute", frozenset({"resume", "restore"})
+"""A dispute freezes the game: no action may follow until a resume or restore (or the end)."""
+TOSS_ANNOUNCEMENT, TOSS_NUMBER = "coin toss", 0
+
 _GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]*")
+_KIND = re.compile(r"[a-z][a-z-]{0,29}")
 _HASH = re.compile(r"[0-9a-f]{64}")
 
 
@@ -126,6 +151,45 @@ def row_hash(
     return chain_hash(prev_hash, log_row(seq, side, actor, notation, roll, at))
 
 
+def event_row(
+    kind: str,
+    seat: int | None,
+    actor: str | int | None,
+    at: str | datetime,
+    note: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The exact dict an event row's chain hash covers: event, seat, actor, at, note.
+
+    ``note`` is normalised through JSON (tuples become lists), so what is hashed is what a
+    reader gets back from the stored or exported text.
+    """
+    if isinstance(actor, int) and not isinstance(actor, bool):
+        actor = str(actor)
+    if isinstance(at, datetime):
+        at = iso_time(at)
+    if not isinstance(kind, str) or not _KIND.fullmatch(kind):
+        raise RecordError(f"event kind must be 1 to 30 lower-case letters or '-', not {kind!r}")
+    return {
+        "event": kind,
+        "seat": None if seat is None else _side(seat, "seat"),
+        "actor": None if actor is None else _text(actor, "actor", MAX_ID),
+        "at": _time(at, "at"),
+        "note": _note(note),
+    }
+
+
+def event_hash(
+    prev_hash: str,
+    kind: str,
+    seat: int | None,
+    actor: str | int | None,
+    at: str | datetime,
+    note: Mapping[str, Any] | None = None,
+) -> str:
+    """``chain_hash(prev_hash, event_row(...))`` in one call: what the store stores per event."""
+    return chain_hash(prev_hash, event_row(kind, seat, actor, at, note))
+
+
 # --- the record ---------------------------------------------------------------------------
 
 
@@ -185,8 +249,83 @@ class RecordAction:
 
 
 @dataclass(frozen=True, slots=True)
+class RecordEvent:
+    """A referee's row of the log (version 2): what was decided, by whom, when, and why."""
+
+    kind: str
+    seat: int | None
+    actor: str | None
+    at: str
+    note: dict[str, Any]
+    hash: str
+
+    def __post_init__(self) -> None:
+        event_row(self.kind, self.seat, self.actor, self.at, self.note)
+        if self.actor is not None and not isinstance(self.actor, str):
+            raise RecordError("actor must be text or null")
+        if not isinstance(self.at, str):
+            raise RecordError("at must be ISO 8601 text")
+        if not isinstance(self.note, dict):
+            raise RecordError("note must be an object")
+        _hash(self.hash, "hash")
+
+    def row(self) -> dict[str, Any]:
+        """The dict its chain hash covers."""
+        return event_row(self.kind, self.seat, self.actor, self.at, self.note)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "event": self.kind,
+            "seat": self.seat,
+            "actor": self.actor,
+            "at": self.at,
+            "note": self.note,
+            "hash": self.hash,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> RecordEvent:
+        fields = _fields(data, ("event", "seat", "actor", "at", "note", "hash"), "the event")
+        kind = fields.pop("event")
+        return cls(kind=kind, **fields)
+
+    def outcome(self) -> Outcome | None:
+        """The result an ending event states (None for other kinds or a malformed note)."""
+        if self.kind not in ENDING_EVENTS:
+            return None
+        try:
+            termination = Termination(self.note.get("termination"))
+        except ValueError:
+            return None
+        winner, reason = self.note.get("winner"), self.note.get("reason", "")
+        if winner is not None and (isinstance(winner, bool) or winner not in (0, 1)):
+            return None
+        return Outcome(termination, winner, str(reason))
+
+
+LogEntry = RecordAction | RecordEvent
+
+
+def live_line(log: tuple[LogEntry, ...]) -> tuple[RecordAction, ...]:
+    """The actions still in play: every action, cut back by each takeback or restore."""
+    line: list[RecordAction] = []
+    for entry in log:
+        if isinstance(entry, RecordAction):
+            line.append(entry)
+        elif entry.kind in LINE_EVENTS:
+            to = entry.note.get("to")
+            if isinstance(to, int) and not isinstance(to, bool) and 0 <= to <= len(line):
+                del line[to:]
+    return tuple(line)
+
+
+@dataclass(frozen=True, slots=True)
 class Record:
-    """A whole game as evidence. ``seed`` is None while the game runs; ``result`` None too."""
+    """A whole game as evidence. ``seed`` is None while the game runs; ``result`` None too.
+
+    Version 2 records pass ``log`` (actions and events in chain order); ``actions`` is then
+    derived from it: the live line.
+    """
 
     game: str
     variant: str
@@ -199,8 +338,20 @@ class Record:
     seed: str | None
     actions: tuple[RecordAction, ...] = ()
     result: Outcome | None = None
+    log: tuple[LogEntry, ...] = ()
 
     def __post_init__(self) -> None:
+        if not isinstance(self.log, tuple) or not all(
+            isinstance(e, RecordAction | RecordEvent) for e in self.log
+        ):
+            raise RecordError("log must be a tuple of RecordAction and RecordEvent")
+        if len(self.log) > MAX_ACTIONS:
+            raise RecordError(f"a record's log holds at most {MAX_ACTIONS} rows")
+        if self.log:
+            line = live_line(self.log)
+            if self.actions and self.actions != line:
+                raise RecordError("actions must be the log's live line (or left empty)")
+            object.__setattr__(self, "actions", line)
         if self.game not in GAME_NAMES:
             raise RecordError(f"game must be one of {', '.join(GAME_NAMES)}, not {self.game!r}")
         _text(self.variant, "variant", MAX_VARIANT)
@@ -234,8 +385,15 @@ class Record:
             _outcome(self.result)
 
     @property
+    def version(self) -> int:
+        """1: the actions alone are chained; 2: the whole log (actions and events) is."""
+        return LOG_VERSION if self.log else VERSION
+
+    @property
     def head(self) -> str:
-        """The last row's chain hash (``chain.GENESIS`` for a game without actions)."""
+        """The last row's chain hash (``chain.GENESIS`` for a game without rows)."""
+        if self.log:
+            return self.log[-1].hash
         return self.actions[-1].hash if self.actions else chain.GENESIS
 
     def to_dict(self) -> dict[str, Any]:
@@ -246,9 +404,10 @@ class Record:
                 "winner": self.result.winner,
                 "reason": self.result.reason,
             }
+        rows = self.log or self.actions
         return {
             "format": FORMAT,
-            "version": VERSION,
+            "version": self.version,
             "game": self.game,
             "variant": self.variant,
             "options": self.options,
@@ -260,7 +419,7 @@ class Record:
             "ended": self.ended,
             "dice": {"commitment": self.commitment, "seed": self.seed},
             "result": result,
-            "actions": [a.to_dict() for a in self.actions],
+            ("log" if self.log else "actions"): [a.to_dict() for a in rows],
         }
 
     def to_json(self) -> str:
@@ -270,13 +429,14 @@ class Record:
             return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(", ", ": "))
 
         data = self.to_dict()
-        actions = data.pop("actions")
-        lines = [f" {dump(key)}: {dump(value)}," for key, value in data.items()]
+        key = "log" if self.log else "actions"
+        actions = data.pop(key)
+        lines = [f" {dump(k)}: {dump(value)}," for k, value in data.items()]
         if actions:
             rows = ",\n".join(f"  {dump(a)}" for a in actions)
-            lines.append(f' "actions": [\n{rows}\n ]')
+            lines.append(f' "{key}": [\n{rows}\n ]')
         else:
-            lines.append(' "actions": []')
+            lines.append(f' "{key}": []')
         return "{\n" + "\n".join(lines) + "\n}\n"
 
     @classmethod
@@ -299,6 +459,8 @@ class Record:
 
     @classmethod
     def from_dict(cls, data: Any) -> Record:
+        version = data.get("version") if isinstance(data, dict) else None
+        rows_key = "log" if version == LOG_VERSION else "actions"
         top = _fields(
             data,
             (
@@ -313,15 +475,16 @@ class Record:
                 "ended",
                 "dice",
                 "result",
-                "actions",
+                rows_key,
             ),
             "the record",
         )
         if top["format"] != FORMAT:
             raise RecordError(f"format must be {FORMAT!r}, not {top['format']!r}")
-        version = top["version"]
-        if version != VERSION or isinstance(version, bool):
-            raise RecordError(f"unsupported record version {version!r} (this reads {VERSION})")
+        if version not in (VERSION, LOG_VERSION) or isinstance(version, bool):
+            raise RecordError(
+                f"unsupported record version {version!r} (this reads {VERSION} and {LOG_VERSION})"
+            )
         if not isinstance(top["options"], dict):
             raise RecordError("options must be an object")
         players = top["players"]
@@ -335,13 +498,15 @@ class Record:
                 raise RecordError(f"{where}seat must be {seat}")
             seats.append(_wrap(where, lambda f=fields: Player(f["id"], f["name"])))
         dice_fields = _fields(top["dice"], ("commitment", "seed"), "dice")
-        actions = top["actions"]
+        actions = top[rows_key]
         if not isinstance(actions, list):
-            raise RecordError("actions must be a list")
+            raise RecordError(f"{rows_key} must be a list")
         if len(actions) > MAX_ACTIONS:
-            raise RecordError(f"a record holds at most {MAX_ACTIONS} actions, not {len(actions)}")
+            raise RecordError(
+                f"a record holds at most {MAX_ACTIONS} {rows_key} rows, not {len(actions)}"
+            )
         parsed = tuple(
-            _wrap(f"actions[{i}]: ", lambda a=a: RecordAction.from_dict(a))
+            _wrap(f"{rows_key}[{i}]: ", lambda a=a: _log_entry(a, rows_key == "log"))
             for i, a in enumerate(actions)
         )
         result = None
@@ -364,9 +529,16 @@ class Record:
             ended=top["ended"],
             commitment=dice_fields["commitment"],
             seed=dice_fields["seed"],
-            actions=parsed,
+            actions=() if rows_key == "log" else parsed,
             result=result,
+            log=parsed if rows_key == "log" else (),
         )
+
+
+def _log_entry(data: Any, events_allowed: bool) -> LogEntry:
+    if events_allowed and isinstance(data, dict) and "event" in data:
+        return RecordEvent.from_dict(data)
+    return RecordAction.from_dict(data)
 
 
 # --- replay and verification --------------------------------------------------------------
@@ -428,7 +600,8 @@ class _Walk:
 
     def verdict(self, first_bad: int | None, reason: str) -> Verification:
         if first_bad is not None and first_bad > 1:
-            self.details.append(f"actions: 1 to {first_bad - 1} check out")
+            rows = "log rows" if self.record.log else "actions"
+            self.details.append(f"{rows}: 1 to {first_bad - 1} check out")
         return Verification(
             ok=False,
             first_bad=first_bad,
@@ -444,6 +617,8 @@ def verify(record: Record, head: str | None = None) -> Verification:
 
     ``head`` is a chain hash published elsewhere (e.g. on the last board message, its short
     prefix is enough); when given, the log must end on it, which catches deleted final rows.
+    A version 2 record is checked row by row, events included (see ``_verify_log``); its
+    ``first_bad`` is then the log row's number.
     """
     walk = _Walk(record)
     seed = record.seed
@@ -457,6 +632,8 @@ def verify(record: Record, head: str | None = None) -> Verification:
         game, state = start(record)
     except EngineError as exc:
         return walk.verdict(None, str(exc))
+    if record.log:
+        return _verify_log(walk, game, state, head)
     for number, entry in enumerate(record.actions, start=1):
         problem = _check_action(walk, game, state, number, entry)
         if isinstance(problem, str):
@@ -473,6 +650,12 @@ def verify(record: Record, head: str | None = None) -> Verification:
     if problem:
         return walk.verdict(None, problem)
     walk.details.append(f"result: {_describe_result(game, record.result)}")
+    return _conclude(walk, game, head, f"{count} actions")
+
+
+def _conclude(walk: _Walk, game: Game[Any, Any], head: str | None, counted: str) -> Verification:
+    """The published-head check and the positive verdict."""
+    record = walk.record
     if head is not None:
         wanted = head.strip().lstrip("#").lower()
         if len(wanted) < chain.SHORT or not walk.prev.startswith(wanted):
@@ -480,19 +663,131 @@ def verify(record: Record, head: str | None = None) -> Verification:
                 None, f"the log ends on #{chain.short(walk.prev)}, not the published #{wanted}"
             )
         walk.details.append("chain: the log ends on the published hash")
-    reason = (
-        f"{record.game} {record.variant}, {count} actions, {_describe_result(game, record.result)}"
-    )
-    if seed is None:
+    reason = f"{record.game} {record.variant}, {counted}, {_describe_result(game, record.result)}"
+    if record.seed is None:
         reason += " (rolls not checked: seed not revealed)"
     return Verification(
         ok=True,
         first_bad=None,
         reason=reason,
         details=tuple(walk.details),
-        rolls_checked=seed is not None,
+        rolls_checked=record.seed is not None,
         head=walk.prev,
     )
+
+
+@dataclass(slots=True)
+class _Line:
+    """The live line while a version 2 log is walked: positions, whether frozen, the end."""
+
+    states: list[Any]
+    frozen: bool = False
+    ended: Outcome | None = None
+    undone: int = 0
+
+
+def _verify_log(walk: _Walk, game: Game[Any, Any], first: Any, head: str | None) -> Verification:
+    """Walk a version 2 log: every row chained in order, actions replayed on the live line,
+    rolls numbered over the whole log (an undone roll keeps its number), events checked."""
+    record = walk.record
+    line = _Line([first])
+    for number, entry in enumerate(record.log, start=1):
+        if line.ended is not None:
+            return walk.verdict(number, f"row {number}: comes after the game ended")
+        if isinstance(entry, RecordAction):
+            label = f"row {number} (action {len(line.states)}, {entry.notation!r})"
+            if number == 1:
+                return walk.verdict(number, f"{label}: the log must open with the start event")
+            if line.frozen:
+                return walk.verdict(number, f"{label}: played while the game was frozen")
+            after = _check_action(walk, game, line.states[-1], len(line.states), entry)
+            if isinstance(after, str):
+                return walk.verdict(number, f"{label}: {after}")
+            line.states.append(after)
+            continue
+        problem = _check_event(walk, game, line, number, entry)
+        if problem:
+            return walk.verdict(number, f"row {number} (event {entry.kind}): {problem}")
+    final = game.result(line.states[-1])
+    if final is not None and line.ended is None:
+        return walk.verdict(
+            None, f"the replay ends the game ({final.reason}), but the log has no end row"
+        )
+    stored = record.result
+    if (stored is None) != (line.ended is None) or (
+        stored is not None
+        and line.ended is not None
+        and (stored.termination, stored.winner) != (line.ended.termination, line.ended.winner)
+    ):
+        return walk.verdict(
+            None,
+            f"the record's result ({_describe_result(game, stored)}) is not the logged one "
+            f"({_describe_result(game, line.ended)})",
+        )
+    live = len(line.states) - 1
+    walk.details.append(
+        f"log: {len(record.log)} rows chained, {live} actions in the live line"
+        + (f", {line.undone} taken back or restored away" if line.undone else "")
+    )
+    if record.seed is not None:
+        walk.details.append(f"rolls: {walk.rolls} recomputed from the seed, all equal")
+    else:
+        walk.details.append(f"rolls: {walk.rolls} in range (not recomputed)")
+    walk.details.append(f"chain: {len(record.log)} rows link, head #{chain.short(walk.prev)}")
+    walk.details.append(f"result: {_describe_result(game, stored)}")
+    return _conclude(walk, game, head, f"{live} actions, {len(record.log)} log rows")
+
+
+def _check_event(
+    walk: _Walk, game: Game[Any, Any], line: _Line, number: int, entry: RecordEvent
+) -> str | None:
+    """What is wrong with an event row (None: it checks out, and ``line`` is updated)."""
+    record = walk.record
+    expected_hash = chain_hash(walk.prev, entry.row())
+    if entry.hash != expected_hash:
+        return "its chain hash does not match the row (the row or its hash was altered)"
+    walk.prev = expected_hash
+    note = entry.note
+    if (number == 1) != (entry.kind == "start"):
+        return "the log opens with the start event, and only there"
+    if entry.kind == "start":
+        if note.get("commitment") != record.commitment:
+            return "the dice commitment logged at the start is not the record's"
+        ids = [str(p) for p in note.get("players") or []]
+        if ids != [p.id for p in record.players]:
+            return "the seats logged at the start are not the record's players"
+        toss = note.get("toss")
+        if toss is not None and record.seed is not None:
+            expected = dice.roll(record.seed, record.game_id, TOSS_NUMBER, TOSS_ANNOUNCEMENT, 2)
+            if toss != expected:
+                return f"the coin toss shows {toss}, but the seed gives {expected}"
+            walk.details.append("coin toss: recomputed from the seed, equal")
+    elif entry.kind in LINE_EVENTS:
+        to, live = note.get("to"), len(line.states) - 1
+        if isinstance(to, bool) or not isinstance(to, int) or not 0 <= to <= live:
+            return f"it must go back to an action from 0 to {live}, not {to!r}"
+        line.undone += live - to
+        del line.states[to + 1 :]
+    elif entry.kind in ENDING_EVENTS:
+        outcome = entry.outcome()
+        if outcome is None:
+            return "its note does not state a result (termination, winner, reason)"
+        problem = _check_result(game, line.states[-1], outcome)
+        if problem:
+            return problem
+        wanted = ENDING_EVENTS[entry.kind]
+        if wanted is None and outcome.termination in REFEREE_TERMINATIONS:
+            return f"an engine's end cannot be {outcome.termination.value}"
+        if wanted is not None and outcome.termination is not wanted:
+            return f"a {entry.kind} ends by {wanted.value}, not {outcome.termination.value}"
+        if entry.kind == "resign" and entry.seat is not None and outcome.winner != 1 - entry.seat:
+            return "the player who resigned cannot be the winner"
+        line.ended = outcome
+    if entry.kind == FREEZE_EVENT:
+        line.frozen = True
+    elif entry.kind in THAW_EVENTS:
+        line.frozen = False
+    return None
 
 
 def _check_action(
@@ -592,6 +887,9 @@ def _describe_result(game: Game[Any, Any], result: Outcome | None) -> str:
 class Recorder:
     """Plays a game and writes its record as it goes: rolls from the seed, hashes chained.
 
+    ``log=True`` writes a version 2 record: a start event first, ``event``/``takeback`` rows
+    between the actions, and an ending event from ``finish``.
+
     >>> rec = Recorder("atmalof", game_id="demo")        # doctest: +SKIP
     >>> rec.play("drop row 4")                           # doctest: +SKIP
     >>> record = rec.finish()                            # doctest: +SKIP
@@ -607,6 +905,7 @@ class Recorder:
         game_id: str | None = None,
         seed: str | None = None,
         clock: Callable[[], datetime] | None = None,
+        log: bool = False,
     ) -> None:
         self.game = get_game(game)
         self.state = self.game.new(variant, **dict(options or {}))
@@ -622,6 +921,13 @@ class Recorder:
         self._result: Outcome | None = None
         self._ended: str | None = None
         self._name = self.game.name
+        self._head = chain.GENESIS
+        self._log: list[LogEntry] | None = None
+        if log:
+            self._log = []
+            ids = [p.id for p in self._players]
+            note = {"commitment": dice.commitment(self.seed), "players": ids, "toss": None}
+            self.event("start", note=note)
 
     @property
     def game_id(self) -> str:
@@ -645,20 +951,57 @@ class Recorder:
         seq = len(self._actions) + 1
         at = iso_time(self._clock())
         who = actor if actor is not None else self._players[side].id
-        prev = self._actions[-1].hash if self._actions else chain.GENESIS
+        prev = self._head
         entry = RecordAction(
             seq, side, who, notation, roll, at, row_hash(prev, seq, side, who, notation, roll, at)
         )
         self._actions.append(entry)
+        self._head = entry.hash
+        if self._log is not None:
+            self._log.append(entry)
         self.state = after
         self.states.append(after)
         return entry
+
+    def event(
+        self,
+        kind: str,
+        *,
+        seat: int | None = None,
+        actor: str | None = None,
+        note: Mapping[str, Any] | None = None,
+    ) -> RecordEvent:
+        """Append a referee's event to a version 2 log (``log=True``)."""
+        if self._log is None:
+            raise RecordError("events belong to a version 2 record: Recorder(..., log=True)")
+        at = iso_time(self._clock())
+        row = event_row(kind, seat, actor, at, note)
+        entry = RecordEvent(kind, seat, row["actor"], at, row["note"], chain_hash(self._head, row))
+        self._log.append(entry)
+        self._head = entry.hash
+        return entry
+
+    def takeback(self, to: int, *, kind: str = "takeback", actor: str | None = None) -> None:
+        """Cut the live line back to ``to`` actions (a takeback, or a moderator's restore)."""
+        self.event(kind, actor=actor, note={"to": to})
+        del self._actions[to:]
+        del self.states[to + 1 :]
+        self.state = self.states[-1]
 
     def finish(self, result: Outcome | None = None) -> Record:
         """End the game (the engine's result, or a referee's ``result``) and reveal the seed."""
         if self._ended is None:
             self._result = result if result is not None else self.game.result(self.state)
             self._ended = iso_time(self._clock())
+            if self._log is not None and self._result is not None:
+                kind = _ending_kind(self._result.termination)
+                seat = None if kind != "resign" else 1 - (self._result.winner or 0)
+                note = {
+                    "termination": self._result.termination.value,
+                    "winner": self._result.winner,
+                    "reason": self._result.reason,
+                }
+                self.event(kind, seat=seat, note=note)
         return self.record(reveal=True)
 
     def record(self, reveal: bool | None = None) -> Record:
@@ -674,9 +1017,18 @@ class Recorder:
             ended=self._ended,
             commitment=dice.commitment(self.seed),
             seed=self.seed if show else None,
-            actions=tuple(self._actions),
+            actions=() if self._log is not None else tuple(self._actions),
             result=self._result,
+            log=tuple(self._log or ()),
         )
+
+
+def _ending_kind(termination: Termination) -> str:
+    """The event kind that logs a result (the first kind whose termination it is)."""
+    for kind, wanted in ENDING_EVENTS.items():
+        if wanted is termination:
+            return kind
+    return "end"
 
 
 # --- field checks -------------------------------------------------------------------------
@@ -759,6 +1111,20 @@ def _options(value: Any) -> None:
         raise RecordError(f"options must be plain JSON values: {exc}") from None
     if len(text) > MAX_OPTIONS_CHARS:
         raise RecordError(f"options must be at most {MAX_OPTIONS_CHARS} characters of JSON")
+
+
+def _note(value: Any) -> dict[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
+        raise RecordError("note must be an object with text keys")
+    try:
+        text = json.dumps(dict(value), allow_nan=False, sort_keys=True, separators=(",", ":"))
+    except (TypeError, ValueError) as exc:
+        raise RecordError(f"note must hold plain JSON values: {exc}") from None
+    if len(text) > MAX_NOTE_CHARS:
+        raise RecordError(f"note must be at most {MAX_NOTE_CHARS} characters of JSON")
+    return json.loads(text)
 
 
 def _outcome(value: Any) -> None:

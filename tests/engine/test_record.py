@@ -280,7 +280,7 @@ def _delete(path: str) -> Callable[[dict], None]:
 
 
 MALFORMED = [
-    (_set("version", 2), "unsupported record version 2"),
+    (_set("version", 99), "unsupported record version 99"),
     (_set("version", True), "unsupported record version True"),
     (_set("format", "pgn"), "format must be 'board-referee/record'"),
     (_delete("game_id"), "the record misses the field 'game_id'"),
