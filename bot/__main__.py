@@ -30,6 +30,16 @@ def _app():  # the Discord layer is optional for the console
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run a command; a database that cannot be opened ends it with the store's one log line."""
+    from bot.store import SchemaTooNew, StoreUnavailable
+
+    try:
+        return _command(argv)
+    except (SchemaTooNew, StoreUnavailable):
+        return 3
+
+
+def _command(argv: Sequence[str] | None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     try:
         config = Config.from_env()

@@ -22,7 +22,9 @@ from discord.ext import commands
 
 from bot.discord_format import Outgoing, to_message
 from bot.errors import RefereeTree
-from bot.replies import Actor, ButtonSpec, Reply, Where
+from bot.replies import Actor, ButtonSpec, Reply, Where, refusal
+from bot.store import StoreUnavailable
+from bot.texts import ROLL_LATER
 from bot.views import RefereeButton
 
 log = logging.getLogger("bot.discord")
@@ -107,11 +109,43 @@ class RefereeBot(commands.Bot):
     async def answer(
         self, interaction: discord.Interaction[Any], reply: Reply, *, title: str | None = None
     ) -> None:
-        """Show a reply; for an Atmalof announcement, show it, then roll and show the die."""
-        await self.send(interaction, to_message(reply, title=title))
+        """Show a reply; for an Atmalof announcement, show it, then roll and show the die.
+
+        What the referee stored stands even if Discord fails to take the message: the failure
+        is logged, the roll still happens, and the next /board shows the game as it is.
+        """
+        await self._deliver(interaction, to_message(reply, title=title), reply)
         if reply.ok and reply.pending_roll:
-            rolled = await self.referee.roll_pending(where_of(interaction), game_id=reply.game_id)
-            await self.send(interaction, to_message(rolled))
+            try:
+                rolled = await self.referee.roll_pending(
+                    where_of(interaction), game_id=reply.game_id
+                )
+            except StoreUnavailable:  # logged by the store; the sweeper rolls it later
+                await self._deliver(interaction, to_message(refusal(ROLL_LATER)), reply)
+                return
+            await self._deliver(interaction, to_message(rolled), rolled)
+
+    async def _deliver(
+        self, interaction: discord.Interaction[Any], out: Outgoing, reply: Reply
+    ) -> None:
+        try:
+            await self.send(interaction, out)
+        except discord.HTTPException as exc:
+            log.warning(
+                "reply not delivered (what the referee stored stands) %s",
+                json.dumps(
+                    {
+                        "interaction": interaction.id,
+                        "user": interaction.user.id,
+                        "channel": interaction.channel_id,
+                        "game": reply.game_id,
+                        "version": reply.version,
+                        "ok": reply.ok,
+                        "status": exc.status,
+                        "error": exc.text[:200],
+                    }
+                ),
+            )
 
     @staticmethod
     async def send(interaction: discord.Interaction[Any], out: Outgoing) -> None:
@@ -161,7 +195,13 @@ class RefereeBot(commands.Bot):
         if not reply.ok:
             await self.send(interaction, to_message(reply))
             return
-        await interaction.response.edit_message(view=None)
+        try:
+            await interaction.response.edit_message(view=None)  # retire the clicked buttons
+        except discord.HTTPException:
+            log.warning(
+                "could not retire the buttons of message %s",
+                getattr(interaction.message, "id", None),
+            )
         await self.answer(interaction, reply)
 
     # ---- notices the sweeper produces (flag falls, expired challenges) -----------------------
@@ -172,6 +212,8 @@ class RefereeBot(commands.Bot):
                 await self.post_notices()
                 if self.heartbeat is not None and not self.is_closed():
                     self.heartbeat.touch()
+            except StoreUnavailable as exc:  # the store logged the fault; try next round
+                log.warning("sweep postponed: %s", exc)
             except Exception:  # the sweeper must outlive one bad round
                 log.exception("sweep failed")
 

@@ -15,10 +15,11 @@ import tempfile
 from pathlib import Path
 from typing import TextIO
 
+from bot import texts
 from bot.config import Config
 from bot.referee import Referee
 from bot.replies import Actor, Reply, Where
-from bot.store import Store
+from bot.store import Store, StoreUnavailable
 
 TABLE = Where(guild_id=None, channel_id=1)
 NAME = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_-]{0,31})\s*:\s*(.*)$")
@@ -81,10 +82,13 @@ class ConsoleTable:
                 break
         reply = await self.referee.handle(TABLE, self.current, text, people=self.people)
         self.show(reply)
-        if reply.pending_roll:
-            self.show(await self.referee.roll_pending(TABLE))
-        for notice in await self.referee.sweep():
-            self.show(notice.reply)
+        try:
+            if reply.pending_roll:
+                self.show(await self.referee.roll_pending(TABLE))
+            for notice in await self.referee.sweep():
+                self.show(notice.reply)
+        except StoreUnavailable:  # logged by the store; the next line tries again
+            print(texts.ROLL_LATER if reply.pending_roll else texts.CANT_SAVE, file=self.out)
         return True
 
 

@@ -13,6 +13,8 @@ import discord
 from discord import app_commands
 
 import engine
+from bot.store import StoreUnavailable
+from bot.texts import CANT_SAVE
 
 log = logging.getLogger("bot.discord")
 
@@ -29,6 +31,8 @@ def message_for(error: BaseException) -> str | None:
         error = error.original
     if isinstance(error, UserFacingError | engine.EngineError):
         return str(error)
+    if isinstance(error, StoreUnavailable):
+        return CANT_SAVE  # the store logged the fault; nothing was changed
     if isinstance(error, app_commands.MissingPermissions):
         wanted = ", ".join(p.replace("_", " ").title() for p in error.missing_permissions)
         return f"You need the {wanted} permission to do that."
@@ -78,6 +82,8 @@ async def report(interaction: discord.Interaction[Any], error: BaseException) ->
             exc_info=(type(original), original, original.__traceback__),
         )
         text = UNEXPECTED
+    elif isinstance(getattr(error, "original", error), StoreUnavailable):
+        log.warning("could not save %s: %s", context, getattr(error, "original", error))
     else:
         log.info("refused %s: %s", context, text)
     try:
