@@ -19,6 +19,7 @@ from bot.texts import CANT_SAVE
 log = logging.getLogger("bot.discord")
 
 UNEXPECTED = "Something went wrong on my side and it has been logged. Please try again."
+BOTS_REFUSED = "Bots cannot use the referee."
 
 
 class UserFacingError(Exception):
@@ -94,6 +95,17 @@ async def report(interaction: discord.Interaction[Any], error: BaseException) ->
 
 class RefereeTree(app_commands.CommandTree[Any]):
     """The command tree whose ``on_error`` answers every failure privately."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        """Bots never use the referee, and guild-only commands are refused in direct messages
+        even if Discord delivers one (discord.py leaves ``guild_only`` to Discord)."""
+        if interaction.user.bot:
+            raise app_commands.CheckFailure(BOTS_REFUSED)
+        command = interaction.command
+        root = getattr(command, "root_parent", None) or command
+        if interaction.guild_id is None and getattr(root, "guild_only", False):
+            raise app_commands.NoPrivateMessage()
+        return True
 
     async def on_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError

@@ -224,7 +224,7 @@ class Challenges(RefereeCore):
         g = await (
             self.store.game(game_id) if game_id else self.store.latest_game(where.channel_id)
         )
-        if g is None or g.status == "active":
+        if g is None or g.status == "active" or g.channel_id != where.channel_id:
             return refusal("a rematch follows a finished game; none here yet")
         seat = g.seat_of(actor.id)
         if seat is None:
@@ -250,8 +250,10 @@ class Challenges(RefereeCore):
         )
 
     async def _find_challenge(self, where: Where, challenge_id: int | None) -> ChallengeRow | None:
-        if challenge_id is not None:
-            return await self.store.challenge(challenge_id)
+        if challenge_id is not None:  # from a button: it must be this channel's (or parent's)
+            c = await self.store.challenge(challenge_id)
+            here = (where.channel_id, where.parent_id)
+            return c if c is not None and c.channel_id in here else None
         found = await self.store.open_challenge(where.channel_id)
         if found is None and where.parent_id is not None:
             found = await self.store.open_challenge(where.parent_id)

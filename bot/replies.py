@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 CUSTOM_ID_PREFIX = "ref"
+MAX_ID = 2**63 - 1  # the largest id SQLite stores
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,9 +73,12 @@ def parse_custom_id(custom_id: str) -> tuple[ButtonKind, int, int] | None:
     if len(parts) != 4 or parts[0] != CUSTOM_ID_PREFIX:
         return None
     try:
-        return ButtonKind(parts[1]), int(parts[2]), int(parts[3])
+        kind, target, version = ButtonKind(parts[1]), int(parts[2]), int(parts[3])
     except ValueError:
         return None
+    if not (0 <= target <= MAX_ID and 0 <= version <= MAX_ID):
+        return None  # a forged id SQLite cannot even look up
+    return kind, target, version
 
 
 @dataclass(slots=True)

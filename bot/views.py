@@ -13,7 +13,7 @@ from typing import Any
 
 import discord
 
-from bot.errors import report
+from bot.errors import report, send_private
 from bot.replies import CUSTOM_ID_PREFIX, ButtonKind, ButtonSpec
 
 log = logging.getLogger("bot.discord")
@@ -69,6 +69,38 @@ class RefereeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEM
             await interaction.client.on_button(interaction, self.spec)  # type: ignore[attr-defined]
         except Exception as error:  # every failure still answers the clicker privately
             await report(interaction, error)
+
+
+NO_LONGER_WORKS = "That button no longer works: use the commands instead (/board shows the game)."
+
+
+class UnknownButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=rf"{CUSTOM_ID_PREFIX}:(?!(?:{KINDS}):[0-9]{{1,20}}:[0-9]{{1,10}}\Z)[\s\S]*|[^:]+",
+):
+    """A button in our ``ref:`` namespace (or in none) that ``RefereeButton`` does not read: from
+    an older version of the bot, or tampered with. Without this, discord.py drops the click and
+    Discord shows "interaction failed"; with it, the clicker gets a clear private note."""
+
+    def __init__(self, custom_id: str) -> None:
+        super().__init__(discord.ui.Button(label="?", custom_id=custom_id))
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> UnknownButton:
+        return cls(match.string)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        log.info("unknown button %r from user %s", self.custom_id[:120], interaction.user.id)
+        try:
+            await send_private(interaction, NO_LONGER_WORKS)
+        except discord.HTTPException:
+            log.warning("could not answer an unknown button click", exc_info=True)
 
 
 def buttons_view(specs: list[ButtonSpec]) -> discord.ui.View | None:
