@@ -25,12 +25,18 @@ from bot.errors import RefereeTree
 from bot.replies import Actor, ButtonSpec, Reply, Where, refusal
 from bot.store import StoreUnavailable
 from bot.texts import ROLL_LATER
-from bot.views import RefereeButton
+from bot.views import RefereeButton, UnknownButton
 
 log = logging.getLogger("bot.discord")
 
 SWEEP_SECONDS = 5.0
-COG_MODULES = ("bot.cogs.play", "bot.cogs.game", "bot.cogs.info", "bot.cogs.referee_mod")
+COG_MODULES = (
+    "bot.cogs.play",
+    "bot.cogs.game",
+    "bot.cogs.info",
+    "bot.cogs.ladder",
+    "bot.cogs.referee_mod",
+)
 
 
 def where_of(interaction: discord.Interaction[Any]) -> Where:
@@ -88,7 +94,7 @@ class RefereeBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         """Buttons first (a click may arrive before anything else), then the commands."""
-        self.add_dynamic_items(RefereeButton)
+        self.add_dynamic_items(RefereeButton, UnknownButton)
         for name in COG_MODULES:
             if name not in self.extensions:
                 await self.load_extension(name)

@@ -68,8 +68,11 @@ HELP = (
     "`/takeback request|accept|decline` · `/abort` · `/rematch` · `/claim`\n"
     "**Proof**: `/history` · `/record` (the record file) · `/replay` (an animation) · `/verify` "
     "(rechecks every roll and move; the dice seed is revealed when the game ends)\n"
+    "**Ladders**: `/ladder [game]` (the leaderboard; rated games only) · `/stats [player] "
+    "[game] [opponent]` (rating and its chart, record, streaks, head-to-head, dice luck)\n"
     "**Rules**: `/rules atmalof` · `/rules morris` · `/rules abalone` · `/help` (this)\n"
-    "**Moderators**: `/referee abort` · `/referee award` · `/referee theme`"
+    "**Moderators**: `/referee abort` · `/referee award` · `/referee theme` · "
+    "`/referee settings` · `/referee season-close`"
 )
 
 
@@ -106,12 +109,15 @@ class Info(commands.Cog):
 
     @app_commands.command(name="replay", description="An animated replay of this channel's game")
     async def replay(self, interaction: discord.Interaction[Any]) -> None:
-        """Defer first: drawing every frame can take longer than Discord's three seconds."""
-        await interaction.response.defer(thinking=True)
+        """Refuse privately, or defer: drawing every frame can take longer than three seconds.
+
+        (A refusal after a public defer would be public: the defer fixes the followup's flags.)
+        """
         reply = await self.bot.referee.record(where_of(interaction))
         if not reply.ok or reply.file is None:
-            await interaction.followup.send(reply.text, ephemeral=True)
+            await interaction.response.send_message(reply.text, ephemeral=True)
             return
+        await interaction.response.defer(thinking=True)
         limit = min(interaction.filesize_limit or MAX_REPLAY_BYTES, MAX_REPLAY_BYTES)
         theme = str((await self.bot.referee.settings(where_of(interaction))).get("theme") or "dark")
         try:

@@ -1,4 +1,4 @@
-"""Moderators: /referee abort, /referee award, /referee theme.
+"""Moderators: /referee abort, award, theme, settings (ladders per variant), season-close.
 
 Two locks: ``default_permissions`` hides the group from members without Manage Messages (server
 admins can change that in Discord's integration settings), and a check refuses anyone without
@@ -14,8 +14,25 @@ from discord import app_commands
 from discord.app_commands import Choice, Range
 from discord.ext import commands
 
-from bot.app import RefereeBot, actor_of, is_moderator
+from bot.app import RefereeBot, actor_of, is_moderator, where_of
+from bot.ladder_service import ladder_setting_text
 from render.theme import THEME_NAMES
+
+LADDER_CHOICES = {
+    "game": "one ladder per game, variants together",
+    "variant": "one ladder per variant, every game",
+    "atmalof": "one ladder per variant for Atmalof only",
+    "morris": "one ladder per variant for Nine Men's Morris only",
+    "abalone": "one ladder per variant for Abalone only",
+}
+
+
+def ladder_value(choice: str) -> dict[str, Any]:
+    """The guild ``ladder`` setting for a /referee settings choice."""
+    if choice in ("game", "variant"):
+        return {"per_variant": choice == "variant"}
+    return {"per_variant": [choice]}
+
 
 NOT_A_MODERATOR = (
     "Only moderators (Manage Messages or Manage Server permission) can use /referee commands."
@@ -78,6 +95,41 @@ class Moderation(commands.Cog):
     async def theme(self, interaction: discord.Interaction[Any], theme: str) -> None:
         reply = await self.bot.call(interaction, "set_setting", "theme", theme)
         await self.bot.answer(interaction, reply)
+
+    @referee.command(name="settings", description="Show or change this server's referee settings")
+    @app_commands.describe(ladders="Ratings per game (variants together) or per variant")
+    @app_commands.choices(
+        ladders=[Choice(name=name, value=value) for value, name in LADDER_CHOICES.items()]
+    )
+    @moderator_only()
+    async def settings(
+        self, interaction: discord.Interaction[Any], ladders: str | None = None
+    ) -> None:
+        if ladders is not None:
+            reply = await self.bot.call(interaction, "set_setting", "ladder", ladder_value(ladders))
+            await self.bot.answer(interaction, reply, title="Settings")
+            return
+        current = await self.bot.referee.settings(where_of(interaction))
+        text = (
+            f"Board theme: {current.get('theme') or 'dark (default)'}\n"
+            f"Ladders: {ladder_setting_text(current.get('ladder') or {}, changed=False)}"
+        )
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @referee.command(
+        name="season-close",
+        description="Close this server's ladder season: archive the ratings, everyone restarts",
+    )
+    @app_commands.describe(confirm="True to archive every rating now (this cannot be undone)")
+    @moderator_only()
+    async def season_close(self, interaction: discord.Interaction[Any], confirm: bool) -> None:
+        if not confirm:
+            await interaction.response.send_message(
+                "Nothing changed: the season stays open.", ephemeral=True
+            )
+            return
+        reply = await self.bot.call(interaction, "close_season")
+        await self.bot.answer(interaction, reply, title="Season closed")
 
 
 async def setup(bot: RefereeBot) -> None:

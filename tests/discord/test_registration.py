@@ -17,6 +17,7 @@ EXPECTED = {
     "challenge", "drop", "move", "place", "remove", "push", "play",
     "board", "resign", "draw", "takeback", "abort", "rematch", "claim",
     "history", "record", "replay", "verify", "rules", "help", "referee",
+    "ladder", "stats",
 }  # fmt: skip
 
 
@@ -110,7 +111,8 @@ async def test_moderator_group_is_hidden_from_members_and_unavailable_in_dms(
     (group,) = [p for p in payloads(harness) if p["name"] == "referee"]
     assert int(group["default_member_permissions"]) == 1 << 13  # Manage Messages
     assert group.get("contexts") == [0] or group.get("dm_permission") is False
-    assert {o["name"] for o in group["options"]} == {"abort", "award", "theme"}
+    names = {o["name"] for o in group["options"]}
+    assert names == {"abort", "award", "theme", "settings", "season-close"}
 
 
 async def test_the_button_template_is_registered_for_clicks_after_a_restart(

@@ -1,0 +1,98 @@
+"""Ladders through the real bot: the rating change in the result, /ladder, /stats, and the
+moderators' season close and per-variant setting."""
+
+from __future__ import annotations
+
+from bot.replies import Where
+from tests.discord.conftest import ALICE, BOB, CAROL, MODERATOR
+from tests.discord.harness import CHANNEL_ID, GUILD_ID, Harness
+from tests.discord.play import PNG, start_game
+
+HERE = Where(guild_id=GUILD_ID, channel_id=CHANNEL_ID)
+
+
+async def rated_win(h: Harness, winner, loser, game: str = "morris") -> str:
+    await start_game(h, winner, loser, game, rated=True)
+    resigned = await h.slash(loser, "resign")
+    assert not resigned.first.ephemeral, resigned.text
+    return resigned.text
+
+
+async def test_the_result_message_shows_each_players_rating_change(harness: Harness) -> None:
+    text = await rated_win(harness, ALICE, BOB)
+    assert "Ratings (morris): Alice 1500? → 1662? (+162), Bob 1500? → 1338? (-162)" in text
+
+
+async def test_a_casual_result_shows_no_ratings(harness: Harness) -> None:
+    await start_game(harness, ALICE, BOB, "morris")
+    assert "Ratings" not in (await harness.slash(BOB, "resign")).text
+
+
+async def test_ladder_shows_an_image_the_ranking_and_the_callers_line(harness: Harness) -> None:
+    await rated_win(harness, ALICE, BOB)
+    board = await harness.slash(CAROL, "ladder", game="morris", show_provisional=True)
+    assert not board.first.ephemeral
+    assert board.first.embeds[0]["title"] == "Ladder"
+    assert "1. Alice 1662? · 1W 0L 0D" in board.text and "2. Bob 1338? · 0W 1L 0D" in board.text
+    assert "Carol: not on this ladder yet" in board.text
+    (image,) = [f for f in board.files if f[2].startswith(PNG)]
+    assert image[0].startswith("ladder-morris") and image[1]  # alt text for screen readers
+    hidden = await harness.slash(BOB, "ladder")  # this channel's game: morris; provisional hidden
+    assert "No ranked players yet" in hidden.text and "Bob: 1338?, unranked (provisional)." in (
+        hidden.text
+    )
+
+
+async def test_ladder_suggests_the_ladders_of_this_server(harness: Harness) -> None:
+    await rated_win(harness, ALICE, BOB, "abalone")
+    choices = await harness.autocomplete(CAROL, "ladder", "game")
+    assert [c["value"] for c in choices][:2] == ["abalone", "atmalof"]
+    refused = await harness.slash(CAROL, "ladder", game="chess")
+    assert refused.all_ephemeral and "no ladder for 'chess'" in refused.text
+
+
+async def test_stats_of_a_chosen_player_with_head_to_head_and_chart(harness: Harness) -> None:
+    await rated_win(harness, ALICE, BOB)
+    await rated_win(harness, BOB, ALICE)
+    stats = await harness.slash(CAROL, "stats", player=BOB, opponent=ALICE, game="morris")
+    assert stats.first.embeds[0]["title"] == "Stats"
+    lines = stats.text.splitlines()
+    assert "Bob, season 1, Nine Men's Morris" in lines
+    assert "Record (rated): 1W 1L 0D" in lines
+    assert "Head-to-head against Alice: 1W 1L 0D" in lines
+    assert "Streak: 1 win now; best 1 win" in lines
+    (chart,) = [f for f in stats.files if f[2].startswith(PNG)]
+    assert chart[0] == f"rating-{BOB.id}.png"
+    mine = await harness.slash(CAROL, "stats")
+    assert "Carol, season 1" in mine.text and "no rated games yet" in mine.text
+    assert not [f for f in mine.files if f[2].startswith(PNG)]  # no history: no chart
+
+
+async def test_only_a_moderator_closes_a_season(harness: Harness) -> None:
+    await rated_win(harness, ALICE, BOB)
+    refused = await harness.slash(ALICE, "referee season-close", confirm=True)
+    assert refused.all_ephemeral and "moderators" in refused.text.lower()
+    kept = await harness.slash(MODERATOR, "referee season-close", confirm=False)
+    assert kept.all_ephemeral and "Nothing changed" in kept.text
+    closed = await harness.slash(MODERATOR, "referee season-close", confirm=True)
+    assert not closed.first.ephemeral
+    assert "Season 1 is closed by Mo" in closed.text and "Season 2 starts now" in closed.text
+    board = await harness.slash(ALICE, "ladder", game="morris", show_provisional=True)
+    assert "season 2" in board.text and "Alice: not on this ladder yet" in board.text
+    text = await rated_win(harness, BOB, ALICE)
+    assert "Bob 1500? → 1662? (+162)" in text
+
+
+async def test_a_moderator_splits_ladders_per_variant(harness: Harness) -> None:
+    await rated_win(harness, ALICE, BOB, "atmalof")
+    shown = await harness.slash(MODERATOR, "referee settings")
+    assert shown.all_ephemeral and "one ladder per game, variants together" in shown.text
+    changed = await harness.slash(MODERATOR, "referee settings", ladders="atmalof")
+    assert "one ladder per variant for atmalof" in changed.text
+    settings = await harness.bot.referee.settings(HERE)
+    assert settings["ladder"] == {"per_variant": ["atmalof"]}
+    board = await harness.slash(CAROL, "ladder", game="atmalof", show_provisional=True)
+    assert "1. Alice 1662?" in board.text
+    assert "Atmalof (standard) ladder, season 1" in board.text
+    refused = await harness.slash(ALICE, "referee settings", ladders="game")
+    assert refused.all_ephemeral
