@@ -13,6 +13,8 @@ Games outside any server (the console, direct messages) are rated on guild 0.
 from __future__ import annotations
 
 import json
+import logging
+import sqlite3
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -37,6 +39,8 @@ from bot.ratings import RatingState, rating_change_text
 
 if TYPE_CHECKING:
     from bot.store import Store
+
+log = logging.getLogger(__name__)
 
 LOCAL_GUILD = 0
 """The ladder of games played outside any server."""
@@ -237,8 +241,25 @@ async def rerate(db: aiosqlite.Connection, guild: int, season: int) -> Table:
 async def rate_finished(db: aiosqlite.Connection, game_id: int) -> RatingChange | None:
     """The live update for a game that has just finished (called by ``Store.change_game``).
 
-    Does nothing for a game that does not count (casual, self-play, aborted).
+    Does nothing for a game that does not count (casual, self-play, aborted). A database fault
+    fails the whole transaction (the game does not end either); a bug in the ladder code is
+    logged and undone to a savepoint, so it never keeps a game from ending (``python -m bot
+    ladder rebuild --check`` then reports the missing game).
     """
+    await db.execute("SAVEPOINT ladder")
+    try:
+        change = await _rate_finished(db, game_id)
+    except sqlite3.Error:
+        raise
+    except Exception:
+        log.exception("rating game %s failed; the game ends unrated until a rebuild", game_id)
+        await db.execute("ROLLBACK TO ladder")
+        change = None
+    await db.execute("RELEASE ladder")
+    return change
+
+
+async def _rate_finished(db: aiosqlite.Connection, game_id: int) -> RatingChange | None:
     rows = await _fetch(db, f"SELECT {_GAME_FIELDS} FROM games WHERE id = ?", (game_id,))
     if not rows or rows[0]["ended_at"] is None:
         return None

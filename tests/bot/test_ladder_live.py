@@ -357,3 +357,21 @@ async def test_console_ladder_and_stats_commands(referee: Referee, store: Store)
     assert "Record (rated): 1W 0L 0D" in stats.text
     # the console's games are rated on the ladder of games outside any server (guild 0)
     assert (await ladder_store.ratings(store, 0, "morris", 1))[ALICE.id].wins == 1
+
+
+async def test_a_ladder_bug_never_keeps_a_game_from_ending(
+    referee: Referee, store: Store, monkeypatch
+) -> None:
+    def broken(*_args, **_kwargs):
+        raise ValueError("a bug in the ladder")
+
+    monkeypatch.setattr(ladder_store, "apply_game", broken)
+    text = await resigned(referee, ALICE, BOB)
+    assert "Game over" in text and "Ratings" not in text
+    assert (await store.latest_game(HERE.channel_id)).status == "finished"
+    assert await stored(store) == {}
+    monkeypatch.undo()
+    report = await ladder_store.rebuild_store(store, check=True)
+    assert len(report.differences) == 2  # the rebuild finds the game the live path missed
+    await ladder_store.rebuild_store(store)
+    assert (await stored(store))[ALICE.id].wins == 1
