@@ -15,10 +15,10 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import aiosqlite
 
@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from bot.store import Store
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 LOCAL_GUILD = 0
 """The ladder of games played outside any server."""
@@ -238,6 +239,12 @@ async def rerate(db: aiosqlite.Connection, guild: int, season: int) -> Table:
     return table
 
 
+RESULT_COLUMNS = frozenset(
+    {"status", "winner", "termination", "rated", "ended_at", "player0", "player1", "variant"}
+)
+"""Columns of a finished game whose change afterwards (a dispute) changes the ladder."""
+
+
 async def rate_finished(db: aiosqlite.Connection, game_id: int) -> RatingChange | None:
     """The live update for a game that has just finished (called by ``Store.change_game``).
 
@@ -246,17 +253,40 @@ async def rate_finished(db: aiosqlite.Connection, game_id: int) -> RatingChange 
     logged and undone to a savepoint, so it never keeps a game from ending (``python -m bot
     ladder rebuild --check`` then reports the missing game).
     """
+    return await _guarded(db, game_id, _rate_finished(db, game_id))
+
+
+async def result_changed(db: aiosqlite.Connection, game_id: int) -> None:
+    """A finished game's result changed afterwards (voided, awarded, reopened by a dispute):
+    recompute the season it was rated in, in the same transaction (``Store.change_game``)."""
+
+    async def redo() -> None:
+        rated = await _fetch(
+            db, "SELECT guild_id, season FROM rating_changes WHERE game_id = ?", (game_id,)
+        )
+        if rated:
+            await rerate(db, rated[0]["guild_id"], rated[0]["season"])
+            return
+        rows = await _fetch(db, "SELECT guild_id FROM games WHERE id = ?", (game_id,))
+        if rows:
+            guild = guild_key(rows[0]["guild_id"])
+            await rerate(db, guild, await current_season(db, guild))
+
+    await _guarded(db, game_id, redo())
+
+
+async def _guarded(db: aiosqlite.Connection, game_id: int, work: Awaitable[T]) -> T | None:
     await db.execute("SAVEPOINT ladder")
     try:
-        change = await _rate_finished(db, game_id)
+        done = await work
     except sqlite3.Error:
         raise
     except Exception:
-        log.exception("rating game %s failed; the game ends unrated until a rebuild", game_id)
+        log.exception("rating game %s failed; the ladder is stale until a rebuild", game_id)
         await db.execute("ROLLBACK TO ladder")
-        change = None
+        done = None
     await db.execute("RELEASE ladder")
-    return change
+    return done
 
 
 async def _rate_finished(db: aiosqlite.Connection, game_id: int) -> RatingChange | None:

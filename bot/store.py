@@ -26,7 +26,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.ladder_store import rate_finished
+from bot.ladder_store import RESULT_COLUMNS, rate_finished, result_changed
 from bot.migrations import LATEST, MIGRATIONS
 from engine import chain
 from engine.record import row_hash
@@ -599,6 +599,8 @@ class Store:
                 await db.executemany(_INSERT_EVENT, _event_rows(game.id, events))
             if sets.get("status") == "finished":  # rated in the transaction that ends it
                 await rate_finished(db, game.id)
+            elif game.status == "finished" and RESULT_COLUMNS & set(sets):
+                await result_changed(db, game.id)  # a dispute changed a rated result
             if request is not None:
                 await db.execute(
                     "INSERT INTO request_ids (request_id, game_id, reply, at) VALUES (?,?,?,?)",

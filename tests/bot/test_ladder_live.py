@@ -375,3 +375,21 @@ async def test_a_ladder_bug_never_keeps_a_game_from_ending(
     assert len(report.differences) == 2  # the rebuild finds the game the live path missed
     await ladder_store.rebuild_store(store)
     assert (await stored(store))[ALICE.id].wins == 1
+
+
+async def test_a_result_changed_after_the_end_recomputes_the_season(
+    referee: Referee, store: Store
+) -> None:
+    """A dispute that voids or reverses a rated game (through Store.change_game) is refolded."""
+    await resigned(referee, ALICE, BOB)
+    await resigned(referee, ALICE, CAROL)
+    first = await store.game(1)
+    await store.change_game(first, {"winner": 1})  # reversed: bob won game 1
+    table = await stored(store)
+    assert (table[BOB.id].wins, table[ALICE.id].losses, table[ALICE.id].wins) == (1, 1, 1)
+    await assert_rebuild_equals_live(store)
+    await store.change_game(await store.game(1), {"rated": 0})  # voided: unrated
+    table = await stored(store)
+    assert BOB.id not in table and table[ALICE.id].games == 1
+    assert await ladder_store.rating_change(store, 1) is None
+    await assert_rebuild_equals_live(store)
