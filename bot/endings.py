@@ -20,6 +20,7 @@ from bot.store import (
     NewEvent,
 )
 from engine import Outcome, Termination, chain
+from engine.record import LOG_VERSION
 
 
 class Endings(RefereeCore):
@@ -146,7 +147,6 @@ class Endings(RefereeCore):
         bank = g.banks[state.to_move]
         changes = {
             "seq": len(keep),
-            "last_hash": keep[-1].hash if keep else chain.GENESIS,
             "position": rules.to_text(state),
             "ply": state.ply,
             "takeback_offer": None,
@@ -155,9 +155,10 @@ class Endings(RefereeCore):
             "deadline": spec.deadline(now, bank),
             "updated_at": now,
         }
-        event = NewEvent(
-            "takeback", now, seat=asker, user_id=actor.id, note={"undone": [a.action for a in gone]}
-        )
+        if g.log_version < LOG_VERSION:  # the old chain covers the live line only
+            changes["last_hash"] = keep[-1].hash if keep else chain.GENESIS
+        note = {"undone": [a.action for a in gone], "to": len(keep)}
+        event = NewEvent("takeback", now, seat=asker, user_id=actor.id, note=note)
         try:
             g = await self.store.change_game(g, changes, events=[event])
         except GameMovedOn:

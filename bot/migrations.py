@@ -183,6 +183,21 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX rating_changes_by_season ON rating_changes(guild_id, season, ended_at, game_id);
     """,
+    # 4: disputes. Games from now on (log_version 2) chain ONE log: actions and events in the
+    # order written, each row's hash over the previous row's (engine.record.log_row/event_row),
+    # games.last_hash its head, games.links its length, actions.link/events.link each row's place
+    # in it. Older games keep log_version 1 (only their actions chained). frozen_at: when a
+    # dispute froze the game's clocks (NULL: running). mod_role: the role a dispute notifies.
+    """
+    ALTER TABLE games ADD COLUMN log_version INTEGER NOT NULL DEFAULT 1;
+    ALTER TABLE games ADD COLUMN links INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN frozen_at REAL;
+    ALTER TABLE actions ADD COLUMN link INTEGER;
+    ALTER TABLE events ADD COLUMN link INTEGER;
+    ALTER TABLE events ADD COLUMN prev_hash TEXT;
+    ALTER TABLE events ADD COLUMN hash TEXT;
+    ALTER TABLE guild_settings ADD COLUMN mod_role INTEGER;
+    """,
 )
 
 LATEST = len(MIGRATIONS)

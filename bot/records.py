@@ -1,4 +1,9 @@
-"""A stored game as an ``engine.record.Record``: the export format and what ``verify`` checks."""
+"""A stored game as an ``engine.record.Record``: the export format and what ``verify`` checks.
+
+Games of log_version 2 export their whole chained log (actions and events, a version 2 record);
+older games export their live line of actions (version 1). ``stored_record`` and
+``check_stored`` pick the right one.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +12,19 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.store import ActionRow, EventRow, GameRow
-from engine import Outcome, Termination, dice
-from engine.record import Player, Record, RecordAction, Verification, iso_time, verify
+from bot.store import ActionRow, EventRow, GameRow, Store
+from engine import EngineError, Outcome, Termination, chain, dice
+from engine.record import (
+    LOG_VERSION,
+    LogEntry,
+    Player,
+    Record,
+    RecordAction,
+    RecordEvent,
+    Verification,
+    iso_time,
+    verify,
+)
 
 TOSS_ANNOUNCEMENT = "coin toss"
 TOSS_NUMBER = 0  # drops roll 1, 2, ...; the coin toss before the game is roll 0
@@ -44,6 +59,99 @@ def build_record(g: GameRow, actions: Sequence[ActionRow]) -> Record:
         ),
         result=outcome_of(g),
     )
+
+
+def log_entry(row: ActionRow | EventRow) -> LogEntry:
+    """One stored row as a record row; raises RecordError (or ValueError) for a damaged one."""
+    if isinstance(row, ActionRow):
+        return RecordAction(row.seq, row.side, row.actor, row.action, row.roll, row.at, row.hash)
+    actor = None if row.user_id is None else str(row.user_id)
+    return RecordEvent(row.kind, row.seat, actor, iso(row.at), row.details, row.hash or "")
+
+
+def build_log_record(g: GameRow, rows: Sequence[ActionRow | EventRow]) -> Record:
+    """The version 2 record of a log_version 2 game: its whole log, the seed once it is over."""
+    over = g.status != "active"
+    return Record(
+        game=g.game,
+        variant=g.variant,
+        options=json.loads(g.options),
+        players=(Player(str(g.player0), g.name0), Player(str(g.player1), g.name1)),
+        game_id=str(g.id),
+        created=iso(g.created_at),
+        ended=iso(g.ended_at) if over and g.ended_at is not None else None,
+        commitment=g.commitment,
+        seed=g.seed if over else None,
+        result=outcome_of(g),
+        log=tuple(log_entry(r) for r in rows),
+    )
+
+
+async def stored_record(store: Store, g: GameRow) -> Record:
+    """The game's record as exported (version 2 for log_version 2 games, else version 1)."""
+    if g.log_version >= LOG_VERSION:
+        return build_log_record(g, await store.log(g.id))
+    return build_record(g, await store.actions(g.id))
+
+
+async def check_stored(store: Store, g: GameRow) -> Verification:
+    """The engine's verdict on the stored game plus the store's own checks: the game row's head,
+    live line, toss. A damaged row that cannot even be read is named by its place in the log."""
+    if g.log_version < LOG_VERSION:
+        verdict, extra = verify_game(g, await store.actions(g.id), await store.events(g.id))
+        bad = next((e for e in extra if "but" in e), None)
+        return _with(verdict, extra, bad)
+    rows = await store.log(g.id)
+    entries = []
+    for number, row in enumerate(rows, start=1):
+        try:
+            entries.append(log_entry(row))
+        except (EngineError, ValueError) as exc:
+            return Verification(False, number, f"row {number} cannot be read: {exc}")
+    try:
+        record = build_log_record(g, [])
+        record = Record(**{**_fields(record), "log": tuple(entries)})
+    except EngineError as exc:
+        return Verification(False, None, f"the game's row cannot be read: {exc}")
+    verdict = verify(record, head=g.last_hash)
+    extra: list[str] = []
+    problem = None
+    if verdict.ok:
+        start = next((r for r in rows if isinstance(r, EventRow) and r.kind == "start"), None)
+        if len(rows) != g.links:
+            problem = f"the game counts {g.links} log rows, but {len(rows)} are stored"
+        elif len(record.actions) != g.seq:
+            problem = (
+                f"the game is at action {g.seq}, but the log's live line has {len(record.actions)}"
+            )
+        elif start is not None and start.details.get("toss") != g.toss:
+            problem = (
+                f"the game shows coin toss {g.toss}, but the log has {start.details.get('toss')}"
+            )
+        else:
+            extra.append(
+                f"store: the game's row agrees with the log (head #{chain.short(g.last_hash)})"
+            )
+    return _with(verdict, extra, problem)
+
+
+def _fields(record: Record) -> dict[str, Any]:
+    return {name: getattr(record, name) for name in Record.__slots__}  # type: ignore[attr-defined]
+
+
+def _with(verdict: Verification, extra: list[str], problem: str | None) -> Verification:
+    """``verdict`` with the store's details added; not ok (with that reason) if ``problem``."""
+    details = (*verdict.details, *extra)
+    if problem is None or not verdict.ok:
+        return Verification(
+            verdict.ok,
+            verdict.first_bad,
+            verdict.reason,
+            details,
+            verdict.rolls_checked,
+            verdict.head,
+        )
+    return Verification(False, None, problem, details, verdict.rolls_checked, verdict.head)
 
 
 def record_json(g: GameRow, actions: Sequence[ActionRow], events: Sequence[EventRow]) -> bytes:

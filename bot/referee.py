@@ -26,7 +26,7 @@ from bot import commands, ladder_store, texts
 from bot.endings import Endings
 from bot.ladder_service import Ladders, ladder_setting_problem, ladder_setting_text
 from bot.lifecycle import Challenges
-from bot.records import iso, record_json, verify_game
+from bot.records import check_stored, iso, stored_record
 from bot.referee_core import (
     HISTORY_PAGE,
     MAX_CHOICES,
@@ -176,7 +176,7 @@ class Referee(Challenges, Endings, Ladders, RefereeCore):
         g = await self._game_here(where, game_id)
         if g is None:
             return refusal(texts.NO_GAME)
-        data = record_json(g, await self.store.actions(g.id), await self.store.events(g.id))
+        data = (await stored_record(self.store, g)).to_json().encode()
         note = "" if g.status != "active" else " (the dice seed is added when the game ends)"
         return Reply(
             text=f"The record of game {g.id}{note}. Check it with: python -m engine.verify FILE",
@@ -192,13 +192,12 @@ class Referee(Challenges, Endings, Ladders, RefereeCore):
         g = await self._game_here(where, game_id)
         if g is None:
             return refusal(texts.NO_GAME)
-        verdict, extra = verify_game(
-            g, await self.store.actions(g.id), await self.store.events(g.id)
+        verdict = await check_stored(self.store, g)
+        lines = [("Verified: " if verdict.ok else "Problem: ") + verdict.reason]
+        lines += [f"- {d}" for d in verdict.details]
+        return Reply(
+            text="\n".join(lines), ok=True, game_id=g.id, version=g.version, chain=g.last_hash
         )
-        ok = verdict.ok and not any("but" in e for e in extra)
-        lines = [("Verified: " if ok else "Problem: ") + verdict.reason]
-        lines += [f"- {d}" for d in (*verdict.details, *extra)]
-        return Reply(text="\n".join(lines), ok=True, game_id=g.id, version=g.version)
 
     # --- settings, buttons, upkeep ----------------------------------------------------------
 

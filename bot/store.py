@@ -21,6 +21,7 @@ import sqlite3
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field, fields
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,7 @@ import aiosqlite
 from bot.ladder_store import RESULT_COLUMNS, rate_finished, result_changed
 from bot.migrations import LATEST, MIGRATIONS
 from engine import chain
-from engine.record import row_hash
+from engine.record import LOG_VERSION, event_hash, iso_time, row_hash
 
 BUSY_TIMEOUT_MS = 10_000
 
@@ -123,6 +124,9 @@ class GameRow:
     rematch_of: int | None
     name0: str
     name1: str
+    log_version: int = 1  # 2: actions and events form one chain (migration 4)
+    links: int = 0  # rows in that chain
+    frozen_at: float | None = None  # a dispute froze the clocks at this time
 
     @property
     def players(self) -> tuple[int, int]:
@@ -186,6 +190,7 @@ class ActionRow:
     announced_at: str | None
     prev_hash: str
     hash: str
+    link: int | None = None  # its place in the game's log (log_version 2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,6 +204,9 @@ class EventRow:
     user_id: int | None
     at: float
     note: str
+    link: int | None = None  # its place in the game's log, and its chain hashes (log_version 2)
+    prev_hash: str | None = None
+    hash: str | None = None
 
     @property
     def details(self) -> dict[str, Any]:
@@ -415,6 +423,19 @@ class Store:
         rows = await self._all("SELECT * FROM actions WHERE game_id = ? ORDER BY id", (game_id,))
         return [ActionRow(**dict(r)) for r in rows]
 
+    async def log(self, game_id: int) -> list[ActionRow | EventRow]:
+        """A log_version 2 game's whole chain in order: every action (taken back or not) and
+        every event, by their place in the log."""
+        actions = await self._all(
+            "SELECT * FROM actions WHERE game_id = ? AND link IS NOT NULL", (game_id,)
+        )
+        events = await self._all(
+            "SELECT * FROM events WHERE game_id = ? AND link IS NOT NULL", (game_id,)
+        )
+        rows: list[ActionRow | EventRow] = [ActionRow(**dict(r)) for r in actions]
+        rows += [EventRow(**dict(r)) for r in events]
+        return sorted(rows, key=lambda r: (r.link or 0, isinstance(r, EventRow), r.id))
+
     async def events(self, game_id: int) -> list[EventRow]:
         rows = await self._all("SELECT * FROM events WHERE game_id = ? ORDER BY id", (game_id,))
         return [EventRow(**dict(r)) for r in rows]
@@ -468,6 +489,20 @@ class Store:
         if row is None:
             return {"theme": None, "ladder": {}}
         return {"theme": row["theme"], "ladder": json.loads(row["ladder"])}
+
+    async def mod_role(self, guild_id: int) -> int | None:
+        """The role a dispute notifies in this guild (None: not set)."""
+        row = await self._one("SELECT mod_role FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        return None if row is None or row[0] is None else int(row[0])
+
+    async def set_mod_role(self, guild_id: int, role_id: int | None, now: float) -> None:
+        async with self._write(f"saving the moderators' role of guild {guild_id}") as db:
+            await db.execute(
+                "INSERT INTO guild_settings (guild_id, mod_role, updated_at) VALUES (?,?,?)"
+                " ON CONFLICT(guild_id) DO UPDATE SET mod_role = excluded.mod_role,"
+                " updated_at = excluded.updated_at",
+                (guild_id, role_id, now),
+            )
 
     # --- writes -----------------------------------------------------------------------------
 
@@ -548,7 +583,15 @@ class Store:
             for pid, name in people:
                 await self._upsert_player(db, pid, name, now)
             columns, start = build(game_id)
-            columns = {**columns, "id": game_id, "last_hash": chain.GENESIS, "seq": 0}
+            events, head = _event_rows(game_id, [start], chain.GENESIS, 0)
+            columns = {
+                **columns,
+                "id": game_id,
+                "last_hash": head,
+                "seq": 0,
+                "log_version": LOG_VERSION,
+                "links": 1,
+            }
             try:
                 await db.execute(
                     f"INSERT INTO games ({', '.join(columns)})"
@@ -557,7 +600,7 @@ class Store:
                 )
             except sqlite3.IntegrityError:
                 raise ChannelBusy from None
-            await db.executemany(_INSERT_EVENT, _event_rows(game_id, [start]))
+            await db.executemany(_INSERT_EVENT, events)
             got = await db.execute_fetchall(_GAME_SELECT + "WHERE g.id = ?", (game_id,))
             return GameRow(**dict(next(iter(got))))
 
@@ -573,18 +616,30 @@ class Store:
         """Apply ``changes`` to the game's row and append ``actions`` and ``events``, if the game
         is still at ``game.version``; raises GameMovedOn otherwise. Returns the row as written.
 
-        Appending moves sets seq and last_hash; a takeback passes them in ``changes`` instead.
+        Appending moves sets seq and last_hash; a takeback passes seq in ``changes`` instead
+        (and, in a log_version 1 game, last_hash). In a log_version 2 game the events are
+        chained after the actions, in the order given, and last_hash and links follow.
         """
-        bad = (set(changes) - set(GAME_COLUMNS)) | ({"id", "version"} & set(changes))
-        if actions and {"seq", "last_hash"} & set(changes):
-            bad |= {"seq", "last_hash"}
+        chained = game.log_version >= LOG_VERSION
+        bad = (set(changes) - set(GAME_COLUMNS)) | ({"id", "version", "links"} & set(changes))
+        forbidden = ({"seq", "last_hash"} if actions else set()) | (
+            {"last_hash"} if chained and events else set()
+        )
+        bad |= forbidden & set(changes)
         if bad:
             raise ValueError(f"not changeable here: {sorted(bad)}")
         sets = dict(changes)
         rows: list[tuple[Any, ...]] = []
+        link = game.links if chained else None
+        head = game.last_hash
         if actions:
-            rows, last_hash = _chain_rows(game.id, game.seq, game.last_hash, actions)
-            sets.update(seq=game.seq + len(actions), last_hash=last_hash)
+            rows, head = _chain_rows(game.id, game.seq, head, actions, link)
+            sets.update(seq=game.seq + len(actions), last_hash=head)
+        event_rows, head = _event_rows(
+            game.id, events, head, None if link is None else link + len(actions)
+        )
+        if chained and (actions or events):
+            sets.update(last_hash=head, links=game.links + len(actions) + len(events))
         assignments = "".join(f", {k} = ?" for k in sets)
         async with self._write(f"a change to game {game.id} at version {game.version}") as db:
             cur = await db.execute(
@@ -596,7 +651,7 @@ class Store:
             if rows:
                 await db.executemany(_INSERT_ACTION, rows)
             if events:
-                await db.executemany(_INSERT_EVENT, _event_rows(game.id, events))
+                await db.executemany(_INSERT_EVENT, event_rows)
             if sets.get("status") == "finished":  # rated in the transaction that ends it
                 await rate_finished(db, game.id)
             elif game.status == "finished" and RESULT_COLUMNS & set(sets):
@@ -625,18 +680,24 @@ def _refuse_newer(path: str, version: int) -> None:
 
 _INSERT_ACTION = (
     "INSERT INTO actions (game_id, seq, side, actor, action, roll, at, announced_at,"
-    " prev_hash, hash) VALUES (?,?,?,?,?,?,?,?,?,?)"
+    " prev_hash, hash, link) VALUES (?,?,?,?,?,?,?,?,?,?,?)"
 )
-_INSERT_EVENT = "INSERT INTO events (game_id, kind, seat, user_id, at, note) VALUES (?,?,?,?,?,?)"
+_INSERT_EVENT = (
+    "INSERT INTO events (game_id, kind, seat, user_id, at, note, link, prev_hash, hash)"
+    " VALUES (?,?,?,?,?,?,?,?,?)"
+)
 
 
 def _chain_rows(
-    game_id: int, seq: int, prev_hash: str, actions: Sequence[NewAction]
+    game_id: int, seq: int, prev_hash: str, actions: Sequence[NewAction], link: int | None = None
 ) -> tuple[list[tuple[Any, ...]], str]:
-    """The rows to insert after ``seq``, each hashed over the previous hash and its content."""
+    """The rows to insert after ``seq``, each hashed over the previous hash and its content;
+    ``link``: the log's length before them (None: a log_version 1 game keeps no links)."""
     rows = []
     for a in actions:
         seq += 1
+        if link is not None:
+            link += 1
         digest = row_hash(prev_hash, seq, a.side, a.actor, a.action, a.roll, a.at)
         rows.append(
             (
@@ -650,14 +711,28 @@ def _chain_rows(
                 a.announced_at,
                 prev_hash,
                 digest,
+                link,
             )
         )
         prev_hash = digest
     return rows, prev_hash
 
 
-def _event_rows(game_id: int, events: Sequence[NewEvent]) -> list[tuple[Any, ...]]:
-    return [
-        (game_id, e.kind, e.seat, e.user_id, e.at, json.dumps(dict(e.note), sort_keys=True))
-        for e in events
-    ]
+def _event_rows(
+    game_id: int, events: Sequence[NewEvent], prev_hash: str, link: int | None
+) -> tuple[list[tuple[Any, ...]], str]:
+    """The event rows to insert; chained after ``prev_hash`` unless ``link`` is None (a
+    log_version 1 game, whose events stay unchained). Returns the rows and the new head."""
+    rows = []
+    for e in events:
+        note = json.dumps(dict(e.note), sort_keys=True)
+        digest = None
+        prev = None
+        if link is not None:
+            link += 1
+            prev = prev_hash
+            when = iso_time(datetime.fromtimestamp(e.at, UTC))
+            digest = event_hash(prev_hash, e.kind, e.seat, e.user_id, when, json.loads(note))
+            prev_hash = digest
+        rows.append((game_id, e.kind, e.seat, e.user_id, e.at, note, link, prev, digest))
+    return rows, prev_hash

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import engine
-from bot.records import build_record
+from bot.records import stored_record
 from bot.referee import Referee
 from bot.store import Store
 from engine import Termination
@@ -36,7 +36,7 @@ async def test_atmalof_random_games_end_and_verify(referee: Referee, store: Stor
         assert g.termination in (Termination.LINE, Termination.TIEBREAK)
         assert reply.game_id == g.id
         await assert_cache_matches_log(store, g.id)
-        verdict = verify(build_record(g, await store.actions(g.id)), head=g.last_hash)
+        verdict = verify(await stored_record(store, g), head=g.last_hash)
         assert verdict.ok and verdict.rolls_checked, verdict.reason
         assert g.seed in end.text  # the seed is revealed at the end
 

@@ -324,6 +324,7 @@ async def test_a_schema_2_file_is_migrated_and_its_ladders_rebuilt(
     old.executescript(
         "DROP TABLE ratings; DROP TABLE seasons; DROP TABLE rating_changes; PRAGMA user_version=2;"
     )
+    old.executescript(UNDO_MIGRATION_4)
     old.close()
     store = await Store.open(db_path)
     try:
@@ -335,6 +336,14 @@ async def test_a_schema_2_file_is_migrated_and_its_ladders_rebuilt(
         assert ladder_ratings(live, GUILD, "morris") == await stored(store)
     finally:
         await store.close()
+
+
+UNDO_MIGRATION_4 = """
+    ALTER TABLE games DROP COLUMN log_version; ALTER TABLE games DROP COLUMN links;
+    ALTER TABLE games DROP COLUMN frozen_at; ALTER TABLE actions DROP COLUMN link;
+    ALTER TABLE events DROP COLUMN link; ALTER TABLE events DROP COLUMN prev_hash;
+    ALTER TABLE events DROP COLUMN hash; ALTER TABLE guild_settings DROP COLUMN mod_role;
+"""
 
 
 def test_migration_3_is_the_ladder_schema() -> None:

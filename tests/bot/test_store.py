@@ -10,10 +10,11 @@ import pytest
 
 from bot.clock import ManualClock
 from bot.migrations import LATEST, MIGRATIONS
+from bot.records import iso
 from bot.referee import Referee
-from bot.store import GameMovedOn, Store
+from bot.store import EventRow, GameMovedOn, Store
 from engine import chain
-from engine.record import row_hash
+from engine.record import event_hash, row_hash
 from tests.bot.conftest import ALICE, BOB, HERE, play, start
 
 
@@ -47,11 +48,16 @@ async def test_the_action_log_is_append_only_and_chained(referee: Referee, store
     await start(referee, "morris")
     await play(referee, HERE, ALICE, "place d7")
     await play(referee, HERE, BOB, "place d1")
-    rows = await store.actions(1)
+    rows = await store.log(1)  # the start event, then the two moves: one chain
+    assert [getattr(r, "kind", None) or r.action for r in rows] == ["start", "place d7", "place d1"]
     prev = chain.GENESIS
     for row in rows:
         assert row.prev_hash == prev
-        expected = row_hash(prev, row.seq, row.side, row.actor, row.action, row.roll, row.at)
+        if isinstance(row, EventRow):
+            when = iso(row.at)
+            expected = event_hash(prev, row.kind, row.seat, row.user_id, when, row.details)
+        else:
+            expected = row_hash(prev, row.seq, row.side, row.actor, row.action, row.roll, row.at)
         assert row.hash == expected
         prev = row.hash
     assert (await store.game(1)).last_hash == prev
