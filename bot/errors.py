@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 
 import engine
+from bot.option_guard import check_options
 from bot.store import StoreUnavailable
 from bot.texts import CANT_SAVE
 
@@ -55,7 +56,9 @@ def message_for(error: BaseException) -> str | None:
 async def send_private(interaction: discord.Interaction[Any], text: str) -> None:
     """An ephemeral message, as a followup once the interaction has been answered."""
     if interaction.type is discord.InteractionType.autocomplete:
-        return  # an autocomplete cannot carry a message
+        if not interaction.response.is_done():  # it cannot carry a message: offer nothing
+            await interaction.response.autocomplete([])
+        return
     if interaction.response.is_done():
         await interaction.followup.send(text, ephemeral=True)
     else:
@@ -105,6 +108,7 @@ class RefereeTree(app_commands.CommandTree[Any]):
         root = getattr(command, "root_parent", None) or command
         if interaction.guild_id is None and getattr(root, "guild_only", False):
             raise app_commands.NoPrivateMessage()
+        check_options(interaction)  # types, ranges and lengths as declared
         return True
 
     async def on_error(

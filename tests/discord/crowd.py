@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.store import Store
 from tests.discord.harness import (
     CHANNEL_ID,
     GUILD_ID,
@@ -116,4 +117,16 @@ def message_with(h: Harness, custom_ids: list[str], channel: int = CHANNEL_ID) -
     return h._message({"content": "board", "components": rows}, [], channel_id=channel)
 
 
-__all__ = ["GUILD_ID", "click", "message_with", "place_payload", "slash"]
+async def snapshot(store: Store) -> list[Any]:
+    """Everything a command could change: every row of every table (a refusal changes none)."""
+    tables = await store.db.execute_fetchall(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+    )
+    out: list[Any] = []
+    for name in sorted(r[0] for r in tables):
+        rows = await store.db.execute_fetchall(f'SELECT * FROM "{name}" ORDER BY rowid')
+        out.append((name, [tuple(r) for r in rows]))
+    return out
+
+
+__all__ = ["GUILD_ID", "click", "message_with", "place_payload", "slash", "snapshot"]

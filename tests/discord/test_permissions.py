@@ -30,6 +30,7 @@ from bot.replies import Where
 from bot.store import Store
 from tests.discord import crowd
 from tests.discord.conftest import ALICE, BOB, CAROL, MODERATOR
+from tests.discord.crowd import snapshot
 from tests.discord.harness import GUILD_ID, Call, Exchange, Harness, Person
 from tests.discord.play import button, message_with_buttons
 
@@ -414,15 +415,6 @@ async def table(tmp_path: Path) -> AsyncIterator[tuple[Harness, Store, ManualClo
         await h.close()
         await store.close()
     assert not h.stray, f"stray requests: {[(c.method, c.path) for c in h.stray]}"
-
-
-async def snapshot(store: Store) -> list[Any]:
-    """Everything a command could change: games, their logs and events, challenges, settings."""
-    out: list[Any] = []
-    for table in ("games", "actions", "events", "challenges", "guild_settings"):
-        rows = await store.db.execute_fetchall(f"SELECT * FROM {table} ORDER BY rowid")
-        out.append([tuple(r) for r in rows])
-    return out
 
 
 async def run(h: Harness, column: Column, row: Row, scene: Scene) -> Exchange:

@@ -1,0 +1,96 @@
+"""Check a slash command's raw option values against what the command declared, before it runs.
+
+Discord's client enforces option types, ranges and lengths, but discord.py passes the values of
+a payload through as they come (a float where a string goes, 2**70 where a row goes, 6,000
+characters where 200 are allowed). A modified client or a Discord change must not reach the
+commands with such values: this guard refuses them with a sentence naming the option.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from typing import Any
+
+import discord
+from discord import AppCommandOptionType, app_commands
+
+INT_LIMIT = 2**53  # Discord's integer options lie within +-2**53
+MAX_STRING = 6000  # Discord's own ceiling for a string option
+SNOWFLAKE_TYPES = (
+    AppCommandOptionType.user,
+    AppCommandOptionType.channel,
+    AppCommandOptionType.role,
+    AppCommandOptionType.mentionable,
+    AppCommandOptionType.attachment,
+)
+
+
+class BadOption(app_commands.CheckFailure):
+    """An option value the command cannot take; the message names the option and why."""
+
+
+def leaf_options(options: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """The options of the subcommand actually invoked (groups and subcommands unwrapped)."""
+    for option in options:
+        if option.get("type") in (1, 2):  # a subcommand or a group
+            yield from leaf_options(option.get("options") or [])
+        else:
+            yield option
+
+
+def problem(param: app_commands.Parameter, value: Any) -> str | None:
+    """Why ``value`` does not fit ``param``, or None."""
+    name = param.display_name
+    kind = param.type
+    if kind is AppCommandOptionType.string:
+        if not isinstance(value, str):
+            return f"{name} must be text"
+        longest = param.max_value if isinstance(param.max_value, int) else MAX_STRING
+        if len(value) > longest:
+            return f"{name} is at most {longest} characters"
+        if isinstance(param.min_value, int) and len(value) < param.min_value:
+            return f"{name} needs at least {param.min_value} characters"
+        return None
+    if kind is AppCommandOptionType.boolean:
+        return None if isinstance(value, bool) else f"{name} must be true or false"
+    if kind in (AppCommandOptionType.integer, AppCommandOptionType.number):
+        whole = kind is AppCommandOptionType.integer
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return f"{name} must be a number"
+        if whole and not isinstance(value, int):
+            return f"{name} must be a whole number"
+        if not math.isfinite(value) or abs(value) > INT_LIMIT:
+            return f"{name} is out of range"
+        low, high = param.min_value, param.max_value
+        if (low is not None and value < low) or (high is not None and value > high):
+            span = f"between {low} and {high}" if low is not None and high is not None else ""
+            return f"{name} must be {span or 'in range'}".rstrip()
+        return None
+    if kind in SNOWFLAKE_TYPES:
+        text = str(value)
+        fits = text.isascii() and text.isdigit() and len(text) <= 20
+        return None if fits else f"{name} must be picked from the list Discord shows"
+    return None
+
+
+def check_options(interaction: discord.Interaction[Any]) -> None:
+    """Raise ``BadOption`` for the first option whose value the command did not declare."""
+    command = interaction.command
+    data = interaction.data or {}
+    if not isinstance(command, app_commands.Command):
+        return
+    params = {p.display_name: p for p in command.parameters}
+    for option in leaf_options(list(data.get("options") or [])):  # type: ignore[arg-type]
+        param = params.get(str(option.get("name")))
+        if param is None:
+            name = str(option.get("name"))[:40]
+            raise BadOption(f"/{command.qualified_name} has no option {name!r}")
+        value = option.get("value")
+        if option.get("focused"):  # what someone is typing: only its type is checked now
+            if param.type is AppCommandOptionType.string and not isinstance(value, str):
+                raise BadOption(f"I can't use that: {param.display_name} must be text.")
+            continue
+        why = problem(param, value)
+        if why:
+            raise BadOption(f"I can't use that: {why}.")
