@@ -22,6 +22,7 @@ from discord.ext import commands
 
 from bot.discord_format import Outgoing, to_message
 from bot.errors import RefereeTree
+from bot.guards import Cooldowns, Deliveries
 from bot.replies import Actor, ButtonSpec, Reply, Where, refusal
 from bot.store import StoreUnavailable
 from bot.texts import ROLL_LATER
@@ -91,6 +92,8 @@ class RefereeBot(commands.Bot):
         self.sweep_seconds = sweep_seconds
         self.heartbeat = Path(heartbeat) if heartbeat else None
         self._sweeper: asyncio.Task[None] | None = None
+        self.deliveries: Deliveries | None = Deliveries()  # bot.guards: None switches it off
+        self.cooldowns: Cooldowns | None = Cooldowns()
 
     async def setup_hook(self) -> None:
         """Buttons first (a click may arrive before anything else), then the commands."""

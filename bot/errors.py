@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 
 import engine
+from bot.guards import first_delivery
 from bot.option_guard import check_options
 from bot.store import StoreUnavailable
 from bot.texts import CANT_SAVE
@@ -101,7 +102,10 @@ class RefereeTree(app_commands.CommandTree[Any]):
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         """Bots never use the referee, and guild-only commands are refused in direct messages
-        even if Discord delivers one (discord.py leaves ``guild_only`` to Discord)."""
+        even if Discord delivers one (discord.py leaves ``guild_only`` to Discord). An
+        interaction delivered twice is handled once."""
+        if not first_delivery(interaction):
+            return False
         if interaction.user.bot:
             raise app_commands.CheckFailure(BOTS_REFUSED)
         command = interaction.command

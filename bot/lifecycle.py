@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import engine
-from bot import texts
+from bot import limits, texts
 from bot.clock import ClockSpec, ClockSpecError
 from bot.records import TOSS_ANNOUNCEMENT, TOSS_NUMBER
 from bot.referee_core import STARTERS, RefereeCore
@@ -59,6 +59,10 @@ class Challenges(RefereeCore):
             return refusal("you cannot challenge yourself: challenge someone else, or anyone")
         if starter not in STARTERS:
             return refusal("who starts must be me, them or random")
+        if self.per_user_limits:
+            busy = await limits.challenge_problem(self.store, actor.id, self._now())
+            if busy:
+                return refusal(busy)
         try:
             rules = engine.get_game(game)
             state = rules.new(variant, **dict(options or {}))
@@ -127,6 +131,13 @@ class Challenges(RefereeCore):
             return refusal("you cannot accept your own challenge (decline withdraws it)")
         if c.opponent_id is not None and actor.id != c.opponent_id:
             return refusal(f"this challenge is for {c.opponent_name}")
+        if self.per_user_limits:
+            busy = await limits.games_problem(self.store, actor.id, "you are")
+            busy = busy or await limits.games_problem(
+                self.store, c.challenger_id, f"{c.challenger_name} is"
+            )
+            if busy:
+                return refusal(busy)
         rules = engine.get_game(c.game)
         state = rules.new(c.variant, **json.loads(c.options))
         seed = dice.new_seed()

@@ -62,6 +62,8 @@ class Referee(Challenges, Endings, Ladders, RefereeCore):
     ``challenge_ttl``: seconds a challenge waits (default 10 minutes).
     ``abandon_after``: seconds without a move, in a game without a clock, after which the
     opponent may ``claim`` the win (default 72 hours).
+    ``per_user_limits``: at most ``bot.limits`` challenges waiting and games running per user
+    (default on; tests that stage many games for one person switch it off).
 
     Commands live by concept: challenges in ``bot.lifecycle``, endings in ``bot.endings``,
     shared machinery in ``bot.referee_core``; play, proof and upkeep here.

@@ -50,8 +50,10 @@ class RefereeCore:
         *,
         challenge_ttl: float = 600.0,
         abandon_after: float = 72 * 3600.0,
+        per_user_limits: bool = True,
     ) -> None:
         self.store = store
+        self.per_user_limits = per_user_limits  # bot.limits: challenges and games per user
         self.clock = clock or SystemClock()
         if render is True:
             self._renderer: Renderer | None = boards.default_renderer()

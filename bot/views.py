@@ -14,6 +14,7 @@ from typing import Any
 import discord
 
 from bot.errors import report, send_private
+from bot.guards import first_delivery
 from bot.replies import CUSTOM_ID_PREFIX, ButtonKind, ButtonSpec
 
 log = logging.getLogger("bot.discord")
@@ -62,6 +63,9 @@ class RefereeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEM
             style=style,
         )
         return cls(spec)
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        return first_delivery(interaction)  # a click delivered twice is handled once
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Hand the click to the bot; discord.py only logs what escapes, so report it here."""

@@ -14,6 +14,7 @@ from discord.ext import commands
 
 from bot.app import RefereeBot, where_of
 from bot.discord_format import COLOUR_INFO
+from bot.guards import expensive
 
 log = logging.getLogger("bot.discord")
 
@@ -95,6 +96,7 @@ class Info(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name="history", description="The moves of this channel's game so far")
+    @expensive("history")
     @app_commands.describe(page="Page of the history, 1 is the start")
     async def history(
         self, interaction: discord.Interaction[Any], page: Range[int, 1, 1000] = 1
@@ -103,11 +105,13 @@ class Info(commands.Cog):
         await self.bot.answer(interaction, reply, title="History")
 
     @app_commands.command(name="record", description="The game's record as a file (JSON)")
+    @expensive("record")
     async def record(self, interaction: discord.Interaction[Any]) -> None:
         reply = await self.bot.referee.record(where_of(interaction))
         await self.bot.answer(interaction, reply, title="Record")
 
     @app_commands.command(name="replay", description="An animated replay of this channel's game")
+    @expensive("replay")
     async def replay(self, interaction: discord.Interaction[Any]) -> None:
         """Refuse privately, or defer: drawing every frame can take longer than three seconds.
 
@@ -135,6 +139,7 @@ class Info(commands.Cog):
         )
 
     @app_commands.command(name="verify", description="Recheck every die roll and move of the game")
+    @expensive("verify")
     async def verify(self, interaction: discord.Interaction[Any]) -> None:
         reply = await self.bot.referee.verify(where_of(interaction))
         await self.bot.answer(interaction, reply, title="Verification")

@@ -10,6 +10,7 @@ from discord.app_commands import Choice, Range
 from discord.ext import commands
 
 from bot.app import RefereeBot, actor_of, where_of
+from bot.guards import expensive
 
 MAX_CHOICES = 25
 
@@ -21,6 +22,7 @@ class Ladder(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name="ladder", description="This server's leaderboard for a game")
+    @expensive("ladder")
     @app_commands.describe(
         game="Which ladder (default: this channel's game)",
         show_provisional="Also rank players whose rating is still provisional (shown with ?)",
@@ -29,7 +31,7 @@ class Ladder(commands.Cog):
     async def ladder(
         self,
         interaction: discord.Interaction[Any],
-        game: str | None = None,
+        game: Range[str, 1, 40] | None = None,
         show_provisional: bool = False,
         top: Range[int, 1, 25] = 10,
     ) -> None:
@@ -39,6 +41,7 @@ class Ladder(commands.Cog):
         await self.bot.answer(interaction, reply, title="Ladder")
 
     @app_commands.command(name="stats", description="Rating, record, streaks and dice luck")
+    @expensive("stats")
     @app_commands.describe(
         player="Whose stats (default: yours)",
         game="Only this game (default: every game)",
@@ -48,7 +51,7 @@ class Ladder(commands.Cog):
         self,
         interaction: discord.Interaction[Any],
         player: discord.Member | discord.User | None = None,
-        game: str | None = None,
+        game: Range[str, 1, 40] | None = None,
         opponent: discord.Member | discord.User | None = None,
     ) -> None:
         who = actor_of(player) if player is not None else None

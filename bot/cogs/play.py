@@ -138,7 +138,7 @@ class Play(commands.Cog):
         interaction: discord.Interaction[Any],
         game: str,
         opponent: discord.Member | None = None,
-        variant: str = "standard",
+        variant: Range[str, 1, 40] = "standard",
         options: Range[str, 1, MAX_OPTIONS_TEXT] | None = None,
         rated: bool = False,
         clock: Range[str, 1, 20] = "none",

@@ -407,7 +407,8 @@ COLUMNS = (
 async def table(tmp_path: Path) -> AsyncIterator[tuple[Harness, Store, ManualClock]]:
     clock = ManualClock()
     store = await Store.open(str(tmp_path / "permissions.db"))
-    bot = RefereeBot(Referee(store, clock=clock, render=False), sweep_seconds=None)
+    referee = Referee(store, clock=clock, render=False, per_user_limits=False)  # many scenes
+    bot = RefereeBot(referee, sweep_seconds=None)
     h = await Harness(bot).start()
     try:
         yield h, store, clock

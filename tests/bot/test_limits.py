@@ -1,0 +1,201 @@
+"""Limits, so one person cannot fill the store or slow the bot for others: open challenges and
+active games per user, custom board sizes, text and option lengths, history pages, replay
+frames, and per-user cooldowns on the expensive commands (answered privately with the wait)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot import limits
+from bot.clock import ManualClock
+from bot.commands import MAX_TEXT
+from bot.guards import COOLDOWNS, Cooldowns
+from bot.referee import Referee
+from bot.referee_core import HISTORY_PAGE
+from bot.replies import Actor, Where
+from bot.store import Store
+from engine.atmalof_config import MAX_SIZE
+from render.replay import MAX_FRAMES
+from tests.bot.conftest import ALICE, BOB, CAROL, HERE, random_game, start
+from tests.discord.conftest import ALICE as ALICE_P  # members, not referee actors
+from tests.discord.conftest import BOB as BOB_P
+from tests.discord.conftest import start_bot
+from tests.discord.harness import CHANNEL_ID, Harness
+from tests.discord.play import start_game, to_move
+
+STRING, INTEGER, NUMBER = 3, 4, 10
+LONGEST_OPTION = 200  # no string option takes more than this many characters
+
+
+def channel(n: int) -> Where:
+    return Where(guild_id=1, channel_id=1000 + n)
+
+
+# ---- challenges and games per user -----------------------------------------------------------
+
+
+async def test_a_user_may_have_at_most_three_challenges_waiting(
+    referee: Referee, clock: ManualClock
+) -> None:
+    for n in range(limits.MAX_OPEN_CHALLENGES):
+        assert (await referee.challenge(channel(n), ALICE, "morris", opponent=BOB)).ok
+    fourth = await referee.challenge(channel(9), ALICE, "morris")
+    assert not fourth.ok and fourth.ephemeral
+    assert "3 challenges waiting" in fourth.text and "withdraw" in fourth.text
+    assert (await referee.challenge(channel(9), BOB, "morris")).ok  # others are not held back
+    assert (await referee.decline(channel(0), ALICE)).ok  # withdrawing one makes room
+    assert (await referee.challenge(channel(8), ALICE, "abalone")).ok
+    clock.advance(referee.challenge_ttl + 1)  # expired challenges do not count
+    assert (await referee.challenge(channel(7), ALICE, "abalone")).ok
+
+
+async def test_a_user_may_play_at_most_ten_games_at_once(referee: Referee) -> None:
+    for n in range(limits.MAX_ACTIVE_GAMES):
+        opponent = Actor(5000 + n, f"p{n}")
+        await start(referee, "morris", channel(n), ALICE, opponent)
+    eleventh = await referee.challenge(channel(20), ALICE, "morris", opponent=BOB)
+    assert not eleventh.ok and "already playing 10 games" in eleventh.text
+    posted = await referee.challenge(channel(21), BOB, "morris")  # open: anyone may accept
+    assert posted.ok
+    taken = await referee.accept(channel(21), ALICE)
+    assert not taken.ok and taken.text.startswith("you are already playing 10 games")
+    assert (await referee.accept(channel(21), CAROL)).ok  # the challenge still stands for others
+    assert (await referee.resign(channel(0), ALICE)).ok  # one ends: room for another
+    assert (await referee.challenge(channel(20), ALICE, "morris", opponent=BOB)).ok
+
+
+async def test_accepting_is_refused_when_the_challenger_is_at_the_limit(referee: Referee) -> None:
+    assert (await referee.challenge(channel(30), ALICE, "morris", opponent=BOB)).ok
+    for n in range(limits.MAX_ACTIVE_GAMES):
+        await start(referee, "morris", channel(n), ALICE, Actor(6000 + n, f"q{n}"))
+    late = await referee.accept(channel(30), BOB)
+    assert not late.ok and late.text.startswith("alice is already playing 10 games")
+
+
+# ---- sizes and lengths -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"rows": MAX_SIZE + 1},
+        {"cols": 10**9},
+        {"rows": 0},
+        {"pieces": 10**6},
+        {"line": 99},
+        {"beyond_rows": -1},
+    ],
+)
+async def test_custom_atmalof_parameters_stay_within_sane_bounds(
+    referee: Referee, store: Store, options: dict[str, Any]
+) -> None:
+    reply = await referee.challenge(HERE, ALICE, "atmalof", variant="custom", options=options)
+    assert not reply.ok and reply.ephemeral, reply.text
+    assert await store.open_challenge(HERE.channel_id) is None
+
+
+async def test_console_text_is_cut_at_its_limit(referee: Referee) -> None:
+    reply = await referee.handle(HERE, ALICE, "challenge " + "x" * 100_000)
+    assert not reply.ok and len(reply.text) < MAX_TEXT + 100
+
+
+async def test_history_pages_are_clamped_to_the_game(referee: Referee) -> None:
+    await start(referee, "morris")
+    await random_game(referee, HERE, {ALICE.id: ALICE, BOB.id: BOB}, seed=3)
+    first = await referee.history(HERE, 0)
+    pages = int(first.text.split("(page 1 of ", 1)[1].split(")")[0])
+    assert pages >= 2, first.text
+    for asked, shown in ((-5, 1), (10**12, pages), (pages + 1, pages)):
+        reply = await referee.history(HERE, asked)
+        assert f"(page {shown} of {pages})" in reply.text
+        assert len(reply.text.splitlines()) <= HISTORY_PAGE + 3
+
+
+def test_replays_are_bounded_in_frames_and_bytes() -> None:
+    from bot.cogs.info import MAX_REPLAY_BYTES
+
+    assert MAX_FRAMES <= 400 and MAX_REPLAY_BYTES <= 8 * 1024 * 1024
+
+
+@pytest.fixture
+async def bot(tmp_path: Path) -> AsyncIterator[Harness]:
+    h, store = await start_bot(tmp_path / "limits.db", ManualClock())
+    try:
+        yield h
+    finally:
+        await h.close()
+        await store.close()
+
+
+def options_of(h: Harness) -> list[tuple[str, dict[str, Any]]]:
+    """(path, option) for every option of every slash command, as sync would send them."""
+    found = []
+
+    def walk(options: list[dict[str, Any]], path: str) -> None:
+        for option in options:
+            if option["type"] in (1, 2):
+                walk(option.get("options") or [], f"{path} {option['name']}")
+            else:
+                found.append((f"{path} {option['name']}", option))
+
+    for command in h.bot.tree.get_commands():
+        payload = command.to_dict(h.bot.tree)
+        walk(payload.get("options") or [], payload["name"])
+    return found
+
+
+async def test_every_string_option_has_a_length_limit(bot: Harness) -> None:
+    strings = [(p, o) for p, o in options_of(bot) if o["type"] == STRING]
+    assert len(strings) > 10
+    for path, option in strings:
+        if option.get("choices"):
+            continue  # Discord only sends one of the listed values
+        assert 1 <= option.get("max_length", 6000) <= LONGEST_OPTION, path
+
+
+async def test_every_number_option_has_bounds(bot: Harness) -> None:
+    for path, option in options_of(bot):
+        if option["type"] in (INTEGER, NUMBER) and not option.get("choices"):
+            assert "min_value" in option and "max_value" in option, path
+
+
+# ---- cooldowns ---------------------------------------------------------------------------------
+
+
+def test_a_cooldown_counts_per_user_and_command() -> None:
+    book = Cooldowns({"history": (2, 30.0)})
+    book.check("history", 1, 100.0)
+    book.check("history", 1, 100.0)
+    with pytest.raises(Exception) as refused:
+        book.check("history", 1, 101.0)
+    assert round(refused.value.retry_after) == 29  # type: ignore[attr-defined]
+    book.check("history", 2, 101.0)  # another user
+    book.check("board", 1, 101.0)  # a command without a cooldown
+    book.check("history", 1, 131.0)  # the window has passed
+
+
+@pytest.mark.parametrize("command", ["history", "record", "verify", "replay"])
+async def test_expensive_commands_cool_down_per_user_with_the_wait_shown(
+    bot: Harness, command: str
+) -> None:
+    await start_game(bot, ALICE_P, BOB_P, "morris")
+    uses, per = COOLDOWNS[command]
+    for _ in range(uses):
+        assert "Slow down" not in (await bot.slash(ALICE_P, command)).text
+    refused = await bot.slash(ALICE_P, command)
+    assert refused.all_ephemeral and refused.first.response_type == 4
+    assert f"try again in {per:.0f} s" in refused.text, refused.text
+    assert "Slow down" not in (await bot.slash(BOB_P, command)).text  # others are not slowed
+
+
+async def test_moves_have_no_cooldown(bot: Harness) -> None:
+    await start_game(bot, ALICE_P, BOB_P, "morris")
+    for _ in range(max(uses for uses, _ in COOLDOWNS.values()) + 4):
+        mover, commands = await to_move(bot, (ALICE_P, BOB_P), CHANNEL_ID)
+        assert mover is not None
+        moved = await bot.slash(mover, "play", command=commands[0])
+        assert not moved.first.ephemeral, moved.text
