@@ -114,6 +114,8 @@ async def dispatch(
         return await referee.abort(where, actor)
     if head == "claim":
         return await referee.claim(where, actor)
+    if head == "dispute":
+        return await referee.dispute(where, actor, " ".join(rest))
     if head == "rematch":
         return await referee.rematch(where, actor)
     if head == "board":

@@ -23,6 +23,7 @@ from typing import Any
 
 import engine
 from bot import commands, ladder_store, texts
+from bot.disputes import Disputes
 from bot.endings import Endings
 from bot.ladder_service import Ladders, ladder_setting_problem, ladder_setting_text
 from bot.lifecycle import Challenges
@@ -54,7 +55,7 @@ from engine import EngineError, Outcome, Termination, chain
 log = logging.getLogger(__name__)
 
 
-class Referee(Challenges, Endings, Ladders, RefereeCore):
+class Referee(Challenges, Endings, Ladders, Disputes, RefereeCore):
     """Runs games for front ends over a ``Store``.
 
     ``render``: True renders board PNGs with ``render.board_png`` in a worker thread, False
@@ -138,7 +139,7 @@ class Referee(Challenges, Endings, Ladders, RefereeCore):
         Those starting with ``prefix`` come first, then those merely containing it.
         """
         g = await self.store.active_game(where.channel_id)
-        if g is None or g.pending is not None or g.seat_of(actor.id) is None:
+        if g is None or g.pending is not None or g.seat_of(actor.id) is None or g.frozen_at:
             return []
         state = await self._state(g)
         if g.players[state.to_move] != actor.id:

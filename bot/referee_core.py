@@ -103,6 +103,8 @@ class RefereeCore:
                 game_id=g.id,
                 version=g.version,
             )
+        if g.frozen_at is not None:
+            return refusal(texts.FROZEN, game_id=g.id, version=g.version)
         prefix = ""
         if g.pending is not None:
             done = await self._complete_roll(g)
@@ -272,6 +274,8 @@ class RefereeCore:
             clocks = texts.clocks_line(g, sides, to_move, now)
             if clocks:
                 lines.append(clocks)
+            if g.frozen_at is not None:
+                lines.append("Frozen for a dispute: the clocks are stopped.")
             mentions.append(g.players[to_move])
         elif outcome is not None:
             lines.append(texts.result_line(g, sides, outcome))
@@ -306,10 +310,20 @@ class RefereeCore:
             return None, None, refusal("only moderators can do that")
         if not str(reason or "").strip():
             return None, None, refusal("give a reason: it is logged with the game")
-        g = await self.store.active_game(where.channel_id)
+        g = await self._game_for_moderator(where)
         if g is None:
             return None, None, refusal(texts.NO_GAME)
         return g, await self._state(g), None
+
+    async def _game_for_moderator(self, where: Where) -> GameRow | None:
+        """The channel's active game, or, in a dispute's private thread, the frozen game of the
+        channel the thread belongs to."""
+        g = await self.store.active_game(where.channel_id)
+        if g is None and where.parent_id is not None:
+            parent = await self.store.active_game(where.parent_id)
+            if parent is not None and parent.frozen_at is not None:
+                return parent
+        return g
 
     async def _end(
         self,
@@ -389,6 +403,7 @@ def _ending(outcome: Outcome, now: float) -> dict[str, Any]:
         "pending": None,
         "pending_seat": None,
         "pending_at": None,
+        "frozen_at": None,
         "updated_at": now,
     }
 

@@ -14,6 +14,10 @@ from engine import Outcome
 MOVED_ON = "that game has moved on: look at the latest board and try again"
 NO_GAME = "there is no game running here: start one with a challenge"
 NOT_A_PLAYER = "you are not playing in this game ({players})"
+FROZEN = (
+    "the game is frozen for a dispute: no move, claim or offer is taken until a moderator "
+    "resumes, restores or decides it"
+)
 CANT_SAVE = (
     "The referee can't save right now; your move was not recorded. Please try again in a moment."
 )
@@ -38,6 +42,10 @@ def remaining(g: GameRow, seat: int, to_move: int, now: float) -> float | None:
     if not spec.enabled:
         return None
     running = g.status == "active" and seat == to_move and g.pending is None
+    if g.frozen_at is not None:  # a dispute stopped the clocks: time stands still
+        now = g.frozen_at
+        if running and spec.kind == "correspondence":
+            return g.turn_started_at + spec.per_move - now
     if spec.kind == "fischer":
         bank = g.banks[seat]
         return bank - (now - g.turn_started_at) if running else bank

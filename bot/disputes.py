@@ -1,0 +1,261 @@
+"""Disputes: a player stops the clocks and calls the moderators, who look back and decide.
+
+``dispute`` freezes the game (no move, claim or offer lands, no flag falls, time stands still)
+and answers with the evidence: the log, the dice commitment (never the seed of a running game),
+the position and the chain head. Moderators then ``rewind`` (look at the position after action
+N), ``resume`` (clocks go on from where they stopped), ``restore`` (by agreement, the game goes
+on from action N; later actions stay in the log), ``void`` (ended, unrated) or ``award``
+(``bot.endings``). Each step is a chained event naming who did it and why.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engine
+from bot import boards, texts
+from bot.boards import BoardView
+from bot.clock import ClockSpec, format_seconds
+from bot.records import stored_record
+from bot.referee_core import HISTORY_PAGE, MAX_REASON, RefereeCore
+from bot.replies import Actor, Reply, Where, refusal
+from bot.store import GameMovedOn, GameRow, NewEvent
+from engine import Outcome, Termination, chain
+from engine.record import LOG_VERSION
+
+MODERATOR_HELP = (
+    "Moderators: /referee rewind N (the position after action N), /referee resume, "
+    "/referee restore N (by agreement), /referee award, /referee void."
+)
+
+
+def _reason(text: str | None, default: str = "") -> str:
+    return " ".join(str(text or "").split())[:MAX_REASON] or default
+
+
+class Disputes(RefereeCore):
+    """dispute, and the moderators' rewind, resume, restore, void; the moderators' role."""
+
+    async def dispute(self, where: Where, actor: Actor, reason: str = "") -> Reply:
+        """A player of the channel's game freezes it and asks the moderators to look.
+
+        The reply carries the board, the log so far as text, the record file (seed hidden) and
+        mentions both players; the front end posts it where the moderators will see it.
+        """
+        loaded = await self._playing(where, actor)
+        if isinstance(loaded, Reply):
+            if loaded.text == texts.FROZEN:
+                return refusal("a dispute is already open: the moderators have been told")
+            return loaded
+        g, state, seat, prefix = loaded
+        now = self._now()
+        why = _reason(reason, "no reason given")
+        event = NewEvent("dispute", now, seat=seat, user_id=actor.id, note={"reason": why})
+        changes = {
+            "frozen_at": now,
+            "deadline": None,
+            "draw_offer": None,
+            "takeback_offer": None,
+            "updated_at": now,
+        }
+        try:
+            g = await self.store.change_game(g, changes, events=[event])
+        except GameMovedOn:
+            return refusal(texts.MOVED_ON)
+        self._states[g.id] = (g.last_hash, state)
+        sides = engine.get_game(g.game).side_names
+        lines = [
+            f"{prefix}{texts.seat_label(g, sides, seat)} opened a dispute: {why}",
+            "The game is frozen: the clocks are stopped and no move, claim or offer is taken "
+            "until a moderator decides.",
+            *await self._log_lines(g),
+            f"Dice proof: commitment {g.commitment} (the seed stays secret until the game "
+            "ends; then every roll can be rechecked).",
+            MODERATOR_HELP,
+        ]
+        reply = await self._board_reply(g, state, "\n".join(lines))
+        reply.mentions = list(dict.fromkeys(g.players))
+        reply.file = (await stored_record(self.store, g)).to_json().encode()
+        reply.file_name = f"game-{g.id}-dispute.json"
+        return reply
+
+    async def _log_lines(self, g: GameRow) -> list[str]:
+        rows = await self.store.actions(g.id)
+        sides = engine.get_game(g.game).side_names
+        lines = [f"Log ({len(rows)} actions; the attached record has them all):"]
+        if len(rows) > HISTORY_PAGE:
+            lines.append(f"... {len(rows) - HISTORY_PAGE} earlier actions")
+        for a in rows[-HISTORY_PAGE:]:
+            roll = f", rolled {a.roll}" if a.roll is not None else ""
+            lines.append(f"{a.seq}. {sides[a.side]}: {a.action}{roll} ({a.at[11:19]} UTC)")
+        if not rows:
+            lines.append("no moves yet")
+        return lines
+
+    # --- moderators ---------------------------------------------------------------------------
+
+    async def _moderating(
+        self, where: Where, actor: Actor, reason: str | None, *, need_reason: bool
+    ) -> tuple[GameRow, Any] | Reply:
+        if not actor.is_moderator:
+            return refusal("only moderators can do that")
+        if need_reason and not _reason(reason):
+            return refusal("give a reason: it is logged with the game")
+        g = await self._game_for_moderator(where)
+        if g is None:
+            return refusal(texts.NO_GAME)
+        return g, await self._state(g)
+
+    async def rewind(self, where: Where, actor: Actor, number: int, reason: str = "") -> Reply:
+        """The position after action ``number`` (0: the start) as a picture; changes nothing
+        but the log, which records that a moderator looked."""
+        loaded = await self._moderating(where, actor, reason, need_reason=False)
+        if isinstance(loaded, Reply):
+            return loaded
+        g, _ = loaded
+        if not 0 <= number <= g.seq:
+            return refusal(f"choose an action from 0 (the start) to {g.seq}", game_id=g.id)
+        now = self._now()
+        why = _reason(reason, "review")
+        event = NewEvent("rewind", now, user_id=actor.id, note={"to": number, "reason": why})
+        try:
+            g = await self.store.change_game(g, {"updated_at": now}, events=[event])
+        except GameMovedOn:
+            return refusal(texts.MOVED_ON)
+        rows = await self.store.actions(g.id, number)
+        before = self._replay_rows(g, rows[:-1])
+        state, last = before, None
+        if rows:
+            rules = engine.get_game(g.game)
+            action = rules.parse(before, rows[-1].action)
+            state = rules.apply(before, action, rows[-1].roll)
+            last = (before, action, rows[-1].roll)
+        sides = engine.get_game(g.game).side_names
+        done = f"after action {number} ({rows[-1].action})" if rows else "at the start"
+        text = (
+            f"Moderator {actor.name} rewinds game {g.id} ({why}): the position {done}, "
+            f"{texts.seat_label(g, sides, state.to_move)} to move. Read-only: the game is "
+            f"still at action {g.seq}.\nLog #{chain.short(g.last_hash)}"
+        )
+        view = BoardView(g.game, state, last, await self._board_theme(g), g.names, None)
+        image = await boards.png(self._renderer, view)
+        return Reply(
+            text=text,
+            image=image,
+            image_name=f"game-{g.id}-action-{number}.png",
+            alt_text=boards.alt_text(view) if image else "",
+            board_text=boards.text_board(view),
+            game_id=g.id,
+            version=g.version,
+            chain=g.last_hash,
+        )
+
+    async def resume(self, where: Where, actor: Actor, reason: str = "") -> Reply:
+        """Unfreeze: every clock goes on from what it showed when the dispute froze it."""
+        loaded = await self._moderating(where, actor, reason, need_reason=False)
+        if isinstance(loaded, Reply):
+            return loaded
+        g, state = loaded
+        if g.frozen_at is None:
+            return refusal("the game is not frozen", game_id=g.id)
+        now = self._now()
+        paused = max(0.0, now - g.frozen_at)
+        started = g.turn_started_at + paused
+        spec = ClockSpec.parse(g.clock)
+        changes = {
+            "frozen_at": None,
+            "turn_started_at": started,
+            "deadline": spec.deadline(started, g.banks[state.to_move]),
+            "updated_at": now,
+        }
+        why = _reason(reason, "no fault found")
+        note = {"reason": why, "paused": round(paused, 3)}
+        event = NewEvent("resume", now, user_id=actor.id, note=note)
+        try:
+            g = await self.store.change_game(g, changes, events=[event])
+        except GameMovedOn:
+            return refusal(texts.MOVED_ON)
+        self._states[g.id] = (g.last_hash, state)
+        text = (
+            f"Moderator {actor.name} resumes the game ({why}). The clocks go on from where "
+            f"they stopped ({format_seconds(paused)} paused)."
+        )
+        return await self._board_reply(g, state, text)
+
+    async def restore(self, where: Where, actor: Actor, number: int, reason: str) -> Reply:
+        """By agreement: the game goes on from the position after action ``number``; the later
+        actions leave the live line but stay in the log. The game is unfrozen; the clock
+        banks stay as they are and the player to move starts a fresh turn."""
+        loaded = await self._moderating(where, actor, reason, need_reason=True)
+        if isinstance(loaded, Reply):
+            return loaded
+        g, _ = loaded
+        if not 0 <= number < g.seq:
+            return refusal(f"choose an action from 0 (the start) to {g.seq - 1}", game_id=g.id)
+        rows = await self.store.actions(g.id)
+        keep, gone = rows[:number], rows[number:]
+        state = self._replay_rows(g, keep)
+        rules = engine.get_game(g.game)
+        now = self._now()
+        spec = ClockSpec.parse(g.clock)
+        changes: dict[str, Any] = {
+            "seq": number,
+            "position": rules.to_text(state),
+            "ply": state.ply,
+            "frozen_at": None,
+            "pending": None,
+            "pending_seat": None,
+            "pending_at": None,
+            "draw_offer": None,
+            "takeback_offer": None,
+            "turn_started_at": now,
+            "deadline": spec.deadline(now, g.banks[state.to_move]),
+            "updated_at": now,
+        }
+        if g.log_version < LOG_VERSION:  # the old chain covers the live line only
+            changes["last_hash"] = keep[-1].hash if keep else chain.GENESIS
+        why = _reason(reason)
+        note = {"to": number, "undone": [a.action for a in gone], "reason": why}
+        event = NewEvent("restore", now, user_id=actor.id, note=note)
+        try:
+            g = await self.store.change_game(g, changes, events=[event])
+        except GameMovedOn:
+            return refusal(texts.MOVED_ON)
+        self._states[g.id] = (g.last_hash, state)
+        text = (
+            f"Moderator {actor.name} restores the game to action {number} ({why}): "
+            f"{', '.join(a.action for a in gone)} left the game (they stay in the log)."
+        )
+        return await self._board_reply(g, state, text)
+
+    async def void(self, where: Where, actor: Actor, reason: str) -> Reply:
+        """End the game without a result and unrated (frozen or not), the reason logged."""
+        loaded = await self._moderating(where, actor, reason, need_reason=True)
+        if isinstance(loaded, Reply):
+            return loaded
+        g, state = loaded
+        why = _reason(reason)
+        outcome = Outcome(Termination.ABORTED, None, f"voided by moderator {actor.name}: {why}")
+        return await self._end(g, state, outcome, actor, None, "void", note={"reason": why})
+
+    # --- the moderators' role -----------------------------------------------------------------
+
+    async def mod_role(self, where: Where) -> int | None:
+        """The role a dispute notifies here (None: not set, or not in a server)."""
+        if where.guild_id is None:
+            return None
+        return await self.store.mod_role(where.guild_id)
+
+    async def set_mod_role(self, where: Where, actor: Actor, role_id: int | None) -> Reply:
+        if not actor.is_moderator:
+            return refusal("only moderators can change this server's settings")
+        if where.guild_id is None:
+            return refusal("settings belong to a server")
+        await self.store.set_mod_role(where.guild_id, role_id, self._now())
+        shown = f"<@&{role_id}>" if role_id else "nobody (disputes go to the channel)"
+        return Reply(text=f"Disputes now notify {shown}.", ephemeral=True)
+
+    async def _board_theme(self, g: GameRow) -> str | None:
+        if self._renderer is None or g.guild_id is None:
+            return None
+        return (await self.store.guild_settings(g.guild_id)).get("theme")

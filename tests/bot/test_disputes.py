@@ -1,0 +1,192 @@
+"""Disputes at the referee: frozen clocks, the moderators' rewind, resume, restore, void, award,
+every step logged in the chain with who did it; the stored log stays verifiable."""
+
+from __future__ import annotations
+
+import json
+
+from bot.clock import ManualClock
+from bot.records import check_stored, stored_record
+from bot.referee import Referee
+from bot.store import Store
+from engine.record import Record, verify
+from tests.bot.conftest import ALICE, BOB, CAROL, HERE, MOD, THERE, play, start
+
+
+async def morris_moves(referee: Referee, count: int) -> None:
+    """Alternate placements: alice a1, bob a4, alice a7 ... (no mill in the first six)."""
+    points = ["a1", "b2", "a7", "b6", "g7", "f6", "d7", "d1"]
+    for i in range(count):
+        reply = await play(referee, HERE, (ALICE, BOB)[i % 2], f"place {points[i]}")
+        assert reply.ok, reply.text
+
+
+async def kinds(store: Store, game_id: int = 1) -> list[tuple[str, int | None]]:
+    return [(e.kind, e.user_id) for e in await store.events(game_id)]
+
+
+async def test_only_a_player_of_the_channels_game_may_dispute(referee: Referee) -> None:
+    await start(referee, "morris")
+    assert not (await referee.dispute(HERE, CAROL, "x")).ok  # a spectator
+    assert not (await referee.dispute(THERE, ALICE, "x")).ok  # another channel
+    reply = await referee.dispute(HERE, BOB, "alice moved twice")
+    assert reply.ok and "bob" in reply.text and "alice moved twice" in reply.text
+    again = await referee.dispute(HERE, ALICE, "me too")
+    assert not again.ok and "already open" in again.text
+
+
+async def test_the_dispute_packet_has_the_log_the_commitment_and_the_head(
+    referee: Referee, store: Store
+) -> None:
+    await start(referee, "atmalof")
+    await play(referee, HERE, ALICE, "drop row 4")
+    reply = await referee.dispute(HERE, BOB, "the die")
+    g = await store.game(1)
+    assert "1. Red: drop row 4, rolled" in reply.text
+    assert g.commitment in reply.text and g.seed not in reply.text
+    assert f"Log #{g.last_hash[:10]}" in reply.text and reply.chain == g.last_hash
+    record = Record.from_json(reply.file)
+    assert record.seed is None and record.head == g.last_hash
+    assert g.seed not in reply.file.decode()
+    assert set(reply.mentions) == {ALICE.id, BOB.id}
+
+
+async def test_a_frozen_game_takes_no_move_claim_or_offer_and_no_flag_falls(
+    referee: Referee, store: Store, clock: ManualClock
+) -> None:
+    await start(referee, "morris", clock="1+0")
+    await morris_moves(referee, 2)
+    clock.advance(20)
+    await referee.dispute(HERE, ALICE, "lag")
+    before = await store.game(1)
+    clock.advance(3600)  # an hour frozen: far beyond alice's minute
+    for reply in (
+        await referee.act(HERE, ALICE, "place a7"),
+        await referee.claim(HERE, BOB),
+        await referee.offer_draw(HERE, BOB),
+        await referee.resign(HERE, BOB),
+    ):
+        assert not reply.ok and "frozen" in reply.text, reply.text
+    assert await referee.sweep() == []
+    assert await referee.legal_for(HERE, ALICE) == []
+    board = await referee.board(HERE)
+    assert "Clocks: White 0:40, Black 1:00" in board.text, board.text  # alice had 40 s left
+    assert "Frozen for a dispute" in board.text
+    after = await store.game(1)
+    assert (after.status, after.bank0, after.bank1) == ("active", before.bank0, before.bank1)
+
+
+async def test_resume_continues_the_clocks_from_where_they_stopped(
+    referee: Referee, store: Store, clock: ManualClock
+) -> None:
+    await start(referee, "morris", clock="1+0")
+    await morris_moves(referee, 2)
+    clock.advance(20)  # alice has 40 s left
+    await referee.dispute(HERE, ALICE, "lag")
+    clock.advance(500)
+    assert not (await referee.resume(HERE, ALICE)).ok  # players cannot resume
+    reply = await referee.resume(HERE, MOD, "no fault")
+    assert reply.ok and "0:40" in reply.text, reply.text
+    g = await store.game(1)
+    assert g.frozen_at is None and g.deadline == clock.now() + 40
+    clock.advance(39)
+    assert (await play(referee, HERE, ALICE, "place a7")).ok  # still in time
+    g = await store.game(1)
+    assert g.bank0 == 60 - 20 - 39
+    assert ("resume", MOD.id) in await kinds(store)
+
+
+async def test_rewind_shows_an_earlier_position_and_changes_nothing_else(
+    referee: Referee, store: Store
+) -> None:
+    await start(referee, "morris")
+    await morris_moves(referee, 4)
+    await referee.dispute(HERE, ALICE, "x")
+    assert not (await referee.rewind(HERE, BOB, 1)).ok
+    assert not (await referee.rewind(HERE, MOD, 9)).ok
+    reply = await referee.rewind(HERE, MOD, 1, "checking")
+    assert reply.ok and "after action 1 (place a1)" in reply.text
+    now = await referee.board(HERE)
+    assert reply.board_text and reply.board_text != now.board_text  # an earlier position
+    g = await store.game(1)
+    assert g.seq == 4 and g.frozen_at is not None
+    events = await store.events(1)
+    assert (events[-1].kind, events[-1].user_id) == ("rewind", MOD.id)
+    assert events[-1].details == {"to": 1, "reason": "checking"}
+
+
+async def test_restore_continues_from_an_earlier_action_and_keeps_the_later_ones_logged(
+    referee: Referee, store: Store
+) -> None:
+    await start(referee, "atmalof")
+    await play(referee, HERE, ALICE, "drop row 4")
+    await play(referee, HERE, BOB, "drop col 2")
+    await play(referee, HERE, ALICE, "drop row 3")
+    await referee.dispute(HERE, BOB, "misclick, we agree to go back")
+    assert not (await referee.restore(HERE, MOD, 1, "")).ok  # a reason is required
+    reply = await referee.restore(HERE, MOD, 1, "both agree")
+    assert reply.ok and "drop col 2, drop row 3 left the game" in reply.text
+    g = await store.game(1)
+    assert g.seq == 1 and g.frozen_at is None and g.rolls == 3  # rolls keep counting
+    assert (await play(referee, HERE, BOB, "drop col 5")).ok
+    g = await store.game(1)
+    assert g.rolls == 4 and [a.action for a in await store.actions(1)][-1] == "drop col 5"
+    assert len(await store.all_actions(1)) == 4
+    verdict = await check_stored(store, g)
+    assert verdict.ok, verdict.reason
+    await referee.resign(HERE, ALICE)
+    g = await store.game(1)
+    record = await stored_record(store, g)
+    assert verify(record).ok and verify(record).rolls_checked  # rolls 1..4 from the seed
+
+
+async def test_void_ends_the_game_unrated_with_the_reason_logged(
+    referee: Referee, store: Store
+) -> None:
+    await start(referee, "morris", rated=True)
+    await morris_moves(referee, 2)
+    await referee.dispute(HERE, ALICE, "cheating")
+    assert not (await referee.void(HERE, BOB, "because")).ok
+    reply = await referee.void(HERE, MOD, "engine use")
+    assert reply.ok and reply.finished and "voided by moderator mod: engine use" in reply.text
+    g = await store.game(1)
+    assert (g.status, g.winner, g.termination, g.frozen_at) == ("aborted", None, "aborted", None)
+    last = (await store.events(1))[-1]
+    assert (last.kind, last.user_id, last.details["reason"]) == ("void", MOD.id, "engine use")
+    assert (await check_stored(store, g)).ok
+
+
+async def test_award_decides_a_frozen_game(referee: Referee, store: Store) -> None:
+    await start(referee, "morris")
+    await morris_moves(referee, 2)
+    await referee.dispute(HERE, BOB, "x")
+    reply = await referee.award(HERE, MOD, BOB, "alice admitted it")
+    assert reply.ok and reply.finished
+    g = await store.game(1)
+    assert (g.winner, g.termination) == (1, "awarded")
+    assert [k for k, _ in await kinds(store)] == ["start", "dispute", "award"]
+    assert (await check_stored(store, g)).ok
+
+
+async def test_moderators_act_from_the_disputes_thread(referee: Referee, store: Store) -> None:
+    await start(referee, "morris")
+    await morris_moves(referee, 2)
+    thread = type(HERE)(HERE.guild_id, 555, parent_id=HERE.channel_id)
+    assert not (await referee.resume(thread, MOD)).ok  # not frozen: the thread finds nothing
+    await referee.dispute(HERE, BOB, "x")
+    assert (await referee.rewind(thread, MOD, 2)).ok
+    assert (await referee.resume(thread, MOD)).ok
+
+
+async def test_the_log_names_who_did_each_step(referee: Referee, store: Store) -> None:
+    await start(referee, "morris")
+    await morris_moves(referee, 2)
+    await referee.dispute(HERE, BOB, "lag")
+    await referee.rewind(HERE, MOD, 1)
+    await referee.resume(HERE, MOD, "ok")
+    steps = [(e.kind, e.user_id, json.loads(e.note).get("reason")) for e in await store.events(1)]
+    assert steps[1:] == [
+        ("dispute", BOB.id, "lag"),
+        ("rewind", MOD.id, "review"),
+        ("resume", MOD.id, "ok"),
+    ]
