@@ -35,6 +35,9 @@ from engine.record import LOG_VERSION, event_hash, iso_time, row_hash
 BUSY_TIMEOUT_MS = 10_000
 
 log = logging.getLogger(__name__)
+# aiosqlite's DEBUG lines print every statement with its parameters, a running game's secret
+# dice seed included: keep them off even when the bot logs at DEBUG.
+logging.getLogger("aiosqlite").setLevel(logging.INFO)
 
 # SQLite's answers that mean "not now" rather than "this statement is wrong": the file is
 # read-only, the disk (or max_page_count) is full, another writer holds the lock past the busy
