@@ -7,6 +7,7 @@ anything unexpected, a short apology; the details go to the log with the interac
 from __future__ import annotations
 
 import logging
+import math
 from typing import Any
 
 import discord
@@ -42,7 +43,7 @@ def message_for(error: BaseException) -> str | None:
     if isinstance(error, app_commands.NoPrivateMessage):
         return "Games are played in a server channel, not in direct messages."
     if isinstance(error, app_commands.CommandOnCooldown):
-        return f"Slow down a little: try again in {error.retry_after:.0f} s."
+        return f"Slow down a little: try again in {math.ceil(error.retry_after)} s."
     if isinstance(error, app_commands.TransformerError):
         return f"I can't read {error.value!r} there."
     if isinstance(error, app_commands.CheckFailure):

@@ -22,6 +22,7 @@ from bot.app import RefereeBot, actor_of, where_of
 from bot.discord_format import mentions_of, to_message
 from bot.errors import UserFacingError
 from bot.replies import Where
+from bot.store import StoreUnavailable
 from engine.core import clean_command
 
 MAX_CHOICES = 25
@@ -180,7 +181,14 @@ class Play(commands.Cog):
             name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
         )
         where = Where(guild_id=interaction.guild_id, channel_id=room.id, parent_id=channel.id)
-        reply = await self.bot.referee.challenge(where, actor_of(interaction.user), game, **kwargs)
+        try:
+            reply = await self.bot.referee.challenge(
+                where, actor_of(interaction.user), game, **kwargs
+            )
+        except StoreUnavailable:  # nothing was saved: the empty thread goes too
+            with contextlib.suppress(discord.HTTPException):
+                await room.delete()
+            raise
         if not reply.ok:
             with contextlib.suppress(discord.HTTPException):
                 await room.delete()

@@ -223,3 +223,18 @@ async def test_a_roll_that_cannot_be_saved_says_so_and_is_rolled_later(
     assert_move_reply(board, PLAYERS)
     (drop,) = await store.actions(1)
     assert drop.roll is not None
+
+
+async def test_a_thread_opened_for_a_challenge_that_cannot_be_saved_is_removed(
+    harness: Harness,
+) -> None:
+    store = harness.bot.referee.store  # type: ignore[attr-defined]
+    await store.db.execute("PRAGMA query_only = ON")
+    refused = await harness.slash(ALICE, "challenge", game="morris", opponent=BOB, thread=True)
+    await store.db.execute("PRAGMA query_only = OFF")
+    (answer,) = [c for c in refused.calls if c.kind == "callback"]
+    assert answer.ephemeral and answer.text == CANT_SAVE
+    made = [c for c in harness.rest_calls if c.path == "/channels/{channel_id}/threads"]
+    gone = [c for c in harness.rest_calls if c.method == "DELETE"]
+    assert len(made) == 1 and len(gone) == 1
+    assert set(harness.channels) == {CHANNEL_ID}
