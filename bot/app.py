@@ -36,6 +36,7 @@ COG_MODULES = (
     "bot.cogs.game",
     "bot.cogs.info",
     "bot.cogs.ladder",
+    "bot.cogs.disputes",
     "bot.cogs.referee_mod",
 )
 

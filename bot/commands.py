@@ -5,6 +5,7 @@ into Referee calls. The console uses it; anything that is not a referee word goe
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bot import texts
@@ -75,6 +76,18 @@ async def _challenge(
     )
 
 
+async def _import(referee: Referee, where: Where, path: str) -> Reply:
+    """``import <path>``: a record file from this machine (the console only)."""
+    from bot.imports import MAX_IMPORT_BYTES
+
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_IMPORT_BYTES + 1)
+    except OSError as exc:
+        return refusal(f"cannot read {path}: {exc.strerror or exc}")
+    return await referee.import_record(where, data, name=Path(path).name, gif=True)
+
+
 async def dispatch(
     referee: Referee, where: Where, actor: Actor, text: str, people: Mapping[str, Actor]
 ) -> Reply:
@@ -116,6 +129,8 @@ async def dispatch(
         return await referee.claim(where, actor)
     if head == "dispute":
         return await referee.dispute(where, actor, " ".join(rest))
+    if head == "import" and rest:
+        return await _import(referee, where, " ".join(str(text).split()[1:]))
     if head == "rematch":
         return await referee.rematch(where, actor)
     if head == "board":

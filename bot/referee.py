@@ -25,6 +25,7 @@ import engine
 from bot import commands, ladder_store, texts
 from bot.disputes import Disputes
 from bot.endings import Endings
+from bot.imports import Imports
 from bot.ladder_service import Ladders, ladder_setting_problem, ladder_setting_text
 from bot.lifecycle import Challenges
 from bot.records import check_stored, iso, stored_record
@@ -55,7 +56,7 @@ from engine import EngineError, Outcome, Termination, chain
 log = logging.getLogger(__name__)
 
 
-class Referee(Challenges, Endings, Ladders, Disputes, RefereeCore):
+class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
     """Runs games for front ends over a ``Store``.
 
     ``render``: True renders board PNGs with ``render.board_png`` in a worker thread, False

@@ -95,6 +95,8 @@ Commands (type them as `name: command` at the console):
   draw [accept|decline]        offer a draw, or answer one
   takeback [accept|decline]    ask to take back your last turn, or answer
   resign | abort | claim | rematch
+  dispute [reason]             freeze the game and call the moderators
+  import <path>                check a record file and show its final position
   ladder [game] [all]          the leaderboard (all: provisional players too)
   stats [name] [game] [rival]  a player's rating, record, streaks, dice luck
   help | quit"""

@@ -68,12 +68,15 @@ HELP = (
     "**Game**: `/board` · `/resign` · `/draw offer|accept|decline` · "
     "`/takeback request|accept|decline` · `/abort` · `/rematch` · `/claim`\n"
     "**Proof**: `/history` · `/record` (the record file) · `/replay` (an animation) · `/verify` "
-    "(rechecks every roll and move; the dice seed is revealed when the game ends)\n"
+    "(rechecks every roll and move; the dice seed is revealed when the game ends) · `/import` "
+    "(check a record file)\n"
+    "**Disputes**: `/dispute [reason]` stops the clocks and calls the moderators\n"
     "**Ladders**: `/ladder [game]` (the leaderboard; rated games only) · `/stats [player] "
     "[game] [opponent]` (rating and its chart, record, streaks, head-to-head, dice luck)\n"
     "**Rules**: `/rules atmalof` · `/rules morris` · `/rules abalone` · `/help` (this)\n"
-    "**Moderators**: `/referee abort` · `/referee award` · `/referee theme` · "
-    "`/referee settings` · `/referee season-close`"
+    "**Moderators**: `/referee abort` · `/referee award` · `/referee rewind` · `/referee resume` "
+    "· `/referee restore` · `/referee void` · `/referee theme` · `/referee settings` · "
+    "`/referee season-close`"
 )
 
 

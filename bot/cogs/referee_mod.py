@@ -1,4 +1,5 @@
-"""Moderators: /referee abort, award, theme, settings (ladders per variant), season-close.
+"""Moderators: /referee abort, award, rewind, resume, restore, void, theme, settings (ladders per
+variant, the role disputes notify), season-close.
 
 Two locks: ``default_permissions`` hides the group from members without Manage Messages (server
 admins can change that in Discord's integration settings), and a check refuses anyone without
@@ -88,6 +89,51 @@ class Moderation(commands.Cog):
         reply = await self.bot.call(interaction, "award", chosen, reason)
         await self.bot.answer(interaction, reply)
 
+    @referee.command(name="rewind", description="Show the position after action N (read-only)")
+    @app_commands.describe(action="The action number; 0 is the start", reason="Why (logged)")
+    @moderator_only()
+    async def rewind(
+        self,
+        interaction: discord.Interaction[Any],
+        action: Range[int, 0, 5000],
+        reason: Range[str, 1, 200] | None = None,
+    ) -> None:
+        reply = await self.bot.call(interaction, "rewind", action, reason or "")
+        await self.bot.answer(interaction, reply, title=f"Position after action {action}")
+
+    @referee.command(name="resume", description="Unfreeze a disputed game: the clocks go on")
+    @app_commands.describe(reason="Why (logged)")
+    @moderator_only()
+    async def resume(
+        self, interaction: discord.Interaction[Any], reason: Range[str, 1, 200] | None = None
+    ) -> None:
+        reply = await self.bot.call(interaction, "resume", reason or "")
+        await self.bot.answer(interaction, reply)
+
+    @referee.command(
+        name="restore", description="By agreement: continue the game from the position after N"
+    )
+    @app_commands.describe(
+        action="The action to go back to; 0 is the start",
+        reason="Why; it is logged and shown to the players",
+    )
+    @moderator_only()
+    async def restore(
+        self,
+        interaction: discord.Interaction[Any],
+        action: Range[int, 0, 5000],
+        reason: Range[str, 1, 200],
+    ) -> None:
+        reply = await self.bot.call(interaction, "restore", action, reason)
+        await self.bot.answer(interaction, reply)
+
+    @referee.command(name="void", description="End this channel's game unrated (e.g. a dispute)")
+    @app_commands.describe(reason="Why; it is logged and shown to the players")
+    @moderator_only()
+    async def void(self, interaction: discord.Interaction[Any], reason: Range[str, 1, 200]) -> None:
+        reply = await self.bot.call(interaction, "void", reason)
+        await self.bot.answer(interaction, reply)
+
     @referee.command(name="theme", description="The board theme for this server")
     @app_commands.describe(theme="dark suits Discord's dark mode; contrast is colour-blind safe")
     @app_commands.choices(theme=[Choice(name=name, value=name) for name in THEME_NAMES])
@@ -97,14 +143,24 @@ class Moderation(commands.Cog):
         await self.bot.answer(interaction, reply)
 
     @referee.command(name="settings", description="Show or change this server's referee settings")
-    @app_commands.describe(ladders="Ratings per game (variants together) or per variant")
+    @app_commands.describe(
+        ladders="Ratings per game (variants together) or per variant",
+        moderators="The role a /dispute notifies",
+    )
     @app_commands.choices(
         ladders=[Choice(name=name, value=value) for value, name in LADDER_CHOICES.items()]
     )
     @moderator_only()
     async def settings(
-        self, interaction: discord.Interaction[Any], ladders: str | None = None
+        self,
+        interaction: discord.Interaction[Any],
+        ladders: str | None = None,
+        moderators: discord.Role | None = None,
     ) -> None:
+        if moderators is not None:
+            reply = await self.bot.call(interaction, "set_mod_role", moderators.id)
+            await self.bot.answer(interaction, reply, title="Settings")
+            return
         if ladders is not None:
             reply = await self.bot.call(interaction, "set_setting", "ladder", ladder_value(ladders))
             await self.bot.answer(interaction, reply, title="Settings")
@@ -112,7 +168,8 @@ class Moderation(commands.Cog):
         current = await self.bot.referee.settings(where_of(interaction))
         text = (
             f"Board theme: {current.get('theme') or 'dark (default)'}\n"
-            f"Ladders: {ladder_setting_text(current.get('ladder') or {}, changed=False)}"
+            f"Ladders: {ladder_setting_text(current.get('ladder') or {}, changed=False)}\n"
+            f"Disputes notify: {_role_text(await self.bot.referee.mod_role(where_of(interaction)))}"
         )
         await interaction.response.send_message(text, ephemeral=True)
 
@@ -130,6 +187,10 @@ class Moderation(commands.Cog):
             return
         reply = await self.bot.call(interaction, "close_season")
         await self.bot.answer(interaction, reply, title="Season closed")
+
+
+def _role_text(role: int | None) -> str:
+    return f"<@&{role}>" if role else "nobody yet (set a role with moderators)"
 
 
 async def setup(bot: RefereeBot) -> None:

@@ -175,6 +175,24 @@ def user_payload(user_id: int, name: str, *, bot: bool = False) -> dict[str, Any
 
 
 @dataclass(frozen=True)
+class Upload:
+    """A file a person attaches to a slash command option; the bot downloads it from the CDN,
+    which the harness plays (``Harness.downloads`` records each GET)."""
+
+    filename: str
+    data: bytes
+    content_type: str = "application/json"
+
+
+@dataclass(frozen=True)
+class Role:
+    """A guild role, as a role option resolves it."""
+
+    id: int
+    name: str = "moderators"
+
+
+@dataclass(frozen=True)
 class Person:
     """A guild member as Discord describes one in an interaction."""
 
@@ -249,6 +267,8 @@ class Harness:
         self.channels: dict[int, dict[str, Any]] = {CHANNEL_ID: text_channel_payload()}
         self.rest_calls: list[Call] = []
         self.stray: list[Call] = []  # REST calls nobody expected; the fixture fails on any
+        self.cdn: dict[str, bytes] = {}  # attachment url -> bytes, for Attachment.read()
+        self.downloads: list[str] = []  # every url the bot fetched from the CDN
         self._saved: list[tuple[type, str, Any]] = []
         self._command_ids: dict[str, int] = {}
 
@@ -257,6 +277,7 @@ class Harness:
         """Patch the transport and run the bot's real setup without logging in."""
         self._patch(AsyncWebhookAdapter, "request", self._webhook_request)
         self._patch(HTTPClient, "request", self._rest_request)
+        self._patch(HTTPClient, "get_from_cdn", self._cdn_get)
         bot = self.bot
         await bot._async_setup_hook()
         bot._connection.user = discord.ClientUser(
@@ -435,6 +456,14 @@ class Harness:
         self.stray.append(Call("webhook", route.method, path, body))
         raise StrayRequest(f"unexpected webhook request {route.method} {path}")
 
+    async def _cdn_get(self, url: str) -> bytes:
+        """``Attachment.read()``: the bytes of an ``Upload`` given in a slash command."""
+        self.downloads.append(url)
+        if url not in self.cdn:
+            self.stray.append(Call("cdn", "GET", url, {}))
+            raise StrayRequest(f"unexpected CDN download {url}")
+        return self.cdn[url]
+
     async def _rest_request(
         self, route: Any, *, files: Any = None, form: Any = None, **kwargs: Any
     ) -> Any:
@@ -534,6 +563,31 @@ class Harness:
                 member.pop("user")
                 resolved.setdefault("members", {})[str(value.id)] = member
                 value = str(value.id)
+            elif isinstance(value, Upload):
+                aid = snowflake()
+                url = f"https://cdn.example/attachments/{aid}/{value.filename}"
+                self.cdn[url] = value.data
+                resolved.setdefault("attachments", {})[str(aid)] = {
+                    "id": str(aid),
+                    "filename": value.filename,
+                    "size": len(value.data),
+                    "url": url,
+                    "proxy_url": url,
+                    "content_type": value.content_type,
+                }
+                value = str(aid)
+            elif isinstance(value, Role):
+                resolved.setdefault("roles", {})[str(value.id)] = {
+                    "id": str(value.id),
+                    "name": value.name,
+                    "color": 0,
+                    "hoist": False,
+                    "position": 1,
+                    "permissions": "0",
+                    "managed": False,
+                    "mentionable": True,
+                }
+                value = str(value.id)
             option: dict[str, Any] = {"name": param.display_name, "type": ptype, "value": value}
             if name == focused:
                 option["focused"] = True
@@ -555,10 +609,21 @@ class Harness:
         return data, resolved
 
     async def slash(
-        self, person: Person, path: str, *, channel: int = CHANNEL_ID, **values: Any
+        self,
+        person: Person,
+        path: str,
+        *,
+        channel: int = CHANNEL_ID,
+        app_permissions: int | None = None,
+        **values: Any,
     ) -> Exchange:
-        """Invoke ``/path`` as ``person`` with the given option values; wait for the handling."""
+        """Invoke ``/path`` as ``person`` with the given option values; wait for the handling.
+
+        ``app_permissions``: what the bot may do in the channel, when not the default.
+        """
         payload = self._base(2, person, channel)
+        if app_permissions is not None:
+            payload["app_permissions"] = str(app_permissions)
         payload["data"], _ = self._options(path, values)
         return await self.dispatch(payload)
 

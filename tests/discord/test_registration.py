@@ -17,7 +17,7 @@ EXPECTED = {
     "challenge", "drop", "move", "place", "remove", "push", "play",
     "board", "resign", "draw", "takeback", "abort", "rematch", "claim",
     "history", "record", "replay", "verify", "rules", "help", "referee",
-    "ladder", "stats",
+    "ladder", "stats", "dispute", "import",
 }  # fmt: skip
 
 
@@ -112,7 +112,10 @@ async def test_moderator_group_is_hidden_from_members_and_unavailable_in_dms(
     assert int(group["default_member_permissions"]) == 1 << 13  # Manage Messages
     assert group.get("contexts") == [0] or group.get("dm_permission") is False
     names = {o["name"] for o in group["options"]}
-    assert names == {"abort", "award", "theme", "settings", "season-close"}
+    assert names == {
+        "abort", "award", "theme", "settings", "season-close",
+        "rewind", "resume", "restore", "void",
+    }  # fmt: skip
 
 
 async def test_the_button_template_is_registered_for_clicks_after_a_restart(

@@ -1,0 +1,105 @@
+"""Importing a record file: check it the way ``python -m engine.verify`` does and show it.
+
+The text is untrusted: its size is bounded before it is parsed, ``engine.record`` refuses
+anything malformed with a reason, and ``verify`` replays it. The answer is the verdict, the final
+position as a picture and, on request, the animated replay (drawn in a worker thread).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from bot import boards
+from bot.boards import BoardView
+from bot.referee_core import RefereeCore
+from bot.replies import Reply, Where, refusal
+from engine import EngineError, chain
+from engine.record import MAX_JSON_CHARS, Record, RecordError, replay, verify
+
+log = logging.getLogger(__name__)
+
+MAX_IMPORT_BYTES = MAX_JSON_CHARS  # a record the bot exports is far smaller
+MAX_GIF_BYTES = 8 * 1024 * 1024
+
+
+def _replay_gif(record: Record, theme: str, max_bytes: int) -> bytes | None:
+    try:
+        import render
+    except ImportError:  # pragma: no cover - render/ ships with the bot
+        return None
+    return render.replay_gif(record, theme=theme, max_bytes=max_bytes)
+
+
+class Imports(RefereeCore):
+    """import_record."""
+
+    async def import_record(
+        self,
+        where: Where,
+        data: bytes,
+        *,
+        name: str = "record.json",
+        gif: bool = False,
+        max_gif_bytes: int = MAX_GIF_BYTES,
+    ) -> Reply:
+        """The verdict on a record file, its final position and (``gif``) its replay."""
+        if len(data) > MAX_IMPORT_BYTES:
+            return refusal(f"{name} is larger than {MAX_IMPORT_BYTES:,} bytes: not a record")
+        try:
+            record = Record.from_json(data)
+        except RecordError as exc:
+            return refusal(f"{name} is not a readable record: {exc}")
+        try:
+            verdict = verify(record)
+        except EngineError as exc:  # a game module refusing what verify did not foresee
+            return refusal(f"{name} cannot be checked: {exc}")
+        players = " vs ".join(p.name for p in record.players)
+        lines = [
+            f"Imported {name}: {record.game} {record.variant}, {players} "
+            f"(record version {record.version}, game {record.game_id}).",
+            ("Verified: " if verdict.ok else "Problem: ") + verdict.reason,
+            *(f"- {d}" for d in verdict.details),
+            f"Log head #{chain.short(record.head)}",
+        ]
+        try:
+            states = replay(record)
+        except EngineError as exc:
+            lines.append(f"No picture: the replay stops there ({exc}).")
+            return Reply(text="\n".join(lines), chain=record.head)
+        theme = "dark"
+        if where.guild_id is not None:
+            theme = (await self.store.guild_settings(where.guild_id)).get("theme") or theme
+        last = _last(record, states)
+        view = BoardView(record.game, states[-1], last, theme, _names(record), record.result)
+        image = await boards.png(self._renderer, view)
+        reply = Reply(
+            text="\n".join(lines),
+            image=image,
+            image_name=f"import-{record.game_id}.png",
+            alt_text=boards.alt_text(view) if image else "",
+            board_text=boards.text_board(view),
+            finished=record.result is not None,
+            chain=record.head,
+        )
+        if gif and self._renderer is not None:
+            try:
+                reply.file = await asyncio.to_thread(_replay_gif, record, theme, max_gif_bytes)
+                reply.file_name = f"replay-{record.game_id}.gif"
+            except Exception:  # the verdict stands even if the animation fails
+                log.exception("replay of an imported record failed")
+        return reply
+
+
+def _names(record: Record) -> tuple[str, str]:
+    return (record.players[0].name, record.players[1].name)
+
+
+def _last(record: Record, states: list[Any]) -> tuple[Any, Any, int | None] | None:
+    if not record.actions:
+        return None
+    from engine import get_game
+
+    entry, before = record.actions[-1], states[-2]
+    return (before, get_game(record.game).parse(before, entry.notation), entry.roll)

@@ -1,0 +1,194 @@
+"""Disputes and imports through the real discord.py bot: who may dispute, the private thread or
+the channel post with the moderators' role, frozen clocks, the /referee decisions, /import."""
+
+from __future__ import annotations
+
+import json
+
+from bot.clock import ManualClock
+from engine.record import Record
+from tests.discord.conftest import ALICE, BOB, CAROL, MODERATOR
+from tests.discord.harness import CHANNEL_ID, Harness, Role, Upload
+from tests.discord.play import PNG, start_game
+
+OTHER_CHANNEL = 700_000_000_000_000_301
+PRIVATE_THREADS = (1 << 11) | (1 << 14) | (1 << 15) | (1 << 35) | (1 << 36) | (1 << 38)
+MODS = Role(700_000_000_000_000_777)
+
+
+async def morris_game(h: Harness, **options: object) -> None:
+    await start_game(h, ALICE, BOB, "morris", **options)
+    for person, point in ((ALICE, "a1"), (BOB, "b2")):
+        played = await h.slash(person, "place", point=point)
+        assert not played.first.ephemeral, played.text
+
+
+async def events(h: Harness) -> list[tuple[str, int | None, dict]]:
+    store = h.bot.referee.store  # type: ignore[attr-defined]
+    return [(e.kind, e.user_id, e.details) for e in await store.events(1)]
+
+
+async def test_only_a_player_of_this_channels_game_may_dispute(harness: Harness) -> None:
+    await morris_game(harness)
+    spectator = await harness.slash(CAROL, "dispute", reason="I saw it")
+    assert spectator.all_ephemeral and "not playing" in spectator.text
+    elsewhere = await harness.slash(ALICE, "dispute", channel=OTHER_CHANNEL, reason="x")
+    assert elsewhere.all_ephemeral and "no game" in elsewhere.text
+    moderator = await harness.slash(MODERATOR, "dispute")
+    assert moderator.all_ephemeral and "not playing" in moderator.text
+    assert [k for k, _, _ in await events(harness)] == ["start"]
+    player = await harness.slash(BOB, "dispute", reason="alice took two turns")
+    assert not player.all_ephemeral and "alice took two turns" in player.text
+    assert [k for k, _, _ in await events(harness)] == ["start", "dispute"]
+
+
+async def test_a_dispute_posts_the_evidence_in_the_channel_for_the_moderators_role(
+    harness: Harness,
+) -> None:
+    await morris_game(harness)
+    role = await harness.slash(MODERATOR, "referee settings", moderators=MODS)
+    assert "Disputes now notify" in role.text
+    opened = await harness.slash(ALICE, "dispute", reason="lag")
+    packet = opened.last
+    assert packet.content.startswith(f"<@&{MODS.id}>")
+    assert ALICE.mention in packet.content and BOB.mention in packet.content
+    mentions = packet.data["allowed_mentions"]
+    assert [int(r) for r in mentions["roles"]] == [MODS.id]
+    assert {int(u) for u in mentions["users"]} == {ALICE.id, BOB.id}
+    assert "@everyone" not in packet.content
+    g = await harness.bot.referee.store.game(1)  # type: ignore[attr-defined]
+    assert g.commitment in packet.text and f"#{g.last_hash[:10]}" in packet.text
+    assert "1. White: place a1" in packet.text and "2. Black: place b2" in packet.text
+    names = {name: data for name, _, data in opened.files}
+    assert any(data.startswith(PNG) for data in names.values())
+    record = Record.from_json(names["game-1-dispute.json"])
+    assert record.seed is None and g.seed not in names["game-1-dispute.json"].decode()
+
+
+async def test_a_dispute_opens_a_private_thread_when_the_bot_may(harness: Harness) -> None:
+    await morris_game(harness)
+    opened = await harness.slash(BOB, "dispute", reason="lag", app_permissions=PRIVATE_THREADS)
+    made = [c for c in harness.rest_calls if c.path == "/channels/{channel_id}/threads"]
+    assert len(made) == 1 and made[0].payload["type"] == 12  # a private thread
+    thread = int(made[0].message["id"])
+    added = [c.path for c in harness.rest_calls if "thread-members" in c.path]
+    assert len(added) == 2
+    posted = [c for c in harness.rest_calls if c.path == "/channels/{channel_id}/messages"]
+    assert int(posted[-1].message["channel_id"]) == thread
+    assert "opened a dispute" in posted[-1].text and posted[-1].files
+    assert f"<#{thread}>" in opened.text  # the channel is pointed to the thread
+    # moderators answer in the thread: it finds the frozen game of its channel
+    resumed = await harness.slash(MODERATOR, "referee resume", channel=thread, reason="ok")
+    assert not resumed.all_ephemeral and "resumes the game" in resumed.text
+
+
+async def test_frozen_clocks_let_no_flag_fall_and_resume_keeps_the_banks(
+    harness: Harness, clock: ManualClock
+) -> None:
+    await morris_game(harness, clock="1+0")
+    clock.advance(25)  # alice, to move, has 35 s left
+    await harness.slash(BOB, "dispute", reason="she is away")
+    clock.advance(7200)
+    assert await harness.bot.post_notices() == 0  # type: ignore[attr-defined]
+    for person, path, values in (
+        (ALICE, "place", {"point": "a7"}),
+        (BOB, "claim", {}),
+        (BOB, "resign", {}),
+        (BOB, "draw offer", {}),
+    ):
+        refused = await harness.slash(person, path, **values)
+        assert refused.all_ephemeral and "frozen" in refused.text, (path, refused.text)
+    board = await harness.slash(CAROL, "board")
+    assert "White 0:35" in board.text and "Frozen for a dispute" in board.text
+    resumed = await harness.slash(MODERATOR, "referee resume", reason="back")
+    assert "White 0:35" in resumed.text, resumed.text
+    clock.advance(30)
+    assert not (await harness.slash(ALICE, "place", point="a7")).all_ephemeral
+    g = await harness.bot.referee.store.game(1)  # type: ignore[attr-defined]
+    assert g.bank0 == 60 - 25 - 30 and g.status == "active"
+
+
+async def test_non_moderators_cannot_use_the_dispute_decisions(harness: Harness) -> None:
+    await morris_game(harness)
+    await harness.slash(ALICE, "dispute", reason="x")
+    for path, values in (
+        ("referee rewind", {"action": 1}),
+        ("referee resume", {}),
+        ("referee restore", {"action": 1, "reason": "agreed"}),
+        ("referee void", {"reason": "x"}),
+        ("referee award", {"reason": "x", "winner": ALICE}),
+    ):
+        refused = await harness.slash(ALICE, path, **values)
+        assert refused.all_ephemeral and "Only moderators" in refused.text, path
+    assert [k for k, _, _ in await events(harness)] == ["start", "dispute"]
+
+
+async def test_moderators_rewind_restore_and_award_each_logged(harness: Harness) -> None:
+    await morris_game(harness)
+    await harness.slash(ALICE, "dispute", reason="misclick")
+    rewound = await harness.slash(MODERATOR, "referee rewind", action=1, reason="look")
+    assert "after action 1 (place a1)" in rewound.text
+    assert any(data.startswith(PNG) for _, _, data in rewound.files)
+    restored = await harness.slash(MODERATOR, "referee restore", action=1, reason="both agree")
+    assert "restores the game to action 1" in restored.text and BOB.mention in restored.last.content
+    again = await harness.slash(BOB, "place", point="g7")  # bob replays his turn
+    assert not again.all_ephemeral, again.text
+    await harness.slash(BOB, "dispute", reason="now she stalls")
+    awarded = await harness.slash(MODERATOR, "referee award", reason="stalling", winner=BOB)
+    assert "Game over: Bob (Black) wins" in awarded.text
+    steps = [(k, who, d.get("reason")) for k, who, d in await events(harness)][1:]
+    assert steps == [
+        ("dispute", ALICE.id, "misclick"),
+        ("rewind", MODERATOR.id, "look"),
+        ("restore", MODERATOR.id, "both agree"),
+        ("dispute", BOB.id, "now she stalls"),
+        ("award", MODERATOR.id, "stalling"),
+    ]
+    verified = await harness.slash(CAROL, "verify")
+    assert "Verified" in verified.text and "1 taken back or restored away" in verified.text
+
+
+async def test_void_ends_the_game_unrated(harness: Harness) -> None:
+    await morris_game(harness, rated=True)
+    await harness.slash(BOB, "dispute", reason="x")
+    voided = await harness.slash(MODERATOR, "referee void", reason="both cheated")
+    assert "voided by moderator" in voided.text and "both cheated" in voided.text
+    g = await harness.bot.referee.store.game(1)  # type: ignore[attr-defined]
+    assert (g.status, g.winner) == ("aborted", None)
+    assert (await events(harness))[-1][:2] == ("void", MODERATOR.id)
+
+
+async def finished_record(h: Harness) -> bytes:
+    await morris_game(h)
+    await h.slash(BOB, "resign")
+    exported = await h.slash(ALICE, "record")
+    (data,) = [d for name, _, d in exported.files if name.endswith(".json")]
+    return data
+
+
+async def test_import_of_a_good_record_shows_verdict_position_and_replay(
+    harness: Harness,
+) -> None:
+    data = await finished_record(harness)
+    imported = await harness.slash(CAROL, "import", record=Upload("game-1.json", data))
+    assert imported.first.response_type == 5  # deferred: the replay takes a moment
+    assert "Verified" in imported.text and "record version 2" in imported.text
+    names = [name for name, _, _ in imported.files]
+    assert "import-1.png" in names and "replay-1.gif" in names
+    assert harness.downloads == [u for u in harness.cdn]  # the file came from the CDN
+
+
+async def test_import_of_a_tampered_record_names_the_row(harness: Harness) -> None:
+    record = json.loads(await finished_record(harness))
+    record["log"][-1]["note"]["winner"] = 1  # bob resigned, yet "bob" wins
+    record["result"]["winner"] = 1
+    forged = json.dumps(record).encode()
+    imported = await harness.slash(CAROL, "import", record=Upload("forged.json", forged))
+    assert "Problem: row 4 (event resign)" in imported.text, imported.text
+    junk = await harness.slash(CAROL, "import", record=Upload("junk.json", b"{not json"))
+    assert "not a readable record" in junk.text
+
+
+async def test_dispute_needs_a_game_in_this_channel(harness: Harness) -> None:
+    refused = await harness.slash(ALICE, "dispute", channel=CHANNEL_ID)
+    assert refused.all_ephemeral and "no game" in refused.text
