@@ -49,6 +49,8 @@ class ConsoleTable:
         mark = "" if reply.ok else "(refused) "
         private = "[private] " if reply.ephemeral else ""
         print(f"{private}{mark}{reply.text}", file=self.out)
+        if reply.chain and f"#{reply.chain[:10]}" not in reply.text:
+            print(f"Log #{reply.chain[:10]}", file=self.out)  # the chain head
         if reply.board_text:
             print(reply.board_text, file=self.out)
         if reply.image is not None and self.image_dir is not None:

@@ -103,6 +103,8 @@ def to_message(reply: Reply, *, title: str | None = None) -> Outgoing:
         footer.append(f"game {reply.game_id}")
     if reply.version is not None:
         footer.append(f"move {reply.version}")
+    if reply.chain and f"#{reply.chain[:10]}" not in reply.text:
+        footer.append(f"log #{reply.chain[:10]}")  # the chain head: what a dispute checks
     if footer:
         embed.set_footer(text=" · ".join(footer))
     board = board_file(reply)

@@ -104,6 +104,12 @@ async def check_stored(store: Store, g: GameRow) -> Verification:
     rows = await store.log(g.id)
     entries = []
     for number, row in enumerate(rows, start=1):
+        if row.link != number:
+            return Verification(
+                False,
+                number,
+                f"row {number} is missing from the log (the next stored is {row.link})",
+            )
         try:
             entries.append(log_entry(row))
         except (EngineError, ValueError) as exc:

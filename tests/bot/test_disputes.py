@@ -3,8 +3,11 @@ every step logged in the chain with who did it; the stored log stays verifiable.
 
 from __future__ import annotations
 
+import io
 import json
+from pathlib import Path
 
+from bot import console
 from bot.clock import ManualClock
 from bot.records import check_stored, stored_record
 from bot.referee import Referee
@@ -190,3 +193,29 @@ async def test_the_log_names_who_did_each_step(referee: Referee, store: Store) -
         ("rewind", MOD.id, "review"),
         ("resume", MOD.id, "ok"),
     ]
+
+
+async def test_the_console_disputes_exports_and_imports(tmp_path: Path) -> None:
+    """``dispute`` freezes the table's game; ``record`` writes the file; ``import`` checks it
+    (a good copy verifies, a copy with an edited row names the row) with the chain head shown."""
+    script = (
+        "alice: challenge bob morris first me\nbob: accept\nalice: place a7\n"
+        "bob: dispute she was slow\nalice: place a1\nbob: record\nquit\n"
+    )
+    out = io.StringIO()
+    images = tmp_path / "out"
+    await console.play(str(tmp_path / "c.db"), io.StringIO(script), out, images, render=False)
+    text = out.getvalue()
+    assert "bob (Black) opened a dispute: she was slow" in text
+    assert "(refused) the game is frozen" in text
+    saved = images / "game-1.json"
+    assert "Log #" in text.split("The record of game 1")[1]  # the head shown with the file
+    forged = json.loads(saved.read_text())
+    forged["log"][1]["notation"] = "place a6"
+    (tmp_path / "forged.json").write_text(json.dumps(forged))
+    script = f"carol: import {saved}\ncarol: import {tmp_path / 'forged.json'}\nquit\n"
+    out = io.StringIO()
+    await console.play(str(tmp_path / "d.db"), io.StringIO(script), out, images, render=False)
+    text = out.getvalue()
+    assert "Imported game-1.json: morris standard" in text and "Verified: morris" in text
+    assert "Problem: row 2 (action 1, 'place a6')" in text

@@ -163,6 +163,8 @@ async def finished_record(h: Harness) -> bytes:
     await h.slash(BOB, "resign")
     exported = await h.slash(ALICE, "record")
     (data,) = [d for name, _, d in exported.files if name.endswith(".json")]
+    head = Record.from_json(data).head
+    assert f"log #{head[:10]}" in exported.last.text  # the chain head, in the embed's footer
     return data
 
 

@@ -1,0 +1,137 @@
+"""Tampering with the stored log in SQLite itself (append-only triggers dropped first) is caught
+by verify, at the right row: actions, rolls, times, order, deleted rows, events, the game row."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable
+
+import pytest
+
+from bot.records import check_stored
+from bot.referee import Referee
+from bot.store import Store
+from tests.bot.conftest import ALICE, BOB, HERE, play, start
+
+# The log of the game below, by row: 1 start, 2..5 four drops, 6 bob's resignation.
+DROPS = ((ALICE, "drop row 4"), (BOB, "drop col 2"), (ALICE, "drop row 3"), (BOB, "drop col 5"))
+TRIGGERS = (
+    "actions_are_never_updated",
+    "actions_are_never_deleted",
+    "events_are_never_updated",
+    "events_are_never_deleted",
+)
+
+
+def flipped_winner(db: sqlite3.Connection) -> None:
+    (note,) = db.execute("SELECT note FROM events WHERE kind = 'resign'").fetchone()
+    data = json.loads(note)
+    data["winner"] = 1 - data["winner"]
+    db.execute("UPDATE events SET note = ? WHERE kind = 'resign'", (json.dumps(data),))
+
+
+TAMPERING: dict[str, tuple[Callable[[sqlite3.Connection], object], int | None, str]] = {
+    "action": (
+        lambda db: db.execute("UPDATE actions SET action = 'drop row 5' WHERE link = 3"),
+        3,
+        "row 3 (action 2",
+    ),
+    "roll": (
+        lambda db: db.execute("UPDATE actions SET roll = roll % 6 + 1 WHERE link = 4"),
+        4,
+        "does not match the seed",
+    ),
+    "time": (
+        lambda db: db.execute("UPDATE actions SET at = '2020-01-01T00:00:00.000Z' WHERE link = 2"),
+        2,
+        "chain hash does not match",
+    ),
+    "order": (
+        lambda db: db.executescript(
+            "UPDATE actions SET link = -1 WHERE link = 3;"
+            "UPDATE actions SET link = 3 WHERE link = 4;"
+            "UPDATE actions SET link = 4 WHERE link = -1;"
+        ),
+        3,
+        "its number is",
+    ),
+    "deleted action": (
+        lambda db: db.execute("DELETE FROM actions WHERE link = 3"),
+        3,
+        "row 3 is missing",
+    ),
+    "deleted event": (
+        lambda db: db.execute("DELETE FROM events WHERE link = 6"),
+        None,
+        "is not the logged one",
+    ),
+    "event winner": (flipped_winner, 6, "row 6 (event resign): its chain hash"),
+    "event kind": (
+        lambda db: db.execute("UPDATE events SET kind = 'award' WHERE link = 6"),
+        6,
+        "chain hash does not match",
+    ),
+    "event seat": (
+        lambda db: db.execute("UPDATE events SET seat = 0 WHERE link = 6"),
+        6,
+        "chain hash does not match",
+    ),
+    "game winner": (
+        lambda db: db.execute("UPDATE games SET winner = 1 - winner"),
+        None,
+        "is not the logged one",
+    ),
+    "commitment": (
+        lambda db: db.execute("UPDATE games SET commitment = ?", ("ab" * 32,)),
+        None,
+        "does not match the dice commitment",
+    ),
+    "head": (
+        lambda db: db.execute("UPDATE games SET last_hash = ?", ("cd" * 32,)),
+        None,
+        "not the published",
+    ),
+}
+
+
+@pytest.fixture
+async def finished(referee: Referee, store: Store) -> int:
+    await start(referee, "atmalof")
+    for actor, text in DROPS:
+        assert (await play(referee, HERE, actor, text)).ok
+    assert (await referee.resign(HERE, BOB)).ok
+    g = await store.game(1)
+    verdict = await check_stored(store, g)
+    assert verdict.ok, verdict.reason
+    return g.id
+
+
+@pytest.mark.parametrize("what", list(TAMPERING))
+async def test_tampering_in_sqlite_is_caught_at_the_right_row(
+    finished: int, store: Store, db_path: str, what: str
+) -> None:
+    edit, row, words = TAMPERING[what]
+    db = sqlite3.connect(db_path, isolation_level=None)
+    try:
+        for trigger in TRIGGERS:
+            db.execute(f"DROP TRIGGER {trigger}")
+        edit(db)
+    finally:
+        db.close()
+    g = await store.game(finished)
+    verdict = await check_stored(store, g)
+    assert not verdict.ok
+    assert verdict.first_bad == row, verdict.reason
+    assert words in verdict.reason, verdict.reason
+
+
+async def test_verify_reports_the_head_and_the_store_agreeing(
+    finished: int, referee: Referee, store: Store
+) -> None:
+    reply = await referee.verify(HERE)
+    g = await store.game(finished)
+    assert reply.text.startswith("Verified:") and reply.chain == g.last_hash
+    assert f"head #{g.last_hash[:10]}" in reply.text
+    assert "the game's row agrees with the log" in reply.text
+    assert "coin toss" not in reply.text or "recomputed" in reply.text
