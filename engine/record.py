@@ -970,11 +970,12 @@ class Recorder:
         seat: int | None = None,
         actor: str | None = None,
         note: Mapping[str, Any] | None = None,
+        at: str | None = None,
     ) -> RecordEvent:
         """Append a referee's event to a version 2 log (``log=True``)."""
         if self._log is None:
             raise RecordError("events belong to a version 2 record: Recorder(..., log=True)")
-        at = iso_time(self._clock())
+        at = at if at is not None else iso_time(self._clock())
         row = event_row(kind, seat, actor, at, note)
         entry = RecordEvent(kind, seat, row["actor"], at, row["note"], chain_hash(self._head, row))
         self._log.append(entry)
@@ -1001,7 +1002,7 @@ class Recorder:
                     "winner": self._result.winner,
                     "reason": self._result.reason,
                 }
-                self.event(kind, seat=seat, note=note)
+                self.event(kind, seat=seat, note=note, at=self._ended)
         return self.record(reveal=True)
 
     def record(self, reveal: bool | None = None) -> Record:

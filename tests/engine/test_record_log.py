@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from typing import Any
 
 import pytest
@@ -20,7 +21,7 @@ from engine.record import (
     event_row,
     verify,
 )
-from tests.engine.test_record import SEED, ticking_clock
+from tests.engine.test_record import DOC, SEED, ticking_clock
 
 
 def recorder(game: str = "atmalof") -> Recorder:
@@ -208,3 +209,17 @@ def test_event_rows_are_bounded_and_validated() -> None:
         event_row("dispute", 0, "1", "2025-01-01T00:00:00.000Z", {"reason": "x" * 3000})
     with pytest.raises(RecordError, match="version 2"):
         Recorder("atmalof").event("dispute")
+
+
+def test_the_documented_version_2_example_verifies() -> None:
+    text = DOC.read_text(encoding="utf-8")
+    examples = [Record.from_json(t) for t in re.findall(r"```json\n(.*?)```", text, re.S)]
+    (logged,) = [r for r in examples if r.version == LOG_VERSION]
+    verdict = verify(logged)
+    assert verdict.ok and verdict.rolls_checked, verdict.reason
+    assert [e.kind for e in logged.log if isinstance(e, RecordEvent)] == [
+        "start",
+        "dispute",
+        "resume",
+        "resign",
+    ]
