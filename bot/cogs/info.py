@@ -30,9 +30,10 @@ RULES: dict[str, tuple[str, str]] = {
         "Row 7 and column 7 are beyond the die's reach: only a move gets there.\n"
         "• **Move**: step one of your pieces to a neighbouring empty square, in any of the eight "
         "directions (`/move 3,4 4,5`).\n"
-        "Five in a row, in any direction, wins at once. When a player has every piece on the "
-        "board, the lines of four decide. Variants: junior (6 × 6), atmalos (9 × 9, seven in a "
-        "row) and custom.\n\n"
+        "Five in a row, in any direction, wins at once. As soon as a player has every piece on "
+        "the board, play stops and each side counts its lines of exactly four: more lines wins, "
+        "equal is a draw. A coin toss decides who starts; rematches alternate. Variants: junior "
+        "(6 × 6), atmalos (9 × 9, seven in a row) and custom.\n\n"
         "Atmalof was invented by **Richard Sandes Forsyth**, whose rules are published under "
         f"[CC BY-SA 3.0]({ATMALOF_LICENCE}); this is our own summary of them.",
     ),
@@ -42,8 +43,9 @@ RULES: dict[str, tuple[str, str]] = {
         "• **Placing**: take turns putting a man on an empty point (`/place d7`).\n"
         "• **Moving**: once all are placed, slide a man along a line to a neighbouring empty "
         "point (`/move d7 d6`). With three men left you may fly to any empty point (an option).\n"
-        "• **Mills**: three of your men in a row on a line let you remove one of the opponent's, "
-        "preferably one not in a mill (`/remove b6`, or `/move d7 d6 remove:b6`).\n"
+        "• **Mills**: three of your men in a row on a line let you remove one of the opponent's "
+        "(`/remove b6`, or `/move d7 d6 remove:b6`). A man standing in a mill is safe unless "
+        "every one of them stands in a mill. Removed men never come back.\n"
         "You lose with two men left or when you cannot move. Repeating a position three times, "
         "or a long run without a removal, is a draw.",
     ),
@@ -53,7 +55,8 @@ RULES: dict[str, tuple[str, str]] = {
         "• **Move** one, two or three of your marbles in a line one step, along the line or "
         "sideways (`/push a1 a3 ne`, `/push c3 e`). Directions: NE, E, SE, SW, W, NW.\n"
         "• **Sumito**: pushing along the line, more of yours than of theirs pushes them: 2 push "
-        "1, 3 push 1, 3 push 2, if the cell behind them is empty or off the board.\n"
+        "1, 3 push 1, 3 push 2, if the cell behind them is empty or off the board. Equal "
+        "numbers cannot push, and you may never move your own marble off the board.\n"
         "Push six of your opponent's marbles off the board to win. Layouts: standard, Belgian "
         "daisy, German daisy.",
     ),
