@@ -2,7 +2,9 @@
 
 Pure functions of plain values (points, rows, a theme name), like the board renderers. Lines and
 dots are drawn at ``SCALE`` times the size and box-reduced, so they are smooth and the middle of
-every dot keeps the theme's exact accent colour. Text uses Pillow's built-in scalable font.
+every dot keeps the theme's exact accent colour. Text uses the boards' font (DejaVu Sans from
+data/fonts, ``render.paint.font``), so accented names and the unranked dash draw as letters, and
+characters it lacks (emoji) are left out rather than drawn as boxes.
 """
 
 from __future__ import annotations
@@ -11,12 +13,12 @@ import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from render.model import RenderError
+from render.paint import fit_text, font, printable
 from render.theme import RGB, Theme, get_theme
 
 SCALE = 3
@@ -27,11 +29,6 @@ PROVISIONAL_MARK = "?"
 
 ChartPoint = tuple[datetime, float] | tuple[datetime, float, float]
 """(time, rating) or (time, rating, rd), e.g. ``bot.stats.RatingPoint``."""
-
-
-@lru_cache(maxsize=32)
-def _font(px: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size=max(6, px))
 
 
 def _png(img: Image.Image) -> bytes:
@@ -293,7 +290,7 @@ def _row(
     ink = colours.text
     rank = "–" if row.rank is None else str(row.rank)
     name_room = cols[2][0] - px * 4.6 - cols[1][0]
-    name, name_px = _fit(row.name, name_room, px, max(10, px - 5))
+    name, name_px = _fit(row.name, name_room, px, max(10, px - 5), bold=row.you)
     rating = f"{row.rating:.0f}"
     cells = (
         (rank, colours.muted if row.rank is None else ink, px),
@@ -317,17 +314,11 @@ def _mix(colours: Theme, t: float) -> RGB:
     )
 
 
-def _fit(text: str, room: float, px: int, min_px: int) -> tuple[str, int]:
+def _fit(text: str, room: float, px: int, min_px: int, *, bold: bool) -> tuple[str, int]:
     """Shrink to ``min_px``, then cut with an ellipsis, so a long name never covers the rating."""
-    text = " ".join(str(text).split()) or "?"
-    size = px
-    while size > min_px and _font(size).getlength(text) > room:
-        size -= 1
-    if _font(size).getlength(text) <= room:
-        return text, size
-    while len(text) > 1 and _font(size).getlength(text + "…") > room:
-        text = text[:-1]
-    return text.rstrip() + "…", size
+    text = printable(str(text)) or "?"
+    cut, size = fit_text(text, room, px, min_px, bold)
+    return cut or text[0] + "…", size
 
 
 def _text(
@@ -342,13 +333,4 @@ def _text(
     scale: int = 1,
 ) -> None:
     """Text at a size in final pixels, on an image drawn ``scale`` times larger."""
-    stroke = max(1, px // 24) if bold else 0
-    draw.text(
-        xy,
-        text,
-        font=_font(px * scale),
-        fill=fill,
-        anchor=anchor,
-        stroke_width=stroke * scale,
-        stroke_fill=fill,
-    )
+    draw.text(xy, printable(text), font=font(px * scale, bold), fill=fill, anchor=anchor)

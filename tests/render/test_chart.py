@@ -6,10 +6,11 @@ import io
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops, ImageFont
 
 from render.chart import Standing, chart_point_xy, leaderboard_png, rating_chart_png
 from render.model import RenderError
+from render.paint import font
 from render.theme import THEME_NAMES, get_theme
 
 T0 = datetime(2025, 6, 1, tzinfo=UTC)
@@ -115,3 +116,58 @@ def test_standing_copies_a_ladder_row_and_takes_the_display_name() -> None:
 def test_an_empty_leaderboard_still_draws() -> None:
     img = decode(leaderboard_png([], "Abalone ladder", "light", width=400))
     assert img.size[0] == 400 and img.size[1] > 40
+
+
+UNASSIGNED = "\U0010fffd"  # no font has it: drawn as the missing-glyph box, or left out
+
+
+def ink_box(img: Image.Image) -> tuple[int, int, int, int]:
+    """Bounding box of the pixels that are not the crop's most common colour (its background)."""
+    background = max(img.getcolors(1 << 16) or [], key=lambda c: c[0])[1]
+    box = ImageChops.difference(img, Image.new("RGB", img.size, background)).getbbox()
+    assert box is not None
+    return box
+
+
+def diff_box(a: Image.Image, b: Image.Image) -> tuple[int, int, int, int]:
+    assert a.size == b.size
+    box = ImageChops.difference(a, b).getbbox()
+    assert box is not None
+    return box
+
+
+@pytest.mark.parametrize("theme", THEME_NAMES)
+def test_an_unranked_players_rank_is_drawn_as_a_dash_not_a_missing_glyph_box(theme: str) -> None:
+    def board(rank: int | None) -> Image.Image:
+        caller = Standing(rank, "You", 1402, True, 4, 1, 3, 0, you=True)
+        return decode(leaderboard_png(ROWS, "Atmalof ladder", theme, caller=caller))
+
+    unranked = board(None)
+    cell = unranked.crop(diff_box(unranked, board(7)))  # where the rank is drawn
+    left, top, right, bottom = ink_box(cell)
+    assert right - left > 2 * (bottom - top) and bottom - top <= 4  # a flat bar: "–"
+
+
+def test_accented_names_are_drawn_with_their_letters_not_a_missing_glyph_box() -> None:
+    def board(name: str) -> Image.Image:
+        return decode(leaderboard_png([Standing(1, name, 1600)], "t", "light"))
+
+    accented, missing = board("Zoé"), board("Zo" + UNASSIGNED)
+    assert accented.tobytes() != missing.tobytes()
+    assert accented.tobytes() != board("Zoe").tobytes()
+
+
+def test_chart_titles_keep_accents_and_leave_out_what_the_font_cannot_draw() -> None:
+    named = decode(rating_chart_png(POINTS, title="Zoé · Atmalof"))
+    assert named.tobytes() != decode(rating_chart_png(POINTS, title="Zo · Atmalof")).tobytes()
+    emoji = decode(rating_chart_png(POINTS, title="Zo 🎲 · Atmalof"))
+    assert emoji.tobytes() == decode(rating_chart_png(POINTS, title="Zo · Atmalof")).tobytes()
+
+
+def test_the_shipped_font_draws_the_dash_accents_and_marks_the_images_use() -> None:
+    shipped = font(20)
+    assert isinstance(shipped, ImageFont.FreeTypeFont)
+    assert shipped.path.endswith("data/fonts/DejaVuSans.ttf")
+    box = shipped.getmask(UNASSIGNED).getbbox()
+    for char in "–…·?éüÇğÖ":
+        assert shipped.getmask(char).getbbox() not in (None, box), char
