@@ -126,13 +126,13 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
         g = await self.store.latest_game(where.channel_id)
         if g is None:
             return refusal(texts.NO_GAME)
-        prefix = ""
         if g.status == "active" and g.pending is not None:
-            done = await self._complete_roll(g)
-            g = await self.store.game(g.id) or g
-            prefix = done.text + "\n"
+            done = await self._complete_roll(g)  # the roll's sentence above the board
+            if done.ok:
+                return done
+            g = await self.store.game(g.id) or g  # someone else rolled it meanwhile
         state = await self._state(g)
-        return await self._board_reply(g, state, prefix.rstrip())
+        return await self._board_reply(g, state, "")
 
     async def legal_for(self, where: Where, actor: Actor, prefix: str = "") -> list[str]:
         """Autocomplete: notations of the legal actions, if ``actor`` is to move; at most 25.

@@ -107,12 +107,12 @@ class RefereeCore:
             return refusal(texts.FROZEN, game_id=g.id, version=g.version)
         prefix = ""
         if g.pending is not None:
-            done = await self._complete_roll(g)
+            said, done = await self._roll_stored(g)
             fresh = await self.store.game(g.id)
             if fresh is None or fresh.status != "active":
                 done.ok = False
                 return done
-            g, prefix = fresh, done.text + "\n"
+            g, prefix = fresh, (said + "\n" if done.ok else "")  # the board lines come once
         state = await self._state(g)
         now = self._now()
         if g.deadline is not None and now >= g.deadline:
@@ -166,6 +166,11 @@ class RefereeCore:
 
     async def _complete_roll(self, g: GameRow) -> Reply:
         """Roll for the stored announcement, apply the drop, store it; the board reply."""
+        return (await self._roll_stored(g))[1]
+
+    async def _roll_stored(self, g: GameRow) -> tuple[str, Reply]:
+        """The roll's sentence alone (for a command that completes it on its way: its own
+        reply carries the board) and the full board reply."""
         rules = engine.get_game(g.game)
         state = await self._state(g)
         notation, seat = g.pending, g.pending_seat
@@ -181,9 +186,10 @@ class RefereeCore:
             seat, str(g.players[seat]), notation, roll, iso(now), announced_at=iso(g.pending_at)
         )
         extra = {"pending": None, "pending_seat": None, "pending_at": None, "rolls": g.rolls + 1}
-        return await self._commit_move(
+        reply = await self._commit_move(
             g, state, after, action, entry, said, now, None, "", t_end=g.pending_at, extra=extra
         )
+        return said, reply
 
     async def _commit_move(
         self,
