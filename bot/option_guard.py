@@ -75,13 +75,16 @@ def problem(param: app_commands.Parameter, value: Any) -> str | None:
 
 
 def check_options(interaction: discord.Interaction[Any]) -> None:
-    """Raise ``BadOption`` for the first option whose value the command did not declare."""
+    """Raise ``BadOption`` for the first option whose value the command did not declare, or
+    for a required option the payload leaves out (discord.py would fail with a signature
+    mismatch, which reads as a bug)."""
     command = interaction.command
     data = interaction.data or {}
     if not isinstance(command, app_commands.Command):
         return
     params = {p.display_name: p for p in command.parameters}
-    for option in leaf_options(list(data.get("options") or [])):  # type: ignore[arg-type]
+    given = list(leaf_options(list(data.get("options") or [])))  # type: ignore[arg-type]
+    for option in given:
         param = params.get(str(option.get("name")))
         if param is None:
             name = str(option.get("name"))[:40]
@@ -94,3 +97,9 @@ def check_options(interaction: discord.Interaction[Any]) -> None:
         why = problem(param, value)
         if why:
             raise BadOption(f"I can't use that: {why}.")
+    if interaction.type is discord.InteractionType.autocomplete:
+        return  # while someone types, the options after the focused one are not filled in yet
+    named = {str(option.get("name")) for option in given}
+    for name, param in params.items():
+        if param.required and name not in named:
+            raise BadOption(f"`/{command.qualified_name}` needs the option `{name}`.")

@@ -103,12 +103,9 @@ class Disputes(commands.Cog):
     )
     @app_commands.describe(record="A record file (JSON), e.g. from /record")
     async def import_record(
-        self, interaction: discord.Interaction[Any], record: discord.Attachment | None = None
+        self, interaction: discord.Interaction[Any], record: discord.Attachment
     ) -> None:
         """Defer first: the replay animation can take longer than Discord's three seconds."""
-        if record is None:
-            await self.bot.send(interaction, private("Attach a record file (JSON) to check."))
-            return
         if record.size > MAX_IMPORT_BYTES:
             await self.bot.send(
                 interaction,

@@ -100,7 +100,7 @@ class Play(commands.Cog):
         )
 
     async def _to_choices(self, interaction: discord.Interaction[Any], current: str):
-        start = str(interaction.namespace["from"] or "").strip().lower()
+        start = str(getattr(interaction.namespace, "from", None) or "").strip().lower()
         typed = self._typed(current)
         prefixes = (f"move {start} {typed}", f"fly {start} {typed}") if start else ("move ", "fly ")
         return await self._suggest(interaction, prefixes, lambda n: n.split()[2])

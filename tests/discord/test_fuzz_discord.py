@@ -31,7 +31,7 @@ from bot.store import Store
 from tests.discord import crowd
 from tests.discord.conftest import ALICE, BOB, CAROL, MODERATOR
 from tests.discord.crowd import snapshot
-from tests.discord.harness import CHANNEL_ID, Exchange, Harness, Person
+from tests.discord.harness import CHANNEL_ID, Exchange, Harness, Person, Role, Upload
 from tests.discord.play import button, message_with_buttons
 
 FUZZ = settings(
@@ -195,6 +195,52 @@ def test_any_slash_command_with_any_options_answers_clearly(
     before = table.run(snapshot(table.store))
     exchange = table.run(table.h.slash(person, path, **values))
     check(table, exchange, before, f"/{path} {values!r} by {person.name}")
+
+
+def plain_value(param: app_commands.Parameter) -> Any:
+    """A value of the declared type, within range: for the options a test does not vary."""
+    if param.choices:
+        return param.choices[0].value
+    kind = param.type
+    if kind is AppCommandOptionType.user:
+        return BOB
+    if kind in (AppCommandOptionType.integer, AppCommandOptionType.number):
+        return param.min_value if param.min_value is not None else 1
+    if kind is AppCommandOptionType.boolean:
+        return False
+    if kind is AppCommandOptionType.attachment:
+        return Upload("record.json", b"{}")
+    if kind is AppCommandOptionType.role:
+        return Role(700_000_000_000_000_301)
+    return "a1"
+
+
+def test_every_required_option_left_out_is_named(table: Table) -> None:
+    """Each command, each of its required options missing in turn (the others given): a private
+    sentence naming the command and the option, and the database as it was."""
+    cases = 0
+    for path in commands(table):
+        params = table.h.command(path).parameters
+        for missing in [p for p in params if p.required]:
+            values = {p.name: plain_value(p) for p in params if p.required and p is not missing}
+            before = table.run(snapshot(table.store))
+            exchange = table.run(table.h.slash(ALICE, path, **values))
+            what = f"/{path} without {missing.display_name}"
+            assert exchange.all_ephemeral, what
+            assert exchange.text == f"`/{path}` needs the option `{missing.display_name}`.", what
+            check(table, exchange, before, what)
+            cases += 1
+    assert cases >= 20, cases  # every command with a required option was tried
+
+
+def test_every_autocomplete_answers_with_only_the_typed_option(table: Table) -> None:
+    """Suggestions while nothing else is filled in yet (Discord sends only what is typed)."""
+    for path, focused in _sets_autocomplete(table):
+        for typed in ("", "a", "3"):
+            choices = table.run(table.h.autocomplete(ALICE, path, focused, **{focused: typed}))
+            assert len(choices) <= 25, (path, focused)
+    logged = [r.getMessage() for r in table.errors.records]
+    assert not logged, logged
 
 
 def _sets_autocomplete(t: Table) -> list[tuple[str, str]]:

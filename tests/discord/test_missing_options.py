@@ -1,0 +1,39 @@
+"""A payload without a required option (a modified client, a Discord change, a command edited
+after it was synced) is refused privately, naming the command and the option, before the command
+runs; while someone types, the options not filled in yet do not block the suggestions."""
+
+from __future__ import annotations
+
+from bot.errors import UNEXPECTED
+from tests.discord.conftest import ALICE, BOB, CAROL
+from tests.discord.crowd import snapshot
+from tests.discord.harness import Harness
+from tests.discord.play import start_game
+
+
+async def test_a_move_without_its_target_names_the_missing_option(harness: Harness) -> None:
+    await start_game(harness, ALICE, BOB, "morris")
+    before = await snapshot(harness.bot.referee.store)  # type: ignore[attr-defined]
+    answer = await harness.slash(ALICE, "move", from_="d7")
+    assert answer.all_ephemeral and answer.text == "`/move` needs the option `to`."
+    assert await snapshot(harness.bot.referee.store) == before  # type: ignore[attr-defined]
+
+
+async def test_a_subcommand_without_its_option_names_the_whole_command(harness: Harness) -> None:
+    answer = await harness.slash(ALICE, "drop row")
+    assert answer.all_ephemeral and answer.text == "`/drop row` needs the option `k`."
+
+
+async def test_import_without_a_file_asks_for_the_record_option(harness: Harness) -> None:
+    assert harness.command("import").get_parameter("record").required
+    answer = await harness.slash(CAROL, "import")
+    assert answer.all_ephemeral and answer.text == "`/import` needs the option `record`."
+    assert UNEXPECTED not in answer.text and not harness.downloads
+
+
+async def test_suggestions_still_come_while_earlier_options_are_empty(harness: Harness) -> None:
+    await start_game(harness, ALICE, BOB, "morris")
+    choices = await harness.autocomplete(ALICE, "place", "point", point="d")
+    assert "d7" in [c["value"] for c in choices]
+    targets = await harness.autocomplete(ALICE, "move", "to")  # no from yet; placing: no move
+    assert targets == []
