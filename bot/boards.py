@@ -1,8 +1,8 @@
 """Board pictures for replies: the PNG (via render/, in a worker thread) and a text board.
 
-render/ is optional at import time (another engineer writes it): without it the referee still
-answers, with the engine's position text as the board. A renderer passed to the Referee is a
-callable ``(BoardView) -> bytes``.
+A renderer passed to the Referee is a callable ``(BoardView) -> bytes``; the default draws with
+``render.board_png``. A drawing failure never loses the move: the reply goes out without the
+picture (or with the engine's position string as its text board).
 """
 
 from __future__ import annotations
@@ -14,19 +14,25 @@ from dataclasses import dataclass
 from typing import Any
 
 import engine
+import render
+from bot import texts
 from engine import Outcome
+from render import Last
 
 log = logging.getLogger(__name__)
+
+# One action, or a whole turn (a Morris move, then the removal its mill earned).
+LastShown = Last | tuple[Last, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class BoardView:
-    """Everything a board picture needs: the game, the position, the last action as
-    ``(state before, action, roll)`` or None, the theme, the players' names, the outcome."""
+    """Everything a board picture needs: the game, the position, the last action (or turn) as
+    ``render.Last`` values, the theme, the players' names and the outcome."""
 
     game: str
     state: Any
-    last: tuple[Any, Any, int | None] | None = None
+    last: LastShown | None = None
     theme: str | None = None
     players: tuple[str, str] | None = None
     outcome: Outcome | None = None
@@ -35,18 +41,10 @@ class BoardView:
 Renderer = Callable[[BoardView], bytes]
 
 
-def _render_module() -> Any:
-    try:
-        import render
-    except ImportError:  # pragma: no cover - render/ always ships with the bot
-        return None
-    return render
-
-
-def _kwargs(module: Any, view: BoardView) -> dict[str, Any]:
+def _kwargs(view: BoardView) -> dict[str, Any]:
     kwargs: dict[str, Any] = {}
-    if view.last is not None and hasattr(module, "Last"):
-        kwargs["last"] = module.Last(*view.last)
+    if view.last is not None:
+        kwargs["last"] = view.last
     if view.players is not None:
         kwargs["players"] = list(view.players)
     if view.outcome is not None:
@@ -54,41 +52,41 @@ def _kwargs(module: Any, view: BoardView) -> dict[str, Any]:
     return kwargs
 
 
-def default_renderer() -> Renderer | None:
-    """``render.board_png`` as a Renderer, or None when render/ has none."""
-    module = _render_module()
-    if getattr(module, "board_png", None) is None:
-        return None
+def draw_png(view: BoardView) -> bytes:
+    """The default Renderer: ``render.board_png`` with the view's theme, names and last turn."""
+    kwargs = _kwargs(view)
+    if view.theme:
+        kwargs["theme"] = view.theme
+    return render.board_png(view.game, view.state, **kwargs)
 
-    def draw(view: BoardView) -> bytes:
-        kwargs = _kwargs(module, view)
-        if view.theme:
-            kwargs["theme"] = view.theme
-        return module.board_png(view.game, view.state, **kwargs)
 
-    return draw
+def default_renderer() -> Renderer:
+    """The Renderer the Referee uses unless told otherwise."""
+    return draw_png
 
 
 def text_board(view: BoardView) -> str:
-    """The board as text: ``render.text_board`` when it exists, else the position string."""
-    fn = getattr(_render_module(), "text_board", None)
-    if fn is not None:
-        try:
-            return fn(view.game, view.state)
-        except Exception:  # a drawing bug must not lose the move
-            log.exception("text_board failed for %s", view.game)
-    return engine.get_game(view.game).to_text(view.state)
+    """The board as text, its status line saying the result once the game is over."""
+    try:
+        board = render.text_board(view.game, view.state)
+    except Exception:  # a drawing bug must not lose the move
+        log.exception("text_board failed for %s", view.game)
+        return engine.get_game(view.game).to_text(view.state)
+    if view.outcome is None:
+        return board
+    head, _, status = board.rpartition("\n")
+    counts = status.rpartition(";")[0]  # "Red 3 in hand, Blue 2 in hand; Blue to move"
+    sides = engine.get_game(view.game).side_names
+    over = "game over: " + texts.outcome_words(view.players or sides, sides, view.outcome)
+    return f"{head}\n{counts}; {over}" if counts else f"{head}\n{over}".lstrip("\n")
 
 
 def alt_text(view: BoardView) -> str:
-    """A screen-reader description: ``render.alt_text`` when it exists, else the position."""
-    module = _render_module()
-    fn = getattr(module, "alt_text", None)
-    if fn is not None:
-        try:
-            return str(fn(view.game, view.state, **_kwargs(module, view)))[:1000]
-        except Exception:
-            log.exception("alt_text failed for %s", view.game)
+    """A screen-reader description of the position, the last turn and the result."""
+    try:
+        return str(render.alt_text(view.game, view.state, **_kwargs(view)))[:1000]
+    except Exception:  # the move stands even if the description fails
+        log.exception("alt_text failed for %s", view.game)
     game = engine.get_game(view.game)
     return f"{game.title} board: {game.to_text(view.state)}"[:1000]
 

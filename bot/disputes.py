@@ -22,6 +22,7 @@ from bot.replies import Actor, Reply, Where, refusal
 from bot.store import GameMovedOn, GameRow, NewEvent
 from engine import Outcome, Termination, chain
 from engine.record import LOG_VERSION
+from render import Last
 
 MODERATOR_HELP = (
     "Moderators: /referee rewind N (the position after action N), /referee resume, "
@@ -129,7 +130,7 @@ class Disputes(RefereeCore):
             rules = engine.get_game(g.game)
             action = rules.parse(before, rows[-1].action)
             state = rules.apply(before, action, rows[-1].roll)
-            last = (before, action, rows[-1].roll)
+            last = Last(before, action, rows[-1].roll)
         sides = engine.get_game(g.game).side_names
         done = f"after action {number} ({rows[-1].action})" if rows else "at the start"
         text = (

@@ -17,6 +17,7 @@ from bot.referee_core import RefereeCore
 from bot.replies import Reply, Where, refusal
 from engine import EngineError, chain
 from engine.record import MAX_JSON_CHARS, Record, RecordError, replay, verify
+from render import Last
 
 log = logging.getLogger(__name__)
 
@@ -96,10 +97,10 @@ def _names(record: Record) -> tuple[str, str]:
     return (record.players[0].name, record.players[1].name)
 
 
-def _last(record: Record, states: list[Any]) -> tuple[Any, Any, int | None] | None:
+def _last(record: Record, states: list[Any]) -> Last | None:
     if not record.actions:
         return None
     from engine import get_game
 
     entry, before = record.actions[-1], states[-2]
-    return (before, get_game(record.game).parse(before, entry.notation), entry.roll)
+    return Last(before, get_game(record.game).parse(before, entry.notation), entry.roll)

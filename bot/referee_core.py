@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import engine
+import render
 from bot import boards, ladder_store, texts
 from bot.boards import BoardView, Renderer
 from bot.clock import Clock, ClockSpec, SystemClock
@@ -29,6 +30,7 @@ from bot.store import (
     Store,
 )
 from engine import Outcome, Termination, chain, dice
+from render import Last
 
 log = logging.getLogger(__name__)
 
@@ -246,7 +248,24 @@ class RefereeCore:
         self._states[g.id] = (g.last_hash, after)
         if outcome is not None:
             self._states.pop(g.id, None)
-        return await self._board_reply(g, after, text, last=(before, action, entry.roll))
+        last = await self._turn_shown(g, before, action, entry.roll)
+        return await self._board_reply(g, after, text, last=last)
+
+    async def _turn_shown(
+        self, g: GameRow, before: Any, action: Any, roll: int | None
+    ) -> boards.LastShown:
+        """What the picture marks: this action, or, for a removal sent as its own command, the
+        mover's whole turn (the move that made the mill, then the removal)."""
+        this = Last(before, action, roll)
+        rules = engine.get_game(g.game)
+        if self._renderer is None or g.seq < 2 or not _is_removal(rules, before, action):
+            return this
+        rows = await self.store.actions(g.id, g.seq)
+        made, removal = rows[-2], rows[-1]
+        if made.side != removal.side:
+            return this
+        earlier = self._replay_rows(g, rows[:-2])
+        return (Last(earlier, rules.parse(earlier, made.action), made.roll), this)
 
     async def _moved_on(self, request_id: str | None) -> Reply:
         if request_id is not None:
@@ -438,11 +457,4 @@ def reply_from(data: Mapping[str, Any]) -> Reply:
 
 
 def known_themes() -> list[str]:
-    try:
-        import render
-    except ImportError:
-        return []
-    themes = getattr(render, "THEMES", None) or getattr(render, "themes", None)
-    if callable(themes):
-        themes = themes()
-    return sorted(themes) if themes else []
+    return sorted(render.THEME_NAMES)

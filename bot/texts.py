@@ -9,7 +9,7 @@ from typing import Any
 
 from bot.clock import ClockSpec, format_seconds
 from bot.store import GameRow
-from engine import Outcome
+from engine import Outcome, Termination
 
 MOVED_ON = "that game has moved on: look at the latest board and try again"
 NO_GAME = "there is no game running here: start one with a challenge"
@@ -63,9 +63,19 @@ def clocks_line(g: GameRow, sides: tuple[str, str], to_move: int, now: float) ->
 
 
 def result_line(g: GameRow, sides: tuple[str, str], outcome: Outcome) -> str:
-    if outcome.winner is None:
-        return f"Game over: a draw ({outcome.reason})."
-    return f"Game over: {seat_label(g, sides, outcome.winner)} wins ({outcome.reason})."
+    return f"Game over: {outcome_words(g.names, sides, outcome)}."
+
+
+def outcome_words(names: tuple[str, str], sides: tuple[str, str], outcome: Outcome) -> str:
+    """ "alice (Red) wins (Blue resigned)", "a draw (...)", "no result (aborted by ...)"."""
+    reason = outcome.reason.rstrip(".")
+    if outcome.winner is not None:
+        seat = outcome.winner
+        who = sides[seat] if names[seat] == sides[seat] else f"{names[seat]} ({sides[seat]})"
+        return f"{who} wins ({reason})"
+    if outcome.termination is Termination.ABORTED:
+        return f"no result ({reason})"
+    return f"a draw ({reason})"
 
 
 def seed_line(g: GameRow) -> str:

@@ -1,0 +1,111 @@
+"""Board pictures in replies: render/ receives ``render.Last`` values (a Morris removal sent as
+its own command shows the whole turn), a drawing failure never loses the move, and the text
+board of a finished game says the result."""
+
+from __future__ import annotations
+
+import pytest
+
+import render
+from bot.boards import BoardView, draw_png
+from bot.clock import ManualClock
+from bot.referee import Referee
+from bot.store import Store
+from tests.bot.conftest import ALICE, BOB, HERE, play, start
+
+MILL = [(ALICE, "place a7"), (BOB, "place a1"), (ALICE, "place d7"), (BOB, "place d1")]
+
+
+class Recorder:
+    """A renderer that keeps every view it was asked to draw and draws it with render/."""
+
+    def __init__(self) -> None:
+        self.views: list[BoardView] = []
+
+    def __call__(self, view: BoardView) -> bytes:
+        self.views.append(view)
+        return draw_png(view)
+
+
+@pytest.fixture
+def recorder() -> Recorder:
+    return Recorder()
+
+
+@pytest.fixture
+def drawing(store: Store, clock: ManualClock, recorder: Recorder) -> Referee:
+    return Referee(store, clock, render=recorder)
+
+
+async def test_an_atmalof_drop_is_drawn_with_its_roll(drawing: Referee, recorder) -> None:
+    await start(drawing)
+    reply = await play(drawing, HERE, ALICE, "drop row 4")
+    last = recorder.views[-1].last
+    assert isinstance(last, render.Last) and last.roll is not None and 1 <= last.roll <= 6
+    assert reply.image is not None and reply.image.startswith(b"\x89PNG")
+    assert f"rolls {last.roll}" in reply.alt_text
+
+
+async def test_a_removal_sent_on_its_own_shows_the_move_and_the_removal(
+    drawing: Referee, recorder
+) -> None:
+    await start(drawing, "morris")
+    for actor, text in MILL:
+        assert (await play(drawing, HERE, actor, text)).ok
+    await play(drawing, HERE, ALICE, "place g7")
+    assert isinstance(recorder.views[-1].last, render.Last)  # the mill alone so far
+    done = await play(drawing, HERE, ALICE, "remove a1")
+    made, removed = recorder.views[-1].last
+    assert (made.roll, removed.roll) == (None, None)
+    assert made.before.ply + 1 == removed.before.ply
+    assert done.alt_text.count("Last: ") == 2
+    assert "g7" in done.alt_text.split("Last: ")[1] and "a1" in done.alt_text.split("Last: ")[2]
+
+
+async def test_a_removal_after_the_opponents_move_is_not_joined_to_it(
+    drawing: Referee, recorder
+) -> None:
+    await start(drawing, "morris")
+    for actor, text in MILL:
+        await play(drawing, HERE, actor, text)
+    await play(drawing, HERE, ALICE, "place g7 x a1")  # one command: one Last
+    assert isinstance(recorder.views[-1].last, render.Last)
+
+
+async def test_a_drawing_failure_never_loses_the_move(store: Store, clock: ManualClock) -> None:
+    def broken(view: BoardView) -> bytes:
+        raise RuntimeError("the painter tripped")
+
+    referee = Referee(store, clock, render=broken)
+    await start(referee, "morris")
+    reply = await play(referee, HERE, ALICE, "place a7")
+    assert reply.ok and reply.image is None and "bob (Black) to move." in reply.text
+    assert [a.action for a in await store.actions(reply.game_id)] == ["place a7"]
+
+
+@pytest.mark.parametrize(
+    ("game", "move", "status"),
+    [
+        ("atmalof", "drop row 4", "; game over: bob (Blue) wins (Red resigned)"),
+        ("morris", "place a7", "; game over: bob (Black) wins (White resigned)"),
+        ("abalone", "push a1 c3 ne", "; game over: bob (White) wins (Black resigned)"),
+    ],
+)
+async def test_the_text_board_of_a_finished_game_says_the_result(
+    referee: Referee, game: str, move: str, status: str
+) -> None:
+    await start(referee, game)
+    assert (await play(referee, HERE, ALICE, move)).ok
+    ended = await referee.resign(HERE, ALICE)
+    last_line = ended.board_text.splitlines()[-1]
+    assert last_line.endswith(status) and "to move" not in last_line
+    assert "in hand" in last_line or "has lost" in last_line  # the counts stay
+
+
+async def test_an_aborted_game_has_no_result_rather_than_a_draw(referee: Referee) -> None:
+    await start(referee, "morris")
+    ended = await referee.abort(HERE, ALICE)
+    assert "Game over: no result (aborted by alice before both moved)." in ended.text
+    assert ended.board_text.splitlines()[-1].endswith(
+        "; game over: no result (aborted by alice before both moved)"
+    )
