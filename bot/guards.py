@@ -29,6 +29,7 @@ COOLDOWNS: Mapping[str, tuple[int, float]] = {
     "history": (8, 30.0),
     "stats": (5, 30.0),
     "ladder": (5, 30.0),
+    "import": (3, 60.0),
 }
 REMEMBERED = 4096  # interaction ids kept; Discord redelivers within seconds, not thousands later
 

@@ -8,6 +8,7 @@ evidence goes to the channel itself, mentioning that role. The moderators answer
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -17,11 +18,16 @@ from discord.app_commands import Range
 from discord.ext import commands
 
 from bot.app import RefereeBot, where_of
-from bot.discord_format import Outgoing, private, to_message
+from bot.cogs.info import replay_gif
+from bot.discord_format import Outgoing, to_message
+from bot.errors import UserFacingError
+from bot.guards import expensive
 from bot.imports import MAX_GIF_BYTES, MAX_IMPORT_BYTES
 from bot.replies import Reply
 
 log = logging.getLogger("bot.discord")
+
+TEXT_TYPES = ("application/json", "text/plain", "text/json", "")  # "": Discord did not say
 
 
 def call_moderators(out: Outgoing, users: list[int], role: int | None) -> Outgoing:
@@ -101,28 +107,53 @@ class Disputes(commands.Cog):
     @app_commands.command(
         name="import", description="Check a record file: verdict, final position and replay"
     )
+    @expensive("import")
     @app_commands.describe(record="A record file (JSON), e.g. from /record")
     async def import_record(
         self, interaction: discord.Interaction[Any], record: discord.Attachment
     ) -> None:
-        """Defer first: the replay animation can take longer than Discord's three seconds."""
-        if record.size > MAX_IMPORT_BYTES:
-            await self.bot.send(
-                interaction,
-                private(f"{record.filename} is larger than {MAX_IMPORT_BYTES:,} bytes"),
-            )
-            return
-        await interaction.response.defer(thinking=True)
+        """Every refusal is private: the file's size and kind (from its metadata), the cooldown,
+        and reading and checking it (at most 2 MB: well within Discord's three seconds) come
+        before the first answer. Only the replay animation, which can take longer, follows a
+        public defer, so the verdict, the position and the replay arrive as one message."""
+        why = attachment_problem(record)
+        if why:
+            raise UserFacingError(why)
         try:
             data = await record.read()
         except discord.HTTPException:
-            await interaction.followup.send("I could not download that file: try again.")
+            raise UserFacingError(f"I could not download {record.filename}: try again.") from None
+        where = where_of(interaction)
+        reply = await self.bot.referee.import_record(where, data, name=record.filename)
+        if not reply.ok or reply.image is None:  # a refusal, or no pictures on this bot
+            await self.bot.answer(interaction, reply, title="Import")
             return
+        await interaction.response.defer(thinking=True)
         limit = min(interaction.filesize_limit or MAX_GIF_BYTES, MAX_GIF_BYTES)
-        reply = await self.bot.referee.import_record(
-            where_of(interaction), data, name=record.filename, gif=True, max_gif_bytes=limit
-        )
+        theme = str((await self.bot.referee.settings(where)).get("theme") or "dark")
+        try:
+            reply.file = await asyncio.to_thread(replay_gif, data, theme, limit)
+            reply.file_name = replay_name(reply.image_name)
+        except Exception:  # the verdict stands even if the animation fails
+            log.exception("replay of an imported record failed")
         await self.bot.answer(interaction, reply, title="Import")
+
+
+def attachment_problem(record: discord.Attachment) -> str | None:
+    """Why an attachment cannot be a record, from what Discord tells before the download."""
+    if record.size > MAX_IMPORT_BYTES:
+        return f"{record.filename} is larger than {MAX_IMPORT_BYTES:,} bytes: not a record"
+    if record.size == 0:
+        return f"{record.filename} is empty: attach the record file /record gives"
+    kind = (record.content_type or "").split(";")[0].strip().lower()
+    if not record.filename.lower().endswith(".json") and kind not in TEXT_TYPES:
+        return f"{record.filename} is not a record file: attach the JSON file /record gives"
+    return None
+
+
+def replay_name(image_name: str) -> str:
+    """``import-<game>.png`` -> ``replay-<game>.gif``, the name /replay gives the same game."""
+    return "replay-" + image_name.removeprefix("import-").rsplit(".", 1)[0] + ".gif"
 
 
 async def setup(bot: RefereeBot) -> None:

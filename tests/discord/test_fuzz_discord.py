@@ -54,6 +54,14 @@ NEAR_MISSES = (
     "999999h", "-5+3", "random", "me", "them", "standard", "custom", "belgian-daisy",
 )  # fmt: skip
 INTERNALS = ("Traceback", "object at 0x", 'File "', "Error(")
+UPLOADS = (
+    Upload("record.json", b'{"format": "board-referee-record", "version": 2}'),
+    Upload("junk.json", b"{not json"),
+    Upload("empty.json", b""),
+    Upload("board.png", b"\x89PNG\r\n\x1a\n", content_type="image/png"),
+    Upload("notes.txt", "é\u202e".encode(), content_type="text/plain; charset=utf-8"),
+    Upload("big.json", b"[" * 2_000_001),
+)
 
 
 class Errors(logging.Handler):
@@ -140,6 +148,8 @@ def valid_for(param: app_commands.Parameter) -> st.SearchStrategy[Any]:
         return st.integers(-5, 30)
     if param.type is AppCommandOptionType.boolean:
         return st.booleans()
+    if param.type is AppCommandOptionType.attachment:
+        return st.sampled_from(UPLOADS)
     return st.one_of(st.sampled_from(NEAR_MISSES), st.text(max_size=30))
 
 
