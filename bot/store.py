@@ -32,7 +32,7 @@ from bot.migrations import LATEST, MIGRATIONS
 from engine import chain
 from engine.record import LOG_VERSION, event_hash, iso_time, row_hash
 
-BUSY_TIMEOUT_MS = 10_000
+BUSY_TIMEOUT_MS = 2_000  # a lock held longer is "can't save" within Discord's 3 s
 
 log = logging.getLogger(__name__)
 # aiosqlite's DEBUG lines print every statement with its parameters, a running game's secret

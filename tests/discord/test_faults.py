@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
@@ -22,12 +23,14 @@ from discord.webhook.async_ import AsyncWebhookAdapter
 from bot.clock import ManualClock
 from bot.errors import UNEXPECTED
 from bot.replies import Actor, Where
+from bot.store import BUSY_TIMEOUT_MS, Store
 from bot.texts import CANT_SAVE, ROLL_LATER
 from tests.discord.conftest import ALICE, BOB, CAROL, start_bot
 from tests.discord.harness import CHANNEL_ID, Harness
 from tests.discord.play import assert_move_reply, button, message_with_buttons, start_game
 
 PLAYERS = (ALICE, BOB)
+DISCORD_WINDOW_MS = 3_000  # an interaction not answered within three seconds fails
 
 
 @contextlib.contextmanager
@@ -238,3 +241,38 @@ async def test_a_thread_opened_for_a_challenge_that_cannot_be_saved_is_removed(
     gone = [c for c in harness.rest_calls if c.method == "DELETE"]
     assert len(made) == 1 and len(gone) == 1
     assert set(harness.channels) == {CHANNEL_ID}
+
+
+async def test_the_default_lock_wait_leaves_time_to_answer_within_discords_window(
+    db_path: Path,
+) -> None:
+    """A writer that holds the lock longer than the store waits is a "can't save" answer; the
+    wait must leave a second of Discord's three for the rest of the answer."""
+    store = await Store.open(str(db_path))
+    try:
+        ((waits,),) = await store.db.execute_fetchall("PRAGMA busy_timeout")
+    finally:
+        await store.close()
+    assert waits == BUSY_TIMEOUT_MS <= DISCORD_WINDOW_MS - 1_000
+
+
+async def test_a_lock_held_by_another_writer_is_the_first_answer_cant_save(
+    db_path: Path, clock: ManualClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    h, store = await start_bot(db_path, clock, busy_timeout_ms=50)
+    try:
+        await start_game(h, ALICE, BOB, "morris")
+        other = sqlite3.connect(db_path, isolation_level=None)
+        try:
+            other.execute("BEGIN IMMEDIATE")  # e.g. a ladder rebuild from the command line
+            refused = await h.slash(ALICE, "place", point="d7")
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        answer = refused.first  # the interaction's own response: no defer, no followup
+        assert answer.response_type == 4 and answer.ephemeral and answer.text == CANT_SAVE
+        assert any("cannot save" in line and "locked" in line for line in lines(caplog))
+        assert_move_reply(await h.slash(ALICE, "place", point="d7"), PLAYERS)
+    finally:
+        await h.close()
+        await store.close()
