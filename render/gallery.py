@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,6 +21,7 @@ import engine
 from engine.abalone import AbaloneState
 from engine.abalone_board import CELL_INDEX
 from engine.core import Termination
+from engine.playout import Prefer, random_steps
 from render import THEME_NAMES, Last, board_image, replay_gif
 
 PLAYERS = ("Alice", "Bob")
@@ -42,25 +43,14 @@ def random_game(
     variant: str = "standard",
     seed: int = 1,
     plies: int = 2000,
-    choose: Callable[[list[Any]], list[Any]] | None = None,
+    prefer: Prefer | None = None,
     **options: Any,
 ) -> list[tuple[Any, Last | None]]:
     """A seeded random game as (state, last) pairs, the start first (last None)."""
     game = engine.get_game(game_name)
-    rng = random.Random(seed)
     state = game.new(variant, **options)
-    frames: list[tuple[Any, Last | None]] = [(state, None)]
-    for _ in range(plies):
-        actions = game.legal(state)
-        if not actions:
-            break
-        action = rng.choice(choose(actions) if choose else actions)
-        faces = game.die_faces(state, action)
-        roll = rng.randint(1, faces) if faces else None
-        after = game.apply(state, action, roll)
-        frames.append((after, Last(state, action, roll)))
-        state = after
-    return frames
+    steps = random_steps(game, state, random.Random(seed), plies, prefer)
+    return [(state, None)] + [(s.after, Last(s.before, s.action, s.roll)) for s in steps]
 
 
 def play(game_name: str, state: Any, *commands: tuple[str, int | None]) -> tuple[Any, list[Last]]:
@@ -82,7 +72,7 @@ def _first(frames, test) -> tuple[Any, Last]:
     raise LookupError("no frame matched")
 
 
-def _drops_only(actions: list[Any]) -> list[Any]:
+def _drops_only(state: Any, actions: list[Any], rng: random.Random) -> list[Any]:
     drops = [a for a in actions if type(a).__name__ == "Drop"]
     return drops or actions
 
@@ -137,7 +127,7 @@ def _land(last: Last) -> tuple[int, int]:
 
 def _tiebreak() -> tuple[Any, tuple[Last, ...]]:
     for seed in range(200):
-        frames = random_game("atmalof", "junior", seed=seed, choose=_drops_only)
+        frames = random_game("atmalof", "junior", seed=seed, prefer=_drops_only)
         state, last = frames[-1]
         outcome = state.outcome
         if (

@@ -25,6 +25,7 @@ from engine.abalone import (
     moved_marbles,
 )
 from engine.abalone_board import CELL_INDEX
+from engine.playout import perft
 
 DATA = Path(__file__).parent / "data"
 
@@ -694,16 +695,9 @@ def _perft_cases() -> list[tuple[str, int, int]]:
     return [(c["variant"], c["depth"], c["nodes"]) for c in data["cases"]]
 
 
-def _perft(state: AbaloneState, depth: int) -> int:
-    actions = GAME.legal(state)
-    if depth == 1:
-        return len(actions)
-    return sum(_perft(GAME.apply(state, a), depth - 1) for a in actions)
-
-
 @pytest.mark.parametrize(("variant", "depth", "nodes"), _perft_cases())
 def test_perft_from_the_start(variant: str, depth: int, nodes: int) -> None:
-    assert _perft(GAME.new(variant), depth) == nodes
+    assert perft(GAME, GAME.new(variant), depth) == nodes
 
 
 # Random playouts

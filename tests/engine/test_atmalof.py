@@ -24,6 +24,7 @@ from engine.atmalof import (
     winning_line,
     winning_lines,
 )
+from engine.playout import favouring, perft, random_steps
 
 DATA = Path(__file__).parent / "data"
 
@@ -736,20 +737,6 @@ def test_from_text_decides_the_result() -> None:
 # --- perft (counts of the chance tree: every drop expands into every roll) -----------------------
 
 
-def perft(state: AtmalofState, depth: int) -> int:
-    if depth == 0:
-        return 1
-    total = 0
-    for action in GAME.legal(state):
-        faces = GAME.die_faces(state, action)
-        if faces is None:
-            total += perft(GAME.apply(state, action), depth - 1)
-        else:
-            for roll in range(1, faces + 1):
-                total += perft(GAME.apply(state, action, roll=roll), depth - 1)
-    return total
-
-
 def reference_perft(state: AtmalofState, depth: int) -> int:
     """An independent, naive count from the rules text (dict board, no engine tables)."""
     rows, cols = state.rows, state.cols
@@ -814,31 +801,24 @@ PERFT_CASES = json.loads((DATA / "perft_atmalof.json").read_text(encoding="utf-8
 def test_perft_counts_match_the_recorded_data(case: dict[str, object]) -> None:
     state = GAME.from_text(str(case["position"]))
     for depth, expected in enumerate(case["counts"], start=1):  # type: ignore[arg-type]
-        assert perft(state, depth) == expected, f"depth {depth}"
+        assert perft(GAME, state, depth) == expected, f"depth {depth}"
 
 
 @pytest.mark.parametrize("case", PERFT_CASES[:4], ids=[c["name"] for c in PERFT_CASES[:4]])
 def test_perft_agrees_with_a_naive_reading_of_the_rules(case: dict[str, object]) -> None:
     state = GAME.from_text(str(case["position"]))
-    assert perft(state, 2) == reference_perft(state, 2)
+    assert perft(GAME, state, 2) == reference_perft(state, 2)
 
 
 # --- random playouts -----------------------------------------------------------------------------
 
 
 def playout(seed: int, variant: str, tiebreak: str, limit: int = 400) -> list[AtmalofState]:
-    rng = random.Random(seed)
+    """Every position of a seeded random game (at most ``limit``), drops favoured so games
+    reach the tie-break and lines, not only shuffling."""
     state = GAME.new(variant, tiebreak=tiebreak)
-    states = [state]
-    while GAME.result(state) is None and len(states) < limit:
-        legal = GAME.legal(state)
-        drops = [a for a in legal if isinstance(a, Drop)]
-        # Favour drops so games reach the tie-break and lines, not only shuffling.
-        action = rng.choice(drops if drops and rng.random() < 0.6 else legal)
-        faces = GAME.die_faces(state, action)
-        state = GAME.apply(state, action, roll=rng.randint(1, faces) if faces else None)
-        states.append(state)
-    return states
+    steps = random_steps(GAME, state, random.Random(seed), limit - 1, favouring(Drop, 0.6))
+    return [state, *(step.after for step in steps)]
 
 
 @settings(max_examples=30, deadline=None)

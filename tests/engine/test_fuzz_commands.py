@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 import engine
 from engine import IllegalAction, OptionError, ParseError
+from engine.playout import playout
 
 FUZZ = settings(
     max_examples=60,
@@ -26,19 +27,6 @@ FUZZ = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 INTERNALS = ("Traceback", "object at 0x", "Push(", "Drop(", "Move(", "Place(", "Remove(", "State(")
-
-
-def playout(game: Any, state: Any, plies: int, seed: int) -> Any:
-    """``state`` after up to ``plies`` random legal actions (random rolls for Atmalof drops)."""
-    rng = random.Random(seed)
-    for _ in range(plies):
-        actions = game.legal(state)
-        if not actions:
-            break
-        action = rng.choice(actions)
-        faces = game.die_faces(state, action)
-        state = game.apply(state, action, roll=rng.randint(1, faces) if faces else None)
-    return state
 
 
 ATMALOF = engine.get_game("atmalof")
@@ -49,8 +37,10 @@ _ROWS7 = "/".join(["......."] * 6)
 POSITIONS: dict[str, dict[str, Any]] = {
     "atmalof": {
         "start": ATMALOF.new(),
-        "mid-game": playout(ATMALOF, ATMALOF.new(), 24, 1),
-        "custom": playout(ATMALOF, ATMALOF.new("custom", rows=5, cols=9, beyond_cols=2), 15, 2),
+        "mid-game": playout(ATMALOF, ATMALOF.new(), random.Random(1), 24),
+        "custom": playout(
+            ATMALOF, ATMALOF.new("custom", rows=5, cols=9, beyond_cols=2), random.Random(2), 15
+        ),
         "both-empty-hand": ATMALOF.from_text(
             f"custom pieces=5 tiebreak=both board=R.R.R.R/.R...../{'/'.join(['.......'] * 5)} "
             "hands=0,5 turn=red ply=9"
@@ -62,7 +52,7 @@ POSITIONS: dict[str, dict[str, Any]] = {
     },
     "morris": {
         "start": MORRIS.new(),
-        "placing": playout(MORRIS, MORRIS.new(), 7, 3),
+        "placing": playout(MORRIS, MORRIS.new(), random.Random(3), 7),
         "moving": MORRIS.from_text(
             "standard board=W..W.B..B.WB.W.B..W.B..B hand=0,0 turn=w ply=40 quiet=3"
         ),
@@ -78,7 +68,7 @@ POSITIONS: dict[str, dict[str, Any]] = {
     },
     "abalone": {
         "start": ABALONE.new(),
-        "mid-game": playout(ABALONE, ABALONE.new("belgian-daisy"), 30, 4),
+        "mid-game": playout(ABALONE, ABALONE.new("belgian-daisy"), random.Random(4), 30),
         "over": ABALONE.from_text("standard bbbbb/bbbbbb/2bbb2/8/9/8/7/1www2/1wwww b 80"),
     },
 }

@@ -32,6 +32,7 @@ from engine.morris import (
     phase,
     removable,
 )
+from engine.playout import perft
 
 DATA = json.loads((Path(__file__).parent / "data" / "perft_morris.json").read_text())
 BOARD = layout("standard")
@@ -83,13 +84,6 @@ def play(state: MorrisState, *commands: str) -> MorrisState:
 
 def names(points: object) -> set[str]:
     return {POINT_NAMES[i] for i in points}  # type: ignore[attr-defined]
-
-
-def perft(state: MorrisState, depth: int) -> int:
-    actions = GAME.legal(state)
-    if depth == 1:
-        return len(actions)
-    return sum(perft(GAME.apply(state, a), depth - 1) for a in actions)
 
 
 # ---- the board ----
@@ -646,7 +640,7 @@ def test_accessors_for_the_renderer() -> None:
     ],
 )
 def test_perft_counts_from_the_start(variant: str, depth: int, count: int) -> None:
-    assert perft(GAME.new(variant), depth) == count
+    assert perft(GAME, GAME.new(variant), depth) == count
 
 
 # ---- random playouts ----
