@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-SKIP = {"__main__", "timing", "soak"}
+SKIP = {"__main__", "timing", "positions", "soak"}  # helpers, and the long soak
 
 
 def main(argv: list[str]) -> int:

@@ -17,6 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.timing import percentile
 from bot.app import RefereeBot
 from bot.clock import ManualClock
 from bot.referee import Referee
@@ -25,11 +26,6 @@ from bot.store import Store
 from tests.discord.harness import GUILD_ID, Exchange, Harness, Person
 
 GAMES = ("atmalof", "morris", "abalone")
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 async def _mover(h: Harness, pair: tuple[Person, Person], channel: int) -> tuple[Person, str]:
@@ -65,10 +61,11 @@ def report(label: str, exchanges: list[Exchange], elapsed: float) -> None:
     totals = [(e.calls[-1].at - e.started) * 1000 for e in done]
     images = sum(1 for e in done for f in e.files if f[2].startswith(b"\x89PNG"))
     print(
-        f"{label}: {len(done)} interactions, {images} boards, {len(done) / elapsed:.0f}/s\n"
+        f"{label}: {len(done)} interactions, {images} boards, "
+        f"{len(done) / elapsed:.0f} interactions/s\n"
         f"  first response median {statistics.median(firsts):.1f} ms, "
-        f"p99 {percentile(firsts, 0.99):.1f} ms; whole (a drop: announcement + roll) "
-        f"median {statistics.median(totals):.1f} ms, p99 {percentile(totals, 0.99):.1f} ms"
+        f"p99 {percentile(firsts, 99):.1f} ms; last message (a drop: its announcement, then "
+        f"the roll) median {statistics.median(totals):.1f} ms, p99 {percentile(totals, 99):.1f} ms"
     )
 
 
@@ -108,7 +105,7 @@ async def run(games: int, rounds: int, rate: float, paced: int, db: Path) -> Non
             steady.append(busy[index])
             await asyncio.sleep(1 / rate)
         results = [e for e in await asyncio.gather(*steady) if e is not None]
-        report(f"a stream at {rate:.0f}/s", results, time.perf_counter() - started)
+        report(f"a stream of moves at {rate:.0f}/s", results, time.perf_counter() - started)
     finally:
         await h.close()
         await store.close()

@@ -21,15 +21,15 @@ def _recorded_game() -> Record:
 
 def main() -> None:
     roll = per_call(lambda: dice.roll(SEED, "bench", 17, "drop row 4", 6))
-    print(f"dice.roll (6 faces): {roll * 1e6:.2f} us median")
+    print(f"dice.roll (6 faces): median {roll * 1e6:.2f} us per call")
     row = log_row(17, 0, "123456789012345678", "drop row 4", 5, "2025-01-01T12:00:00.000Z")
     link = per_call(lambda: chain.link(chain.GENESIS, row))
-    print(f"chain.link of one log row: {link * 1e6:.2f} us median")
+    print(f"chain.link of one log row: median {link * 1e6:.2f} us per call")
     record = _recorded_game()
     text = record.to_json()
     check = per_call(lambda: verify(Record.from_json(text)), repeat=5)
     n = len(record.actions)
     print(
-        f"parse + verify a {n}-action Atmalof record: {check * 1e3:.2f} ms median "
+        f"parse + verify a {n}-action Atmalof record: median {check * 1e3:.2f} ms "
         f"({check / n * 1e6:.1f} us per action)"
     )

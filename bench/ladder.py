@@ -1,11 +1,14 @@
-"""Ladder speed: one rating update, a rebuild of a server's history, a leaderboard, the images."""
+"""Ladder speed: one rating update, a rebuild of a server's history, a leaderboard, the images.
+
+Every figure is the median time of one call over several timed batches (``bench.timing``).
+"""
 
 from __future__ import annotations
 
 import random
 from datetime import UTC, datetime, timedelta
 
-from bench.timing import fmt_us, per_call
+from bench.timing import fmt_time, per_call
 from bot.ladder import FinishedGame, ladder_ratings, leaderboard, rebuild
 from bot.ratings import NEW_PLAYER, update
 from bot.stats import player_stats
@@ -36,21 +39,21 @@ def history(games: int, players: int, seed: int = 1) -> list[FinishedGame]:
     return out
 
 
+def line(label: str, seconds: float, extra: str = "") -> None:
+    print(f"{label:<34} median {fmt_time(seconds)}{extra}")
+
+
 def main() -> None:
-    t = per_call(lambda: update(NEW_PLAYER, NEW_PLAYER, 1, T0))
-    print(f"update (one game)            {fmt_us(t)}")
+    line("rating update, one game", per_call(lambda: update(NEW_PLAYER, NEW_PLAYER, 1, T0)))
     games = history(10_000, 500)
     t = per_call(lambda: rebuild(games), repeat=3)
-    print(f"rebuild 10k games, 500 pl.   {t * 1e3:.0f} ms ({len(games) / t:,.0f} games/s)")
+    line("rebuild 10k games, 500 players", t, f" ({len(games) / t:,.0f} games/s)")
     ratings = ladder_ratings(rebuild(games), 1, "atmalof")
     now = games[-1].ended_at
-    t = per_call(lambda: leaderboard(ratings, caller=250, now=now))
-    print(f"leaderboard of 500           {fmt_us(t)}")
+    line("leaderboard of 500 players", per_call(lambda: leaderboard(ratings, caller=250, now=now)))
     t = per_call(lambda: player_stats(games, 7, "atmalof", opponent=8), repeat=3)
-    print(f"player_stats over 10k games  {t * 1e3:.0f} ms")
+    line("player_stats over 10k games", t)
     points = player_stats(games, 7).history["atmalof"]
-    t = per_call(lambda: rating_chart_png(points), repeat=5)
-    print(f"rating_chart_png {len(points)} points  {t * 1e3:.1f} ms")
+    line(f"rating_chart_png, {len(points)} points", per_call(lambda: rating_chart_png(points)))
     rows = [Standing(i + 1, f"player {i}", 1800 - 10 * i) for i in range(10)]
-    t = per_call(lambda: leaderboard_png(rows, "Atmalof ladder"), repeat=5)
-    print(f"leaderboard_png 10 rows      {t * 1e3:.1f} ms")
+    line("leaderboard_png, 10 rows", per_call(lambda: leaderboard_png(rows, "Atmalof ladder")))

@@ -9,6 +9,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.timing import percentile
 from bot import ladder_store
 from bot.clock import ManualClock
 from bot.referee import Referee
@@ -58,15 +59,20 @@ async def _run(path: str) -> None:
         referee = Referee(store, clock, render=False)
         casual = [await _ended(referee, clock, i, False) for i in range(200)]
         rated = [await _ended(referee, clock, i, True) for i in range(GAMES)]
-        print(
-            f"game end, casual / rated     {statistics.median(casual) * 1e3:.2f} ms / "
-            f"{statistics.median(rated) * 1e3:.2f} ms (median; rating in the same transaction)"
-        )
+        for label, times in (("casual", casual), ("rated", rated)):
+            print(
+                f"game end, {label + ',':<7} {len(times)} games: median "
+                f"{statistics.median(times) * 1e3:.2f} ms, p99 {percentile(times, 99) * 1e3:.2f} ms"
+                + (" (rating in the same transaction)" if label == "rated" else "")
+            )
         start = time.perf_counter()
         report = await ladder_store.rebuild_store(store, check=True)
         t = time.perf_counter() - start
         diffs = len(report.differences)
-        print(f"rebuild --check {report.games} games  {t * 1e3:.0f} ms, {diffs} differences")
+        print(
+            f"rebuild --check of {report.games} games: {t * 1e3:.0f} ms (one run), "
+            f"{diffs} differences"
+        )
         await _atmalof_games(referee, clock)
         drawn = Referee(store, clock, render=True)
         here = Where(1, 5)
@@ -80,7 +86,10 @@ async def _run(path: str) -> None:
                 start = time.perf_counter()
                 await call()
                 times.append(time.perf_counter() - start)
-            print(f"{label:<29}{statistics.median(times) * 1e3:.0f} ms (median of 5)")
+            print(
+                f"{label + ':':<27} median {statistics.median(times) * 1e3:.0f} ms, "
+                f"max {max(times) * 1e3:.0f} ms (5 calls)"
+            )
     finally:
         await store.close()
 

@@ -39,3 +39,14 @@ def percentile(values: list[float], q: float) -> float:
 
 def fmt_us(seconds: float) -> str:
     return f"{seconds * 1e6:.1f} us"
+
+
+def fmt_time(seconds: float) -> str:
+    """Seconds in the unit that reads best: "65.0 us", "2.16 ms", "628 ms", "3.05 s"."""
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:.1f} us"
+    if seconds < 0.1:
+        return f"{seconds * 1e3:.2f} ms"
+    if seconds < 10:
+        return f"{seconds * 1e3:.0f} ms" if seconds < 1 else f"{seconds:.2f} s"
+    return f"{seconds:.1f} s"
