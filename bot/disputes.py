@@ -67,8 +67,7 @@ class Disputes(RefereeCore):
         sides = engine.get_game(g.game).side_names
         lines = [
             f"{prefix}{texts.seat_label(g, sides, seat)} opened a dispute: {why}",
-            "The game is frozen: the clocks are stopped and no move, claim or offer is taken "
-            "until a moderator decides.",
+            "No move, claim or offer is taken until a moderator decides.",
             *await self._log_lines(g),
             f"Dice proof: commitment {g.commitment} (the seed stays secret until the game "
             "ends; then every roll can be rechecked).",

@@ -141,9 +141,7 @@ class RefereeCore:
         rules = engine.get_game(g.game)
         action = rules.parse(state, notation)
         sides = rules.side_names
-        text = (
-            f"{prefix}{g.names[seat]} ({sides[seat]}) announces {notation.removeprefix('drop ')}."
-        )
+        text = f"{prefix}{g.names[seat]} ({sides[seat]}) announces {texts.drop_words(notation)}."
         futile = import_module_attr(g.game, "drop_is_futile")
         if callable(futile) and futile(state, action):
             text += " (Every square the die can reach there is taken: this drop loses the turn.)"
@@ -292,7 +290,7 @@ class RefereeCore:
             if legal and g.moved and all(_is_removal(rules, state, a) for a in legal):
                 points = ", ".join(rules.notation(state, a).split()[-1] for a in legal)
                 line = (
-                    f"Mill! {texts.seat_label(g, sides, to_move)} removes one of "
+                    f"{texts.seat_label(g, sides, to_move)} to remove one of "
                     f"{sides[1 - to_move]}'s men: {points}."
                 )
             lines.append(line)

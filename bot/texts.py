@@ -89,6 +89,14 @@ def turn_line(g: GameRow, sides: tuple[str, str], to_move: int) -> str:
     return f"{seat_label(g, sides, to_move)} to move."
 
 
+def drop_words(notation: str) -> str:
+    """ "drop col 3" -> "column 3": sentences spell the line out; the notation stays short."""
+    words = notation.removeprefix("drop ").split()
+    if words[:1] == ["col"]:
+        words[0] = "column"
+    return " ".join(words)
+
+
 def options_text(options: dict[str, Any]) -> str:
     return ", ".join(f"{k}={v}" for k, v in sorted(options.items())) or "default options"
 

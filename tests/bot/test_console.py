@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -39,10 +40,10 @@ async def test_a_whole_console_game_from_scripted_input(tmp_path: Path) -> None:
     assert status == 0 and text.rstrip().endswith("bye")
     assert "alice challenges bob to Nine Men's Morris" in text
     assert "[private] (refused) you are not playing in this game" in text  # carol
-    assert "Mill! alice (White) removes one of Black's men" in text
+    assert "alice (White) to remove one of Black's men: a1, d1." in text
     assert "Game over: alice (White) wins (Black resigned)." in text
     assert "Verified: morris standard, 6 actions" in text
-    assert "(board image: " in text and any((tmp_path / "img").glob("*.png"))
+    assert "(image: " in text and any((tmp_path / "img").glob("*.png"))
 
 
 async def test_end_of_input_closes_the_table(tmp_path: Path) -> None:
@@ -77,3 +78,105 @@ def test_config_from_env_defaults_and_errors() -> None:
     for bad in ({"LOG_LEVEL": "LOUD"}, {"DEV_GUILD_ID": "guild"}):
         with pytest.raises(ConfigError):
             Config.from_env(bad)
+
+
+async def run_table(tmp_path: Path, script: str) -> str:
+    out = io.StringIO()
+    await play(str(tmp_path / "t.db"), io.StringIO(script), out, None, render=False)
+    return out.getvalue()
+
+
+async def test_help_typed_without_a_name_shows_the_help(tmp_path: Path) -> None:
+    text = await run_table(tmp_path, "help\n?\n")
+    assert "who is speaking" not in text
+    assert text.count("Commands (type them as `name: command` at the console):") == 2
+
+
+async def test_sentences_say_column_while_the_notation_stays_short(tmp_path: Path) -> None:
+    script = "alice: challenge bob atmalof first me\nbob: accept\nalice: drop col 3\nbob: legal\n"
+    text = await run_table(tmp_path, script)
+    assert "alice (Red) announces column 3. Rolling the die..." in text
+    assert "Red announces column 3 and rolls" in text
+    sentences = [line for line in text.splitlines() if not line.startswith("[private] Legal")]
+    assert not any(" col " in line for line in sentences), text
+    assert "drop col 3" in text  # `legal` lists the notation
+
+
+async def test_buttons_are_offered_as_lines_to_type(tmp_path: Path) -> None:
+    script = (
+        "alice: challenge bob morris first me\nbob: accept\nalice: place a7\nalice: draw\n"
+        "bob: draw decline\nbob: resign\n"
+    )
+    text = await run_table(tmp_path, script)
+    assert "(to answer, type `bob: accept` or `bob: decline`)" in text
+    assert "(to answer, type `bob: draw accept` or `bob: draw decline`)" in text
+    assert "(to answer, type `name: rematch`)" in text
+
+
+@pytest.mark.parametrize(
+    ("game", "move", "result"),
+    [
+        ("atmalof", "drop row 4", "game over: alice (Red) wins (Blue resigned)"),
+        ("morris", "place a7", "game over: alice (White) wins (Black resigned)"),
+        ("abalone", "push a1 c3 ne", "game over: alice (Black) wins (White resigned)"),
+    ],
+)
+async def test_a_finished_board_says_the_result_not_whose_move(
+    tmp_path: Path, game: str, move: str, result: str
+) -> None:
+    script = f"alice: challenge bob {game} first me\nbob: accept\nalice: {move}\nbob: resign\n"
+    text = await run_table(tmp_path, script)
+    ended = text.split("Game over:")[1]
+    status = [line for line in ended.splitlines() if "game over:" in line]
+    assert status and status[0].endswith(result)
+    assert "to move" not in ended
+
+
+def console_env(tmp_path: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    env.update(REFEREE_DB=str(tmp_path / "m.db"), PYTHONPATH=str(ROOT))
+    return env
+
+
+def test_python_m_bot_console_starts_with_a_tip_and_leaves_on_eof(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "console"],
+        input="",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=console_env(tmp_path),
+        timeout=60,
+    )
+    assert done.returncode == 0 and done.stderr == ""
+    first = done.stdout.splitlines()[:3]
+    tip = "\n".join(first)
+    assert all(name in tip for name in ("atmalof", "morris", "abalone"))
+    assert "alice: challenge bob atmalof" in tip and "bob: accept" in tip
+    assert done.stdout.rstrip().endswith("bye")
+
+
+def test_ctrl_c_leaves_the_console_without_a_traceback(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bot", "console"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env=console_env(tmp_path),
+    )
+    try:
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write("alice: challenge bob atmalof\n")
+        proc.stdin.flush()
+        while "expires in" not in proc.stdout.readline():  # the table is waiting for a line
+            pass
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+    assert out.rstrip().endswith("bye")

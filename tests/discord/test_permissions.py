@@ -296,7 +296,7 @@ COLUMNS = (
     Column(
         "drop column",
         fresh("atmalof"),
-        play_cells(Ok("announces col 2"), No(NOT_TURN)),
+        play_cells(Ok("announces column 2"), No(NOT_TURN)),
         values={"k": 2},
     ),
     Column("move", atmalof_with_pieces, play_cells(Ok("moves"), No(NOT_TURN))),
