@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -557,11 +557,18 @@ def start(record: Record) -> tuple[Game[Any, Any], Any]:
 def replay(record: Record) -> list[Any]:
     """Every position of the game, the start included; raises RecordError at a bad action."""
     game, state = start(record)
-    states = [state]
+    return [state, *(after for _, _, _, after in replay_steps(game, state, record))]
+
+
+def replay_steps(
+    game: Game[Any, Any], state: Any, record: Record
+) -> Iterator[tuple[Any, Any, int | None, Any]]:
+    """(before, action, roll, after) for each of the record's actions from ``state`` (see
+    ``start``); raises RecordError naming the first action that does not parse or apply."""
     for number, entry in enumerate(record.actions, start=1):
         try:
             action = game.parse(state, entry.notation)
-            state = game.apply(state, action, entry.roll)
+            after = game.apply(state, action, entry.roll)
         except ParseError as exc:
             raise RecordError(
                 f"action {number}: {entry.notation!r} is not a command of {game.title}: {exc}"
@@ -570,8 +577,8 @@ def replay(record: Record) -> list[Any]:
             raise RecordError(
                 f"action {number}: {entry.notation!r} is illegal here: {exc}"
             ) from None
-        states.append(state)
-    return states
+        yield state, action, entry.roll, after
+        state = after
 
 
 @dataclass(frozen=True, slots=True)

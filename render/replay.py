@@ -16,7 +16,7 @@ from typing import Any
 from PIL import Image
 
 import engine
-from engine.core import EngineError, Outcome
+from engine.core import Outcome
 from render.model import MIN_SIZE, Last, RenderError, check_size
 
 DEFAULT_MAX_BYTES = 8 * 1024 * 1024
@@ -37,23 +37,15 @@ def _game_of(state: Any) -> str:
 
 def frames_of_record(record: Any) -> tuple[str, list[Frame], tuple[str, str], Outcome | None]:
     """Replay a record through the engine: (game name, frames, player names, result)."""
-    from engine.record import RecordError, start
+    from engine.record import RecordError, replay_steps, start
 
     try:
         game, state = start(record)
+        frames: list[Frame] = [(state, ())]
+        for before, action, roll, after in replay_steps(game, state, record):
+            frames.append((after, (Last(before, action, roll),)))
     except RecordError as exc:
         raise RenderError(f"cannot replay this record: {exc}") from None
-    frames: list[Frame] = [(state, ())]
-    for number, entry in enumerate(record.actions, start=1):
-        try:
-            action = game.parse(state, entry.notation)
-            after = game.apply(state, action, entry.roll)
-        except EngineError as exc:
-            raise RenderError(
-                f"cannot replay action {number} ({entry.notation!r}): {exc}"
-            ) from None
-        frames.append((after, (Last(state, action, entry.roll),)))
-        state = after
     names = (record.players[0].name, record.players[1].name)
     return record.game, frames, names, record.result
 

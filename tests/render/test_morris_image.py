@@ -45,16 +45,17 @@ def test_each_point_shows_its_man_or_an_empty_point(theme_name, variant, seed) -
             assert seen == "point", name
 
 
+MILL_ON_TOP = (  # White closes a7-d7-g7 on its third placement; Black has b6 and f4
+    ("place a7", None),
+    ("place b6", None),
+    ("place d7", None),
+    ("place f4", None),
+    ("place g7", None),
+)
+
+
 def test_a_closed_mill_is_highlighted_and_a_pending_removal_rings_the_takeable_men() -> None:
-    state, lasts = play(
-        "morris",
-        GAME.new(),
-        ("place a7", None),
-        ("place b6", None),
-        ("place d7", None),
-        ("place f4", None),
-        ("place g7", None),
-    )
+    state, lasts = play("morris", GAME.new(), *MILL_ON_TOP)
     img = render.board_image("morris", state, lasts[-1])
     lay = render.layout("morris", state)
     theme = THEMES["dark"]
@@ -81,16 +82,7 @@ def lay_name(state, point: int) -> str:
 
 
 def test_a_removed_man_leaves_a_crossed_ghost() -> None:
-    state, lasts = play(
-        "morris",
-        GAME.new(),
-        ("place a7", None),
-        ("place b6", None),
-        ("place d7", None),
-        ("place f4", None),
-        ("place g7", None),
-        ("remove b6", None),
-    )
+    state, lasts = play("morris", GAME.new(), *MILL_ON_TOP, ("remove b6", None))
     img = render.board_image("morris", state, lasts[-1])
     lay = render.layout("morris", state)
     assert close(pixel(img, lay.centres["b6"]), THEMES["dark"].warn, 60)
