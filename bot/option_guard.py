@@ -24,6 +24,15 @@ SNOWFLAKE_TYPES = (
     AppCommandOptionType.mentionable,
     AppCommandOptionType.attachment,
 )
+# where the payload's ``resolved`` describes an id of each kind (discord.py makes a bare Object
+# of an id it does not find there, which no command can use)
+RESOLVED_IN = {
+    AppCommandOptionType.user: ("users",),
+    AppCommandOptionType.channel: ("channels",),
+    AppCommandOptionType.role: ("roles",),
+    AppCommandOptionType.mentionable: ("users", "roles"),
+    AppCommandOptionType.attachment: ("attachments",),
+}
 
 
 class BadOption(app_commands.CheckFailure):
@@ -43,6 +52,8 @@ def problem(param: app_commands.Parameter, value: Any) -> str | None:
     """Why ``value`` does not fit ``param``, or None."""
     name = param.display_name
     kind = param.type
+    if param.choices and value not in [c.value for c in param.choices]:
+        return f"{name} must be one of the choices Discord shows"
     if kind is AppCommandOptionType.string:
         if not isinstance(value, str):
             return f"{name} must be text"
@@ -74,6 +85,14 @@ def problem(param: app_commands.Parameter, value: Any) -> str | None:
     return None
 
 
+def unresolved(param: app_commands.Parameter, value: Any, resolved: Any) -> str | None:
+    """Why a user, role, channel or attachment id is not one the payload describes, or None."""
+    places = RESOLVED_IN.get(param.type)
+    if places is None or any(str(value) in (resolved.get(p) or {}) for p in places):
+        return None
+    return f"{param.display_name} must be picked from the list Discord shows"
+
+
 def check_options(interaction: discord.Interaction[Any]) -> None:
     """Raise ``BadOption`` for the first option whose value the command did not declare, or
     for a required option the payload leaves out (discord.py would fail with a signature
@@ -94,7 +113,7 @@ def check_options(interaction: discord.Interaction[Any]) -> None:
             if param.type is AppCommandOptionType.string and not isinstance(value, str):
                 raise BadOption(f"I can't use that: {param.display_name} must be text.")
             continue
-        why = problem(param, value)
+        why = problem(param, value) or unresolved(param, value, data.get("resolved") or {})
         if why:
             raise BadOption(f"I can't use that: {why}.")
     if interaction.type is discord.InteractionType.autocomplete:
