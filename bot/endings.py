@@ -26,7 +26,10 @@ from engine.record import LOG_VERSION
 class Endings(RefereeCore):
     """resign, draws, takebacks, abort, claim, moderator abort and award."""
 
-    async def resign(self, where: Where, actor: Actor) -> Reply:
+    async def resign(self, where: Where, actor: Actor, *, request_id: str | None = None) -> Reply:
+        """Give up: the opponent wins. A repeated ``request_id`` is answered once."""
+        if request_id is not None:
+            return await self._once(request_id, lambda: self.resign(where, actor))
         loaded = await self._playing(where, actor)
         if isinstance(loaded, Reply):
             return loaded
@@ -35,8 +38,12 @@ class Endings(RefereeCore):
         outcome = Outcome(Termination.RESIGNATION, 1 - seat, f"{sides[seat]} resigned")
         return await self._end(g, state, outcome, actor, seat, "resign", prefix=prefix)
 
-    async def offer_draw(self, where: Where, actor: Actor) -> Reply:
+    async def offer_draw(
+        self, where: Where, actor: Actor, *, request_id: str | None = None
+    ) -> Reply:
         """Offer a draw (accepts one already offered to you). Lapses when the offerer moves."""
+        if request_id is not None:
+            return await self._once(request_id, lambda: self.offer_draw(where, actor))
         loaded = await self._playing(where, actor)
         if isinstance(loaded, Reply):
             return loaded
@@ -45,13 +52,15 @@ class Endings(RefereeCore):
             return await self._agree_draw(g, state, actor, seat, prefix)
         if g.draw_offer == seat:
             return refusal("you have already offered a draw", game_id=g.id, version=g.version)
-        try:
-            g = await self.store.change_game(g, {"draw_offer": seat, "updated_at": self._now()})
-        except GameMovedOn:
-            return refusal(texts.MOVED_ON)
         other = 1 - seat
+        text = f"{prefix}{actor.name} offers a draw. {g.names[other]}, accept or decline?"
+        changes = {"draw_offer": seat, "updated_at": self._now()}
+        try:
+            g = await self.store.change_game(g, changes, request=self._request(g, text))
+        except GameMovedOn:
+            return await self._moved_on()
         return Reply(
-            text=f"{prefix}{actor.name} offers a draw. {g.names[other]}, accept or decline?",
+            text=text,
             game_id=g.id,
             version=g.version,
             mentions=[g.players[other]],
@@ -62,9 +71,19 @@ class Endings(RefereeCore):
         )
 
     async def answer_draw(
-        self, where: Where, actor: Actor, accept: bool, *, version: int | None = None
+        self,
+        where: Where,
+        actor: Actor,
+        accept: bool,
+        *,
+        version: int | None = None,
+        request_id: str | None = None,
     ) -> Reply:
         """Accept or decline the draw your opponent offered (``version``: from the button)."""
+        if request_id is not None:
+            return await self._once(
+                request_id, lambda: self.answer_draw(where, actor, accept, version=version)
+            )
         loaded = await self._playing(where, actor)
         if isinstance(loaded, Reply):
             return loaded
@@ -75,16 +94,20 @@ class Endings(RefereeCore):
             return refusal("there is no draw offer for you to answer", game_id=g.id)
         if accept:
             return await self._agree_draw(g, state, actor, seat, prefix)
+        text = f"{prefix}{actor.name} declines the draw."
+        changes = {"draw_offer": None, "updated_at": self._now()}
         try:
-            g = await self.store.change_game(g, {"draw_offer": None, "updated_at": self._now()})
+            g = await self.store.change_game(g, changes, request=self._request(g, text))
         except GameMovedOn:
-            return refusal(texts.MOVED_ON)
-        return Reply(
-            text=f"{prefix}{actor.name} declines the draw.", game_id=g.id, version=g.version
-        )
+            return await self._moved_on()
+        return Reply(text=text, game_id=g.id, version=g.version)
 
-    async def request_takeback(self, where: Where, actor: Actor) -> Reply:
+    async def request_takeback(
+        self, where: Where, actor: Actor, *, request_id: str | None = None
+    ) -> Reply:
         """Ask to take back your last turn (and the reply to it); never across a die roll."""
+        if request_id is not None:
+            return await self._once(request_id, lambda: self.request_takeback(where, actor))
         loaded = await self._playing(where, actor)
         if isinstance(loaded, Reply):
             return loaded
@@ -94,17 +117,18 @@ class Endings(RefereeCore):
             return refusal(undo, game_id=g.id, version=g.version)
         if g.takeback_offer == seat:
             return refusal("you have already asked for a takeback", game_id=g.id)
-        try:
-            g = await self.store.change_game(g, {"takeback_offer": seat, "updated_at": self._now()})
-        except GameMovedOn:
-            return refusal(texts.MOVED_ON)
         other = 1 - seat
         moves = ", ".join(a.action for a in undo[1])
+        text = (
+            f"{prefix}{actor.name} asks to take back: {moves}. {g.names[other]}, accept or decline?"
+        )
+        changes = {"takeback_offer": seat, "updated_at": self._now()}
+        try:
+            g = await self.store.change_game(g, changes, request=self._request(g, text))
+        except GameMovedOn:
+            return await self._moved_on()
         return Reply(
-            text=(
-                f"{prefix}{actor.name} asks to take back: {moves}. "
-                f"{g.names[other]}, accept or decline?"
-            ),
+            text=text,
             game_id=g.id,
             version=g.version,
             mentions=[g.players[other]],
@@ -117,8 +141,19 @@ class Endings(RefereeCore):
         )
 
     async def answer_takeback(
-        self, where: Where, actor: Actor, accept: bool, *, version: int | None = None
+        self,
+        where: Where,
+        actor: Actor,
+        accept: bool,
+        *,
+        version: int | None = None,
+        request_id: str | None = None,
     ) -> Reply:
+        """Allow or refuse the takeback your opponent asked for (``version``: from the button)."""
+        if request_id is not None:
+            return await self._once(
+                request_id, lambda: self.answer_takeback(where, actor, accept, version=version)
+            )
         loaded = await self._playing(where, actor)
         if isinstance(loaded, Reply):
             return loaded
@@ -130,13 +165,13 @@ class Endings(RefereeCore):
             return refusal("there is no takeback request for you to answer", game_id=g.id)
         now = self._now()
         if not accept:
+            text = f"{prefix}{actor.name} refuses the takeback."
+            changes = {"takeback_offer": None, "updated_at": now}
             try:
-                g = await self.store.change_game(g, {"takeback_offer": None, "updated_at": now})
+                g = await self.store.change_game(g, changes, request=self._request(g, text))
             except GameMovedOn:
-                return refusal(texts.MOVED_ON)
-            return Reply(
-                text=f"{prefix}{actor.name} refuses the takeback.", game_id=g.id, version=g.version
-            )
+                return await self._moved_on()
+            return Reply(text=text, game_id=g.id, version=g.version)
         undo = await self._takeback_span(g, asker)
         if isinstance(undo, str):
             return refusal(undo, game_id=g.id, version=g.version)
@@ -159,16 +194,21 @@ class Endings(RefereeCore):
             changes["last_hash"] = keep[-1].hash if keep else chain.GENESIS
         note = {"undone": [a.action for a in gone], "to": len(keep)}
         event = NewEvent("takeback", now, seat=asker, user_id=actor.id, note=note)
-        try:
-            g = await self.store.change_game(g, changes, events=[event])
-        except GameMovedOn:
-            return refusal(texts.MOVED_ON)
-        self._states[g.id] = (g.last_hash, state)
         moves = ", ".join(a.action for a in gone)
-        return await self._board_reply(g, state, f"{prefix}Takeback accepted: {moves} undone.")
+        text = f"{prefix}Takeback accepted: {moves} undone."
+        try:
+            g = await self.store.change_game(
+                g, changes, events=[event], request=self._request(g, text)
+            )
+        except GameMovedOn:
+            return await self._moved_on()
+        self._states[g.id] = (g.last_hash, state)
+        return await self._board_reply(g, state, text)
 
-    async def abort(self, where: Where, actor: Actor) -> Reply:
+    async def abort(self, where: Where, actor: Actor, *, request_id: str | None = None) -> Reply:
         """End the game unrated, allowed until both sides have moved."""
+        if request_id is not None:
+            return await self._once(request_id, lambda: self.abort(where, actor))
         loaded = await self._playing(where, actor)
         if isinstance(loaded, Reply):
             return loaded
@@ -181,8 +221,10 @@ class Endings(RefereeCore):
         outcome = Outcome(Termination.ABORTED, None, f"aborted by {actor.name} before both moved")
         return await self._end(g, state, outcome, actor, seat, "abort", prefix=prefix)
 
-    async def claim(self, where: Where, actor: Actor) -> Reply:
+    async def claim(self, where: Where, actor: Actor, *, request_id: str | None = None) -> Reply:
         """Claim the win when the opponent's time ran out or they abandoned the game."""
+        if request_id is not None:
+            return await self._once(request_id, lambda: self.claim(where, actor))
         loaded = await self._playing(where, actor)
         if isinstance(loaded, Reply):
             loaded.ok = loaded.ok or loaded.finished  # the flag had fallen: the claim holds

@@ -116,8 +116,17 @@ class Challenges(RefereeCore):
             ],
         )
 
-    async def accept(self, where: Where, actor: Actor, challenge_id: int | None = None) -> Reply:
+    async def accept(
+        self,
+        where: Where,
+        actor: Actor,
+        challenge_id: int | None = None,
+        *,
+        request_id: str | None = None,
+    ) -> Reply:
         """Accept a challenge (None: the one waiting in this channel); starts the game here."""
+        if request_id is not None:  # a repeat is answered once
+            return await self._once(request_id, lambda: self.accept(where, actor, challenge_id))
         c = await self._find_challenge(where, challenge_id)
         if c is None:
             return refusal("there is no challenge waiting here")
@@ -207,8 +216,17 @@ class Challenges(RefereeCore):
         )
         return await self._board_reply(g, state, "\n".join(lines), ok=True)
 
-    async def decline(self, where: Where, actor: Actor, challenge_id: int | None = None) -> Reply:
+    async def decline(
+        self,
+        where: Where,
+        actor: Actor,
+        challenge_id: int | None = None,
+        *,
+        request_id: str | None = None,
+    ) -> Reply:
         """Decline a challenge addressed to you, or withdraw your own."""
+        if request_id is not None:
+            return await self._once(request_id, lambda: self.decline(where, actor, challenge_id))
         c = await self._find_challenge(where, challenge_id)
         if c is None:
             return refusal("there is no challenge waiting here")
@@ -227,11 +245,20 @@ class Challenges(RefereeCore):
             return refusal("that challenge was already answered")
         return Reply(text=text, challenge_id=c.id)
 
-    async def rematch(self, where: Where, actor: Actor, game_id: int | None = None) -> Reply:
+    async def rematch(
+        self,
+        where: Where,
+        actor: Actor,
+        game_id: int | None = None,
+        *,
+        request_id: str | None = None,
+    ) -> Reply:
         """Challenge the other player of the latest finished game here, starter swapped.
 
         If the other player already asked for the rematch, this accepts it.
         """
+        if request_id is not None:
+            return await self._once(request_id, lambda: self.rematch(where, actor, game_id))
         g = await (
             self.store.game(game_id) if game_id else self.store.latest_game(where.channel_id)
         )

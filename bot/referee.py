@@ -232,8 +232,15 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
             return refusal(f"there is no setting {key!r} (try theme)")
         return Reply(text=f"Server setting {key} is now {value}.")
 
-    async def press(self, where: Where, actor: Actor, custom_id: str) -> Reply:
-        """A button click (custom_id from ``ButtonSpec``); stale versions are refused politely."""
+    async def press(
+        self, where: Where, actor: Actor, custom_id: str, *, request_id: str | None = None
+    ) -> Reply:
+        """A button click (custom_id from ``ButtonSpec``); stale versions are refused politely.
+
+        A repeated ``request_id`` (the interaction id) gets the first answer again.
+        """
+        if request_id is not None:
+            return await self._once(request_id, lambda: self.press(where, actor, custom_id))
         parsed = parse_custom_id(custom_id)
         if parsed is None:
             return refusal("that button is not one of mine")

@@ -3,9 +3,11 @@ game, building the board reply. ``bot.referee.Referee`` puts the commands on top
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
+from contextvars import ContextVar
 from typing import Any
 
 import engine
@@ -28,6 +30,7 @@ from bot.store import (
     NewAction,
     NewEvent,
     Store,
+    StoreUnavailable,
 )
 from engine import Outcome, Termination, chain, dice
 from render import Last
@@ -39,6 +42,7 @@ HISTORY_PAGE = 20
 MAX_CHOICES = 25
 MAX_REASON = 300
 STALE_ROLL_AFTER = 5.0  # seconds after which the sweeper completes an announced roll itself
+_REQUEST: ContextVar[str | None] = ContextVar("referee_request_id", default=None)
 
 
 class RefereeCore:
@@ -64,6 +68,39 @@ class RefereeCore:
         self.challenge_ttl = challenge_ttl
         self.abandon_after = abandon_after
         self._states: dict[int, tuple[str, Any]] = {}  # game id -> (chain head, state)
+
+    # --- request ids: a repeated click or a redelivered interaction is answered once ---------
+
+    async def _once(self, request_id: str | None, run: Callable[[], Awaitable[Reply]]) -> Reply:
+        """Run a command once per ``request_id``: a repeat gets the first answer's text again
+        and changes nothing. A change that lands writes the id in its own transaction (see
+        ``_request``); the full answer is kept once it is built. Refusals are not kept."""
+        if request_id is None:
+            return await run()
+        earlier = await self.store.request_reply(request_id)
+        if earlier is not None:
+            return reply_from(earlier)
+        token = _REQUEST.set(request_id)
+        try:
+            reply = await run()
+        finally:
+            _REQUEST.reset(token)
+        if reply.ok or not reply.ephemeral:  # it changed something: keep the whole answer
+            kept = reply_dict(reply)
+            with contextlib.suppress(StoreUnavailable):  # the change stands regardless
+                await self.store.keep_reply(request_id, reply.game_id, kept, self._now())
+            return reply
+        earlier = await self.store.request_reply(request_id)  # its twin landed meanwhile
+        return reply_from(earlier) if earlier is not None else reply
+
+    @staticmethod
+    def _request(g: GameRow, text: str) -> tuple[str, dict[str, Any]] | None:
+        """The request id of the command being run (``_once``) with a first answer, to write
+        in the same transaction as the change: a twin arriving meanwhile then finds it."""
+        request_id = _REQUEST.get()
+        if request_id is None:
+            return None
+        return request_id, reply_dict(Reply(text=text, game_id=g.id, version=g.version + 1))
 
     # --- internals --------------------------------------------------------------------------
 
@@ -265,7 +302,10 @@ class RefereeCore:
         earlier = self._replay_rows(g, rows[:-2])
         return (Last(earlier, rules.parse(earlier, made.action), made.roll), this)
 
-    async def _moved_on(self, request_id: str | None) -> Reply:
+    async def _moved_on(self, request_id: str | None = None) -> Reply:
+        """MOVED_ON, unless the change that moved the game on was this very request's twin:
+        then its answer."""
+        request_id = request_id or _REQUEST.get()
         if request_id is not None:
             earlier = await self.store.request_reply(request_id)
             if earlier is not None:
@@ -371,10 +411,12 @@ class RefereeCore:
             user_id=actor.id if actor else None,
             note={**_outcome_note(outcome), **dict(note or {})},
         )
+        sides = engine.get_game(g.game).side_names
+        first = self._request(g, f"{prefix}{texts.result_line(g, sides, outcome)}")
         try:
-            g = await self.store.change_game(g, changes, events=[event])
+            g = await self.store.change_game(g, changes, events=[event], request=first)
         except GameMovedOn:
-            return refusal(texts.MOVED_ON)
+            return await self._moved_on()
         self._states.pop(g.id, None)
         return await self._board_reply(g, state, prefix.rstrip())
 

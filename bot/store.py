@@ -498,6 +498,18 @@ class Store:
         row = await self._one("SELECT mod_role FROM guild_settings WHERE guild_id = ?", (guild_id,))
         return None if row is None or row[0] is None else int(row[0])
 
+    async def keep_reply(
+        self, request_id: str, game_id: int | None, reply: dict[str, Any], at: float
+    ) -> None:
+        """Store (or complete) the answer to ``request_id``: a command whose write could not
+        carry it, or a fuller text than the one written with the change."""
+        async with self._write(f"keeping the answer to request {request_id}") as db:
+            await db.execute(
+                "INSERT INTO request_ids (request_id, game_id, reply, at) VALUES (?,?,?,?)"
+                " ON CONFLICT(request_id) DO UPDATE SET reply = excluded.reply",
+                (request_id, game_id, json.dumps(reply), at),
+            )
+
     async def set_mod_role(self, guild_id: int, role_id: int | None, now: float) -> None:
         async with self._write(f"saving the moderators' role of guild {guild_id}") as db:
             await db.execute(
