@@ -10,6 +10,7 @@ on from action N; later actions stay in the log), ``void`` (ended, unrated) or `
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import engine
@@ -23,6 +24,8 @@ from bot.store import GameMovedOn, GameRow, NewEvent
 from engine import Outcome, Termination, chain
 from engine.record import LOG_VERSION
 from render import Last
+
+log = logging.getLogger(__name__)
 
 MODERATOR_HELP = (
     "Moderators: /referee rewind N (the position after action N), /referee resume, "
@@ -95,21 +98,32 @@ class Disputes(RefereeCore):
     # --- moderators ---------------------------------------------------------------------------
 
     async def _moderating(
-        self, where: Where, actor: Actor, reason: str | None, *, need_reason: bool
+        self,
+        where: Where,
+        actor: Actor,
+        reason: str | None,
+        *,
+        need_reason: bool,
+        finished_too: bool = False,
     ) -> tuple[GameRow, Any] | Reply:
         if not actor.is_moderator:
             return refusal("only moderators can do that")
         if need_reason and not _reason(reason):
             return refusal("give a reason: it is logged with the game")
         g = await self._game_for_moderator(where)
+        if g is None and finished_too:  # players dispute after the end too
+            g = await self.store.latest_game(where.channel_id)
+            if g is None and where.parent_id is not None:  # a dispute's private thread
+                g = await self.store.latest_game(where.parent_id)
         if g is None:
             return refusal(texts.NO_GAME)
         return g, await self._state(g)
 
     async def rewind(self, where: Where, actor: Actor, number: int, reason: str = "") -> Reply:
         """The position after action ``number`` (0: the start) as a picture; changes nothing
-        but the log, which records that a moderator looked."""
-        loaded = await self._moderating(where, actor, reason, need_reason=False)
+        but the log, which records that a moderator looked. Finished games too: their chain
+        ends with the result, so that look goes to the bot's own log instead."""
+        loaded = await self._moderating(where, actor, reason, need_reason=False, finished_too=True)
         if isinstance(loaded, Reply):
             return loaded
         g, _ = loaded
@@ -117,11 +131,14 @@ class Disputes(RefereeCore):
             return refusal(f"choose an action from 0 (the start) to {g.seq}", game_id=g.id)
         now = self._now()
         why = _reason(reason, "review")
-        event = NewEvent("rewind", now, user_id=actor.id, note={"to": number, "reason": why})
-        try:
-            g = await self.store.change_game(g, {"updated_at": now}, events=[event])
-        except GameMovedOn:
-            return refusal(texts.MOVED_ON)
+        if g.status != "active":
+            log.info("moderator %s rewound finished game %s to %s: %s", actor.id, g.id, number, why)
+        else:
+            event = NewEvent("rewind", now, user_id=actor.id, note={"to": number, "reason": why})
+            try:
+                g = await self.store.change_game(g, {"updated_at": now}, events=[event])
+            except GameMovedOn:
+                return refusal(texts.MOVED_ON)
         rows = await self.store.actions(g.id, number)
         before = self._replay_rows(g, rows[:-1])
         state, last = before, None
@@ -132,10 +149,11 @@ class Disputes(RefereeCore):
             last = Last(before, action, rows[-1].roll)
         sides = engine.get_game(g.game).side_names
         done = f"after action {number} ({rows[-1].action})" if rows else "at the start"
+        still = "still at" if g.status == "active" else "over, after"
         text = (
             f"Moderator {actor.name} rewinds game {g.id} ({why}): the position {done}, "
             f"{texts.seat_label(g, sides, state.to_move)} to move. Read-only: the game is "
-            f"still at action {g.seq}.\nLog #{chain.short(g.last_hash)}"
+            f"{still} action {g.seq}.\nLog #{chain.short(g.last_hash)}"
         )
         view = BoardView(g.game, state, last, await self._board_theme(g), g.names, None)
         image = await boards.png(self._renderer, view)
@@ -224,7 +242,8 @@ class Disputes(RefereeCore):
         self._states[g.id] = (g.last_hash, state)
         text = (
             f"Moderator {actor.name} restores the game to action {number} ({why}): "
-            f"{', '.join(a.action for a in gone)} left the game (they stay in the log)."
+            f"{', '.join(a.action for a in gone)} left the game (they stay in the log). "
+            "The clocks continue from their current times."
         )
         return await self._board_reply(g, state, text)
 

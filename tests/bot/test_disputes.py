@@ -11,6 +11,7 @@ from bot import console
 from bot.clock import ManualClock
 from bot.records import check_stored, stored_record
 from bot.referee import Referee
+from bot.replies import Where
 from bot.store import Store
 from engine.record import Record, verify
 from tests.bot.conftest import ALICE, BOB, CAROL, HERE, MOD, THERE, play, start
@@ -219,3 +220,47 @@ async def test_the_console_disputes_exports_and_imports(tmp_path: Path) -> None:
     text = out.getvalue()
     assert "Imported game-1.json: morris standard" in text and "Verified: morris" in text
     assert "Problem: row 2 (action 1, 'place a6')" in text
+
+
+async def test_restore_says_the_clocks_continue_from_their_current_times(
+    referee: Referee, store: Store, clock: ManualClock
+) -> None:
+    await start(referee, "morris", clock="10+0")
+    await morris_moves(referee, 3)
+    await referee.dispute(HERE, BOB, "wrong point")
+    banks = (await store.game(1)).banks
+    reply = await referee.restore(HERE, MOD, 2, "both agree")
+    assert reply.ok and "The clocks continue from their current times." in reply.text
+    assert (await store.game(1)).banks == banks
+
+
+async def test_rewind_works_on_a_finished_game_and_it_still_verifies(
+    referee: Referee, store: Store
+) -> None:
+    await start(referee, "morris")
+    await morris_moves(referee, 4)
+    await referee.resign(HERE, BOB)
+    reply = await referee.rewind(HERE, MOD, 2, "disputed after the end")
+    assert reply.ok and "after action 2 (place b2)" in reply.text
+    assert "Read-only: the game is over, after action 4." in reply.text
+    g = await store.game(1)
+    assert (g.status, g.winner) == ("finished", 0)
+    assert (await store.events(1))[-1].kind == "resign"  # the chain ends with the result
+    verdict = await check_stored(store, g)
+    assert verdict.ok, verdict.reason
+    assert verify(await stored_record(store, g)).ok
+
+
+async def test_rewind_of_a_finished_game_from_the_disputes_thread(referee: Referee) -> None:
+    await start(referee, "morris")
+    await morris_moves(referee, 2)
+    await referee.resign(HERE, ALICE)
+    thread = Where(HERE.guild_id, 77, parent_id=HERE.channel_id)
+    assert (await referee.rewind(thread, MOD, 1)).ok
+    assert not (await referee.restore(HERE, MOD, 1, "too late")).ok  # restore stays live-only
+
+
+async def test_the_dispute_says_once_that_the_clocks_are_stopped(referee: Referee) -> None:
+    await start(referee, "morris", clock="10+0")
+    reply = await referee.dispute(HERE, ALICE, "slow")
+    assert sum("clocks are stopped" in line for line in reply.text.splitlines()) == 1
