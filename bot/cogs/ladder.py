@@ -22,6 +22,7 @@ class Ladder(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name="ladder", description="This server's leaderboard for a game")
+    @app_commands.guild_only()  # a ladder belongs to a server: none in direct messages
     @expensive("ladder")
     @app_commands.describe(
         game="Which ladder (default: this channel's game)",
@@ -41,6 +42,7 @@ class Ladder(commands.Cog):
         await self.bot.answer(interaction, reply, title="Ladder")
 
     @app_commands.command(name="stats", description="Rating, record, streaks and dice luck")
+    @app_commands.guild_only()
     @expensive("stats")
     @app_commands.describe(
         player="Whose stats (default: yours)",
