@@ -5,12 +5,14 @@ The rules of the translation, so every command looks alike:
 - a public reply is an embed saying what happened, the board image attached with its alt text and
   shown inside the embed, and the players to ping named in ``content`` (mentions in embeds do
   not notify anyone), with ``allowed_mentions`` limited to exactly those players;
-- ``reply.buttons`` become persistent buttons (see ``bot.views``).
+- ``reply.buttons`` become persistent buttons (see ``bot.views``);
+- the footer names the game and the chain head ("log #3fa9c01b2e"), taken out of the text.
 """
 
 from __future__ import annotations
 
 import io
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,6 +27,7 @@ ALT_TEXT_LIMIT = 1024
 COLOUR_OK = discord.Colour(0x2F7D4F)
 COLOUR_FINISHED = discord.Colour(0xC9A227)
 COLOUR_INFO = discord.Colour(0x4F6D9A)
+CHAIN_LINE = re.compile(r"Log(?: head)? #([0-9a-f]{6,64})", re.IGNORECASE)
 
 
 def clip(text: str, limit: int) -> str:
@@ -87,6 +90,22 @@ def attached_file(reply: Reply) -> discord.File | None:
     return discord.File(io.BytesIO(reply.file), filename=reply.file_name or "record.json")
 
 
+def without_chain_line(text: str, chain: str | None) -> str:
+    """The text without its "Log #3fa9c01b2e" line: on Discord the chain head is in the footer.
+
+    (The version number is not shown: it counts stored writes, not the actions a moderator
+    rewinds to, so "move 2" after one drop would mislead.)
+    """
+    if not chain:
+        return text
+    kept = [
+        line
+        for line in text.split("\n")
+        if not (m := CHAIN_LINE.fullmatch(line.strip())) or not chain.startswith(m.group(1))
+    ]
+    return "\n".join(kept).strip()
+
+
 def to_message(reply: Reply, *, title: str | None = None) -> Outgoing:
     """The Discord message for a reply (see the module's rules)."""
     if not reply.ok or reply.ephemeral:
@@ -95,15 +114,14 @@ def to_message(reply: Reply, *, title: str | None = None) -> Outgoing:
     colour = COLOUR_FINISHED if reply.finished else COLOUR_OK
     if reply.game_id is None and reply.image is None:
         colour = COLOUR_INFO
+    text = without_chain_line(reply.text, reply.chain)
     embed = discord.Embed(
-        title=title, description=clip(reply.text, EMBED_DESCRIPTION_LIMIT), colour=colour
+        title=title, description=clip(text, EMBED_DESCRIPTION_LIMIT) or None, colour=colour
     )
     footer = []
     if reply.game_id is not None:
         footer.append(f"game {reply.game_id}")
-    if reply.version is not None:
-        footer.append(f"move {reply.version}")
-    if reply.chain and f"#{reply.chain[:10]}" not in reply.text:
+    if reply.chain:
         footer.append(f"log #{reply.chain[:10]}")  # the chain head: what a dispute checks
     if footer:
         embed.set_footer(text=" · ".join(footer))
