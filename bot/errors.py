@@ -45,7 +45,9 @@ def message_for(error: BaseException) -> str | None:
     if isinstance(error, app_commands.CommandOnCooldown):
         return f"Slow down a little: try again in {math.ceil(error.retry_after)} s."
     if isinstance(error, app_commands.TransformerError):
-        return f"I can't read {error.value!r} there."
+        if isinstance(error.value, str | int) and not isinstance(error.value, bool):
+            return f"I can't read {str(error.value)[:100]!r} there."
+        return "I can't use that there: pick it from the list Discord shows."  # never a repr
     if isinstance(error, app_commands.CheckFailure):
         return str(error) or "You can't use that command here."
     if isinstance(error, app_commands.CommandNotFound):

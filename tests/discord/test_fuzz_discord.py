@@ -58,7 +58,7 @@ NEAR_MISSES = (
     "3,4", "flying=off", "rows=8 cols=8 line=5", "rows=99999999", "pieces=-1", "10+0", "24h",
     "999999h", "-5+3", "random", "me", "them", "standard", "custom", "belgian-daisy",
 )  # fmt: skip
-INTERNALS = ("Traceback", "object at 0x", 'File "', "Error(")
+INTERNALS = ("Traceback", "object at 0x", 'File "', "Error(", "<Object id=", "<class '")
 UPLOADS = (
     Upload("record.json", b'{"format": "board-referee-record", "version": 2}'),
     Upload("junk.json", b"{not json"),
@@ -222,6 +222,7 @@ FOUND = [
     ("referee theme", MODERATOR, {"theme": "neon"}),
     ("import", ALICE, {"record": 2**63}),  # an attachment id the payload does not describe
     ("stats", CAROL, {"player": "123456789"}),  # a user id the payload does not describe
+    ("challenge", ALICE, {"game": "morris", "opponent": "123"}),  # showed "<Object id=123 ...>"
 ]
 
 

@@ -4,7 +4,10 @@ runs; while someone types, the options not filled in yet do not block the sugges
 
 from __future__ import annotations
 
-from bot.errors import UNEXPECTED
+from discord import AppCommandOptionType, Object, app_commands
+from discord.app_commands.transformers import MemberTransformer
+
+from bot.errors import UNEXPECTED, message_for
 from tests.discord.conftest import ALICE, BOB, CAROL
 from tests.discord.crowd import snapshot
 from tests.discord.harness import Harness
@@ -37,3 +40,13 @@ async def test_suggestions_still_come_while_earlier_options_are_empty(harness: H
     assert "d7" in [c["value"] for c in choices]
     targets = await harness.autocomplete(ALICE, "move", "to")  # no from yet; placing: no move
     assert targets == []
+
+
+def test_a_value_discord_could_not_convert_is_named_without_internals() -> None:
+    """discord.py hands over a bare ``Object`` for a member it could not find: no repr shown."""
+    member = app_commands.TransformerError(
+        Object(id=5), AppCommandOptionType.user, MemberTransformer()
+    )
+    assert message_for(member) == "I can't use that there: pick it from the list Discord shows."
+    text = app_commands.TransformerError("d9", AppCommandOptionType.string, MemberTransformer())
+    assert message_for(text) == "I can't read 'd9' there."
