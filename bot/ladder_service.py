@@ -266,7 +266,8 @@ def _leaderboard_text(
 ) -> str:
     lines = [title]
     if not board.rows:
-        lines.append("No ranked players yet" + ("." if provisional else " (try show_provisional)."))
+        settle = " (new players are ranked once their rating settles; ask for provisional ones)."
+        lines.append("No ranked players yet" + ("." if provisional else settle))
     lines += [_row_text(r, names.get(r.player, "?")) for r in board.rows]
     if board.hidden:
         lines.append(f"({board.hidden} provisional or inactive player(s) hidden)")

@@ -226,7 +226,7 @@ class RefereeCore:
         reply = await self._commit_move(
             g, state, after, action, entry, said, now, None, "", t_end=g.pending_at, extra=extra
         )
-        return said, reply
+        return _named(said, rules.side_names[seat], g.names[seat]), reply
 
     async def _commit_move(
         self,
@@ -273,7 +273,7 @@ class RefereeCore:
         if outcome is not None:
             changes.update(_ending(outcome, now))
             events.append(NewEvent("end", now, seat=outcome.winner, note=_outcome_note(outcome)))
-        text = prefix + said
+        text = prefix + _named(said, rules.side_names[seat], g.names[seat])
         reply = Reply(text=text, game_id=g.id, version=g.version + 1)
         request = (request_id, reply_dict(reply)) if request_id else None
         try:
@@ -498,3 +498,10 @@ def reply_from(data: Mapping[str, Any]) -> Reply:
 
 def known_themes() -> list[str]:
     return sorted(render.THEME_NAMES)
+
+
+def _named(sentence: str, side: str, name: str) -> str:
+    """The engine's sentence with the mover's name: "Red moves ..." -> "Alice (Red) moves ..."."""
+    if sentence.startswith(side + " "):
+        return f"{name} ({side}){sentence[len(side):]}"
+    return sentence

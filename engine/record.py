@@ -885,7 +885,10 @@ def _winner(names: tuple[str, str], winner: int | None) -> str:
 def _describe_result(game: Game[Any, Any], result: Outcome | None) -> str:
     if result is None:
         return "game running"
-    return f"{_winner(game.side_names, result.winner)} by {result.termination.value}"
+    how = result.termination.value.replace("_", " ")
+    if result.termination is Termination.ABORTED:
+        return "aborted, no result"
+    return f"{_winner(game.side_names, result.winner)} by {how}"
 
 
 # --- building a record --------------------------------------------------------------------

@@ -175,7 +175,7 @@ def alt_text(
     names = _names(players, r.side_names)
     if outcome is None:
         outcome = game.result(state)
-    parts = [f"{game.title}, {state.variant} game, after {state.ply} actions."]
+    parts = [f"{game.title}, {state.variant} game, after {_count(state.ply, 'action')}."]
     if outcome is not None:
         parts.append(result_status(outcome, names, r.side_names).text.replace(" · ", ": ") + ".")
     else:
@@ -220,3 +220,7 @@ __all__ = [
     "text_board",
     "touched_cells",
 ]
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.app_commands import Choice, Range
 from discord.ext import commands
 
+import render
 from bot.app import RefereeBot, where_of
 from bot.discord_format import COLOUR_INFO
 from bot.guards import expensive
@@ -88,7 +89,6 @@ MAX_REPLAY_BYTES = 8 * 1024 * 1024
 
 def replay_gif(record_json: bytes, theme: str, max_bytes: int) -> bytes:
     """The animated replay of a record (runs in a worker thread: Pillow work)."""
-    import render  # the renderer is optional at import time: /replay says so if it is missing
     from engine.record import Record
 
     record = Record.from_json(record_json)
@@ -130,12 +130,7 @@ class Info(commands.Cog):
         await interaction.response.defer(thinking=True)
         limit = min(interaction.filesize_limit or MAX_REPLAY_BYTES, MAX_REPLAY_BYTES)
         theme = str((await self.bot.referee.settings(where_of(interaction))).get("theme") or "dark")
-        try:
-            gif = await asyncio.to_thread(replay_gif, reply.file, theme, limit)
-        except (ImportError, AttributeError):
-            log.warning("replay requested but render.replay_gif is unavailable")
-            await interaction.followup.send("Replays are not available on this bot yet.")
-            return
+        gif = await asyncio.to_thread(replay_gif, reply.file, theme, limit)
         name = f"replay-{reply.game_id}.gif" if reply.game_id else "replay.gif"
         embed = discord.Embed(title="Replay", colour=COLOUR_INFO)
         embed.set_image(url=f"attachment://{name}")

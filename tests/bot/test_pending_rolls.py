@@ -25,7 +25,7 @@ async def test_board_completing_a_waiting_roll_shows_one_board(referee: Referee)
     await left_waiting(referee)
     shown = await referee.board(HERE)
     lines = shown.text.splitlines()
-    assert shown.ok and lines[0].startswith("Red announces row 4 and rolls")
+    assert shown.ok and lines[0].startswith("alice (Red) announces row 4 and rolls")
     assert count(shown.text, "to move.") == 1 and count(shown.text, "Log #") == 1
     assert lines[1] == "bob (Blue) to move." and shown.mentions == [BOB.id]
 
@@ -34,7 +34,7 @@ async def test_the_next_command_puts_only_the_roll_sentence_first(referee: Refer
     await left_waiting(referee)
     reply = await referee.act(HERE, BOB, "drop row 3")
     first, second = reply.text.splitlines()
-    assert first.startswith("Red announces row 4 and rolls")
+    assert first.startswith("alice (Red) announces row 4 and rolls")
     assert second == "bob (Blue) announces row 3. Rolling the die..."
     assert reply.pending_roll
 
@@ -42,7 +42,7 @@ async def test_the_next_command_puts_only_the_roll_sentence_first(referee: Refer
 async def test_resigning_over_a_waiting_roll_reads_once(referee: Referee) -> None:
     await left_waiting(referee)
     reply = await referee.resign(HERE, BOB)
-    assert reply.ok and reply.text.startswith("Red announces row 4 and rolls")
+    assert reply.ok and reply.text.startswith("alice (Red) announces row 4 and rolls")
     assert count(reply.text, "to move") == 0 and count(reply.text, "Game over") == 1
     assert count(reply.text, "Log #") == 1
 
@@ -54,5 +54,5 @@ async def test_the_sweeper_completing_a_waiting_roll_reads_once(
     clock.advance(STALE_ROLL_AFTER + 1)
     (notice,) = await referee.sweep()
     text = notice.reply.text
-    assert text.startswith("Red announces row 4 and rolls")
+    assert text.startswith("alice (Red) announces row 4 and rolls")
     assert count(text, "to move.") == 1 and count(text, "Log #") == 1
