@@ -4,9 +4,8 @@ and moderators' decisions."""
 from __future__ import annotations
 
 import engine
-from bot import texts
 from bot.clock import ClockSpec, format_seconds
-from bot.referee_core import MAX_REASON, RefereeCore
+from bot.referee_core import MAX_REASON, RefereeCore, once_per_request
 from bot.replies import (
     Actor,
     ButtonKind,
@@ -26,10 +25,9 @@ from engine.record import LOG_VERSION
 class Endings(RefereeCore):
     """resign, draws, takebacks, abort, claim, moderator abort and award."""
 
+    @once_per_request
     async def resign(self, where: Where, actor: Actor, *, request_id: str | None = None) -> Reply:
         """Give up: the opponent wins. A repeated ``request_id`` is answered once."""
-        if request_id is not None:
-            return await self._once(request_id, lambda: self.resign(where, actor))
         loaded = await self._playing(where, actor)
         if isinstance(loaded, Reply):
             return loaded
@@ -38,12 +36,11 @@ class Endings(RefereeCore):
         outcome = Outcome(Termination.RESIGNATION, 1 - seat, f"{sides[seat]} resigned")
         return await self._end(g, state, outcome, actor, seat, "resign", prefix=prefix)
 
+    @once_per_request
     async def offer_draw(
         self, where: Where, actor: Actor, *, request_id: str | None = None
     ) -> Reply:
         """Offer a draw (accepts one already offered to you). Lapses when the offerer moves."""
-        if request_id is not None:
-            return await self._once(request_id, lambda: self.offer_draw(where, actor))
         loaded = await self._playing(where, actor)
         if isinstance(loaded, Reply):
             return loaded
@@ -70,6 +67,7 @@ class Endings(RefereeCore):
             ],
         )
 
+    @once_per_request
     async def answer_draw(
         self,
         where: Where,
@@ -80,16 +78,10 @@ class Endings(RefereeCore):
         request_id: str | None = None,
     ) -> Reply:
         """Accept or decline the draw your opponent offered (``version``: from the button)."""
-        if request_id is not None:
-            return await self._once(
-                request_id, lambda: self.answer_draw(where, actor, accept, version=version)
-            )
-        loaded = await self._playing(where, actor)
+        loaded = await self._playing(where, actor, version=version)
         if isinstance(loaded, Reply):
             return loaded
         g, state, seat, prefix = loaded
-        if version is not None and version != g.version:
-            return refusal(texts.MOVED_ON, game_id=g.id, version=g.version)
         if g.draw_offer != 1 - seat:
             return refusal("there is no draw offer for you to answer", game_id=g.id)
         if accept:
@@ -102,12 +94,11 @@ class Endings(RefereeCore):
             return await self._moved_on()
         return Reply(text=text, game_id=g.id, version=g.version)
 
+    @once_per_request
     async def request_takeback(
         self, where: Where, actor: Actor, *, request_id: str | None = None
     ) -> Reply:
         """Ask to take back your last turn (and the reply to it); never across a die roll."""
-        if request_id is not None:
-            return await self._once(request_id, lambda: self.request_takeback(where, actor))
         loaded = await self._playing(where, actor)
         if isinstance(loaded, Reply):
             return loaded
@@ -140,6 +131,7 @@ class Endings(RefereeCore):
             ],
         )
 
+    @once_per_request
     async def answer_takeback(
         self,
         where: Where,
@@ -150,16 +142,10 @@ class Endings(RefereeCore):
         request_id: str | None = None,
     ) -> Reply:
         """Allow or refuse the takeback your opponent asked for (``version``: from the button)."""
-        if request_id is not None:
-            return await self._once(
-                request_id, lambda: self.answer_takeback(where, actor, accept, version=version)
-            )
-        loaded = await self._playing(where, actor)
+        loaded = await self._playing(where, actor, version=version)
         if isinstance(loaded, Reply):
             return loaded
         g, _state, seat, prefix = loaded
-        if version is not None and version != g.version:
-            return refusal(texts.MOVED_ON, game_id=g.id, version=g.version)
         asker = g.takeback_offer
         if asker != 1 - seat:
             return refusal("there is no takeback request for you to answer", game_id=g.id)
@@ -205,10 +191,9 @@ class Endings(RefereeCore):
         self._states[g.id] = (g.last_hash, state)
         return await self._board_reply(g, state, text)
 
+    @once_per_request
     async def abort(self, where: Where, actor: Actor, *, request_id: str | None = None) -> Reply:
         """End the game unrated, allowed until both sides have moved."""
-        if request_id is not None:
-            return await self._once(request_id, lambda: self.abort(where, actor))
         loaded = await self._playing(where, actor)
         if isinstance(loaded, Reply):
             return loaded
@@ -221,10 +206,9 @@ class Endings(RefereeCore):
         outcome = Outcome(Termination.ABORTED, None, f"aborted by {actor.name} before both moved")
         return await self._end(g, state, outcome, actor, seat, "abort", prefix=prefix)
 
+    @once_per_request
     async def claim(self, where: Where, actor: Actor, *, request_id: str | None = None) -> Reply:
         """Claim the win when the opponent's time ran out or they abandoned the game."""
-        if request_id is not None:
-            return await self._once(request_id, lambda: self.claim(where, actor))
         loaded = await self._playing(where, actor)
         if isinstance(loaded, Reply):
             loaded.ok = loaded.ok or loaded.finished  # the flag had fallen: the claim holds

@@ -10,7 +10,7 @@ import engine
 from bot import limits, texts
 from bot.clock import ClockSpec, ClockSpecError
 from bot.records import TOSS_ANNOUNCEMENT, TOSS_NUMBER
-from bot.referee_core import STARTERS, RefereeCore
+from bot.referee_core import STARTERS, RefereeCore, once_per_request
 from bot.replies import (
     Actor,
     ButtonKind,
@@ -116,6 +116,7 @@ class Challenges(RefereeCore):
             ],
         )
 
+    @once_per_request
     async def accept(
         self,
         where: Where,
@@ -125,8 +126,6 @@ class Challenges(RefereeCore):
         request_id: str | None = None,
     ) -> Reply:
         """Accept a challenge (None: the one waiting in this channel); starts the game here."""
-        if request_id is not None:  # a repeat is answered once
-            return await self._once(request_id, lambda: self.accept(where, actor, challenge_id))
         c = await self._find_challenge(where, challenge_id)
         if c is None:
             return refusal("there is no challenge waiting here")
@@ -216,6 +215,7 @@ class Challenges(RefereeCore):
         )
         return await self._board_reply(g, state, "\n".join(lines), ok=True)
 
+    @once_per_request
     async def decline(
         self,
         where: Where,
@@ -225,8 +225,6 @@ class Challenges(RefereeCore):
         request_id: str | None = None,
     ) -> Reply:
         """Decline a challenge addressed to you, or withdraw your own."""
-        if request_id is not None:
-            return await self._once(request_id, lambda: self.decline(where, actor, challenge_id))
         c = await self._find_challenge(where, challenge_id)
         if c is None:
             return refusal("there is no challenge waiting here")
@@ -245,6 +243,7 @@ class Challenges(RefereeCore):
             return refusal("that challenge was already answered")
         return Reply(text=text, challenge_id=c.id)
 
+    @once_per_request
     async def rematch(
         self,
         where: Where,
@@ -257,8 +256,6 @@ class Challenges(RefereeCore):
 
         If the other player already asked for the rematch, this accepts it.
         """
-        if request_id is not None:
-            return await self._once(request_id, lambda: self.rematch(where, actor, game_id))
         g = await (
             self.store.game(game_id) if game_id else self.store.latest_game(where.channel_id)
         )

@@ -35,6 +35,7 @@ from bot.referee_core import (
     STALE_ROLL_AFTER,
     RefereeCore,
     known_themes,
+    once_per_request,
     reply_from,
     where_of,
 )
@@ -232,6 +233,7 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
             return refusal(f"there is no setting {key!r} (try theme)")
         return Reply(text=f"Server setting {key} is now {value}.")
 
+    @once_per_request
     async def press(
         self, where: Where, actor: Actor, custom_id: str, *, request_id: str | None = None
     ) -> Reply:
@@ -239,8 +241,6 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
 
         A repeated ``request_id`` (the interaction id) gets the first answer again.
         """
-        if request_id is not None:
-            return await self._once(request_id, lambda: self.press(where, actor, custom_id))
         parsed = parse_custom_id(custom_id)
         if parsed is None:
             return refusal("that button is not one of mine")

@@ -4,11 +4,12 @@ game, building the board reply. ``bot.referee.Referee`` puts the commands on top
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from contextvars import ContextVar
-from typing import Any
+from typing import Any, TypeVar
 
 import engine
 import render
@@ -43,6 +44,23 @@ MAX_CHOICES = 25
 MAX_REASON = 300
 STALE_ROLL_AFTER = 5.0  # seconds after which the sweeper completes an announced roll itself
 _REQUEST: ContextVar[str | None] = ContextVar("referee_request_id", default=None)
+_Command = TypeVar("_Command", bound=Callable[..., Awaitable[Reply]])
+
+
+def once_per_request(command: _Command) -> _Command:
+    """Answer a referee command once per ``request_id`` (see ``RefereeCore._once``): the
+    decorator takes the keyword, so inside the command ``request_id`` is always None and the
+    body states only the command's own logic."""
+
+    @functools.wraps(command)
+    async def once(
+        self: RefereeCore, *args: Any, request_id: str | None = None, **kw: Any
+    ) -> Reply:
+        if request_id is None:
+            return await command(self, *args, **kw)
+        return await self._once(request_id, lambda: command(self, *args, **kw))
+
+    return once  # type: ignore[return-value]
 
 
 class RefereeCore:
@@ -129,9 +147,12 @@ class RefereeCore:
             state = rules.apply(state, rules.parse(state, row.action), row.roll)
         return state
 
-    async def _playing(self, where: Where, actor: Actor) -> Reply | tuple[GameRow, Any, int, str]:
+    async def _playing(
+        self, where: Where, actor: Actor, *, version: int | None = None
+    ) -> Reply | tuple[GameRow, Any, int, str]:
         """The channel's game, its state, the actor's seat and any text to put first (a roll
-        completed, or a fallen flag: then a Reply). Strangers are refused."""
+        completed, or a fallen flag: then a Reply). Strangers are refused, and so is a button
+        whose ``version`` the game has moved on from."""
         g = await self.store.active_game(where.channel_id)
         if g is None:
             return refusal(texts.NO_GAME)
@@ -161,6 +182,8 @@ class RefereeCore:
             ended = await self._end(g, state, outcome, None, None, "timeout", prefix=prefix)
             ended.ok = False
             return ended
+        if version is not None and version != g.version:
+            return refusal(texts.MOVED_ON, game_id=g.id, version=g.version)
         return g, state, seat, prefix
 
     async def _announce(
