@@ -11,6 +11,7 @@ on from action N; later actions stay in the log), ``void`` (ended, unrated) or `
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 import engine
@@ -62,11 +63,10 @@ class Disputes(RefereeCore):
             "takeback_offer": None,
             "updated_at": now,
         }
-        try:
-            g = await self.store.change_game(g, changes, events=[event])
-        except GameMovedOn:
+        stored = await self._change_kept(g, state, changes, event)
+        if stored is None:
             return refusal(texts.MOVED_ON)
-        self._states[g.id] = (g.last_hash, state)
+        g = stored
         sides = engine.get_game(g.game).side_names
         lines = [
             f"{prefix}{texts.seat_label(g, sides, seat)} opened a dispute: {why}",
@@ -81,6 +81,18 @@ class Disputes(RefereeCore):
         reply.file = (await stored_record(self.store, g)).to_json().encode()
         reply.file_name = f"game-{g.id}-dispute.json"
         return reply
+
+    async def _change_kept(
+        self, g: GameRow, state: Any, changes: Mapping[str, Any], event: NewEvent
+    ) -> GameRow | None:
+        """Store a moderation's change with its event and keep ``state`` as the game's
+        position; None if the game moved on meanwhile."""
+        try:
+            g = await self.store.change_game(g, changes, events=[event])
+        except GameMovedOn:
+            return None
+        self._states[g.id] = (g.last_hash, state)
+        return g
 
     async def _log_lines(self, g: GameRow) -> list[str]:
         rows = await self.store.actions(g.id)
@@ -189,11 +201,10 @@ class Disputes(RefereeCore):
         why = _reason(reason, "no fault found")
         note = {"reason": why, "paused": round(paused, 3)}
         event = NewEvent("resume", now, user_id=actor.id, note=note)
-        try:
-            g = await self.store.change_game(g, changes, events=[event])
-        except GameMovedOn:
+        stored = await self._change_kept(g, state, changes, event)
+        if stored is None:
             return refusal(texts.MOVED_ON)
-        self._states[g.id] = (g.last_hash, state)
+        g = stored
         text = (
             f"Moderator {actor.name} resumes the game ({why}). The clocks go on from where "
             f"they stopped ({format_seconds(paused)} paused)."
@@ -235,11 +246,10 @@ class Disputes(RefereeCore):
         why = _reason(reason)
         note = {"to": number, "undone": [a.action for a in gone], "reason": why}
         event = NewEvent("restore", now, user_id=actor.id, note=note)
-        try:
-            g = await self.store.change_game(g, changes, events=[event])
-        except GameMovedOn:
+        stored = await self._change_kept(g, state, changes, event)
+        if stored is None:
             return refusal(texts.MOVED_ON)
-        self._states[g.id] = (g.last_hash, state)
+        g = stored
         text = (
             f"Moderator {actor.name} restores the game to action {number} ({why}): "
             f"{', '.join(a.action for a in gone)} left the game (they stay in the log). "

@@ -126,13 +126,10 @@ class Challenges(RefereeCore):
         request_id: str | None = None,
     ) -> Reply:
         """Accept a challenge (None: the one waiting in this channel); starts the game here."""
-        c = await self._find_challenge(where, challenge_id)
-        if c is None:
-            return refusal("there is no challenge waiting here")
         now = self._now()
-        problem = await self._challenge_closed(c, now)
-        if problem:
-            return refusal(problem)
+        c = await self._waiting_challenge(where, challenge_id, now)
+        if isinstance(c, Reply):
+            return c
         if actor.is_bot:
             return refusal("bots cannot play")
         if actor.id == c.challenger_id:
@@ -225,12 +222,9 @@ class Challenges(RefereeCore):
         request_id: str | None = None,
     ) -> Reply:
         """Decline a challenge addressed to you, or withdraw your own."""
-        c = await self._find_challenge(where, challenge_id)
-        if c is None:
-            return refusal("there is no challenge waiting here")
-        problem = await self._challenge_closed(c, self._now())
-        if problem:
-            return refusal(problem)
+        c = await self._waiting_challenge(where, challenge_id, self._now())
+        if isinstance(c, Reply):
+            return c
         if actor.id == c.challenger_id:
             status, text = "withdrawn", f"{actor.name} withdrew the challenge."
         elif c.opponent_id is None or actor.id == c.opponent_id:
@@ -283,6 +277,16 @@ class Challenges(RefereeCore):
             starter="me" if seat == 1 else "them",  # the second player starts the rematch
             rematch_of=g.id,
         )
+
+    async def _waiting_challenge(
+        self, where: Where, challenge_id: int | None, now: float
+    ) -> ChallengeRow | Reply:
+        """The challenge to answer (see ``_find_challenge``) while it is open, else why not."""
+        c = await self._find_challenge(where, challenge_id)
+        if c is None:
+            return refusal("there is no challenge waiting here")
+        problem = await self._challenge_closed(c, now)
+        return refusal(problem) if problem else c
 
     async def _find_challenge(self, where: Where, challenge_id: int | None) -> ChallengeRow | None:
         if challenge_id is not None:  # from a button: it must be this channel's (or parent's)

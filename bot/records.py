@@ -43,21 +43,11 @@ def outcome_of(g: GameRow) -> Outcome | None:
 
 def build_record(g: GameRow, actions: Sequence[ActionRow]) -> Record:
     """The record of the game's live line; the seed only once the game is over."""
-    over = g.status != "active"
-    return Record(
-        game=g.game,
-        variant=g.variant,
-        options=json.loads(g.options),
-        players=(Player(str(g.player0), g.name0), Player(str(g.player1), g.name1)),
-        game_id=str(g.id),
-        created=iso(g.created_at),
-        ended=iso(g.ended_at) if over and g.ended_at is not None else None,
-        commitment=g.commitment,
-        seed=g.seed if over else None,
+    return _game_record(
+        g,
         actions=tuple(
             RecordAction(a.seq, a.side, a.actor, a.action, a.roll, a.at, a.hash) for a in actions
         ),
-        result=outcome_of(g),
     )
 
 
@@ -71,6 +61,12 @@ def log_entry(row: ActionRow | EventRow) -> LogEntry:
 
 def build_log_record(g: GameRow, rows: Sequence[ActionRow | EventRow]) -> Record:
     """The version 2 record of a log_version 2 game: its whole log, the seed once it is over."""
+    return _game_record(g, log=tuple(log_entry(r) for r in rows))
+
+
+def _game_record(g: GameRow, **contents: Any) -> Record:
+    """What every record of ``g`` says about the game (the seed only once it is over), with
+    its ``contents``: the live line's ``actions`` or the whole ``log``."""
     over = g.status != "active"
     return Record(
         game=g.game,
@@ -83,7 +79,7 @@ def build_log_record(g: GameRow, rows: Sequence[ActionRow | EventRow]) -> Record
         commitment=g.commitment,
         seed=g.seed if over else None,
         result=outcome_of(g),
-        log=tuple(log_entry(r) for r in rows),
+        **contents,
     )
 
 
