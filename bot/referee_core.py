@@ -526,5 +526,5 @@ def known_themes() -> list[str]:
 def _named(sentence: str, side: str, name: str) -> str:
     """The engine's sentence with the mover's name: "Red moves ..." -> "Alice (Red) moves ..."."""
     if sentence.startswith(side + " "):
-        return f"{name} ({side}){sentence[len(side):]}"
+        return f"{name} ({side}){sentence[len(side) :]}"
     return sentence
