@@ -92,6 +92,7 @@ class RefereeBot(commands.Bot):
         self.referee = referee
         self.sweep_seconds = sweep_seconds
         self.heartbeat = Path(heartbeat) if heartbeat else None
+        self.gateway_connected = False  # on_connect / on_resumed set it, on_disconnect clears it
         self._sweeper: asyncio.Task[None] | None = None
         self.deliveries: Deliveries | None = Deliveries()  # bot.guards: None switches it off
         self.cooldowns: Cooldowns | None = Cooldowns()
@@ -105,10 +106,45 @@ class RefereeBot(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("ready %s", json.dumps({"user": str(self.user), "guilds": len(self.guilds)}))
+        self.beat()
         if self.sweep_seconds and self._sweeper is None:
             self._sweeper = asyncio.create_task(self._sweep_forever(), name="referee-sweeper")
 
+    # ---- the heartbeat: "connected to the gateway and serving", for Docker's health check ---
+    async def on_connect(self) -> None:  # discord.py: a READY arrived (a new session)
+        self.gateway_connected = True
+
+    async def on_resumed(self) -> None:  # discord.py: a dropped session was resumed
+        self.gateway_connected = True
+        log.info("gateway resumed")
+        self.beat()
+
+    async def on_disconnect(self) -> None:  # discord.py: the gateway connection was lost
+        if self.gateway_connected:
+            log.warning("gateway disconnected: the heartbeat stops until it is back")
+        self.gateway_connected = False
+
+    @property
+    def serving(self) -> bool:
+        """Connected to the gateway, past READY, and not closing: interactions can arrive."""
+        return self.gateway_connected and self.is_ready() and not self.is_closed()
+
+    def beat(self) -> bool:
+        """Touch the heartbeat file if serving; otherwise leave it to go stale. True if touched."""
+        if self.heartbeat is None or not self.serving:
+            return False
+        try:
+            self.heartbeat.touch()
+        except OSError as exc:  # a health check that cannot be written must not stop the bot
+            log.warning("cannot touch the heartbeat %s: %s", self.heartbeat, exc)
+            return False
+        return True
+
     async def close(self) -> None:
+        self.gateway_connected = False
+        if self.heartbeat is not None:  # a restarted container must not start out healthy
+            with contextlib.suppress(OSError):
+                self.heartbeat.unlink(missing_ok=True)
         if self._sweeper is not None:
             self._sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -220,8 +256,7 @@ class RefereeBot(commands.Bot):
             await asyncio.sleep(self.sweep_seconds or SWEEP_SECONDS)
             try:
                 await self.post_notices()
-                if self.heartbeat is not None and not self.is_closed():
-                    self.heartbeat.touch()
+                self.beat()  # only after a round that worked: the store answers too
             except StoreUnavailable as exc:  # the store logged the fault; try next round
                 log.warning("sweep postponed: %s", exc)
             except Exception:  # the sweeper must outlive one bad round
@@ -265,7 +300,10 @@ async def _open(config: Any) -> tuple[Any, Any]:
 async def serve(config: Any) -> None:
     """Log in and serve until SIGTERM or SIGINT, then close the gateway and the store."""
     store, referee = await _open(config)
-    bot = RefereeBot(referee, heartbeat=os.environ.get("REFEREE_HEARTBEAT"))
+    heartbeat = os.environ.get("REFEREE_HEARTBEAT")
+    if heartbeat:  # one left by an earlier run says nothing about this one
+        Path(heartbeat).unlink(missing_ok=True)
+    bot = RefereeBot(referee, heartbeat=heartbeat)
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -305,7 +343,8 @@ async def _sync(config: Any, guild_id: int | None) -> list[str]:
 
 
 def sync(config: Any, guild_id: int | None = None) -> None:
-    """``python -m bot sync [guild]``: publish the commands (to one guild: instantly)."""
+    """``python -m bot sync GUILD | --global``: publish the commands (to one guild: instantly);
+    ``guild_id`` None publishes globally, which ``bot.__main__`` allows only with --global."""
     configure_logging(getattr(config, "log_level", "INFO"))
     names = asyncio.run(_sync(config, guild_id))
     where = f"guild {guild_id}" if guild_id else "every guild (global; may take a while)"

@@ -1,0 +1,109 @@
+"""The heartbeat Docker's health check reads means "connected to Discord and serving".
+
+The bot is the real ``RefereeBot`` on a real store, its sweeper running; the gateway's part is
+played through discord.py's own connection state: ``parse_ready`` (the READY payload, which
+dispatches ``connect`` and then ``ready``), ``parse_resumed``, and the ``disconnect`` event that
+``Client.connect`` dispatches when the websocket drops.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.__main__ import heartbeat_status
+from bot.app import RefereeBot
+from bot.clock import ManualClock
+from bot.referee import Referee
+from bot.store import Store
+from tests.discord.harness import BOT_USER_ID, Harness, user_payload
+
+SWEEP = 0.02  # seconds between the sweeper's rounds in these tests
+OLD = 10_000.0  # seconds: an mtime this far back is stale by any measure
+
+
+@pytest.fixture
+async def bot(tmp_path: Path) -> AsyncIterator[RefereeBot]:
+    store = await Store.open(str(tmp_path / "beat.db"))
+    bot = RefereeBot(
+        Referee(store, clock=ManualClock()),
+        sweep_seconds=SWEEP,
+        heartbeat=tmp_path / "alive",
+        guild_ready_timeout=0.01,
+    )
+    harness = await Harness(bot).start()
+    try:
+        yield bot
+    finally:
+        await bot.close()
+        await harness.close()
+        await store.close()
+
+
+def ready_payload() -> dict[str, object]:
+    return {
+        "v": 10,
+        "user": user_payload(BOT_USER_ID, "referee", bot=True),
+        "guilds": [],
+        "session_id": "session",
+        "resume_gateway_url": "wss://gateway.invalid",
+        "application": {"id": "700000000000000001", "flags": 0},
+    }
+
+
+def age(path: Path) -> float:
+    return time.time() - path.stat().st_mtime
+
+
+def make_stale(path: Path) -> None:
+    then = time.time() - OLD
+    os.utime(path, (then, then))
+
+
+async def rounds(n: int = 5) -> None:
+    await asyncio.sleep(SWEEP * n)
+
+
+async def test_no_heartbeat_before_the_gateway_is_ready(bot: RefereeBot) -> None:
+    assert bot.heartbeat is not None
+    assert not bot.beat() and not bot.heartbeat.exists()
+    assert heartbeat_status(str(bot.heartbeat)) == 1
+
+
+async def test_the_heartbeat_goes_stale_after_a_disconnect_and_returns_on_resume(
+    bot: RefereeBot,
+) -> None:
+    beat = bot.heartbeat
+    assert beat is not None
+    bot._connection.parse_ready(ready_payload())  # type: ignore[arg-type]
+    await asyncio.wait_for(bot.wait_until_ready(), timeout=5)
+    await rounds()
+    assert beat.exists() and age(beat) < 1
+    assert heartbeat_status(str(beat)) == 0
+
+    bot.dispatch("disconnect")  # as Client.connect does when the websocket drops
+    await rounds()
+    make_stale(beat)
+    await rounds()  # the sweeper goes on, but no longer touches the file
+    assert age(beat) > OLD - 5
+    assert heartbeat_status(str(beat)) == 1
+
+    bot._connection.parse_resumed({})  # type: ignore[arg-type]
+    await rounds()
+    assert age(beat) < 1
+    assert heartbeat_status(str(beat)) == 0
+
+
+async def test_closing_the_bot_removes_the_heartbeat(bot: RefereeBot) -> None:
+    beat = bot.heartbeat
+    assert beat is not None
+    bot._connection.parse_ready(ready_payload())  # type: ignore[arg-type]
+    await asyncio.wait_for(bot.wait_until_ready(), timeout=5)
+    assert beat.exists()
+    await bot.close()
+    assert not beat.exists() and not bot.serving
