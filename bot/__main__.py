@@ -1,14 +1,21 @@
 """``python -m bot``: serve Discord when DISCORD_TOKEN is set, else open the console table.
 
-python -m bot                  Discord with a token, the console without
-python -m bot console          the console table (same referee and store)
-python -m bot sync [guild_id]  publish the slash commands (to one guild: instantly)
-python -m bot ladder rebuild   recompute the ladders from the stored games
+python -m bot [run]                   Discord with a token; without one, the console at a terminal
+python -m bot console                 the console table (same referee and store)
+python -m bot sync GUILD_ID           publish the slash commands to one server (instantly)
+python -m bot sync --global           publish them to every server (may take an hour)
+python -m bot store forget --guild ID remove one server's data (see docs/privacy.md)
+python -m bot ladder rebuild          recompute the ladders from the stored games
+python -m bot health                  exit 0 while the heartbeat is fresh (Docker's health check)
 """
 
 from __future__ import annotations
 
+import argparse
+import os
+import stat
 import sys
+import time
 from collections.abc import Sequence
 
 from bot.config import Config, ConfigError
@@ -18,6 +25,44 @@ NO_TOKEN = (
     "To play on Discord: create an application, set DISCORD_TOKEN (see README.md and\n"
     "docs/discord-setup.md) and run `make run` again. Meanwhile, here is the console table."
 )
+NO_TOKEN_NO_INPUT = (
+    "DISCORD_TOKEN is not set and there is no terminal or piped input for the console table: "
+    "set DISCORD_TOKEN (see docs/discord-setup.md), or run `python -m bot console` at a terminal"
+)
+MAX_SNOWFLAKE = 2**63 - 1
+HEARTBEAT_MAX_AGE = 120.0  # seconds; the bot touches the file every few seconds while serving
+
+
+def snowflake(text: str) -> int:
+    """A Discord id (digits only, 1..2**63-1): anything else is a usage error, never a guess."""
+    if not text.isascii() or not text.isdigit() or not 0 < int(text) <= MAX_SNOWFLAKE:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a server id (digits, like 123456789)")
+    return int(text)
+
+
+def parser() -> argparse.ArgumentParser:
+    """The whole command line; each subcommand validates its own arguments."""
+    top = argparse.ArgumentParser(
+        prog="python -m bot",
+        description=__doc__.split("\n", 1)[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = top.add_subparsers(dest="command", metavar="COMMAND")
+    sub.add_parser("run", help="Discord with a token; without one, the console at a terminal")
+    sub.add_parser("console", help="the console table (same referee and store)")
+    sync = sub.add_parser("sync", help="publish the slash commands (to one server, or --global)")
+    where = sync.add_mutually_exclusive_group()
+    where.add_argument("guild", nargs="?", type=snowflake, help="the server to publish to")
+    where.add_argument("--global", dest="everywhere", action="store_true", help="every server")
+    store = sub.add_parser("store", help="operator commands on the database")
+    store_sub = store.add_subparsers(dest="store_command", required=True, metavar="STORE_COMMAND")
+    forget = store_sub.add_parser("forget", help="remove one server's data (docs/privacy.md)")
+    forget.add_argument("--guild", type=snowflake, required=True, help="the server's id")
+    forget.add_argument("--yes", action="store_true", help="delete (without it: only count)")
+    ladder = sub.add_parser("ladder", help="ladder commands: rebuild [--guild ID] [--check]")
+    ladder.add_argument("args", nargs=argparse.REMAINDER, help="see `python -m bot ladder -h`")
+    sub.add_parser("health", help="exit 0 while REFEREE_HEARTBEAT is fresh, else 1")
+    return top
 
 
 def _app():  # the Discord layer is optional for the console
@@ -40,47 +85,100 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _command(argv: Sequence[str] | None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        args = parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+    except SystemExit as exc:  # argparse printed the usage (or the help)
+        return 0 if exc.code in (0, None) else 2
+    command = args.command or "run"
+    if command == "health":
+        return heartbeat_status(os.environ.get("REFEREE_HEARTBEAT"))
     try:
         config = Config.from_env()
     except ConfigError as exc:
         print(f"configuration error: {exc}", file=sys.stderr)
         return 2
-    command = args[0] if args else "run"
     if command == "console":
         from bot.console import run_console
 
         return run_console(config)
     if command == "sync":
-        if not config.has_token:
-            print("sync needs DISCORD_TOKEN", file=sys.stderr)
-            return 2
-        guild = int(args[1]) if len(args) > 1 and args[1].isdigit() else config.dev_guild_id
-        app = _app()
-        if app is None:
-            return 1
-        app.sync(config, guild)
-        return 0
+        return _sync(config, args.guild, everywhere=args.everywhere)
+    if command == "store":
+        from bot.forget import cli as forget_cli
+
+        return forget_cli(config, args.guild, delete=args.yes)
     if command == "ladder":
         try:
             from bot.ladder import cli
         except ImportError:
             print("ladder commands are not available in this version", file=sys.stderr)
             return 1
-        return int(cli(config, args[1:]) or 0)
-    if command != "run":
-        print(__doc__, file=sys.stderr)
-        return 2
+        return int(cli(config, args.args) or 0)
     if config.has_token:
         app = _app()
         if app is None:
             return 1
         app.run(config)
         return 0
+    if not has_console_input():
+        print(NO_TOKEN_NO_INPUT, file=sys.stderr)
+        return 2
     print(NO_TOKEN)
     from bot.console import run_console
 
     return run_console(config)
+
+
+def _sync(config: Config, guild: int | None, *, everywhere: bool) -> int:
+    """Publish to one server (the argument, else DEV_GUILD_ID), or everywhere only when asked."""
+    if not config.has_token:
+        print("sync needs DISCORD_TOKEN", file=sys.stderr)
+        return 2
+    guild = guild or (None if everywhere else config.dev_guild_id)
+    if guild is None and not everywhere:
+        print(
+            "sync needs a server id (or DEV_GUILD_ID), or --global to publish to every server",
+            file=sys.stderr,
+        )
+        return 2
+    app = _app()
+    if app is None:
+        return 1
+    app.sync(config, guild)
+    return 0
+
+
+def has_console_input(fd: int = 0) -> bool:
+    """Is someone there to type: a terminal, or input piped or redirected from a file?
+
+    A container started without ``-it`` has /dev/null (or nothing) as its input: there the
+    console would read end-of-file at once and exit 0, and a restart policy would loop quietly.
+    """
+    try:
+        if os.isatty(fd):
+            return True
+        mode = os.fstat(fd).st_mode
+    except OSError:  # no standard input at all
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISREG(mode) or stat.S_ISSOCK(mode)
+
+
+def heartbeat_status(path: str | None, max_age: float = HEARTBEAT_MAX_AGE) -> int:
+    """0 if the heartbeat file was touched within ``max_age`` seconds, else 1 (with a line why)."""
+    if not path:
+        print("REFEREE_HEARTBEAT is not set", file=sys.stderr)
+        return 1
+    try:
+        age = time.time() - os.path.getmtime(path)
+    except OSError:
+        print(f"no heartbeat at {path}: not connected to Discord yet", file=sys.stderr)
+        return 1
+    if age > max_age:
+        print(
+            f"heartbeat {age:.0f} s old: disconnected from Discord, or not serving", file=sys.stderr
+        )
+        return 1
+    return 0
 
 
 if __name__ == "__main__":

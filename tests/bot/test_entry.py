@@ -1,0 +1,161 @@
+"""``python -m bot``'s command line: subcommands are parsed and validated before anything runs.
+
+Sync runs the real discord.py login and ``tree.sync`` with only ``HTTPClient.request`` (the
+library's transport) replaced by a recorder, so the test sees exactly which REST calls a
+command line would have made.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from discord.http import HTTPClient, Route
+
+from bot.__main__ import main
+
+ROOT = Path(__file__).resolve().parents[2]
+APP_ID = "700000000000000001"
+FAKE_TOKEN = "MTAx.fake-token.for-sync-tests"
+
+
+@pytest.fixture
+def discord_calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
+    """Every REST call discord.py makes, answered as Discord would for a login and a sync."""
+    calls: list[tuple[str, str]] = []
+    bot_user = {"id": "700000000000000002", "username": "referee", "discriminator": "0"}
+
+    async def request(self: HTTPClient, route: Route, **kwargs: Any) -> Any:
+        calls.append((route.method, route.url.removeprefix(Route.BASE)))
+        if route.path == "/users/@me":
+            return {**bot_user, "avatar": None, "bot": True}
+        if route.path == "/oauth2/applications/@me":
+            return {
+                "id": APP_ID,
+                "name": "referee",
+                "icon": None,
+                "description": "",
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "owner": {**bot_user, "avatar": None},
+                "verify_key": "0" * 64,
+                "flags": 0,
+            }
+        if route.method == "PUT" and route.path.endswith("/commands"):
+            return []
+        raise AssertionError(f"unexpected call {route.method} {route.path}")
+
+    monkeypatch.setattr(HTTPClient, "request", request)
+    monkeypatch.setenv("DISCORD_TOKEN", FAKE_TOKEN)
+    monkeypatch.delenv("DEV_GUILD_ID", raising=False)
+    return calls
+
+
+def puts(calls: list[tuple[str, str]]) -> list[str]:
+    return [path for method, path in calls if method == "PUT"]
+
+
+@pytest.mark.parametrize("bad", ["12345x", "-5", "0", "１２３", "99999999999999999999", ""])
+def test_a_mistyped_server_id_syncs_nothing(
+    bad: str, discord_calls: list[tuple[str, str]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["sync", bad]) == 2
+    assert discord_calls == []
+    assert "is not a server id" in capsys.readouterr().err
+
+
+def test_sync_without_a_server_or_global_syncs_nothing(
+    discord_calls: list[tuple[str, str]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["sync"]) == 2
+    assert discord_calls == []
+    assert "--global" in capsys.readouterr().err
+
+
+def test_sync_to_one_server_and_global_only_when_asked(
+    discord_calls: list[tuple[str, str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert main(["sync", "12345"]) == 0
+    assert puts(discord_calls) == [f"/applications/{APP_ID}/guilds/12345/commands"]
+    discord_calls.clear()
+    monkeypatch.setenv("DEV_GUILD_ID", "777")
+    assert main(["sync"]) == 0
+    assert puts(discord_calls) == [f"/applications/{APP_ID}/guilds/777/commands"]
+    discord_calls.clear()
+    assert main(["sync", "--global"]) == 0
+    assert puts(discord_calls) == [f"/applications/{APP_ID}/commands"]
+    discord_calls.clear()
+    assert main(["sync", "12345", "--global"]) == 2  # one or the other
+    assert discord_calls == []
+
+
+@pytest.mark.parametrize(
+    "argv", [["nonsense"], ["run", "extra"], ["store"], ["store", "forget"], ["sync", "1", "2"]]
+)
+def test_unknown_or_incomplete_commands_are_usage_errors(
+    argv: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    assert main(argv) == 2
+    assert "usage: python -m bot" in capsys.readouterr().err
+
+
+def test_ladder_subcommands_still_reach_the_ladder_cli(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("REFEREE_DB", str(tmp_path / "l.db"))
+    assert main(["ladder", "rebuild", "--check"]) == 0
+    assert "no differences" in capsys.readouterr().out
+    assert main(["ladder", "rebuild", "--guild", "x"]) == 2
+
+
+def env_without_token(tmp_path: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    env.update(REFEREE_DB=str(tmp_path / "e.db"), PYTHONPATH=str(ROOT))
+    return env
+
+
+def test_no_token_and_no_input_exits_non_zero_with_one_line(tmp_path: Path) -> None:
+    """As in a container started without -it: standard input is /dev/null."""
+    done = subprocess.run(
+        [sys.executable, "-m", "bot"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env_without_token(tmp_path),
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert done.stdout == ""
+    (line,) = done.stderr.splitlines()
+    assert line.startswith("DISCORD_TOKEN is not set and there is no terminal or piped input")
+    assert not (tmp_path / "e.db").exists()  # it did not open the console's store either
+
+
+def test_no_token_at_a_terminal_opens_the_console(tmp_path: Path) -> None:
+    """``make run`` at a terminal: standard input is a tty, so the console table opens."""
+    import pty
+
+    leader, follower = pty.openpty()
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "bot"],
+            stdin=follower,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+            env=env_without_token(tmp_path),
+        )
+        os.write(leader, b"alice: challenge bob atmalof\nbob: accept\nquit\n")
+        out, err = proc.communicate(timeout=60)
+    finally:
+        os.close(follower)
+        os.close(leader)
+    assert proc.returncode == 0, err
+    assert "DISCORD_TOKEN is not set" in out and "Dice commitment" in out
