@@ -25,6 +25,7 @@ import engine
 from bot import commands, ladder_store, texts
 from bot.disputes import Disputes
 from bot.endings import Endings
+from bot.forget import forget_guild
 from bot.imports import Imports
 from bot.ladder_service import Ladders, ladder_setting_problem, ladder_setting_text
 from bot.lifecycle import Challenges
@@ -232,6 +233,17 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
         else:
             return refusal(f"there is no setting {key!r} (try theme)")
         return Reply(text=f"Server setting {key} is now {value}.")
+
+    async def forget_server(self, where: Where, actor: Actor) -> Reply:
+        """Moderators: remove this server's data (``bot.forget``; docs/privacy.md)."""
+        if not actor.is_moderator:
+            return refusal("only moderators can remove this server's data")
+        if where.guild_id is None:
+            return refusal("only a server's data can be removed this way")
+        report = await forget_guild(self.store, where.guild_id)
+        for game_id in report.game_ids:
+            self._states.pop(game_id, None)
+        return Reply(text="\n".join(report.lines()), ephemeral=True)
 
     @once_per_request
     async def press(

@@ -19,7 +19,7 @@ import json
 import logging
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from contextlib import asynccontextmanager, suppress
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
 from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
 from pathlib import Path
@@ -358,6 +358,11 @@ class Store:
                     with suppress(sqlite3.Error):
                         await db.execute("ROLLBACK")
                 raise self._unavailable(reason, what, exc) from exc
+
+    def transaction(self, what: str) -> AbstractAsyncContextManager[aiosqlite.Connection]:
+        """``_write`` for a module beside the store that needs one transaction of its own
+        (``bot.forget``): BEGIN IMMEDIATE ... COMMIT, rolled back on any exception."""
+        return self._write(what)
 
     def _unavailable(self, reason: str, what: str, exc: BaseException) -> StoreUnavailable:
         log.error(

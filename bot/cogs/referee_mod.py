@@ -1,5 +1,5 @@
 """Moderators: /referee abort, award, rewind, resume, restore, void, theme, settings (ladders per
-variant, the role disputes notify), season-close.
+variant, the role disputes notify), season-close, forget-server (docs/privacy.md).
 
 Two locks: ``default_permissions`` hides the group from members without Manage Messages (server
 admins can change that in Discord's integration settings), and a check refuses anyone without
@@ -187,6 +187,23 @@ class Moderation(commands.Cog):
             return
         reply = await self.bot.call(interaction, "close_season")
         await self.bot.answer(interaction, reply, title="Season closed")
+
+    @referee.command(
+        name="forget-server",
+        description="Remove this server's games, ladders and settings from the bot (privacy)",
+    )
+    @app_commands.describe(confirm="True to delete them now (this cannot be undone)")
+    @moderator_only()
+    async def forget_server(self, interaction: discord.Interaction[Any], confirm: bool) -> None:
+        if not confirm:
+            await interaction.response.send_message(
+                "Nothing changed: this server's data stays. See docs/privacy.md for what "
+                "forgetting removes.",
+                ephemeral=True,
+            )
+            return
+        reply = await self.bot.call(interaction, "forget_server")
+        await self.bot.answer(interaction, reply, title="Server data removed")
 
 
 def _role_text(role: int | None) -> str:

@@ -475,6 +475,13 @@ COLUMNS = (
         moderator_cells("Season 1 is closed") | {"foreign_moderator": Ok("Season 1 is closed")},
         values={"confirm": True},
     ),
+    Column(
+        "referee forget-server",
+        empty_channel,
+        moderator_cells("")
+        | dict.fromkeys(("moderator", "foreign_moderator"), Ok("removed", private=True)),
+        values={"confirm": True},
+    ),
 )
 
 

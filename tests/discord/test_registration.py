@@ -114,7 +114,7 @@ async def test_moderator_group_is_hidden_from_members_and_unavailable_in_dms(
     names = {o["name"] for o in group["options"]}
     assert names == {
         "abort", "award", "theme", "settings", "season-close",
-        "rewind", "resume", "restore", "void",
+        "rewind", "resume", "restore", "void", "forget-server",
     }  # fmt: skip
 
 
