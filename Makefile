@@ -3,14 +3,18 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+UV_VERSION := 0.13.8
 
-.PHONY: run test lint bench gallery soak console clean
+.PHONY: run test lint bench gallery soak console clean lock
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
 
-$(STAMP): pyproject.toml | $(BIN)/python
+# The same dependency versions as the Docker image (requirements.lock, hash-checked), then the
+# project and its pinned test tools (pyproject.toml: ruff is pinned exactly).
+$(STAMP): pyproject.toml requirements.lock | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet --require-hashes -r requirements.lock
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
@@ -22,11 +26,21 @@ console: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/ruff format --check engine render bot tests bench
+	$(BIN)/ruff format --check .
 
 test: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest
+
+# Re-resolve requirements.lock from pyproject.toml's ranges (plus setuptools, which builds the
+# project in the image), with every file's sha256, for Python 3.11 and later on any platform.
+# Run after changing a dependency or to take updates; commit the lock with the change.
+lock: $(STAMP)
+	$(BIN)/python -m pip install --quiet uv==$(UV_VERSION)
+	printf 'setuptools>=77\n' | $(BIN)/uv pip compile pyproject.toml - --generate-hashes \
+	  --universal --python-version 3.11 --quiet --custom-compile-command "make lock" \
+	  --output-file requirements.lock
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
