@@ -79,8 +79,8 @@ class ForgetReport:
     def lines(self) -> list[str]:
         verb = "removed" if self.deleted else "would remove"
         shown = sorted(self.counts.items(), key=lambda item: SHOWN.index(item[0]))
-        parts = [f"{n} {what}" for what, n in shown if n]
-        parts.append(f"{self.players_removed} players")
+        parts = [_count(n, what) for what, n in shown if n]
+        parts.append(_count(self.players_removed, "players"))
         lines = [f"server {self.guild_id}: {verb} " + ", ".join(parts)]
         if self.players_kept:
             lines.append(
@@ -88,6 +88,14 @@ class ForgetReport:
                 "servers: those servers' games show and verify with them"
             )
         return lines
+
+
+SINGULAR = {"rating log entries": "rating log entry", "settings": "settings"}
+
+
+def _count(n: int, what: str) -> str:
+    """``2 games``, ``1 game``."""
+    return f"{n} {what if n != 1 else SINGULAR.get(what, what.removesuffix('s'))}"
 
 
 async def forget_guild(store: Store, guild_id: int, *, delete: bool = True) -> ForgetReport:
