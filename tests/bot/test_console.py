@@ -97,7 +97,7 @@ async def test_sentences_say_column_while_the_notation_stays_short(tmp_path: Pat
     text = await run_table(tmp_path, script)
     assert "alice (Red) announces column 3. Rolling the die..." in text
     assert "alice (Red) announces column 3 and rolls" in text
-    sentences = [line for line in text.splitlines() if not line.startswith("[private] Legal")]
+    sentences = text.split("[private] bob: 14 legal moves")[0].splitlines()  # before the list
     assert not any(" col " in line for line in sentences), text
     assert "drop col 3" in text  # `legal` lists the notation
 
