@@ -7,7 +7,6 @@ command missing its argument gets its usage, never another command's answer.
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -172,8 +171,17 @@ async def _moves(
     return Reply(text=head + ":\n" + _wrapped(chunk), ephemeral=True)
 
 
-def _wrapped(moves: list[str]) -> str:
-    return textwrap.fill(", ".join(moves), width=96, break_on_hyphens=False)
+def _wrapped(moves: list[str], width: int = 96) -> str:
+    """The moves, comma-separated, in lines of at most ``width``; a move never split."""
+    lines: list[str] = []
+    for move in moves:
+        if lines and len(lines[-1]) + len(move) + 2 <= width:
+            lines[-1] += f", {move}"
+        else:
+            if lines:
+                lines[-1] += ","
+            lines.append(move)
+    return "\n".join(lines)
 
 
 async def _moderate(

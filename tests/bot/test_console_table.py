@@ -353,6 +353,8 @@ async def test_moves_lists_all_44_abalone_openings_with_the_count(tmp_path: Path
     expected = {rules.notation(state, a) for a in rules.legal(state)}
     listed = text.split("alice: 44 legal moves:\n")[1].split("\nbye")[0]
     assert {m.strip() for m in listed.replace("\n", " ").split(",")} == expected
+    for line in listed.splitlines():  # a move is never split across two lines
+        assert {m.strip() for m in line.rstrip(",").split(",")} <= expected, line
     assert len(expected) == 44
 
 
