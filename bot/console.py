@@ -62,8 +62,9 @@ MODERATOR_WORDS = (
     "close-season",
 )
 MODERATOR_HINT = (
-    "(At this table the moderator is `referee:`, e.g. `referee: rewind 3`, `referee: resume`, "
-    "`referee: void <reason>`; `help` lists them all.)"
+    "(At this table the moderator types those as `referee: rewind 3`, `referee: resume`, "
+    "`referee: restore 2 <reason>`, `referee: award <name|draw> <reason>` or "
+    "`referee: void <reason>`.)"
 )
 UNSAFE_IN_FILE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 
