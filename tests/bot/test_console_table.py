@@ -39,7 +39,7 @@ async def table(db: Path, script: str, *, render: bool = False, images: Path | N
 def console(db: Path, script: str | bytes, **environ: str) -> subprocess.CompletedProcess[bytes]:
     """``python -m bot console`` as an operator runs it, the script piped in."""
     env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
-    env.update(REFEREE_DB=str(db), PYTHONPATH=str(ROOT), **environ)
+    env.update(REFEREE_DB=str(db), PYTHONPATH=str(ROOT), TMPDIR=str(db.parent), **environ)
     data = script.encode() if isinstance(script, str) else script
     return subprocess.run(
         [sys.executable, "-m", "bot", "console"],
@@ -280,7 +280,10 @@ def images_of(text: str) -> dict[Path, bytes]:
     return {p: p.read_bytes() for p in paths}
 
 
-def test_two_consoles_on_two_databases_never_share_a_file(tmp_path: Path) -> None:
+def test_two_consoles_on_two_databases_never_share_a_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # the runs' folders go there
     runs = []
     for name in ("one.db", "two.db"):
         out = io.StringIO()
