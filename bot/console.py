@@ -22,6 +22,7 @@ import tempfile
 from pathlib import Path
 from typing import TextIO
 
+import engine
 from bot import texts
 from bot.commands import rules_reply
 from bot.config import Config
@@ -131,6 +132,19 @@ class ConsoleTable:
         typed = " or ".join(f"`{whom}: {TYPED[b.kind]}`" for b in reply.buttons)
         return f"(to answer, type {typed})"
 
+    @staticmethod
+    def named_in(words: list[str]) -> list[str]:
+        """The players a command names who may not have spoken in this run yet: the opponent
+        of ``challenge``, the players of ``stats`` (its other word is a game)."""
+        head = words[0].lower() if words else ""
+        if head == "challenge":
+            named = words[1:2]
+        elif head == "stats":
+            named = [w for w in words[1:] if not _is_game(w)]
+        else:
+            return []
+        return [w for w in named if name_problem(w) is None and name_key(w) != MODERATOR]
+
     async def line(self, text: str) -> bool:
         """Handle one input line; False when the table should close. Nothing typed raises:
         an unexpected error is logged and the table goes on."""
@@ -168,9 +182,8 @@ class ConsoleTable:
         if self.current is None:
             self.say("who is speaking? write `name: command`, e.g. `alice: help`")
             return True
-        named = words[1] if len(words) > 1 and words[0].lower() == "challenge" else ""
-        if named and name_problem(named) is None and name_key(named) != MODERATOR:
-            self.actor(named)  # "challenge bob ...": bob is at the table now
+        for named in self.named_in(words):
+            self.actor(named)  # "challenge bob ...", "stats bob": bob is at the table now
         if self.current.is_moderator and words and words[0].lower() in MODERATOR_WORDS:
             text = f"referee {text}"
         reply = await self.referee.handle(TABLE, self.current, text, people=self.people)
@@ -185,6 +198,14 @@ class ConsoleTable:
         except StoreUnavailable:  # logged by the store; the next line tries again
             self.say(texts.ROLL_LATER if reply.pending_roll else texts.CANT_SAVE)
         return True
+
+
+def _is_game(word: str) -> bool:
+    try:
+        engine.get_game(word)
+    except engine.EngineError:
+        return False
+    return True
 
 
 async def open_table(

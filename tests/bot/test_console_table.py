@@ -67,6 +67,8 @@ async def test_names_keep_their_players_across_a_restart_in_any_order(tmp_path: 
     alice, bob = second.split("> stats alice")[1].split("> stats bob")
     assert "Record (rated): 0W 1L 0D" in alice
     assert "Record (rated): 1W 0L 0D" in bob
+    third = await table(db, "carol: stats bob atmalof\n")  # bob has not spoken in this run
+    assert "Record (rated): 1W 0L 0D" in third and "bob, season 1" in third
 
 
 def test_a_real_restart_of_python_m_bot_keeps_who_is_who(tmp_path: Path) -> None:
