@@ -135,9 +135,10 @@ class ConsoleTable:
     @staticmethod
     def named_in(words: list[str]) -> list[str]:
         """The players a command names who may not have spoken in this run yet: the opponent
-        of ``challenge``, the players of ``stats`` (its other word is a game)."""
+        of ``challenge``, the winner of ``award``, the players of ``stats`` (its other word is
+        a game)."""
         head = words[0].lower() if words else ""
-        if head == "challenge":
+        if head == "challenge" or (head == "award" and words[1:2] not in (["draw"], ["nobody"])):
             named = words[1:2]
         elif head == "stats":
             named = [w for w in words[1:] if not _is_game(w)]

@@ -131,6 +131,14 @@ async def test_the_referee_speaker_decides_a_disputed_game(
     assert said in text, text
 
 
+async def test_the_referee_awards_to_a_player_who_has_not_spoken_since_a_restart(
+    tmp_path: Path,
+) -> None:
+    await table(tmp_path / "w.db", DISPUTED)
+    text = await table(tmp_path / "w.db", "referee: award bob stalling\n")
+    assert "Game over: bob (Black) wins (decided by moderator referee: stalling)." in text
+
+
 async def test_players_cannot_use_the_moderators_commands(tmp_path: Path) -> None:
     script = DISPUTED + "bob: referee void mine\nbob: referee resume\n"
     text = await table(tmp_path / "m.db", script)
