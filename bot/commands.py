@@ -1,5 +1,8 @@
 """Text commands ("challenge bob atmalof rated clock 10+5", "accept", "draw", "drop row 4") read
 into Referee calls. The console uses it; anything that is not a referee word goes to the game.
+
+Every word typed is untrusted: numbers are read from ASCII digits only and bounded, and a
+command missing its argument gets its usage, never another command's answer.
 """
 
 from __future__ import annotations
@@ -8,14 +11,25 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import engine
 from bot import texts
+from bot.console_names import name_key
+from bot.ladder_service import ladder_setting_text
 from bot.replies import Actor, Reply, Where, refusal
+from bot.rules_text import RULES, plain
 
 if TYPE_CHECKING:
     from bot.referee import Referee
 
 ANYONE = ("anyone", "open", "anybody", "*")
 MAX_TEXT = 300
+MAX_DIGITS = 18  # any larger number is no id, page or action SQLite could hold
+MOVES_PAGE = 60
+MODERATOR_USAGE = (
+    "moderator commands: abort <reason> | award <name|draw> <reason> | void <reason> | "
+    "rewind <N> [reason] | restore <N> <reason> | resume [reason] | theme <name> | settings | "
+    "season-close confirm"
+)
 
 
 def _value(raw: str) -> Any:
@@ -31,6 +45,22 @@ def _value(raw: str) -> Any:
         return raw
 
 
+def _number(word: str) -> int | None:
+    """A whole number typed in ASCII digits ("3"), else None ("²", "٣", "-1", 20 digits)."""
+    if word.isascii() and word.isdigit() and len(word) <= MAX_DIGITS:
+        return int(word)
+    return None
+
+
+def _named(people: Mapping[str, Actor], who: str) -> Actor | Reply:
+    """The player called ``who`` at this table, or a refusal naming the players there are."""
+    found = people.get(name_key(who))
+    if found is not None:
+        return found
+    known = ", ".join(sorted(a.name for a in people.values())) or "nobody yet"
+    return refusal(f"I don't know {who!r} here (players: {known})")
+
+
 async def _challenge(
     referee: Referee, where: Where, actor: Actor, words: list[str], people: Mapping[str, Actor]
 ) -> Reply:
@@ -41,10 +71,10 @@ async def _challenge(
     who, game, rest = words[0], words[1], words[2:]
     opponent = None
     if who.lower() not in ANYONE:
-        opponent = people.get(who.lower())
-        if opponent is None:
-            known = ", ".join(sorted(people)) or "nobody yet"
-            return refusal(f"I don't know {who!r} here (players: {known})")
+        found = _named(people, who)
+        if isinstance(found, Reply):
+            return found
+        opponent = found
     variant, rated, clock, starter = "standard", False, "none", "random"
     options: dict[str, Any] = {}
     i = 0
@@ -80,12 +110,131 @@ async def _import(referee: Referee, where: Where, path: str) -> Reply:
     """``import <path>``: a record file from this machine (the console only)."""
     from bot.imports import MAX_IMPORT_BYTES
 
+    if not path:
+        return refusal("import which file? `import <path>`, e.g. a file `record` saved")
     try:
         with open(path, "rb") as handle:
             data = handle.read(MAX_IMPORT_BYTES + 1)
     except OSError as exc:
         return refusal(f"cannot read {path}: {exc.strerror or exc}")
+    except ValueError:  # a path the system cannot even name (a NUL character)
+        return refusal(f"cannot read {path!r}: that is not a file name")
     return await referee.import_record(where, data, name=Path(path).name, gif=True)
+
+
+def rules_reply(words: list[str]) -> Reply:
+    """``rules <game>``: the same summary ``/rules`` shows, as terminal text."""
+    games = " | ".join(f"rules {name}" for name in RULES)
+    if not words:
+        return refusal(f"rules of which game? {games}")
+    try:
+        name = engine.get_game(" ".join(words)).name
+    except engine.EngineError:
+        return refusal(f"I have no rules for {' '.join(words)[:40]!r}: {games}")
+    title, text = RULES[name]
+    return Reply(text=f"{title}: the rules\n{plain(text)}", ephemeral=True)
+
+
+async def _moves(
+    referee: Referee, where: Where, actor: Actor, words: list[str], *, paged: bool
+) -> Reply:
+    """``moves [page]``: every legal move, a page at a time; ``legal [prefix]``: those that
+    start with (then contain) the prefix, all of them."""
+    page, prefix = 1, ""
+    if paged and words:
+        number = _number(words[0])
+        if number is None or len(words) > 1:
+            return refusal("`moves` takes a page number, e.g. `moves 2`; `legal d7` filters")
+        page = number
+    elif not paged:
+        prefix = " ".join(words).lower()
+    moves = await referee.legal_moves(where, actor)
+    if not moves:
+        return refusal(
+            "no moves for you now: there is no game here, it is not your turn, or the game "
+            "waits for a roll or a moderator"
+        )
+    if prefix:
+        shown = [m for m in moves if m.startswith(prefix)]
+        shown += [m for m in moves if prefix in m and not m.startswith(prefix)]
+        if not shown:
+            return refusal(f"none of your {len(moves)} legal moves contains {prefix[:40]!r}")
+        head = f"{len(shown)} of your {len(moves)} legal moves match {prefix!r}:"
+        return Reply(text=head + "\n" + _wrapped(shown), ephemeral=True)
+    pages = -(-len(moves) // MOVES_PAGE)
+    page = min(max(page, 1), pages)
+    chunk = moves[(page - 1) * MOVES_PAGE : page * MOVES_PAGE]
+    head = f"{actor.name}: {len(moves)} legal moves"
+    if pages > 1:
+        more = f"; `moves {page + 1}` for the next" if page < pages else ""
+        head += f" (page {page} of {pages}{more})"
+    return Reply(text=head + ":\n" + _wrapped(chunk), ephemeral=True)
+
+
+def _wrapped(moves: list[str], width: int = 96) -> str:
+    """The moves, comma-separated, in lines of at most ``width``; a move never split."""
+    lines: list[str] = []
+    for move in moves:
+        if lines and len(lines[-1]) + len(move) + 2 <= width:
+            lines[-1] += f", {move}"
+        else:
+            if lines:
+                lines[-1] += ","
+            lines.append(move)
+    return "\n".join(lines)
+
+
+async def _moderate(
+    referee: Referee, where: Where, actor: Actor, words: list[str], people: Mapping[str, Actor]
+) -> Reply:
+    """``referee <command>``: what Discord's /referee group offers; the referee itself checks
+    that ``actor`` is a moderator."""
+    if not words:
+        return refusal(MODERATOR_USAGE)
+    sub, rest = words[0].lower(), words[1:]
+    reason = " ".join(rest)
+    if sub == "abort":
+        return await referee.moderator_abort(where, actor, reason)
+    if sub == "void":
+        return await referee.void(where, actor, reason)
+    if sub == "resume":
+        return await referee.resume(where, actor, reason)
+    if sub == "award":
+        if not rest:
+            return refusal("award to whom? `award alice <reason>`, or `award draw <reason>`")
+        winner: Actor | None = None
+        if rest[0].lower() not in ("draw", "nobody"):
+            found = _named(people, rest[0])
+            if isinstance(found, Reply):
+                return found
+            winner = found
+        return await referee.award(where, actor, winner, " ".join(rest[1:]))
+    if sub in ("rewind", "restore"):
+        number = _number(rest[0]) if rest else None
+        if number is None:
+            return refusal(f"{sub} to which action? e.g. `{sub} 4 <reason>` (0 is the start)")
+        why = " ".join(rest[1:])
+        if sub == "rewind":
+            return await referee.rewind(where, actor, number, why)
+        return await referee.restore(where, actor, number, why)
+    if sub == "theme" and rest:
+        return await referee.set_setting(where, actor, "theme", rest[0])
+    if sub == "settings":
+        if not actor.is_moderator:
+            return refusal("only moderators can look at the settings")
+        current = await referee.settings(where)
+        lines = [
+            f"Board theme: {current.get('theme') or 'dark (default)'}",
+            f"Ladders: {ladder_setting_text(current.get('ladder') or {}, changed=False)}",
+        ]
+        if where.guild_id is None:
+            lines.append("(Settings belong to a Discord server: the console keeps the defaults.)")
+        return Reply(text="\n".join(lines), ephemeral=True)
+    if sub in ("season-close", "close-season"):
+        if [w.lower() for w in rest] != ["confirm"]:
+            return refusal("nothing changed: `season-close confirm` closes the season")
+        return await referee.close_season(where, actor)
+    return refusal(MODERATOR_USAGE)
 
 
 async def dispatch(
@@ -101,14 +250,23 @@ async def dispatch(
         return Reply(text=texts.HELP, ephemeral=True)
     if head == "challenge":
         return await _challenge(referee, where, actor, rest, people)
-    if head == "accept" and not rest:
-        return await referee.accept(where, actor)
-    if head in ("decline", "withdraw", "cancel") and not rest:
+    if head in ("accept", "decline"):
+        if not rest:
+            if head == "accept":
+                return await referee.accept(where, actor)
+            return await referee.decline(where, actor)
+        number = _number(answer)
+        if number is None or len(rest) > 1:
+            if answer.isascii() and answer.isdigit() and len(rest) == 1:
+                return refusal(f"there is no challenge {answer[:30]} here")
+            return refusal(
+                f"`{head}` alone answers the challenge waiting here; `{head} 3` answers challenge 3"
+            )
+        if head == "accept":
+            return await referee.accept(where, actor, number)
+        return await referee.decline(where, actor, number)
+    if head in ("withdraw", "cancel") and not rest:
         return await referee.decline(where, actor)
-    if head == "accept" and answer.isdigit():
-        return await referee.accept(where, actor, int(answer))
-    if head == "decline" and answer.isdigit():
-        return await referee.decline(where, actor, int(answer))
     if head == "resign":
         return await referee.resign(where, actor)
     if head == "draw":
@@ -129,23 +287,27 @@ async def dispatch(
         return await referee.claim(where, actor)
     if head == "dispute":
         return await referee.dispute(where, actor, " ".join(rest))
-    if head == "import" and rest:
+    if head == "referee":
+        return await _moderate(referee, where, actor, rest, people)
+    if head == "import":
         return await _import(referee, where, " ".join(str(text).split()[1:]))
+    if head == "rules":
+        return rules_reply(rest)
     if head == "rematch":
         return await referee.rematch(where, actor)
     if head == "board":
         return await referee.board(where)
     if head == "history":
-        page = int(answer) if answer.isdigit() else 1
+        page = _number(answer) if rest else 1
+        if page is None or len(rest) > 1:
+            return refusal("`history` takes a page number, e.g. `history 2`")
         return await referee.history(where, page)
     if head == "record":
         return await referee.record(where)
     if head == "verify":
         return await referee.verify(where)
-    if head == "legal":
-        moves = await referee.legal_for(where, actor, " ".join(rest))
-        shown = ", ".join(moves) if moves else "nothing: it is not your turn, or no game"
-        return Reply(text=f"Legal now: {shown}", ephemeral=True)
+    if head in ("moves", "legal"):
+        return await _moves(referee, where, actor, rest, paged=head == "moves")
     if head == "ladder":
         shown = [w for w in rest if w.lower() not in ("all", "provisional")]
         wide = len(shown) < len(rest)
@@ -153,8 +315,8 @@ async def dispatch(
             where, actor, shown[0] if shown else None, include_provisional=wide
         )
     if head == "stats":
-        named = [people[w.lower()] for w in rest if w.lower() in people]
-        games = [w for w in rest if w.lower() not in people]
+        named = [people[name_key(w)] for w in rest if name_key(w) in people]
+        games = [w for w in rest if name_key(w) not in people]
         return await referee.stats(
             where,
             actor,

@@ -1,32 +1,44 @@
 """The console table: the real referee and store at a terminal, for trying the bot in a minute.
 
 Each line is ``name: command`` (``alice: challenge bob atmalof``, ``bob: accept``,
-``alice: drop row 4``); a bare command is played by the last named player. Boards are shown as
-text, and each board image is written as a PNG file whose path is printed. ``quit`` or the end
-of input (Ctrl-D, or no stdin at all in CI) leaves cleanly.
+``alice: drop row 4``); a bare command is played by the last named player. A name is the same
+player in every run on the same database (``bot.console_names``). ``referee:`` speaks for the
+table's moderator (``referee: resume``, ``referee: void <reason>``). Boards are shown as text;
+each board image and record is written to a folder of this run's own, whose path is printed.
+When the input is not a terminal (a script piped in), each line is echoed before its answer, so
+the output reads as a transcript. ``quit`` or the end of input (Ctrl-D, or no stdin at all in
+CI) leaves cleanly; no line typed can end the table otherwise.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
+import os
 import re
 import sys
 import tempfile
 from pathlib import Path
 from typing import TextIO
 
+import engine
 from bot import texts
+from bot.commands import rules_reply
 from bot.config import Config
+from bot.console_names import MODERATOR, console_actor, name_key, name_problem
 from bot.referee import Referee
 from bot.replies import Actor, ButtonKind, Reply, Where
 from bot.store import Store, StoreUnavailable
 
+log = logging.getLogger(__name__)
+
 TABLE = Where(guild_id=None, channel_id=1)
-NAME = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_-]{0,31})\s*:\s*(.*)$")
 BANNER = """\
 Console table: one line per command, as `name: command`; players join by using their name.
 Start a game of atmalof, morris or abalone:  alice: challenge bob atmalof  then  bob: accept
 Then play in turn (`alice: drop row 4`); `help` lists every command, `quit` or Ctrl-D leaves."""
+UNEXPECTED = "Something went wrong on my side and it has been logged; the table goes on."
 # What a button under a reply does, typed at the table instead.
 TYPED = {
     ButtonKind.ACCEPT: "accept",
@@ -37,10 +49,29 @@ TYPED = {
     ButtonKind.TAKEBACK_DECLINE: "takeback decline",
     ButtonKind.REMATCH: "rematch",
 }
+# The moderator's words: `referee: void cheating` runs `referee void cheating`.
+MODERATOR_WORDS = (
+    "abort",
+    "award",
+    "void",
+    "rewind",
+    "restore",
+    "resume",
+    "theme",
+    "settings",
+    "season-close",
+    "close-season",
+)
+MODERATOR_HINT = (
+    "(At this table the moderator types those as `referee: rewind 3`, `referee: resume`, "
+    "`referee: restore 2 <reason>`, `referee: award <name|draw> <reason>` or "
+    "`referee: void <reason>`.)"
+)
+UNSAFE_IN_FILE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 
 
 class ConsoleTable:
-    """Named players at one table; a player is created the first time their name is used."""
+    """Named players at one table; a player is known from the first time their name is used."""
 
     def __init__(self, referee: Referee, out: TextIO, image_dir: Path | None) -> None:
         self.referee = referee
@@ -53,31 +84,45 @@ class ConsoleTable:
         await self.referee.store.close()
 
     def actor(self, name: str) -> Actor:
-        key = name.lower()
+        """The person called ``name`` (a valid name); players are kept for `challenge <name>`."""
+        key = name_key(name)
         if key not in self.people:
-            self.people[key] = Actor(id=len(self.people) + 1, name=name)
+            person = console_actor(name)
+            if person.is_moderator:
+                return person
+            self.people[key] = person
         return self.people[key]
+
+    def say(self, text: str) -> None:
+        print(text, file=self.out)
 
     def show(self, reply: Reply) -> None:
         mark = "" if reply.ok else "(refused) "
         private = "[private] " if reply.ephemeral else ""
-        print(f"{private}{mark}{reply.text}", file=self.out)
+        self.say(f"{private}{mark}{reply.text}")
         if reply.chain and f"#{reply.chain[:10]}" not in reply.text:
-            print(f"Log #{reply.chain[:10]}", file=self.out)  # the chain head
+            self.say(f"Log #{reply.chain[:10]}")  # the chain head
         if reply.board_text:
-            print(reply.board_text, file=self.out)
+            self.say(reply.board_text)
         if reply.buttons:
-            print(self.answers(reply), file=self.out)
+            self.say(self.answers(reply))
         if reply.image is not None and self.image_dir is not None:
-            self.image_dir.mkdir(parents=True, exist_ok=True)
-            path = self.image_dir / reply.image_name
-            path.write_bytes(reply.image)
-            print(f"(image: {path})", file=self.out)
+            self.say(f"(image: {self.save(reply.image_name, reply.image)})")
         if reply.file is not None and self.image_dir is not None:
-            self.image_dir.mkdir(parents=True, exist_ok=True)
-            path = self.image_dir / (reply.file_name or "record.json")
-            path.write_bytes(reply.file)
-            print(f"(file: {path})", file=self.out)
+            self.say(f"(file: {self.save(reply.file_name or 'record.json', reply.file)})")
+
+    def save(self, name: str, data: bytes) -> Path:
+        """Write ``data`` in this run's folder under ``name`` (made safe), never over another
+        file: the same name with other bytes gets a number (``import-7-2.png``)."""
+        assert self.image_dir is not None
+        self.image_dir.mkdir(parents=True, exist_ok=True)
+        safe = Path(UNSAFE_IN_FILE_NAME.sub("_", Path(name).name).lstrip(".") or "file")
+        path, n = self.image_dir / safe, 1
+        while path.exists() and path.read_bytes() != data:
+            n += 1
+            path = self.image_dir / f"{safe.stem}-{n}{safe.suffix}"
+        path.write_bytes(data)
+        return path
 
     def answers(self, reply: Reply) -> str:
         """The reply's buttons as lines to type: "(to answer, type `bob: accept` or ...)"."""
@@ -87,37 +132,81 @@ class ConsoleTable:
         typed = " or ".join(f"`{whom}: {TYPED[b.kind]}`" for b in reply.buttons)
         return f"(to answer, type {typed})"
 
+    @staticmethod
+    def named_in(words: list[str]) -> list[str]:
+        """The players a command names who may not have spoken in this run yet: the opponent
+        of ``challenge``, the winner of ``award``, the players of ``stats`` (its other word is
+        a game)."""
+        head = words[0].lower() if words else ""
+        if head == "challenge" or (head == "award" and words[1:2] not in (["draw"], ["nobody"])):
+            named = words[1:2]
+        elif head == "stats":
+            named = [w for w in words[1:] if not _is_game(w)]
+        else:
+            return []
+        return [w for w in named if name_problem(w) is None and name_key(w) != MODERATOR]
+
     async def line(self, text: str) -> bool:
-        """Handle one input line; False when the table should close."""
+        """Handle one input line; False when the table should close. Nothing typed raises:
+        an unexpected error is logged and the table goes on."""
+        try:
+            return await self._line(text)
+        except BrokenPipeError:  # nobody reads the answers any more: leave (run_console)
+            raise
+        except Exception:
+            log.exception("console line failed: %r", text[:300])
+            self.say(UNEXPECTED)
+            return True
+
+    async def _line(self, text: str) -> bool:
         text = text.strip()
         if not text or text.startswith("#"):
             return True
-        match = NAME.match(text)
-        if match:
-            self.current = self.actor(match.group(1))
-            text = match.group(2).strip()
+        speaker, said, rest = text.partition(":")
+        speaker = speaker.strip()
+        if said and speaker and not any(c.isspace() for c in speaker):  # "name: command"
+            problem = name_problem(speaker)
+            if problem:
+                self.say(f"(refused) {problem}; nothing was done")
+                return True
+            self.current = self.actor(speaker)
+            text = rest.strip()
         if text.lower() in ("quit", "exit"):
             return False
+        words = text.split()
         if text.lower() in ("help", "?"):  # nobody needs a name to ask for help
             self.show(Reply(text=texts.HELP, ephemeral=True))
             return True
-        if self.current is None:
-            print("who is speaking? write `name: command`, e.g. `alice: help`", file=self.out)
+        if words and words[0].lower() == "rules":  # nor for the rules
+            self.show(rules_reply(words[1:]))
             return True
-        for word in text.split()[1:]:  # "challenge bob ...": make sure bob exists
-            if text.lower().startswith("challenge") and NAME.match(word + ":"):
-                self.actor(word)
-                break
+        if self.current is None:
+            self.say("who is speaking? write `name: command`, e.g. `alice: help`")
+            return True
+        for named in self.named_in(words):
+            self.actor(named)  # "challenge bob ...", "stats bob": bob is at the table now
+        if self.current.is_moderator and words and words[0].lower() in MODERATOR_WORDS:
+            text = f"referee {text}"
         reply = await self.referee.handle(TABLE, self.current, text, people=self.people)
         self.show(reply)
+        if reply.ok and words and words[0].lower() == "dispute":
+            self.say(MODERATOR_HINT)
         try:
             if reply.pending_roll:
                 self.show(await self.referee.roll_pending(TABLE))
             for notice in await self.referee.sweep():
                 self.show(notice.reply)
         except StoreUnavailable:  # logged by the store; the next line tries again
-            print(texts.ROLL_LATER if reply.pending_roll else texts.CANT_SAVE, file=self.out)
+            self.say(texts.ROLL_LATER if reply.pending_roll else texts.CANT_SAVE)
         return True
+
+
+def _is_game(word: str) -> bool:
+    try:
+        engine.get_game(word)
+    except engine.EngineError:
+        return False
+    return True
 
 
 async def open_table(
@@ -129,7 +218,13 @@ async def open_table(
 
 
 async def play(
-    db_path: str, lines: TextIO, out: TextIO, image_dir: Path | None, *, render: bool = True
+    db_path: str,
+    lines: TextIO,
+    out: TextIO,
+    image_dir: Path | None,
+    *,
+    render: bool = True,
+    echo: bool = False,
 ) -> int:
     """Run the table until ``quit`` or end of input, reading lines in a worker thread."""
     table = await open_table(db_path, out, image_dir, render=render)
@@ -137,6 +232,8 @@ async def play(
         print(BANNER, file=out)
         while True:
             text = await asyncio.to_thread(lines.readline)
+            if text and echo:
+                print(f"> {text.rstrip()}", file=out)
             if not text or not await table.line(text):  # end of input, or quit
                 break
             out.flush()
@@ -146,32 +243,61 @@ async def play(
     return 0
 
 
+def run_folder() -> Path:
+    """A new folder, owner-only, for this run's images and records: two consoles (or two
+    databases) never write over each other's files."""
+    return Path(tempfile.mkdtemp(prefix="referee-console-"))
+
+
 def run_console(config: Config, lines: TextIO | None = None, out: TextIO | None = None) -> int:
-    """``python -m bot console``: the table on stdin/stdout, images in a temp folder.
+    """``python -m bot console``: the table on stdin/stdout, images in a folder of its own.
 
     Lines are read on the main thread, between commands, so Ctrl-C leaves at once (a worker
-    thread stuck in ``readline`` would keep the process waiting for one more line).
+    thread stuck in ``readline`` would keep the process waiting for one more line). Bytes that
+    are not UTF-8 are read as replacement characters, and the log goes to a file in the folder.
     """
     stream = lines if lines is not None else sys.stdin
     if stream is None or stream.closed:
         return 0
+    reconfigure = getattr(stream, "reconfigure", None)
+    if callable(reconfigure):
+        reconfigure(errors="replace")
     out = out or sys.stdout
-    image_dir = Path(tempfile.gettempdir()) / "referee-console"
+    image_dir = run_folder()
+    logged = logging.FileHandler(image_dir / "console.log", encoding="utf-8")
+    logged.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logging.getLogger().addHandler(logged)
     interactive = stream.isatty()
-    with asyncio.Runner() as runner:
-        table = runner.run(open_table(config.db_path, out, image_dir))
-        try:
-            print(BANNER, file=out, flush=True)
-            while True:
-                if interactive:
-                    print("> ", end="", file=out, flush=True)
-                text = stream.readline()
-                if not text or not runner.run(table.line(text)):
-                    break
-                out.flush()
-        except KeyboardInterrupt:  # Ctrl-C: leave like quit, without a traceback
-            print(file=out)
-        finally:
-            runner.run(table.close())
+    try:
+        with asyncio.Runner() as runner:
+            table = runner.run(open_table(config.db_path, out, image_dir))
+            try:
+                print(BANNER, file=out)
+                print(f"(Pictures, records and the log go to {image_dir})", file=out, flush=True)
+                while True:
+                    if interactive:
+                        print("> ", end="", file=out, flush=True)
+                    text = stream.readline()
+                    if text and not interactive:  # a piped script: show what is answered
+                        print(f"> {text.rstrip()}", file=out)
+                    if not text or not runner.run(table.line(text)):
+                        break
+                    out.flush()
+            except KeyboardInterrupt:  # Ctrl-C: leave like quit, without a traceback
+                print(file=out)
+            except BrokenPipeError:  # the reader went away (`... | head`): leave quietly
+                _silence(out)
+                return 0
+            finally:
+                runner.run(table.close())
+    finally:
+        logging.getLogger().removeHandler(logged)
+        logged.close()
     print("bye", file=out)
     return 0
+
+
+def _silence(out: TextIO) -> None:
+    """Point a closed pipe at /dev/null, so the interpreter's last flush stays quiet."""
+    with contextlib.suppress(OSError, ValueError):  # a test's StringIO: nothing to flush
+        os.dup2(os.open(os.devnull, os.O_WRONLY), out.fileno())

@@ -123,6 +123,18 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
             return refusal("no roll is waiting", game_id=g.id, version=g.version)
         return await self._complete_roll(g)
 
+    async def legal_moves(self, where: Where, actor: Actor) -> list[str]:
+        """Every legal action's notation, in the engine's order, if ``actor`` is to move now
+        (else none); the console lists them a page at a time (``legal_for`` stops at 25)."""
+        g = await self.store.active_game(where.channel_id)
+        if g is None or g.pending is not None or g.seat_of(actor.id) is None or g.frozen_at:
+            return []
+        state = await self._state(g)
+        if g.players[state.to_move] != actor.id:
+            return []
+        rules = engine.get_game(g.game)
+        return [rules.notation(state, a) for a in rules.legal(state)]
+
     async def board(self, where: Where) -> Reply:
         """The current position of the channel's game (or its latest finished game)."""
         g = await self.store.latest_game(where.channel_id)

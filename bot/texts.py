@@ -108,13 +108,21 @@ Commands (type them as `name: command` at the console):
   accept | decline             answer the challenge waiting here
   <a move>                     drop row 4, move 3,4 4,5 (Atmalof); place d7, move d7 d6 x b6
                                (Morris); push a1 a3 ne (Abalone)
-  legal [prefix]               the moves you can make now
+  moves [page] | legal [prefix]  every move you can make now, or those starting with prefix
   board | history [page] | record | verify
   draw [accept|decline]        offer a draw, or answer one
   takeback [accept|decline]    ask to take back your last turn, or answer
   resign | abort | claim | rematch
   dispute [reason]             freeze the game and call the moderators
   import <path>                check a record file and show its final position
+  rules <atmalof|morris|abalone>  a short summary of the game's rules
   ladder [game] [all]          the leaderboard (all: provisional players too)
   stats [name] [game] [rival]  a player's rating, record, streaks, dice luck
-  help | quit"""
+  help | quit
+Moderator (type them as `referee: command`; Discord's /referee group):
+  abort <reason> | void <reason>     end the game without a result
+  award <name|draw> <reason>         decide the game
+  rewind <N> [reason]                show the position after action N (0: the start)
+  restore <N> <reason>               by agreement, go on from the position after action N
+  resume [reason]                    unfreeze a disputed game
+  settings | theme <name> | season-close confirm"""

@@ -16,52 +16,9 @@ import render
 from bot.app import RefereeBot, where_of
 from bot.discord_format import COLOUR_INFO
 from bot.guards import expensive
+from bot.rules_text import RULES
 
 log = logging.getLogger("bot.discord")
-
-ATMALOF_LICENCE = "https://creativecommons.org/licenses/by-sa/3.0/"
-
-RULES: dict[str, tuple[str, str]] = {
-    "atmalof": (
-        "Atmalof",
-        "A 7 × 7 board, Red and Blue with 22 pieces each, the board empty at the start.\n"
-        "On your turn do one of two things:\n"
-        "• **Drop**: first announce a row or a column (`/drop row 4`), then the die is rolled in "
-        "public and picks the square in that line. If the square is taken, your turn is lost. "
-        "Row 7 and column 7 are beyond the die's reach: only a move gets there.\n"
-        "• **Move**: step one of your pieces to a neighbouring empty square, in any of the eight "
-        "directions (`/move 3,4 4,5`).\n"
-        "Five in a row, in any direction, wins at once. As soon as a player has every piece on "
-        "the board, play stops and each side counts its lines of exactly four: more lines wins, "
-        "equal is a draw. A coin toss decides who starts; rematches alternate. Variants: junior "
-        "(6 × 6), atmalos (9 × 9, seven in a row) and custom.\n\n"
-        "Atmalof was invented by **Richard Sandes Forsyth**, whose rules are published under "
-        f"[CC BY-SA 3.0]({ATMALOF_LICENCE}); this is our own summary of them.",
-    ),
-    "morris": (
-        "Nine Men's Morris",
-        "24 points on three nested squares joined by four lines; nine men each, White first.\n"
-        "• **Placing**: take turns putting a man on an empty point (`/place d7`).\n"
-        "• **Moving**: once all are placed, slide a man along a line to a neighbouring empty "
-        "point (`/move d7 d6`). With three men left you may fly to any empty point (an option).\n"
-        "• **Mills**: three of your men in a row on a line let you remove one of the opponent's "
-        "(`/remove b6`, or `/move d7 d6 remove:b6`). A man standing in a mill is safe unless "
-        "every one of them stands in a mill. Removed men never come back.\n"
-        "You lose with two men left or when you cannot move. Repeating a position three times, "
-        "or a long run without a removal, is a draw.",
-    ),
-    "abalone": (
-        "Abalone",
-        "A hexagon of 61 cells, 14 marbles each, Black first. Rows A..I, diagonals 1..9.\n"
-        "• **Move** one, two or three of your marbles in a line one step, along the line or "
-        "sideways (`/push a1 a3 ne`, `/push c3 e`). Directions: NE, E, SE, SW, W, NW.\n"
-        "• **Sumito**: pushing along the line, more of yours than of theirs pushes them: 2 push "
-        "1, 3 push 1, 3 push 2, if the cell behind them is empty or off the board. Equal "
-        "numbers cannot push, and you may never move your own marble off the board.\n"
-        "Push six of your opponent's marbles off the board to win. Layouts: standard, Belgian "
-        "daisy, German daisy.",
-    ),
-}
 
 HELP = (
     "**Start**: `/challenge game opponent` (leave opponent empty for an open challenge; choose "

@@ -54,7 +54,7 @@ async def test_end_of_input_closes_the_table(tmp_path: Path) -> None:
 
 def test_python_m_bot_without_a_token_opens_the_console_and_exits_on_eof(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
-    env.update(REFEREE_DB=str(tmp_path / "m.db"), PYTHONPATH=str(ROOT))
+    env.update(REFEREE_DB=str(tmp_path / "m.db"), PYTHONPATH=str(ROOT), TMPDIR=str(tmp_path))
     done = subprocess.run(
         [sys.executable, "-m", "bot"],
         input="alice: challenge bob atmalof\nbob: accept\n",
@@ -97,7 +97,7 @@ async def test_sentences_say_column_while_the_notation_stays_short(tmp_path: Pat
     text = await run_table(tmp_path, script)
     assert "alice (Red) announces column 3. Rolling the die..." in text
     assert "alice (Red) announces column 3 and rolls" in text
-    sentences = [line for line in text.splitlines() if not line.startswith("[private] Legal")]
+    sentences = text.split("[private] bob: 14 legal moves")[0].splitlines()  # before the list
     assert not any(" col " in line for line in sentences), text
     assert "drop col 3" in text  # `legal` lists the notation
 
@@ -134,7 +134,7 @@ async def test_a_finished_board_says_the_result_not_whose_move(
 
 def console_env(tmp_path: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
-    env.update(REFEREE_DB=str(tmp_path / "m.db"), PYTHONPATH=str(ROOT))
+    env.update(REFEREE_DB=str(tmp_path / "m.db"), PYTHONPATH=str(ROOT), TMPDIR=str(tmp_path))
     return env
 
 

@@ -1,0 +1,384 @@
+"""The console table as players and operators hit it (issue 12): names across restarts, the
+moderator, names of any script, lines that must not end the table, files that never collide,
+rules, echoed scripts and the whole list of legal moves. Real SQLite files, scripted stdin."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import engine
+from bot.config import Config
+from bot.console import UNEXPECTED, ConsoleTable, play, run_console
+from bot.console_names import CONSOLE_IDS, console_id, name_problem
+from bot.rules_text import RULES, plain
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+async def table(db: Path, script: str, *, render: bool = False, images: Path | None = None) -> str:
+    """One run of the table on ``db``: open, play the script, close (a restart between calls)."""
+    out = io.StringIO()
+    status = await play(str(db), io.StringIO(script), out, images, render=render, echo=True)
+    text = out.getvalue()
+    assert status == 0 and text.rstrip().endswith("bye"), text
+    assert UNEXPECTED not in text, text
+    return text
+
+
+def console(db: Path, script: str | bytes, **environ: str) -> subprocess.CompletedProcess[bytes]:
+    """``python -m bot console`` as an operator runs it, the script piped in."""
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    env.update(REFEREE_DB=str(db), PYTHONPATH=str(ROOT), TMPDIR=str(db.parent), **environ)
+    data = script.encode() if isinstance(script, str) else script
+    return subprocess.run(
+        [sys.executable, "-m", "bot", "console"],
+        input=data,
+        capture_output=True,
+        cwd=ROOT,
+        env=env,
+        timeout=60,
+    )
+
+
+# --- 1. a name is the same player after a restart -----------------------------------------------
+
+
+async def test_names_keep_their_players_across_a_restart_in_any_order(tmp_path: Path) -> None:
+    db = tmp_path / "same.db"
+    first = await table(
+        db, "alice: challenge bob atmalof first me rated\nbob: accept\nalice: drop row 4\nquit\n"
+    )
+    assert "alice (Red) announces row 4" in first
+    # After the restart bob speaks first, and the names are spelt differently.
+    second = await table(db, "Bob: drop row 7\nALICE: resign\nstats alice\nstats bob\n")
+    assert "bob (Blue) announces row 7" in second  # the names the game was started with
+    assert "bob (Blue) wins (Red resigned)" in second
+    alice, bob = second.split("> stats alice")[1].split("> stats bob")
+    assert "Record (rated): 0W 1L 0D" in alice
+    assert "Record (rated): 1W 0L 0D" in bob
+    third = await table(db, "carol: stats bob atmalof\n")  # bob has not spoken in this run
+    assert "Record (rated): 1W 0L 0D" in third and "bob, season 1" in third
+
+
+def test_a_real_restart_of_python_m_bot_keeps_who_is_who(tmp_path: Path) -> None:
+    db = tmp_path / "m.db"
+    done = console(db, "alice: challenge bob morris first me\nbob: accept\nalice: place d7\n")
+    assert done.returncode == 0, done.stderr
+    again = console(db, "bob: place a1\nalice: place g7\nbob: resign\n")
+    out = again.stdout.decode()
+    assert again.returncode == 0, again.stderr
+    assert "bob (Black) places a1" in out or "bob (Black) places on a1" in out, out
+    assert "Game over: alice (White) wins (Black resigned)." in out
+
+
+def test_console_ids_are_stable_and_never_discord_ids() -> None:
+    assert console_id("Zoë") == console_id("zoë") == console_id("ZOË") == console_id("zoe\u0308")
+    assert console_id("alice") != console_id("bob")
+    assert 0 < console_id("alice") < CONSOLE_IDS < 80351110224678912  # Discord's first user id
+
+
+# --- 2. the console's moderator -----------------------------------------------------------------
+
+DISPUTED = (
+    "alice: challenge bob morris first me\nbob: accept\nalice: place d7\nbob: place a1\n"
+    "alice: dispute bob is slow\n"
+)
+
+
+async def test_a_dispute_survives_a_restart_and_the_referee_resumes_it(tmp_path: Path) -> None:
+    db = tmp_path / "d.db"
+    first = await table(db, DISPUTED)
+    assert "alice (White) opened a dispute: bob is slow" in first
+    assert "`referee: resume`" in first  # how the moderator is called here
+    second = await table(db, "alice: place g7\nreferee: rewind 1 looking\nreferee: resume ok\n")
+    assert "frozen for a dispute" in second
+    assert "Moderator referee rewinds game 1 (looking): the position after action 1 (place d7)" in (
+        second
+    )
+    assert "Moderator referee resumes the game (ok)" in second
+    third = await table(db, "alice: place g7\n")
+    assert "alice (White) places" in third and "(refused)" not in third
+
+
+@pytest.mark.parametrize(
+    ("command", "said"),
+    [
+        ("void no fault", "Game over: no result (voided by moderator referee: no fault)."),
+        ("abort gone", "Game over: no result (aborted by moderator referee: gone)."),
+        ("award bob stalling", "Game over: bob (Black) wins (decided by moderator referee: "),
+        ("award draw both right", "Game over: a draw (decided by moderator referee: both right)"),
+        (
+            "restore 1 agreed",
+            "Moderator referee restores the game to action 1 (agreed): place a1 left the game",
+        ),
+    ],
+)
+async def test_the_referee_speaker_decides_a_disputed_game(
+    tmp_path: Path, command: str, said: str
+) -> None:
+    text = await table(tmp_path / "m.db", DISPUTED + f"referee: {command}\n")
+    assert said in text, text
+
+
+async def test_the_referee_awards_to_a_player_who_has_not_spoken_since_a_restart(
+    tmp_path: Path,
+) -> None:
+    await table(tmp_path / "w.db", DISPUTED)
+    text = await table(tmp_path / "w.db", "referee: award bob stalling\n")
+    assert "Game over: bob (Black) wins (decided by moderator referee: stalling)." in text
+
+
+async def test_players_cannot_use_the_moderators_commands(tmp_path: Path) -> None:
+    script = DISPUTED + "bob: referee void mine\nbob: referee resume\n"
+    text = await table(tmp_path / "m.db", script)
+    assert text.count("(refused) only moderators can do that") == 2
+
+
+async def test_moderator_settings_and_help(tmp_path: Path) -> None:
+    text = await table(
+        tmp_path / "s.db",
+        "referee: settings\nreferee: theme light\nreferee: season-close\nhelp\nreferee: rewind ²\n",
+    )
+    assert "Board theme: dark (default)" in text and "Ladders: one ladder per game" in text
+    assert "(refused) settings belong to a server" in text  # the referee's own answer
+    assert "(refused) nothing changed: `season-close confirm` closes the season" in text
+    help_text = text.split("Moderator (type them as `referee: command`")[1]
+    for word in ("abort", "award", "void", "rewind", "restore", "resume", "settings", "theme"):
+        assert word in help_text, word
+    assert "(refused) rewind to which action?" in text
+
+
+# --- 3. names of any script ---------------------------------------------------------------------
+
+
+async def test_names_in_any_script_are_players_and_others_are_refused(tmp_path: Path) -> None:
+    script = (
+        "zoë: challenge Ágnes morris first me\nÁgnes: accept\nzoe\u0308: place d7\n"
+        "ÁGNES: place a1\n🎲: place g7\nzoë: place g7\nx" + "y" * 32 + ": place a4\n"
+        "名前: help\n"
+    )
+    text = await table(tmp_path / "n.db", script)
+    assert "zoë challenges Ágnes to Nine Men's Morris" in text
+    assert "zoë (White) places d7" in text and "Ágnes (Black) places a1" in text
+    assert "(refused) '🎲' cannot start a name: a name is letters and digits" in text
+    assert "(refused) a name has at most 32 characters" in text
+    assert "who is speaking" not in text
+    assert text.count("(White) places") == 2  # 🎲's line moved nothing; zoë's g7 did
+
+
+@pytest.mark.parametrize(
+    ("name", "ok"),
+    [
+        ("zoë", True),
+        ("Ágnes", True),
+        ("Þórr", True),
+        ("名前", True),
+        ("अनिल", True),  # vowel signs are marks after a letter
+        ("mary-jane", True),
+        ("r2d2", True),
+        ("🎲", False),
+        ("a b", False),
+        ("-x", False),
+        ("a" * 33, False),
+        ("anyone", False),
+        ("x²", False),
+    ],
+)
+def test_what_a_name_may_be(name: str, ok: bool) -> None:
+    assert (name_problem(name) is None) is ok
+
+
+# --- 4. no line ends the table ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        ("alice: accept ²", "`accept` alone answers the challenge waiting here"),
+        ("alice: decline ²", "`decline` alone answers the challenge waiting here"),
+        ("alice: history ²", "`history` takes a page number"),
+        ("alice: accept 99999999999999999999", "there is no challenge 99999999999999999999 here"),
+        ("alice: decline 99999999999999999999", "there is no challenge 99999999999999999999"),
+        ("alice: history 99999999999999999999", "`history` takes a page number"),
+        ("referee: rewind 99999999999999999999", "rewind to which action?"),
+        ("alice: import a\x00b", "that is not a file name"),
+        ("alice: moves ²", "`moves` takes a page number"),
+    ],
+)
+async def test_lines_that_crashed_the_console_get_a_reason(
+    tmp_path: Path, line: str, reason: str
+) -> None:
+    text = await table(tmp_path / "c.db", f"alice: challenge bob atmalof\n{line}\nalice: help\n")
+    assert reason in text, text
+    assert "Commands (type them as" in text  # the table went on after the line
+
+
+@pytest.mark.parametrize("encoding", ["", "utf-8"])
+def test_bytes_that_are_not_utf8_do_not_end_the_console(tmp_path: Path, encoding: str) -> None:
+    """Read strictly (PYTHONIOENCODING=utf-8, as many containers set it) they raised; read
+    with surrogates (the default) they reached SQLite, which refused them."""
+    script = b"alice: challenge bob morris first me\nbob: accept\n"
+    script += b"alice: dispute \xff\xfe\n\xc3(: x\nhelp\n"
+    done = console(tmp_path / "u.db", script, PYTHONIOENCODING=encoding)
+    out = done.stdout.decode()
+    assert done.returncode == 0 and done.stderr == b"", done.stderr
+    assert "alice (White) opened a dispute: \ufffd\ufffd" in out
+    assert "(refused) '\ufffd' cannot start a name" in out
+    assert out.count("Commands (type them as") == 1
+
+
+HEADS = str.split(
+    "challenge accept decline withdraw draw takeback resign abort claim dispute referee import "
+    "rules rematch board history record verify moves legal ladder stats theme drop move place "
+    "remove push fly award void rewind restore resume settings season-close"
+)
+ARGS = str.split(
+    "² 99999999999999999999 -1 0 1 7 accept no row col d7 c3 ne 3,4 x bob zoë 🎲 anyone morris "
+    "rated clock 10+5 first confirm draw \x00"
+)
+SPEAKERS = ("alice", "bob", "referee", "zoë", "carol", "🎲", "", "a b", "x" * 40)
+LINE = st.one_of(
+    st.builds(
+        lambda who, head, args: f"{who}: {head} {' '.join(args)}" if who else f"{head} {args}",
+        st.sampled_from(SPEAKERS),
+        st.sampled_from(HEADS),
+        st.lists(st.sampled_from(ARGS), max_size=4),
+    ),
+    st.text(max_size=60).map(lambda t: t.replace("\n", " ").replace("\r", " ")),
+).filter(lambda line: line.split(":")[-1].strip().lower() not in ("quit", "exit"))
+START = {
+    "atmalof": "alice: challenge bob atmalof first me\nbob: accept\n",
+    "morris": "alice: challenge bob morris first me\nbob: accept\nalice: place d7\n",
+    "abalone": "alice: challenge bob abalone first me\nbob: accept\n",
+}
+
+
+@settings(
+    max_examples=150,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(st.sampled_from(sorted(START)), st.lists(LINE, max_size=12))
+def test_random_lines_never_end_the_console(game: str, lines: list[str]) -> None:
+    """Whatever is typed, the table answers each line and goes on to the end of the input;
+    nothing reaches the catch-all (an unexpected error would be a bug to fix)."""
+    with tempfile.TemporaryDirectory() as folder:
+        script = START[game] + "".join(line + "\n" for line in lines) + "alice: help\n"
+        text = asyncio.run(table(Path(folder) / "f.db", script))
+    assert text.count("Commands (type them as") >= 1
+
+
+# --- 5. files never collide ---------------------------------------------------------------------
+
+GAME = "alice: challenge bob morris first me\nbob: accept\nalice: place d7\nbob: record\n"
+
+
+def images_of(text: str) -> dict[Path, bytes]:
+    paths = [Path(p) for p in re.findall(r"\((?:image|file): (.+)\)", text)]
+    return {p: p.read_bytes() for p in paths}
+
+
+def test_two_consoles_on_two_databases_never_share_a_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # the runs' folders go there
+    runs = []
+    for name in ("one.db", "two.db"):
+        out = io.StringIO()
+        config = Config.from_env({"REFEREE_DB": str(tmp_path / name)})
+        assert run_console(config, io.StringIO(GAME), out) == 0
+        runs.append(images_of(out.getvalue()))
+    first, second = runs
+    assert first and second and not set(first) & set(second)
+    assert {p.name for p in first} == {p.name for p in second}  # the same game in each
+    for path, data in first.items():  # the second run wrote nothing over the first one's
+        assert path.read_bytes() == data
+    assert len({p.parent for p in (*first, *second)}) == 2
+
+
+async def test_a_run_never_writes_over_its_own_files_nor_outside_its_folder(
+    tmp_path: Path,
+) -> None:
+    out = io.StringIO()
+    folder = tmp_path / "run"
+    shown = ConsoleTable.__new__(ConsoleTable)
+    shown.image_dir = folder
+    first = shown.save("import-7.png", b"one record")
+    same = shown.save("import-7.png", b"one record")
+    other = shown.save("import-7.png", b"another record")
+    escaped = shown.save("../../evil.png", b"x")
+    assert first == same and other != first and other.name == "import-7-2.png"
+    assert first.read_bytes() == b"one record" and other.read_bytes() == b"another record"
+    assert escaped.parent == folder and not (tmp_path / "evil.png").exists()
+    assert out.getvalue() == ""
+
+
+# --- 6. rules and usage -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", sorted(RULES))
+async def test_rules_at_the_console_are_the_discord_summary(tmp_path: Path, game: str) -> None:
+    text = await table(tmp_path / "r.db", f"rules\nalice: rules {game}\n")
+    assert "(refused) rules of which game? rules atmalof | rules morris | rules abalone" in text
+    title, summary = RULES[game]
+    assert f"{title}: the rules\n{plain(summary)}" in text
+    assert "**" not in text
+
+
+async def test_import_without_a_path_gives_its_usage(tmp_path: Path) -> None:
+    text = await table(tmp_path / "i.db", "alice: import\n")
+    assert "(refused) import which file? `import <path>`" in text
+    assert "no game running" not in text
+
+
+# --- 7. a piped script is echoed ----------------------------------------------------------------
+
+
+def test_piped_input_is_echoed_before_each_answer(tmp_path: Path) -> None:
+    done = console(tmp_path / "e.db", "alice: challenge bob atmalof\n# a comment\nbob: accept\n")
+    lines = done.stdout.decode().splitlines()
+    asked = lines.index("> alice: challenge bob atmalof")
+    assert lines[asked + 1].startswith("alice challenges bob to Atmalof")
+    assert "> # a comment" in lines and "> bob: accept" in lines
+
+
+# --- 9. every legal move, paged -----------------------------------------------------------------
+
+
+async def test_moves_lists_all_44_abalone_openings_with_the_count(tmp_path: Path) -> None:
+    text = await table(
+        tmp_path / "a.db", "alice: challenge bob abalone first me\nbob: accept\nalice: moves\n"
+    )
+    rules = engine.get_game("abalone")
+    state = rules.new("standard")
+    expected = {rules.notation(state, a) for a in rules.legal(state)}
+    listed = text.split("alice: 44 legal moves:\n")[1].split("\nbye")[0]
+    assert {m.strip() for m in listed.replace("\n", " ").split(",")} == expected
+    for line in listed.splitlines():  # a move is never split across two lines
+        assert {m.strip() for m in line.rstrip(",").split(",")} <= expected, line
+    assert len(expected) == 44
+
+
+async def test_moves_pages_through_a_long_list(tmp_path: Path) -> None:
+    script = (
+        "alice: challenge bob abalone german-daisy first me\nbob: accept\nalice: moves\n"
+        "alice: moves 2\nalice: legal push b1\nbob: moves\n"
+    )
+    text = await table(tmp_path / "g.db", script)
+    assert "alice: 80 legal moves (page 1 of 2; `moves 2` for the next):" in text
+    page2 = text.split("alice: 80 legal moves (page 2 of 2):\n")[1].split("[private]")[0]
+    assert len(page2.replace("\n", " ").split(",")) == 20
+    assert "legal moves match 'push b1':" in text
+    assert "(refused) no moves for you now" in text  # bob is not to move
