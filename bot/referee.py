@@ -3,8 +3,9 @@
 Contract for front ends:
 - Every method is ``async`` and returns a ``Reply`` (``legal_for`` a list, ``sweep`` notices,
   ``record`` a Reply with ``file``). A refusal is ``Reply(ok=False, ephemeral=True, text=reason)``
-  and changes nothing. (``ok=False, ephemeral=False`` means the command did not land but
-  something public happened instead, e.g. the mover's flag had fallen.) Mistakes a user can make
+  and changes nothing. ``ok`` (landed) and ``ephemeral`` (private) are separate: ``ok=False,
+  ephemeral=False`` means the command did not land but something public happened instead
+  (the mover's flag had fallen): show it to the channel. Mistakes a user can make
   never raise; anything that does raise is a bug: log it with context, answer "something went
   wrong". The exception is ``bot.store.StoreUnavailable``: the file cannot be written right now
   (read-only, full, locked), nothing changed, the store logged it; answer ``texts.CANT_SAVE``.

@@ -179,8 +179,9 @@ class RefereeCore:
             loser = state.to_move
             sides = engine.get_game(g.game).side_names
             outcome = Outcome(Termination.TIMEOUT, 1 - loser, f"{sides[loser]} ran out of time")
-            ended = await self._end(g, state, outcome, None, None, "timeout", prefix=prefix)
-            ended.ok = False
+            late = f"{prefix}{actor.name}'s command came after {sides[loser]}'s flag fell.\n"
+            ended = await self._end(g, state, outcome, None, None, "timeout", prefix=late)
+            ended.ok = False  # the command did not land; the result is public (not ephemeral)
             return ended
         if version is not None and version != g.version:
             return refusal(texts.MOVED_ON, game_id=g.id, version=g.version)

@@ -3,6 +3,9 @@
 Front ends (the Discord layer, the console table) turn their own events into ``Where`` and
 ``Actor`` and turn a ``Reply`` into a message: text, an optional board image and file, buttons.
 Every refusal is ``Reply(ok=False, ephemeral=True, text=<reason>)`` and changes nothing.
+Two independent facts are carried apart: ``ok`` says whether the command landed, ``ephemeral``
+whether the answer is private (only the person who acted sees it) or public (the channel sees
+it). A command that did not land may still have made something public happen (a fallen flag).
 """
 
 from __future__ import annotations
@@ -94,6 +97,8 @@ class Reply:
     - ``pending_roll``: an Atmalof announcement was stored; the front end shows this reply, then
       calls ``Referee.roll_pending`` (it is also completed by the next command in that channel).
     - ``chain``: the short hash of the latest log row, shown on board messages (disputes).
+    - ``ok``: the command landed; ``ephemeral``: the answer is for the actor alone. A front end
+      decides where to show a reply by ``ephemeral`` only (see ``public``).
     """
 
     text: str
@@ -113,6 +118,16 @@ class Reply:
     chain: str | None = None
     file: bytes | None = None
     file_name: str | None = None
+
+    @property
+    def public(self) -> bool:
+        """The channel sees this answer (a board, a result), whether or not the command landed."""
+        return not self.ephemeral
+
+    @property
+    def refused(self) -> bool:
+        """A private "no": nothing changed and nobody else needs to know."""
+        return not self.ok and self.ephemeral
 
 
 def refusal(text: str, *, game_id: int | None = None, version: int | None = None) -> Reply:
