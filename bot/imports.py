@@ -73,7 +73,15 @@ class Imports(RefereeCore):
         if where.guild_id is not None:
             theme = (await self.store.guild_settings(where.guild_id)).get("theme") or theme
         last = _last(record, states)
-        view = BoardView(record.game, states[-1], last, theme, _names(record), record.result)
+        view = BoardView(
+            record.game,
+            states[-1],
+            last,
+            theme,
+            _names(record),
+            record.result,
+            moves=len(record.actions),
+        )
         image = await boards.png(self._renderer, view)
         reply = Reply(
             text="\n".join(lines),

@@ -106,6 +106,9 @@ class Challenges(RefereeCore):
             f"{'rated' if rated else 'casual'}, clock {spec.text}); {first}. "
             f"The challenge expires in {int(self.challenge_ttl // 60)} minutes."
         )
+        changed = texts.options_line(rules.name, state.variant, full_options)
+        if changed:
+            text += f"\n{changed}"
         return Reply(
             text=text,
             challenge_id=cid,
@@ -204,6 +207,9 @@ class Challenges(RefereeCore):
         self._states[g.id] = (g.last_hash, state)
         sides = rules.side_names
         lines = [f"{rules.title} ({g.variant}): {texts.players_line(g, sides)}."]
+        changed = texts.options_line(g.game, g.variant, g.options, g.clock)
+        if changed:
+            lines.append(changed)
         if toss[0] is not None:
             lines.append(f"Coin toss (verifiable roll 0 of this game): {g.names[0]} moves first.")
         lines.append(

@@ -134,7 +134,8 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
                 return done
             g = await self.store.game(g.id) or g  # someone else rolled it meanwhile
         state = await self._state(g)
-        return await self._board_reply(g, state, "")
+        changed = texts.options_line(g.game, g.variant, g.options, g.clock)
+        return await self._board_reply(g, state, changed or "")
 
     async def legal_for(self, where: Where, actor: Actor, prefix: str = "") -> list[str]:
         """Autocomplete: notations of the legal actions, if ``actor`` is to move; at most 25.
@@ -184,8 +185,10 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
             return refusal(texts.NO_GAME)
         data = (await stored_record(self.store, g)).to_json().encode()
         note = "" if g.status != "active" else " (the dice seed is added when the game ends)"
+        changed = texts.options_line(g.game, g.variant, g.options, g.clock)
         return Reply(
-            text=f"The record of game {g.id}{note}. Check it with: python -m engine.verify FILE",
+            text=f"The record of game {g.id}{note}. Check it with: python -m engine.verify FILE"
+            + (f"\n{changed}" if changed else ""),
             file=data,
             file_name=f"game-{g.id}.json",
             game_id=g.id,

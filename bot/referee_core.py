@@ -373,7 +373,7 @@ class RefereeCore:
         theme = None
         if self._renderer is not None and g.guild_id is not None:
             theme = (await self.store.guild_settings(g.guild_id)).get("theme")
-        view = BoardView(g.game, state, last, theme, g.names, outcome)
+        view = BoardView(g.game, state, last, theme, g.names, outcome, moves=g.seq)
         image = await boards.png(self._renderer, view)
         return Reply(
             text="\n".join(lines),

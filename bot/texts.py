@@ -5,11 +5,14 @@ Front ends add mentions and formatting; these are the same on Discord and at the
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from typing import Any
 
+import engine
 from bot.clock import ClockSpec, format_seconds
 from bot.store import GameRow
-from engine import Outcome, Termination
+from engine import EngineError, Outcome, Termination
 
 MOVED_ON = "that game has moved on: look at the latest board and try again"
 NO_GAME = "there is no game running here: start one with a challenge"
@@ -97,8 +100,32 @@ def drop_words(notation: str) -> str:
     return " ".join(words)
 
 
-def options_text(options: dict[str, Any]) -> str:
-    return ", ".join(f"{k}={v}" for k, v in sorted(options.items())) or "default options"
+def changed_options(game: str, variant: str, options: Mapping[str, Any] | str) -> dict[str, Any]:
+    """The options that differ from the variant's defaults: what both players must be told."""
+    chosen = json.loads(options) if isinstance(options, str) else dict(options)
+    rules = engine.get_game(game)
+    try:
+        base = rules.options(rules.new(variant))
+    except EngineError:  # a variant the engine no longer knows: every option is news
+        base = {}
+    return {k: v for k, v in sorted(chosen.items()) if k not in base or base[k] != v}
+
+
+def option_value(value: Any) -> str:
+    """``True`` -> "on", as players type it in ``/challenge options:``."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
+def options_line(
+    game: str, variant: str, options: Mapping[str, Any] | str, clock: str = "none"
+) -> str | None:
+    """ "Not the defaults: flying=off, no_remill=on, clock 10+5." or None when all are default."""
+    parts = [f"{k}={option_value(v)}" for k, v in changed_options(game, variant, options).items()]
+    if clock != "none":
+        parts.append(f"clock {clock}")
+    return f"Not the defaults: {', '.join(parts)}." if parts else None
 
 
 HELP = """\

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.clock import ManualClock
 from tests.discord.conftest import ALICE, BOB
 from tests.discord.harness import Harness
-from tests.discord.play import PNG, start_game
+from tests.discord.play import PNG, button, message_with_buttons, start_game
 
 PLAYERS = (ALICE, BOB)
 
@@ -24,3 +24,18 @@ async def test_a_flag_found_by_the_late_players_own_command_is_announced_in_publ
     assert await harness.bot.post_notices() == 0  # type: ignore[attr-defined]  # said once
     again = await harness.slash(ALICE, "place", point="d7")
     assert again.all_ephemeral and "no game" in again.text
+
+
+async def test_the_opponent_sees_changed_options_in_the_challenge_and_the_start(
+    harness: Harness,
+) -> None:
+    posted = await harness.slash(
+        ALICE, "challenge", game="morris", opponent=BOB, options="no_remill=on flying=off",
+        clock="10+5", starter="me",
+    )  # fmt: skip
+    assert "Not the defaults: flying=off, no_remill=on." in posted.text
+    challenge = message_with_buttons(posted)
+    started = await harness.click(BOB, challenge.message, button(challenge, "accept"))
+    shown = "Not the defaults: flying=off, no_remill=on, clock 10+5."
+    assert shown in started.text
+    assert shown in (await harness.slash(BOB, "board")).text

@@ -1,0 +1,58 @@
+"""What players read in the referee's replies: options, flag falls, takebacks, words."""
+
+from __future__ import annotations
+
+from bot.boards import BoardView
+from bot.clock import ManualClock
+from bot.referee import Referee
+from bot.store import Store
+from tests.bot.conftest import ALICE, BOB, HERE, start
+
+
+async def test_options_changed_from_the_defaults_are_shown_before_and_during_the_game(
+    referee: Referee,
+) -> None:
+    options = {"no_remill": True, "flying": False}
+    made = await referee.challenge(
+        HERE, ALICE, "morris", opponent=BOB, options=options, clock="10+5"
+    )
+    assert "Not the defaults: flying=off, no_remill=on." in made.text
+    started = await referee.accept(HERE, BOB)
+    shown = "Not the defaults: flying=off, no_remill=on, clock 10+5."
+    assert shown in started.text
+    assert shown in (await referee.board(HERE)).text
+    assert shown in (await referee.record(HERE)).text
+
+
+async def test_a_game_on_the_defaults_says_nothing_about_options(referee: Referee) -> None:
+    started = await start(referee, "abalone")
+    assert "Not the defaults" not in started.text
+    assert "Not the defaults" not in (await referee.board(HERE)).text
+
+
+async def test_a_custom_atmalof_board_is_named_with_its_sizes(referee: Referee) -> None:
+    options = {"rows": 5, "cols": 5, "beyond_rows": 0, "beyond_cols": 0, "pieces": 8, "line": 4}
+    started = await start(referee, "atmalof", variant="custom", options=options)
+    assert "rows=5" in started.text and "line=4" in started.text and "pieces=8" in started.text
+
+
+async def test_the_picture_counts_a_morris_move_with_its_removal_once_as_history_does(
+    store: Store, clock: ManualClock
+) -> None:
+    seen: list[BoardView] = []
+
+    def capture(view: BoardView) -> bytes:
+        seen.append(view)
+        return b"png"
+
+    referee = Referee(store, clock, render=capture)
+    await start(referee, "morris")
+    for who, command in ((ALICE, "place a7"), (BOB, "place b6"), (ALICE, "place d7"),
+                         (BOB, "place d6"), (ALICE, "place g7 x b6")):  # fmt: skip
+        assert (await referee.act(HERE, who, command)).ok
+    reply = await referee.act(HERE, BOB, "place b6")
+    history = (await referee.history(HERE)).text.splitlines()
+    listed = [line for line in history if line[:1].isdigit()]
+    assert len(listed) == 6 and seen[-1].state.ply == 7  # the engine's ply counts the removal
+    assert seen[-1].moves == 6
+    assert "after 6 actions" in reply.alt_text
