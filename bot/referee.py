@@ -137,8 +137,11 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
         changed = texts.options_line(g.game, g.variant, g.options, g.clock)
         return await self._board_reply(g, state, changed or "")
 
-    async def legal_for(self, where: Where, actor: Actor, prefix: str = "") -> list[str]:
-        """Autocomplete: notations of the legal actions, if ``actor`` is to move; at most 25.
+    async def legal_for(
+        self, where: Where, actor: Actor, prefix: str = "", *, limit: int | None = MAX_CHOICES
+    ) -> list[str]:
+        """Autocomplete: notations of the legal actions, if ``actor`` is to move; at most
+        ``limit`` (None: all of them, for a front end that says how many more there are).
 
         Those starting with ``prefix`` come first, then those merely containing it.
         """
@@ -153,7 +156,7 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
         names = [rules.notation(state, a) for a in rules.legal(state)]
         first = [n for n in names if n.startswith(wanted)]
         then = [n for n in names if wanted in n and not n.startswith(wanted)]
-        return (first + then)[:MAX_CHOICES]
+        return (first + then)[:limit]
 
     # --- proof ------------------------------------------------------------------------------
 

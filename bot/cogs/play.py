@@ -2,7 +2,8 @@
 
 Each move command builds the text of the game's notation and hands it to ``Referee.act``; the
 referee (and the engine under it) decides. Autocomplete offers the legal actions of the player
-to move, filtered by what has been typed, at most 25 as Discord allows.
+to move, filtered by what has been typed, at most 25 as Discord allows: when more match, the
+25th choice says how many more and that typing more of the move narrows them.
 """
 
 from __future__ import annotations
@@ -65,6 +66,25 @@ def unique(values: list[str]) -> list[str]:
     return list(dict.fromkeys(v for v in values if v))
 
 
+MORE = "…"  # the name of the last choice when more match than Discord shows
+
+
+def capped(values: list[str], typed: str) -> list[Choice[str]]:
+    """At most 25 choices; when more match, the 25th says how many more and how to narrow them.
+
+    Discord lets a person pick any choice, so that one's value is what they typed (or "?"):
+    picked, it is refused with the game's own reason and changes nothing.
+    """
+    if len(values) <= MAX_CHOICES:
+        return [Choice(name=v[:100], value=v[:100]) for v in values]
+    shown = values[: MAX_CHOICES - 1]
+    more = len(values) - len(shown)
+    name = f"{MORE} {more} more: type more of the move to narrow the list"
+    return [Choice(name=v[:100], value=v[:100]) for v in shown] + [
+        Choice(name=name, value=(typed.strip() or "?")[:100])
+    ]
+
+
 class Play(commands.Cog):
     """Starting games and making moves."""
 
@@ -74,7 +94,7 @@ class Play(commands.Cog):
     # ---- autocomplete ----------------------------------------------------------------------
     async def _legal(self, interaction: discord.Interaction[Any], prefix: str) -> list[str]:
         return await self.bot.referee.legal_for(
-            where_of(interaction), actor_of(interaction.user), prefix
+            where_of(interaction), actor_of(interaction.user), prefix, limit=None
         )
 
     async def _suggest(
@@ -82,12 +102,13 @@ class Play(commands.Cog):
         interaction: discord.Interaction[Any],
         prefixes: tuple[str, ...],
         pick: Callable[[str], str],
+        current: str = "",
     ) -> list[Choice[str]]:
         """Legal notations starting with any prefix, reduced by ``pick`` to an option's value."""
         found: list[str] = []
         for prefix in prefixes:
             found += [pick(n) for n in await self._legal(interaction, prefix)]
-        return [Choice(name=v[:100], value=v[:100]) for v in unique(found)[:MAX_CHOICES]]
+        return capped(unique(found), current)
 
     @staticmethod
     def _typed(current: str) -> str:
@@ -96,22 +117,26 @@ class Play(commands.Cog):
     async def _from_choices(self, interaction: discord.Interaction[Any], current: str):
         typed = self._typed(current)
         return await self._suggest(
-            interaction, (f"move {typed}", f"fly {typed}"), lambda n: n.split()[1]
+            interaction, (f"move {typed}", f"fly {typed}"), lambda n: n.split()[1], current
         )
 
     async def _to_choices(self, interaction: discord.Interaction[Any], current: str):
         start = str(getattr(interaction.namespace, "from", None) or "").strip().lower()
         typed = self._typed(current)
         prefixes = (f"move {start} {typed}", f"fly {start} {typed}") if start else ("move ", "fly ")
-        return await self._suggest(interaction, prefixes, lambda n: n.split()[2])
+        return await self._suggest(interaction, prefixes, lambda n: n.split()[2], current)
 
     async def _point_choices(self, interaction: discord.Interaction[Any], verb: str, current: str):
         typed = self._typed(current)
-        return await self._suggest(interaction, (f"{verb} {typed}",), lambda n: n.split()[1])
+        return await self._suggest(
+            interaction, (f"{verb} {typed}",), lambda n: n.split()[1], current
+        )
 
     async def _removal_choices(self, interaction: discord.Interaction[Any], current: str):
         typed = self._typed(current)
-        return await self._suggest(interaction, (f"remove {typed}",), lambda n: n.split()[1])
+        return await self._suggest(
+            interaction, (f"remove {typed}",), lambda n: n.split()[1], current
+        )
 
     # ---- /challenge --------------------------------------------------------------------------
     @app_commands.command(name="challenge", description="Challenge someone (or anyone) to a game")
@@ -318,7 +343,7 @@ class Play(commands.Cog):
     async def _push_marbles(self, interaction: discord.Interaction[Any], current: str):
         typed = self._typed(current.replace("-", " "))
         return await self._suggest(
-            interaction, (f"push {typed}",), lambda n: " ".join(n.split()[1:-1])
+            interaction, (f"push {typed}",), lambda n: " ".join(n.split()[1:-1]), current
         )
 
     @app_commands.command(name="play", description="Play any command in the game's notation")
@@ -330,7 +355,7 @@ class Play(commands.Cog):
 
     @play.autocomplete("command")
     async def _play_command(self, interaction: discord.Interaction[Any], current: str):
-        return await self._suggest(interaction, (self._typed(current),), lambda n: n)
+        return await self._suggest(interaction, (self._typed(current),), lambda n: n, current)
 
 
 async def setup(bot: RefereeBot) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.cogs.play import MORE
 from tests.discord.harness import CHANNEL_ID, Call, Exchange, Harness, Person
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -49,8 +50,8 @@ async def to_move(
     """Who may act now and their legal commands, as /play's autocomplete offers them."""
     for person in players:
         choices = await h.autocomplete(person, "play", "command", channel=channel)
-        if choices:
-            return person, [c["value"] for c in choices]
+        if choices:  # the last choice may only say how many more there are
+            return person, [c["value"] for c in choices if not c["name"].startswith(MORE)]
     return None, []
 
 

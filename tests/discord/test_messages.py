@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 from bot.clock import ManualClock
+from bot.replies import Actor, Where
 from tests.discord.conftest import ALICE, BOB
-from tests.discord.harness import Harness
+from tests.discord.harness import CHANNEL_ID, GUILD_ID, Harness, Person
 from tests.discord.play import PNG, button, message_with_buttons, start_game
 
 PLAYERS = (ALICE, BOB)
+
+
+def where(channel: int = CHANNEL_ID) -> Where:
+    return Where(GUILD_ID, channel)
+
+
+def actor(person: Person) -> Actor:
+    return Actor(person.id, person.name)
 
 
 async def test_a_flag_found_by_the_late_players_own_command_is_announced_in_public(
@@ -39,3 +48,19 @@ async def test_the_opponent_sees_changed_options_in_the_challenge_and_the_start(
     shown = "Not the defaults: flying=off, no_remill=on, clock 10+5."
     assert shown in started.text
     assert shown in (await harness.slash(BOB, "board")).text
+
+
+async def test_autocomplete_says_how_many_more_moves_match_than_it_shows(harness: Harness) -> None:
+    await start_game(harness, ALICE, BOB, "abalone")  # 44 legal pushes at the start
+    choices = await harness.autocomplete(ALICE, "play", "command")
+    assert len(choices) == 25
+    assert choices[-1]["name"] == "… 20 more: type more of the move to narrow the list"
+    assert [c["value"] for c in choices[:24]] == [
+        c for c in await harness.bot.referee.legal_for(where(), actor(ALICE), limit=24)
+    ]
+    picked = await harness.slash(ALICE, "play", command=choices[-1]["value"])
+    assert picked.all_ephemeral  # the "more" choice picked changes nothing
+    narrowed = await harness.autocomplete(ALICE, "play", "command", command="push a1")
+    assert 0 < len(narrowed) < 25 and not narrowed[-1]["name"].startswith("…")
+    marbles = await harness.autocomplete(ALICE, "push", "marbles", marbles="a")
+    assert all(len(c["value"]) <= 100 and len(c["name"]) <= 100 for c in marbles)
