@@ -85,6 +85,47 @@ def capped(values: list[str], typed: str) -> list[Choice[str]]:
     ]
 
 
+# What the bot needs for what it does outside the replies to commands (Discord always lets an
+# interaction's own responses carry embeds and files): the permission, and its name in Discord.
+THREAD_NEEDS = {
+    "create_public_threads": "Create Public Threads",
+    "send_messages_in_threads": "Send Messages in Threads",
+    "embed_links": "Embed Links",
+}
+POSTING_NEEDS = {
+    "send_messages": "Send Messages",
+    "embed_links": "Embed Links",
+    "attach_files": "Attach Files",
+}
+THREAD_POSTING_NEEDS = {
+    "send_messages_in_threads": "Send Messages in Threads",
+    "embed_links": "Embed Links",
+    "attach_files": "Attach Files",
+}
+
+
+def missing(perms: discord.Permissions, needs: dict[str, str]) -> list[str]:
+    """The names of the permissions in ``needs`` that ``perms`` lacks."""
+    return [name for attr, name in needs.items() if not getattr(perms, attr, False)]
+
+
+def no_thread_text(lacking: list[str]) -> str:
+    return (
+        f"I can't open a thread here: I lack the {', '.join(lacking)} permission "
+        "in this channel. Nothing was created. A challenge right here still works: run "
+        "/challenge without thread, or ask a moderator to give me that permission."
+    )
+
+
+def posting_note(lacking: list[str]) -> str:
+    return (
+        f"Note: I lack the {', '.join(lacking)} permission here. Every reply to a command "
+        "still shows with its board, but what I post on my own (a flag that falls while "
+        "nobody plays, a challenge that expires) cannot appear here until a moderator "
+        "gives me that permission."
+    )
+
+
 class Play(commands.Cog):
     """Starting games and making moves."""
 
@@ -182,11 +223,21 @@ class Play(commands.Cog):
         }
         if opponent is not None and opponent.id == interaction.user.id:
             raise UserFacingError("You can't challenge yourself; leave opponent empty for anyone.")
-        if not thread or isinstance(interaction.channel, discord.Thread):
+        perms = interaction.app_permissions
+        in_thread = thread and not isinstance(interaction.channel, discord.Thread)
+        if in_thread and (lacking := missing(perms, THREAD_NEEDS)):
+            raise UserFacingError(no_thread_text(lacking))
+        needs = POSTING_NEEDS
+        if in_thread or isinstance(interaction.channel, discord.Thread):
+            needs = THREAD_POSTING_NEEDS
+        if not in_thread:
             reply = await self.bot.call(interaction, "challenge", game, **kwargs)
             await self.bot.answer(interaction, reply)
-            return
-        await self._challenge_in_thread(interaction, game, opponent, kwargs)
+            posted = reply.ok
+        else:
+            posted = await self._challenge_in_thread(interaction, game, opponent, kwargs)
+        if posted and (lacking := missing(perms, needs)):
+            await interaction.followup.send(posting_note(lacking), ephemeral=True)
 
     async def _challenge_in_thread(
         self,
@@ -194,8 +245,9 @@ class Play(commands.Cog):
         game: str,
         opponent: discord.Member | None,
         kwargs: dict[str, Any],
-    ) -> None:
-        """Open a thread, post the challenge in it, and point to it from the channel."""
+    ) -> bool:
+        """Open a thread, post the challenge in it, and point to it from the channel; whether
+        the challenge was posted."""
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
             raise UserFacingError("Threads can be opened from a text channel only; try here.")
@@ -218,7 +270,7 @@ class Play(commands.Cog):
             with contextlib.suppress(discord.HTTPException):
                 await room.delete()
             await self.bot.send(interaction, to_message(reply))
-            return
+            return False
         await room.send(**to_message(reply).kwargs(for_channel=True))
         players = [interaction.user.id] + ([opponent.id] if opponent else [])
         who = opponent.mention if opponent else "anyone"
@@ -226,6 +278,7 @@ class Play(commands.Cog):
             f"{interaction.user.mention} challenges {who} to {title} in {room.mention}.",
             allowed_mentions=mentions_of(players),
         )
+        return True
 
     @challenge.autocomplete("variant")
     async def _variant_choices(self, interaction: discord.Interaction[Any], current: str):

@@ -64,3 +64,35 @@ async def test_autocomplete_says_how_many_more_moves_match_than_it_shows(harness
     assert 0 < len(narrowed) < 25 and not narrowed[-1]["name"].startswith("…")
     marbles = await harness.autocomplete(ALICE, "push", "marbles", marbles="a")
     assert all(len(c["value"]) <= 100 and len(c["name"]) <= 100 for c in marbles)
+
+
+SEND, EMBED, ATTACH = 1 << 11, 1 << 14, 1 << 15
+THREADS, SEND_IN_THREADS = 1 << 35, 1 << 38
+
+
+async def test_a_thread_the_bot_may_not_create_is_refused_naming_what_is_missing(
+    harness: Harness, caplog
+) -> None:
+    lacking = SEND | EMBED | ATTACH | SEND_IN_THREADS  # no Create Public Threads
+    asked = await harness.slash(
+        ALICE, "challenge", app_permissions=lacking, game="morris", opponent=BOB, thread=True
+    )
+    assert asked.all_ephemeral
+    assert "Create Public Threads" in asked.text and "without thread" in asked.text
+    assert not harness.rest_calls  # no thread was tried
+    assert not [r for r in caplog.records if r.levelname == "ERROR"]
+    here = await harness.slash(ALICE, "challenge", game="morris", opponent=BOB)
+    assert not here.first.ephemeral  # nothing was stored: a challenge right here still works
+
+
+async def test_a_challenge_says_privately_what_the_bot_cannot_post_on_its_own(
+    harness: Harness,
+) -> None:
+    posted = await harness.slash(
+        ALICE, "challenge", app_permissions=SEND, game="morris", opponent=BOB
+    )
+    challenge, note = posted.messages
+    assert not challenge.ephemeral and "challenges" in challenge.text
+    assert note.ephemeral and "Embed Links, Attach Files" in note.text
+    everything = await harness.slash(BOB, "challenge", game="morris", channel=CHANNEL_ID + 1)
+    assert len(everything.messages) == 1  # nothing missing: no note
