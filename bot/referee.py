@@ -216,11 +216,12 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
     async def settings(self, where: Where) -> dict[str, Any]:
         """This guild's settings: {"theme": name or None, "ladder": {...}}."""
         if where.guild_id is None:
-            return {"theme": None, "ladder": {}}
+            return {"theme": None, "ladder": {}, "takebacks": True}
         return await self.store.guild_settings(where.guild_id)
 
     async def set_setting(self, where: Where, actor: Actor, key: str, value: Any) -> Reply:
-        """Moderators only; keys: "theme" (a name render knows), "ladder" (a dict)."""
+        """Moderators only; keys: "theme" (a name render knows), "ladder" (a dict),
+        "takebacks" (a bool: casual games may take back a move by consent)."""
         if not actor.is_moderator:
             return refusal("only moderators can change this server's settings")
         if where.guild_id is None:
@@ -236,6 +237,9 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
                 return refusal(problem)
             await ladder_store.set_ladder_setting(self.store, where.guild_id, value, self._now())
             return Reply(text=f"Ladders on this server: {ladder_setting_text(value)}.")
+        elif key == "takebacks" and isinstance(value, bool):
+            await self.store.set_takebacks(where.guild_id, value, self._now())
+            return Reply(text=texts.takebacks_setting_text(value))
         else:
             return refusal(f"there is no setting {key!r} (try theme)")
         return Reply(text=f"Server setting {key} is now {value}.")

@@ -128,6 +128,22 @@ def options_line(
     return f"Not the defaults: {', '.join(parts)}." if parts else None
 
 
+NO_TAKEBACK_RATED = (
+    "takebacks are not allowed in rated games: a move once made stands, as the original rules "
+    "say (casual games may take one back if both agree)"
+)
+NO_TAKEBACK_HERE = (
+    "this server's moderators have turned takebacks off: a move once made stands, as the "
+    "original rules say"
+)
+
+
+def takebacks_setting_text(allowed: bool) -> str:
+    if allowed:
+        return "Takebacks on this server: casual games may take back a move if both agree."
+    return "Takebacks on this server: off. A move once made stands, in every game."
+
+
 HELP = """\
 Commands (type them as `name: command` at the console):
   challenge <name|anyone> <atmalof|morris|abalone> [variant] [rated] [clock 10+5|24h]

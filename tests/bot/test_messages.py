@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from bot import texts
 from bot.boards import BoardView
 from bot.clock import ManualClock
 from bot.referee import Referee
 from bot.store import Store
-from tests.bot.conftest import ALICE, BOB, HERE, start
+from tests.bot.conftest import ALICE, BOB, HERE, MOD, start
 
 
 async def test_options_changed_from_the_defaults_are_shown_before_and_during_the_game(
@@ -56,3 +57,27 @@ async def test_the_picture_counts_a_morris_move_with_its_removal_once_as_history
     assert len(listed) == 6 and seen[-1].state.ply == 7  # the engine's ply counts the removal
     assert seen[-1].moves == 6
     assert "after 6 actions" in reply.alt_text
+
+
+async def test_rated_games_never_take_back_a_move(referee: Referee) -> None:
+    await start(referee, "morris", rated=True)
+    assert (await referee.act(HERE, ALICE, "place d7")).ok
+    refused = await referee.request_takeback(HERE, ALICE)
+    assert refused.refused and refused.text == texts.NO_TAKEBACK_RATED
+
+
+async def test_a_server_setting_turns_takebacks_off_even_for_a_request_already_made(
+    referee: Referee,
+) -> None:
+    await start(referee, "morris")
+    assert (await referee.act(HERE, ALICE, "place d7")).ok
+    asked = await referee.request_takeback(HERE, ALICE)
+    assert asked.ok and asked.buttons
+    assert not (await referee.set_setting(HERE, ALICE, "takebacks", False)).ok  # not a mod
+    assert (await referee.set_setting(HERE, MOD, "takebacks", False)).ok
+    late = await referee.answer_takeback(HERE, BOB, True)
+    assert late.refused and late.text == texts.NO_TAKEBACK_HERE
+    refused = await referee.request_takeback(HERE, ALICE)
+    assert refused.refused and refused.text == texts.NO_TAKEBACK_HERE
+    assert (await referee.set_setting(HERE, MOD, "takebacks", True)).ok
+    assert (await referee.answer_takeback(HERE, BOB, True)).ok  # casual, by consent

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.clock import ManualClock
 from bot.replies import Actor, Where
-from tests.discord.conftest import ALICE, BOB
+from tests.discord.conftest import ALICE, BOB, MODERATOR
 from tests.discord.harness import CHANNEL_ID, GUILD_ID, Harness, Person
 from tests.discord.play import PNG, button, message_with_buttons, start_game
 
@@ -96,3 +96,16 @@ async def test_a_challenge_says_privately_what_the_bot_cannot_post_on_its_own(
     assert note.ephemeral and "Embed Links, Attach Files" in note.text
     everything = await harness.slash(BOB, "challenge", game="morris", channel=CHANNEL_ID + 1)
     assert len(everything.messages) == 1  # nothing missing: no note
+
+
+async def test_moderators_turn_takebacks_off_and_a_request_is_refused_with_the_reason(
+    harness: Harness,
+) -> None:
+    await start_game(harness, ALICE, BOB, "morris")
+    await harness.slash(ALICE, "place", point="d7")
+    turned = await harness.slash(MODERATOR, "referee settings", takebacks=False)
+    assert "off" in turned.text
+    asked = await harness.slash(ALICE, "takeback request")
+    assert asked.all_ephemeral and "turned takebacks off" in asked.text
+    shown = await harness.slash(MODERATOR, "referee settings")
+    assert "Takebacks: off" in shown.text
