@@ -84,7 +84,8 @@ class ConsoleTable:
         names = {a.id: a.name for a in self.people.values()}
         asked = [names[i] for i in reply.mentions if i in names]
         whom = asked[0] if len(asked) == 1 else "name"
-        typed = " or ".join(f"`{whom}: {TYPED[b.kind]}`" for b in reply.buttons)
+        lines = [b.typed or TYPED.get(b.kind) for b in reply.buttons]
+        typed = " or ".join(f"`{whom}: {line}`" for line in lines if line)
         return f"(to answer, type {typed})"
 
     async def line(self, text: str) -> bool:

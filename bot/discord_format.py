@@ -111,7 +111,12 @@ def to_message(reply: Reply, *, title: str | None = None) -> Outgoing:
     """The Discord message for a reply (see the module's rules)."""
     if not reply.public:
         files = [f for f in (board_file(reply), attached_file(reply)) if f is not None]
-        return Outgoing(content=clip(reply.text, CONTENT_LIMIT), files=files, ephemeral=True)
+        return Outgoing(
+            content=clip(reply.text, CONTENT_LIMIT),
+            files=files,
+            view=buttons_view(reply.buttons),  # a private question (confirm a hopeless drop)
+            ephemeral=True,
+        )
     colour = COLOUR_FINISHED if reply.finished else COLOUR_OK
     if reply.game_id is None and reply.image is None:
         colour = COLOUR_INFO

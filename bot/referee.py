@@ -19,6 +19,7 @@ Contract for front ends:
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -46,6 +47,7 @@ from bot.replies import (
     Notice,
     Reply,
     Where,
+    parse_button,
     parse_custom_id,
     refusal,
 )
@@ -56,6 +58,9 @@ from bot.store import (
 from engine import EngineError, Outcome, Termination, chain
 
 log = logging.getLogger(__name__)
+
+CONFIRM_WORD = "confirm"  # "drop row 4 confirm": announce a drop that can only lose the turn
+DROP_ARG = re.compile(r"(row|col)([0-9]{1,2})")  # a Confirm button's line: "row4", "col12"
 
 
 class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
@@ -76,17 +81,30 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
     # --- play -------------------------------------------------------------------------------
 
     async def act(
-        self, where: Where, actor: Actor, text: str, *, request_id: str | None = None
+        self,
+        where: Where,
+        actor: Actor,
+        text: str,
+        *,
+        request_id: str | None = None,
+        version: int | None = None,
     ) -> Reply:
         """Play ``text`` in the game's notation ("drop row 4", "move d7 d6 x b6", "push a1 a3 ne").
 
-        A repeated ``request_id`` gets the first answer again and changes nothing.
+        A drop into a full Atmalof line can only lose the turn: it is announced only when
+        confirmed ("drop row 4 confirm", or the Confirm button), else the answer asks first.
+        A repeated ``request_id`` gets the first answer again and changes nothing; ``version``
+        (from a button) refuses a click on a position the game has moved on from.
         """
         if request_id is not None:
             earlier = await self.store.request_reply(request_id)
             if earlier is not None:
                 return reply_from(earlier)
-        loaded = await self._playing(where, actor)
+        words = str(text).split()
+        confirmed = len(words) > 1 and words[-1].lower() == CONFIRM_WORD
+        if confirmed:
+            text = " ".join(words[:-1])
+        loaded = await self._playing(where, actor, version=version)
         if isinstance(loaded, Reply):
             return loaded
         g, state, seat, prefix = loaded
@@ -104,6 +122,8 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
         now = self._now()
         notation = rules.notation(state, action)
         if rules.die_faces(state, action) is not None:
+            if not confirmed and self._futile(g, state, action):
+                return self._confirm_first(g, state, actor, notation, prefix)
             return await self._announce(g, state, seat, actor, notation, now, request_id, prefix)
         after = rules.apply(state, action)
         said = rules.describe(state, action, None)
@@ -267,6 +287,15 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
             return refusal("that game is over or elsewhere")
         if g.version != version:
             return refusal(texts.MOVED_ON, game_id=g.id, version=g.version)
+        if kind is ButtonKind.DROP_CONFIRM:
+            line = DROP_ARG.fullmatch(parse_button(custom_id)[3])  # type: ignore[index]
+            if line is None:
+                return refusal("that button is not one of mine")
+            drop = f"drop {line[1]} {line[2]} {CONFIRM_WORD}"
+            return await self.act(where, actor, drop, version=version)
+        if kind is ButtonKind.DROP_CANCEL:
+            text = "Nothing was announced: it is still your turn."
+            return Reply(text=text, ephemeral=True, game_id=g.id, version=g.version)
         accept = kind in (ButtonKind.DRAW_ACCEPT, ButtonKind.TAKEBACK_ACCEPT)
         if kind in (ButtonKind.DRAW_ACCEPT, ButtonKind.DRAW_DECLINE):
             return await self.answer_draw(where, actor, accept, version=version)

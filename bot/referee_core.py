@@ -200,11 +200,9 @@ class RefereeCore:
     ) -> Reply:
         """Store an announcement (the die is rolled by ``roll_pending``)."""
         rules = engine.get_game(g.game)
-        action = rules.parse(state, notation)
         sides = rules.side_names
         text = f"{prefix}{g.names[seat]} ({sides[seat]}) announces {texts.drop_words(notation)}."
-        futile = import_module_attr(g.game, "drop_is_futile")
-        if callable(futile) and futile(state, action):
+        if self._futile(g, state, rules.parse(state, notation)):
             text += " (Every square the die can reach there is taken: this drop loses the turn.)"
         text += " Rolling the die..."
         changes: dict[str, Any] = {
@@ -224,6 +222,44 @@ class RefereeCore:
         except GameMovedOn:
             return await self._moved_on(request_id)
         return reply
+
+    @staticmethod
+    def _futile(g: GameRow, state: Any, action: Any) -> bool:
+        """An announcement that can only lose the turn (every square the die reaches is taken)."""
+        futile = import_module_attr(g.game, "drop_is_futile")
+        return bool(callable(futile) and futile(state, action))
+
+    def _confirm_first(
+        self, g: GameRow, state: Any, actor: Actor, notation: str, prefix: str
+    ) -> Reply:
+        """A private question before a drop that can only lose the turn: nothing is stored,
+        and the player may still do something else. Confirm announces it (and rolls)."""
+        line = texts.drop_words(notation)
+        text = (
+            f"{prefix}Every square the die can reach in {line} is taken: announcing it can only "
+            "lose your turn. Announce it anyway?"
+        )
+        arg = "".join(notation.split()[1:])  # "drop row 4" -> "row4"
+        typed = f"{notation} confirm"
+        return Reply(
+            text=text,
+            ok=False,
+            ephemeral=True,
+            game_id=g.id,
+            version=g.version,
+            buttons=[
+                ButtonSpec(
+                    f"Announce {line}",
+                    ButtonKind.DROP_CONFIRM,
+                    g.id,
+                    g.version,
+                    "danger",
+                    arg=arg,
+                    typed=typed,
+                ),
+                ButtonSpec("Cancel", ButtonKind.DROP_CANCEL, g.id, g.version, "secondary"),
+            ],
+        )
 
     async def _complete_roll(self, g: GameRow) -> Reply:
         """Roll for the stored announcement, apply the drop, store it; the board reply."""

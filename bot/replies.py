@@ -10,6 +10,7 @@ it). A command that did not land may still have made something public happen (a 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -49,13 +50,18 @@ class ButtonKind(StrEnum):
     TAKEBACK_ACCEPT = "takeback-accept"
     TAKEBACK_DECLINE = "takeback-decline"
     REMATCH = "rematch"  # target: the finished game's id
+    DROP_CONFIRM = "drop-confirm"  # target: game id; arg: the line ("row4", "col12")
+    DROP_CANCEL = "drop-cancel"  # target: game id; nothing is announced
 
 
 @dataclass(frozen=True, slots=True)
 class ButtonSpec:
     """A button to offer under a reply. ``version`` makes a click on an old message stale.
 
-    ``style`` is one of "primary", "secondary", "success", "danger".
+    ``style`` is one of "primary", "secondary", "success", "danger". ``arg``: a short word the
+    click needs besides the ids (``ARG`` letters and digits, e.g. the line "row4" of a drop to
+    confirm). ``typed``: the same answer as a console line ("drop row 4 confirm"), when the
+    kind alone does not say it.
     """
 
     label: str
@@ -63,17 +69,34 @@ class ButtonSpec:
     target_id: int
     version: int
     style: str = "secondary"
+    arg: str = ""
+    typed: str = ""
 
     @property
     def custom_id(self) -> str:
-        """``ref:<kind>:<target id>:<version>``, at most 100 characters as Discord requires."""
-        return f"{CUSTOM_ID_PREFIX}:{self.kind.value}:{self.target_id}:{self.version}"
+        """``ref:<kind>:<target id>:<version>[:<arg>]``, at most 100 characters as Discord
+        requires."""
+        base = f"{CUSTOM_ID_PREFIX}:{self.kind.value}:{self.target_id}:{self.version}"
+        return f"{base}:{self.arg}" if self.arg else base
+
+
+ARG = re.compile(r"[a-z0-9]{1,12}")
 
 
 def parse_custom_id(custom_id: str) -> tuple[ButtonKind, int, int] | None:
     """(kind, target id, version) from a custom_id made by ``ButtonSpec``; None if not ours."""
+    parsed = parse_button(custom_id)
+    return None if parsed is None else parsed[:3]
+
+
+def parse_button(custom_id: str) -> tuple[ButtonKind, int, int, str] | None:
+    """(kind, target id, version, arg) from a custom_id made by ``ButtonSpec``; None if not
+    ours (arg is "" when the button carries none)."""
     parts = custom_id.split(":")
-    if len(parts) != 4 or parts[0] != CUSTOM_ID_PREFIX:
+    if len(parts) not in (4, 5) or parts[0] != CUSTOM_ID_PREFIX:
+        return None
+    arg = parts[4] if len(parts) == 5 else ""
+    if len(parts) == 5 and not ARG.fullmatch(arg):
         return None
     try:
         kind, target, version = ButtonKind(parts[1]), int(parts[2]), int(parts[3])
@@ -81,7 +104,7 @@ def parse_custom_id(custom_id: str) -> tuple[ButtonKind, int, int] | None:
         return None
     if not (0 <= target <= MAX_ID and 0 <= version <= MAX_ID):
         return None  # a forged id SQLite cannot even look up
-    return kind, target, version
+    return kind, target, version, arg
 
 
 @dataclass(slots=True)

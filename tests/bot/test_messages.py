@@ -6,6 +6,7 @@ from bot import texts
 from bot.boards import BoardView
 from bot.clock import ManualClock
 from bot.referee import Referee
+from bot.replies import Actor, ButtonKind, Reply
 from bot.store import Store
 from tests.bot.conftest import ALICE, BOB, HERE, MOD, start
 
@@ -81,3 +82,51 @@ async def test_a_server_setting_turns_takebacks_off_even_for_a_request_already_m
     assert refused.refused and refused.text == texts.NO_TAKEBACK_HERE
     assert (await referee.set_setting(HERE, MOD, "takebacks", True)).ok
     assert (await referee.answer_takeback(HERE, BOB, True)).ok  # casual, by consent
+
+
+NARROW = {"rows": 5, "cols": 3, "beyond_rows": 0, "beyond_cols": 0, "pieces": 6, "line": 4}
+
+
+async def fill_row_one(referee: Referee) -> tuple[Actor, Reply]:
+    """Both players drop into row 1 until it is full; (the player to move, the question)."""
+    players = (ALICE, BOB)
+    for turn in range(60):
+        mover = players[turn % 2]
+        reply = await referee.act(HERE, mover, "drop row 1")
+        if reply.buttons:
+            return mover, reply
+        assert reply.ok and reply.pending_roll, reply.text
+        assert (await referee.roll_pending(HERE)).ok
+    raise AssertionError("row 1 never filled")
+
+
+async def test_a_drop_into_a_full_line_asks_first_and_stores_nothing(
+    referee: Referee, store: Store
+) -> None:
+    await start(referee, "atmalof", variant="custom", options=NARROW)
+    mover, asked = await fill_row_one(referee)
+    assert asked.refused and not asked.pending_roll  # private; nothing changed
+    assert "can only lose your turn" in asked.text
+    kinds = [b.kind for b in asked.buttons]
+    assert kinds == [ButtonKind.DROP_CONFIRM, ButtonKind.DROP_CANCEL]
+    assert asked.buttons[0].typed == "drop row 1 confirm"
+    g = await store.game(asked.game_id)
+    assert g.pending is None and g.version == asked.version
+    cancel = await referee.press(HERE, mover, asked.buttons[1].custom_id)
+    assert cancel.ok and cancel.ephemeral
+    assert (await store.game(g.id)).version == g.version
+    confirmed = await referee.press(HERE, mover, asked.buttons[0].custom_id)
+    assert confirmed.ok and confirmed.pending_roll and not confirmed.ephemeral
+    assert "loses the turn" in confirmed.text
+    rolled = await referee.roll_pending(HERE)
+    assert rolled.ok and "loses the turn" in rolled.text
+
+
+async def test_the_console_confirms_a_hopeless_drop_by_typing_confirm(referee: Referee) -> None:
+    await start(referee, "atmalof", variant="custom", options=NARROW)
+    mover, asked = await fill_row_one(referee)
+    stale = asked.buttons[0].custom_id
+    typed = await referee.handle(HERE, mover, "drop row 1 confirm")
+    assert typed.ok and typed.pending_roll
+    assert (await referee.roll_pending(HERE)).ok
+    assert (await referee.press(HERE, mover, stale)).refused  # the game has moved on

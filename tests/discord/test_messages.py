@@ -109,3 +109,36 @@ async def test_moderators_turn_takebacks_off_and_a_request_is_refused_with_the_r
     assert asked.all_ephemeral and "turned takebacks off" in asked.text
     shown = await harness.slash(MODERATOR, "referee settings")
     assert "Takebacks: off" in shown.text
+
+
+NARROW = "rows=5 cols=3 beyond_rows=0 beyond_cols=0 pieces=6 line=4"
+
+
+async def test_a_hopeless_drop_is_confirmed_with_a_button_before_the_die_rolls(
+    harness: Harness,
+) -> None:
+    await start_game(harness, ALICE, BOB, "atmalof", variant="custom", options=NARROW)
+    for turn in range(60):
+        mover = PLAYERS[turn % 2]
+        dropped = await harness.slash(mover, "drop row", k=1)
+        if dropped.all_ephemeral:
+            break
+    else:
+        raise AssertionError("row 1 never filled")
+    (question,) = dropped.messages
+    assert "can only lose your turn" in question.text and not question.files
+    confirm, cancel = question.custom_ids
+    assert confirm.startswith("ref:drop-confirm:") and confirm.endswith(":row1")
+    other = PLAYERS[1 - PLAYERS.index(mover)]
+    assert (await harness.click(other, question.message, confirm)).all_ephemeral  # not theirs
+    cancelled = await harness.click(mover, question.message, cancel)
+    retire, said = cancelled.calls
+    assert retire.response_type == 7 and retire.data.get("components") == []
+    assert said.ephemeral and "Nothing was announced" in said.text
+    (question,) = (await harness.slash(mover, "drop row", k=1)).messages  # asked again
+    clicked = await harness.click(mover, question.message, question.custom_ids[0])
+    retire, announced, rolled = clicked.calls
+    assert retire.response_type == 7 and retire.data.get("components") == []
+    assert not announced.ephemeral and "announces row 1" in announced.text
+    assert not rolled.ephemeral and "loses the turn" in rolled.text
+    assert any(data.startswith(PNG) for _, _, data in rolled.files)
