@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from bot import texts
 from bot.boards import BoardView
 from bot.clock import ManualClock
@@ -130,3 +132,32 @@ async def test_the_console_confirms_a_hopeless_drop_by_typing_confirm(referee: R
     assert typed.ok and typed.pending_roll
     assert (await referee.roll_pending(HERE)).ok
     assert (await referee.press(HERE, mover, stale)).refused  # the game has moved on
+
+
+async def test_an_imported_forged_record_shows_the_verdict_first_and_says_what_is_drawn(
+    store: Store, clock: ManualClock
+) -> None:
+    seen: list[BoardView] = []
+
+    def capture(view: BoardView) -> bytes:
+        seen.append(view)
+        return b"png"
+
+    referee = Referee(store, clock, render=capture)
+    await start(referee, "morris")
+    assert (await referee.act(HERE, ALICE, "place d7")).ok
+    assert (await referee.resign(HERE, BOB)).ok
+    data = (await referee.record(HERE)).file
+    good = await referee.import_record(HERE, data, name="good.json")
+    first = good.text.splitlines()[0]
+    assert first.startswith("Verified")
+    assert "Shown: the position after the record's 1 action: alice (White) wins" in good.text
+    assert seen[-1].outcome is not None and seen[-1].outcome.winner == 0
+    record = json.loads(data)
+    record["log"][-1]["note"]["winner"] = 1  # bob resigned, yet bob wins
+    record["result"]["winner"] = 1
+    forged = await referee.import_record(HERE, json.dumps(record).encode(), name="forged.json")
+    first = forged.text.splitlines()[0]
+    assert first.startswith("Problem:"), forged.text
+    assert "stated result (bob (Black) wins" in forged.text and "not drawn" in forged.text
+    assert seen[-1].outcome is None  # the picture claims no winner the check did not confirm
