@@ -6,7 +6,7 @@ from __future__ import annotations
 import engine
 from bot import texts
 from bot.clock import ClockSpec, format_seconds
-from bot.referee_core import MAX_REASON, RefereeCore, once_per_request
+from bot.referee_core import MAX_REASON, RefereeCore, once_per_request, turn_words
 from bot.replies import (
     Actor,
     ButtonKind,
@@ -114,7 +114,7 @@ class Endings(RefereeCore):
         if g.takeback_offer == seat:
             return refusal("you have already asked for a takeback", game_id=g.id)
         other = 1 - seat
-        moves = ", ".join(a.action for a in undo[1])
+        moves = turn_words(g, *undo)
         text = (
             f"{prefix}{actor.name} asks to take back: {moves}. {g.names[other]}, accept or decline?"
         )
@@ -185,8 +185,7 @@ class Endings(RefereeCore):
             changes["last_hash"] = keep[-1].hash if keep else chain.GENESIS
         note = {"undone": [a.action for a in gone], "to": len(keep)}
         event = NewEvent("takeback", now, seat=asker, user_id=actor.id, note=note)
-        moves = ", ".join(a.action for a in gone)
-        text = f"{prefix}Takeback accepted: {moves} undone."
+        text = f"{prefix}Takeback accepted, undone: {turn_words(g, keep, gone)}."
         try:
             g = await self.store.change_game(
                 g, changes, events=[event], request=self._request(g, text)

@@ -18,6 +18,7 @@ Contract for front ends:
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 from collections.abc import Mapping
@@ -37,6 +38,7 @@ from bot.referee_core import (
     STALE_ROLL_AFTER,
     RefereeCore,
     known_themes,
+    lost_turn,
     once_per_request,
     reply_from,
     where_of,
@@ -190,9 +192,12 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
         pages = max(1, -(-len(rows) // HISTORY_PAGE))
         page = min(max(1, int(page)), pages)
         chunk = rows[(page - 1) * HISTORY_PAGE : page * HISTORY_PAGE]
+        lost = self._lost_turns(g, rows) if any(a.roll is not None for a in chunk) else set()
         lines = [f"Game {g.id}: {texts.players_line(g, sides)} (page {page} of {pages})"]
         for a in chunk:
             roll = f", rolled {a.roll}" if a.roll is not None else ""
+            if a.seq in lost:
+                roll += ": the square was taken, the turn lost"
             lines.append(f"{a.seq}. {sides[a.side]}: {a.action}{roll} ({a.at[11:19]} UTC)")
         if not rows:
             lines.append("No moves yet.")
@@ -200,6 +205,19 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
             lines.append(f"Announced, roll pending: {g.pending}")
         lines.append(f"Log head #{chain.short(g.last_hash)}")
         return Reply(text="\n".join(lines), game_id=g.id, version=g.version, chain=g.last_hash)
+
+    @staticmethod
+    def _lost_turns(g: Any, rows: list[Any]) -> set[int]:
+        """The seqs of the drops that landed on a taken square (replayed from the log)."""
+        rules = engine.get_game(g.game)
+        state = rules.new(g.variant, **json.loads(g.options))
+        lost = set()
+        for row in rows:
+            after = rules.apply(state, rules.parse(state, row.action), row.roll)
+            if lost_turn(state, after, row.roll):
+                lost.add(row.seq)
+            state = after
+        return lost
 
     async def record(self, where: Where, *, game_id: int | None = None) -> Reply:
         """The game's record as JSON in ``reply.file`` (seed included once the game is over)."""

@@ -503,6 +503,26 @@ class RefereeCore:
         return rows[:start], gone
 
 
+def turn_words(g: GameRow, kept: list[Any], gone: list[Any]) -> str:
+    """The undone actions in the words their own replies used ("alice (Black) moves a1-c3
+    north-east"): the stored notation orders a line's ends canonically, not as typed."""
+    rules = engine.get_game(g.game)
+    state = RefereeCore._replay_rows(g, kept)
+    said = []
+    for row in gone:
+        action = rules.parse(state, row.action)
+        sentence = rules.describe(state, action, row.roll).rstrip(".")
+        said.append(_named(sentence, rules.side_names[row.side], g.names[row.side]))
+        state = rules.apply(state, action, row.roll)
+    return "; ".join(said)
+
+
+def lost_turn(before: Any, after: Any, roll: int | None) -> bool:
+    """A rolled drop that landed on a taken square: the piece stayed in hand, the turn passed."""
+    hands = getattr(before, "hands", None)
+    return roll is not None and hands is not None and hands == getattr(after, "hands", None)
+
+
 def import_module_attr(game: str, name: str) -> Any:
     """An optional helper of a game module (e.g. atmalof.drop_is_futile), or None."""
     from importlib import import_module

@@ -161,3 +161,27 @@ async def test_an_imported_forged_record_shows_the_verdict_first_and_says_what_i
     assert first.startswith("Problem:"), forged.text
     assert "stated result (bob (Black) wins" in forged.text and "not drawn" in forged.text
     assert seen[-1].outcome is None  # the picture claims no winner the check did not confirm
+
+
+async def test_a_takeback_names_the_turn_in_the_words_its_reply_used(referee: Referee) -> None:
+    await start(referee, "abalone")
+    moved = await referee.act(HERE, ALICE, "push c3 a1 ne")  # typed front end first
+    said = moved.text.splitlines()[0].rstrip(".")
+    assert said == "alice (Black) moves a1-c3 north-east"
+    asked = await referee.request_takeback(HERE, ALICE)
+    assert f"asks to take back: {said}." in asked.text
+    assert "push a1 c3 ne" not in asked.text  # not the canonical notation, in another order
+    done = await referee.answer_takeback(HERE, BOB, True)
+    assert f"undone: {said}." in done.text
+
+
+async def test_history_marks_the_drops_that_lost_the_turn(referee: Referee) -> None:
+    await start(referee, "atmalof", variant="custom", options=NARROW)
+    mover, _ = await fill_row_one(referee)
+    assert (await referee.act(HERE, mover, "drop row 1 confirm")).pending_roll
+    assert (await referee.roll_pending(HERE)).ok  # a full line: this drop surely lost the turn
+    lines = (await referee.history(HERE)).text.splitlines()
+    drops = [line for line in lines if ", rolled " in line]
+    lost = [line for line in drops if "the square was taken, the turn lost" in line]
+    assert len(drops) - len(lost) == 3  # three pieces filled row 1's three squares
+    assert lost[-1] == drops[-1]
