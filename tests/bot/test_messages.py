@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 
 from bot import texts
 from bot.boards import BoardView
@@ -185,3 +186,22 @@ async def test_history_marks_the_drops_that_lost_the_turn(referee: Referee) -> N
     lost = [line for line in drops if "the square was taken, the turn lost" in line]
     assert len(drops) - len(lost) == 3  # three pieces filled row 1's three squares
     assert lost[-1] == drops[-1]
+
+
+async def test_a_result_line_says_who_won_once(referee: Referee) -> None:
+    """ "Game over: bob (Black) wins (White is down to two men)", not "... wins (...: Black
+    wins)"; a draw's reason does not end in "a draw" again."""
+    rng = random.Random(3)
+    for game in ("morris", "morris", "abalone"):
+        await start(referee, game, options={"move_limit": 20} if game == "abalone" else None)
+        players = {ALICE.id: ALICE, BOB.id: BOB}
+        for _ in range(600):
+            g = await referee.store.active_game(HERE.channel_id)
+            if g is None:
+                break
+            state = await referee._state(g)
+            mover = players[g.players[state.to_move]]
+            reply = await referee.act(HERE, mover, rng.choice(await referee.legal_for(HERE, mover)))
+            assert reply.ok, reply.text
+        (line,) = [x for x in reply.text.splitlines() if x.startswith("Game over")]
+        assert line.count(" wins") + line.count("a draw") == 1, line
