@@ -8,6 +8,7 @@ import random
 from bot import texts
 from bot.boards import BoardView
 from bot.clock import ManualClock
+from bot.ratings import PROVISIONAL_NOTE
 from bot.referee import Referee
 from bot.replies import Actor, ButtonKind, Reply
 from bot.store import Store
@@ -205,3 +206,15 @@ async def test_a_result_line_says_who_won_once(referee: Referee) -> None:
             assert reply.ok, reply.text
         (line,) = [x for x in reply.text.splitlines() if x.startswith("Game over")]
         assert line.count(" wins") + line.count("a draw") == 1, line
+
+
+async def test_the_question_mark_of_a_provisional_rating_is_explained(referee: Referee) -> None:
+    await start(referee, "morris", rated=True)
+    assert (await referee.act(HERE, ALICE, "place d7")).ok
+    assert (await referee.act(HERE, BOB, "place d1")).ok
+    ended = await referee.resign(HERE, BOB)
+    assert "?" in ended.text and PROVISIONAL_NOTE in ended.text
+    ladder = await referee.ladder(HERE, ALICE, "morris", include_provisional=True)
+    assert "?" in ladder.text and PROVISIONAL_NOTE in ladder.text
+    stats = await referee.stats(HERE, ALICE)
+    assert "?" in stats.text and PROVISIONAL_NOTE in stats.text
