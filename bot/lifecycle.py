@@ -212,9 +212,13 @@ class Challenges(RefereeCore):
             lines.append(changed)
         if toss[0] is not None:
             lines.append(f"Coin toss (verifiable roll 0 of this game): {g.names[0]} moves first.")
+        if texts.rolls_dice(g.game, state):
+            checks = ", to check every roll"
+        else:
+            checks = ", to check the coin toss" if toss[0] is not None else ""
         lines.append(
             f"Dice commitment (SHA-256 of the secret seed): {g.commitment}. "
-            "The seed is revealed when the game ends."
+            f"The seed is revealed when the game ends{checks}."
         )
         return await self._board_reply(g, state, "\n".join(lines), ok=True)
 

@@ -82,10 +82,23 @@ def outcome_words(names: tuple[str, str], sides: tuple[str, str], outcome: Outco
 
 
 def seed_line(g: GameRow) -> str:
+    """The revealed seed, saying what it proves: this game's rolls, its coin toss, or nothing."""
+    if g.rolls:
+        proves = "check every roll with verify"
+    elif g.toss is not None:
+        proves = "check the coin toss, this game's only roll, with verify"
+    else:
+        proves = "nothing was rolled in this game"
     return (
         f"Dice seed revealed: {g.seed} (its SHA-256 is the commitment {g.commitment[:16]}..., "
-        "check every roll with verify)"
+        f"{proves})"
     )
+
+
+def rolls_dice(game: str, state: Any) -> bool:
+    """Whether the game rolls dice in play (Atmalof's drops), not only for the coin toss."""
+    rules = engine.get_game(game)
+    return any(rules.die_faces(state, a) is not None for a in rules.legal(state))
 
 
 def turn_line(g: GameRow, sides: tuple[str, str], to_move: int) -> str:

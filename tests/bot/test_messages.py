@@ -12,7 +12,7 @@ from bot.ratings import PROVISIONAL_NOTE
 from bot.referee import Referee
 from bot.replies import Actor, ButtonKind, Reply
 from bot.store import Store
-from tests.bot.conftest import ALICE, BOB, HERE, MOD, start
+from tests.bot.conftest import ALICE, BOB, HERE, MOD, THERE, start
 
 
 async def test_options_changed_from_the_defaults_are_shown_before_and_during_the_game(
@@ -218,3 +218,18 @@ async def test_the_question_mark_of_a_provisional_rating_is_explained(referee: R
     assert "?" in ladder.text and PROVISIONAL_NOTE in ladder.text
     stats = await referee.stats(HERE, ALICE)
     assert "?" in stats.text and PROVISIONAL_NOTE in stats.text
+
+
+async def test_only_atmalof_speaks_of_checking_every_roll(referee: Referee) -> None:
+    for game in ("morris", "abalone"):
+        made = await referee.challenge(HERE, ALICE, game, opponent=BOB)  # a coin toss
+        assert made.ok
+        started = await referee.accept(HERE, BOB)
+        assert "to check the coin toss." in started.text and "every roll" not in started.text
+        ended = await referee.resign(HERE, ALICE)
+        assert "check the coin toss, this game's only roll" in ended.text
+        assert "every roll" not in ended.text
+    started = await start(referee, "atmalof")
+    assert "to check every roll." in started.text
+    await start(referee, "morris", where=THERE)  # "starter: me": nothing is ever rolled
+    assert "nothing was rolled in this game" in (await referee.resign(THERE, ALICE)).text
