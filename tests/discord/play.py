@@ -96,6 +96,10 @@ async def play_out(
             assert mover.mention in played.last.last.content, played.last.last.content
         command = pick(commands) if pick else commands[0]
         exchange = await h.slash(mover, "play", channel=channel, command=command)
+        asked = exchange.messages[0] if exchange.all_ephemeral else None
+        if asked is not None and any(":drop-confirm:" in c for c in asked.custom_ids):
+            exchange = await h.click(mover, asked.message, button(asked, "drop-confirm"))
+            exchange.calls = exchange.calls[1:]  # the private question's buttons retired first
         assert_move_reply(exchange, players)
         played.turns += 1
         played.last = exchange
