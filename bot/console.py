@@ -59,7 +59,7 @@ class ConsoleTable:
         return self.people[key]
 
     def show(self, reply: Reply) -> None:
-        mark = "" if reply.ok else "(refused) "
+        mark = "(refused) " if reply.refused else ""  # a fallen flag is news, not a refusal
         private = "[private] " if reply.ephemeral else ""
         print(f"{private}{mark}{reply.text}", file=self.out)
         if reply.chain and f"#{reply.chain[:10]}" not in reply.text:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import json
 import random
 
 from bot import texts
 from bot.boards import BoardView
 from bot.clock import ManualClock
+from bot.console import ConsoleTable
 from bot.ratings import PROVISIONAL_NOTE
 from bot.referee import Referee
 from bot.replies import Actor, ButtonKind, Reply
@@ -233,3 +235,17 @@ async def test_only_atmalof_speaks_of_checking_every_roll(referee: Referee) -> N
     assert "to check every roll." in started.text
     await start(referee, "morris", where=THERE)  # "starter: me": nothing is ever rolled
     assert "nothing was rolled in this game" in (await referee.resign(THERE, ALICE)).text
+
+
+async def test_the_console_shows_a_fallen_flag_as_news_not_as_a_refusal(
+    referee: Referee, clock: ManualClock
+) -> None:
+    await start(referee, "morris", clock="1+0")
+    clock.advance(61)
+    late = await referee.act(HERE, ALICE, "place d7")
+    assert not late.ok and late.public and not late.refused
+    out = io.StringIO()
+    ConsoleTable(referee, out, None).show(late)
+    shown = out.getvalue()
+    assert "(refused)" not in shown and "[private]" not in shown
+    assert "alice's command came after White's flag fell" in shown and "Game over" in shown
