@@ -163,11 +163,12 @@ Commands (type them as `name: command` at the console):
             [first me|them|random] [option=value ...]
   accept | decline             answer the challenge waiting here
   <a move>                     drop row 4, move 3,4 4,5 (Atmalof); place d7, move d7 d6 x b6
-                               (Morris); push a1 a3 ne (Abalone)
+                               (Morris); push a1 a3 ne (Abalone); add "confirm" to announce
+                               a drop into a full line (it can only lose the turn)
   legal [prefix]               the moves you can make now
   board | history [page] | record | verify
   draw [accept|decline]        offer a draw, or answer one
-  takeback [accept|decline]    ask to take back your last turn, or answer
+  takeback [accept|decline]    ask to take back your last turn, or answer (casual games)
   resign | abort | claim | rematch
   dispute [reason]             freeze the game and call the moderators
   import <path>                check a record file and show its final position
