@@ -36,6 +36,7 @@ class BoardView:
     theme: str | None = None
     players: tuple[str, str] | None = None
     outcome: Outcome | None = None
+    moves: int | None = None  # actions as history counts them (a Morris move with its removal: 1)
 
 
 Renderer = Callable[[BoardView], bytes]
@@ -49,6 +50,8 @@ def _kwargs(view: BoardView) -> dict[str, Any]:
         kwargs["players"] = list(view.players)
     if view.outcome is not None:
         kwargs["outcome"] = view.outcome
+    if view.moves is not None:
+        kwargs["moves"] = view.moves
     return kwargs
 
 

@@ -97,7 +97,7 @@ class ConsoleTable:
         print(text, file=self.out)
 
     def show(self, reply: Reply) -> None:
-        mark = "" if reply.ok else "(refused) "
+        mark = "(refused) " if reply.refused else ""  # a fallen flag is news, not a refusal
         private = "[private] " if reply.ephemeral else ""
         self.say(f"{private}{mark}{reply.text}")
         if reply.chain and f"#{reply.chain[:10]}" not in reply.text:
@@ -129,7 +129,8 @@ class ConsoleTable:
         names = {a.id: a.name for a in self.people.values()}
         asked = [names[i] for i in reply.mentions if i in names]
         whom = asked[0] if len(asked) == 1 else "name"
-        typed = " or ".join(f"`{whom}: {TYPED[b.kind]}`" for b in reply.buttons)
+        lines = [b.typed or TYPED.get(b.kind) for b in reply.buttons]
+        typed = " or ".join(f"`{whom}: {line}`" for line in lines if line)
         return f"(to answer, type {typed})"
 
     @staticmethod

@@ -1,7 +1,8 @@
 """A referee ``Reply`` as a Discord message: content, embed, board file, buttons, allowed mentions.
 
 The rules of the translation, so every command looks alike:
-- a refusal is plain ephemeral text (the referee's reason, nothing else);
+- a private reply (a refusal: the referee's reason, nothing else) is plain ephemeral text;
+- a public reply goes to the channel even when the command did not land (a fallen flag);
 - a public reply is an embed saying what happened, the board image attached with its alt text and
   shown inside the embed, and the players to ping named in ``content`` (mentions in embeds do
   not notify anyone), with ``allowed_mentions`` limited to exactly those players;
@@ -108,9 +109,14 @@ def without_chain_line(text: str, chain: str | None) -> str:
 
 def to_message(reply: Reply, *, title: str | None = None) -> Outgoing:
     """The Discord message for a reply (see the module's rules)."""
-    if not reply.ok or reply.ephemeral:
+    if not reply.public:
         files = [f for f in (board_file(reply), attached_file(reply)) if f is not None]
-        return Outgoing(content=clip(reply.text, CONTENT_LIMIT), files=files, ephemeral=True)
+        return Outgoing(
+            content=clip(reply.text, CONTENT_LIMIT),
+            files=files,
+            view=buttons_view(reply.buttons),  # a private question (confirm a hopeless drop)
+            ephemeral=True,
+        )
     colour = COLOUR_FINISHED if reply.finished else COLOUR_OK
     if reply.game_id is None and reply.image is None:
         colour = COLOUR_INFO

@@ -4,8 +4,9 @@ and moderators' decisions."""
 from __future__ import annotations
 
 import engine
+from bot import texts
 from bot.clock import ClockSpec, format_seconds
-from bot.referee_core import MAX_REASON, RefereeCore, once_per_request
+from bot.referee_core import MAX_REASON, RefereeCore, once_per_request, turn_words
 from bot.replies import (
     Actor,
     ButtonKind,
@@ -16,6 +17,7 @@ from bot.replies import (
 )
 from bot.store import (
     GameMovedOn,
+    GameRow,
     NewEvent,
 )
 from engine import Outcome, Termination, chain
@@ -103,13 +105,16 @@ class Endings(RefereeCore):
         if isinstance(loaded, Reply):
             return loaded
         g, _state, seat, prefix = loaded
+        forbidden = await self._takebacks_forbidden(g)
+        if forbidden:
+            return refusal(forbidden, game_id=g.id, version=g.version)
         undo = await self._takeback_span(g, seat)
         if isinstance(undo, str):
             return refusal(undo, game_id=g.id, version=g.version)
         if g.takeback_offer == seat:
             return refusal("you have already asked for a takeback", game_id=g.id)
         other = 1 - seat
-        moves = ", ".join(a.action for a in undo[1])
+        moves = turn_words(g, *undo)
         text = (
             f"{prefix}{actor.name} asks to take back: {moves}. {g.names[other]}, accept or decline?"
         )
@@ -158,8 +163,8 @@ class Endings(RefereeCore):
             except GameMovedOn:
                 return await self._moved_on()
             return Reply(text=text, game_id=g.id, version=g.version)
-        undo = await self._takeback_span(g, asker)
-        if isinstance(undo, str):
+        undo = await self._takebacks_forbidden(g) or await self._takeback_span(g, asker)
+        if isinstance(undo, str):  # (the server may have turned takebacks off meanwhile)
             return refusal(undo, game_id=g.id, version=g.version)
         keep, gone = undo
         rules = engine.get_game(g.game)
@@ -180,8 +185,7 @@ class Endings(RefereeCore):
             changes["last_hash"] = keep[-1].hash if keep else chain.GENESIS
         note = {"undone": [a.action for a in gone], "to": len(keep)}
         event = NewEvent("takeback", now, seat=asker, user_id=actor.id, note=note)
-        moves = ", ".join(a.action for a in gone)
-        text = f"{prefix}Takeback accepted: {moves} undone."
+        text = f"{prefix}Takeback accepted, undone: {turn_words(g, keep, gone)}."
         try:
             g = await self.store.change_game(
                 g, changes, events=[event], request=self._request(g, text)
@@ -190,6 +194,17 @@ class Endings(RefereeCore):
             return await self._moved_on()
         self._states[g.id] = (g.last_hash, state)
         return await self._board_reply(g, state, text)
+
+    async def _takebacks_forbidden(self, g: GameRow) -> str | None:
+        """Why no takeback is taken in this game: rated (never, as on Lichess), or the server's
+        moderators turned takebacks off; None when both players may agree to one."""
+        if g.rated:
+            return texts.NO_TAKEBACK_RATED
+        if g.guild_id is not None and not (await self.store.guild_settings(g.guild_id)).get(
+            "takebacks", True
+        ):
+            return texts.NO_TAKEBACK_HERE
+        return None
 
     @once_per_request
     async def abort(self, where: Where, actor: Actor, *, request_id: str | None = None) -> Reply:

@@ -15,7 +15,8 @@ from bot import boards
 from bot.boards import BoardView
 from bot.referee_core import RefereeCore
 from bot.replies import Reply, Where, refusal
-from engine import EngineError, chain
+from bot.texts import outcome_words
+from engine import EngineError, Outcome, chain, get_game
 from engine.record import MAX_JSON_CHARS, Record, RecordError, replay, verify
 from render import Last
 
@@ -57,23 +58,35 @@ class Imports(RefereeCore):
         except EngineError as exc:  # a game module refusing what verify did not foresee
             return refusal(f"{name} cannot be checked: {exc}")
         players = " vs ".join(p.name for p in record.players)
-        lines = [
-            f"Imported {name}: {record.game} {record.variant}, {players} "
-            f"(record version {record.version}, game {record.game_id}).",
+        lines = [  # the verdict first: a picture must never read as proof of a forged result
             ("Verified: " if verdict.ok else "Problem: ") + verdict.reason,
             *(f"- {d}" for d in verdict.details),
-            f"Log head #{chain.short(record.head)}",
+            f"Imported {name}: {record.game} {record.variant}, {players} "
+            f"(record version {record.version}, game {record.game_id}).",
         ]
         try:
             states = replay(record)
         except EngineError as exc:
             lines.append(f"No picture: the replay stops there ({exc}).")
+            lines.append(f"Log head #{chain.short(record.head)}")
             return Reply(text="\n".join(lines), chain=record.head)
+        # Only a verified record's result is drawn; otherwise the engine's own, if any.
+        outcome = record.result if verdict.ok else get_game(record.game).result(states[-1])
+        lines.append(_shown_line(record, verdict.ok, outcome))
+        lines.append(f"Log head #{chain.short(record.head)}")
         theme = "dark"
         if where.guild_id is not None:
             theme = (await self.store.guild_settings(where.guild_id)).get("theme") or theme
         last = _last(record, states)
-        view = BoardView(record.game, states[-1], last, theme, _names(record), record.result)
+        view = BoardView(
+            record.game,
+            states[-1],
+            last,
+            theme,
+            _names(record),
+            outcome,
+            moves=len(record.actions),
+        )
         image = await boards.png(self._renderer, view)
         reply = Reply(
             text="\n".join(lines),
@@ -93,6 +106,22 @@ class Imports(RefereeCore):
         return reply
 
 
+def _shown_line(record: Record, verified: bool, outcome: Outcome | None) -> str:
+    """Which position the picture is, and whose result it carries."""
+    game = get_game(record.game)
+    n = len(record.actions)
+    line = f"Shown: the position after the record's {n} action{'s' if n != 1 else ''}"
+    if verified:
+        if outcome is None:
+            return line + ", the game still running."
+        return line + f": {outcome_words(_names(record), game.side_names, outcome)}."
+    line += ", as the engine replays them"
+    if record.result is not None:
+        stated = outcome_words(_names(record), game.side_names, record.result)
+        line += f"; the record's stated result ({stated}) is not confirmed and not drawn"
+    return line + "."
+
+
 def _names(record: Record) -> tuple[str, str]:
     return (record.players[0].name, record.players[1].name)
 
@@ -100,7 +129,5 @@ def _names(record: Record) -> tuple[str, str]:
 def _last(record: Record, states: list[Any]) -> Last | None:
     if not record.actions:
         return None
-    from engine import get_game
-
     entry, before = record.actions[-1], states[-2]
     return Last(before, get_game(record.game).parse(before, entry.notation), entry.roll)

@@ -17,7 +17,7 @@ import engine
 from bot import ladder_store
 from bot.ladder import Leaderboard, LeaderboardRow, leaderboard
 from bot.ladder_store import GAMES, guild_key, ladder_for, per_variant_rule
-from bot.ratings import rating_text
+from bot.ratings import PROVISIONAL_NOTE, is_provisional, rating_text
 from bot.referee_core import RefereeCore
 from bot.replies import Actor, Reply, Where, refusal
 from bot.stats import DiceDrop, PlayerStats, dice_luck, player_stats
@@ -283,6 +283,8 @@ def _leaderboard_text(
         lines.append(f"{actor.name}: #{me.rank} of {board.ranked}, {round(me.rating)}.")
     else:
         lines.append(f"{actor.name}: #{me.rank} of {board.ranked}.")
+    if any(r.provisional for r in board.rows) or (me is not None and me.provisional):
+        lines.append(PROVISIONAL_NOTE)
     return "\n".join(lines)
 
 
@@ -302,6 +304,8 @@ def _stats_lines(st: PlayerStats, opponent: Actor | None) -> list[str]:
     lines.append(f"Streak: {st.current_streak.text()} now; best {st.best_win_streak.text()}")
     if opponent is not None and st.head_to_head is not None:
         lines.append(f"Head-to-head against {opponent.name}: {st.head_to_head.text()}")
+    if any(is_provisional(s) for s in st.ratings.values()):
+        lines.append(PROVISIONAL_NOTE)  # last, once: what the "?" of a rating means
     return lines
 
 

@@ -35,7 +35,7 @@ from bot.ladder import (
     ladder_key,
     rebuild,
 )
-from bot.ratings import RatingState, rating_change_text
+from bot.ratings import PROVISIONAL_NOTE, RatingState, is_provisional, rating_change_text
 
 if TYPE_CHECKING:
     from bot.store import Store
@@ -560,4 +560,7 @@ async def rating_lines(store: Store, game_id: int, names: Sequence[str]) -> list
     if change is None:
         return []
     parts = [rating_change_text(change.before[i], change.after[i], names[i]) for i in range(2)]
-    return [f"Ratings ({change.ladder}): {', '.join(parts)}"]
+    lines = [f"Ratings ({change.ladder}): {', '.join(parts)}"]
+    if any(is_provisional(s) for s in (*change.before, *change.after)):
+        lines.append(PROVISIONAL_NOTE)
+    return lines

@@ -106,6 +106,9 @@ class Challenges(RefereeCore):
             f"{'rated' if rated else 'casual'}, clock {spec.text}); {first}. "
             f"The challenge expires in {int(self.challenge_ttl // 60)} minutes."
         )
+        changed = texts.options_line(rules.name, state.variant, full_options)
+        if changed:
+            text += f"\n{changed}"
         return Reply(
             text=text,
             challenge_id=cid,
@@ -204,11 +207,18 @@ class Challenges(RefereeCore):
         self._states[g.id] = (g.last_hash, state)
         sides = rules.side_names
         lines = [f"{rules.title} ({g.variant}): {texts.players_line(g, sides)}."]
+        changed = texts.options_line(g.game, g.variant, g.options, g.clock)
+        if changed:
+            lines.append(changed)
         if toss[0] is not None:
             lines.append(f"Coin toss (verifiable roll 0 of this game): {g.names[0]} moves first.")
+        if texts.rolls_dice(g.game, state):
+            checks = ", to check every roll"
+        else:
+            checks = ", to check the coin toss" if toss[0] is not None else ""
         lines.append(
             f"Dice commitment (SHA-256 of the secret seed): {g.commitment}. "
-            "The seed is revealed when the game ends."
+            f"The seed is revealed when the game ends{checks}."
         )
         return await self._board_reply(g, state, "\n".join(lines), ok=True)
 

@@ -198,6 +198,11 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE events ADD COLUMN hash TEXT;
     ALTER TABLE guild_settings ADD COLUMN mod_role INTEGER;
     """,
+    # 5: takebacks: 1 lets casual games take back a move by consent (rated games never do),
+    # 0 means a move once made stands, as the original rules of Atmalof and Abalone say.
+    """
+    ALTER TABLE guild_settings ADD COLUMN takebacks INTEGER NOT NULL DEFAULT 1;
+    """,
 )
 
 LATEST = len(MIGRATIONS)

@@ -61,6 +61,12 @@ def is_provisional(state: RatingState) -> bool:
     return state.rd >= PROVISIONAL_RD
 
 
+PROVISIONAL_NOTE = (
+    '"?" marks a provisional rating: too few recent rated games to be sure of it yet; '
+    "it settles as the player plays."
+)
+
+
 def rating_text(state: RatingState) -> str:
     """The rating as players read it: "1662" or "1662?" when provisional."""
     return f"{round(state.rating)}{'?' if is_provisional(state) else ''}"

@@ -3,8 +3,9 @@
 Contract for front ends:
 - Every method is ``async`` and returns a ``Reply`` (``legal_for`` a list, ``sweep`` notices,
   ``record`` a Reply with ``file``). A refusal is ``Reply(ok=False, ephemeral=True, text=reason)``
-  and changes nothing. (``ok=False, ephemeral=False`` means the command did not land but
-  something public happened instead, e.g. the mover's flag had fallen.) Mistakes a user can make
+  and changes nothing. ``ok`` (landed) and ``ephemeral`` (private) are separate: ``ok=False,
+  ephemeral=False`` means the command did not land but something public happened instead
+  (the mover's flag had fallen): show it to the channel. Mistakes a user can make
   never raise; anything that does raise is a bug: log it with context, answer "something went
   wrong". The exception is ``bot.store.StoreUnavailable``: the file cannot be written right now
   (read-only, full, locked), nothing changed, the store logged it; answer ``texts.CANT_SAVE``.
@@ -17,7 +18,9 @@ Contract for front ends:
 
 from __future__ import annotations
 
+import json
 import logging
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -36,6 +39,7 @@ from bot.referee_core import (
     STALE_ROLL_AFTER,
     RefereeCore,
     known_themes,
+    lost_turn,
     once_per_request,
     reply_from,
     where_of,
@@ -46,6 +50,7 @@ from bot.replies import (
     Notice,
     Reply,
     Where,
+    parse_button,
     parse_custom_id,
     refusal,
 )
@@ -56,6 +61,9 @@ from bot.store import (
 from engine import EngineError, Outcome, Termination, chain
 
 log = logging.getLogger(__name__)
+
+CONFIRM_WORD = "confirm"  # "drop row 4 confirm": announce a drop that can only lose the turn
+DROP_ARG = re.compile(r"(row|col)([0-9]{1,2})")  # a Confirm button's line: "row4", "col12"
 
 
 class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
@@ -76,17 +84,30 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
     # --- play -------------------------------------------------------------------------------
 
     async def act(
-        self, where: Where, actor: Actor, text: str, *, request_id: str | None = None
+        self,
+        where: Where,
+        actor: Actor,
+        text: str,
+        *,
+        request_id: str | None = None,
+        version: int | None = None,
     ) -> Reply:
         """Play ``text`` in the game's notation ("drop row 4", "move d7 d6 x b6", "push a1 a3 ne").
 
-        A repeated ``request_id`` gets the first answer again and changes nothing.
+        A drop into a full Atmalof line can only lose the turn: it is announced only when
+        confirmed ("drop row 4 confirm", or the Confirm button), else the answer asks first.
+        A repeated ``request_id`` gets the first answer again and changes nothing; ``version``
+        (from a button) refuses a click on a position the game has moved on from.
         """
         if request_id is not None:
             earlier = await self.store.request_reply(request_id)
             if earlier is not None:
                 return reply_from(earlier)
-        loaded = await self._playing(where, actor)
+        words = str(text).split()
+        confirmed = len(words) > 1 and words[-1].lower() == CONFIRM_WORD
+        if confirmed:
+            text = " ".join(words[:-1])
+        loaded = await self._playing(where, actor, version=version)
         if isinstance(loaded, Reply):
             return loaded
         g, state, seat, prefix = loaded
@@ -104,6 +125,8 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
         now = self._now()
         notation = rules.notation(state, action)
         if rules.die_faces(state, action) is not None:
+            if not confirmed and self._futile(g, state, action):
+                return self._confirm_first(g, state, actor, notation, prefix)
             return await self._announce(g, state, seat, actor, notation, now, request_id, prefix)
         after = rules.apply(state, action)
         said = rules.describe(state, action, None)
@@ -146,10 +169,14 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
                 return done
             g = await self.store.game(g.id) or g  # someone else rolled it meanwhile
         state = await self._state(g)
-        return await self._board_reply(g, state, "")
+        changed = texts.options_line(g.game, g.variant, g.options, g.clock)
+        return await self._board_reply(g, state, changed or "")
 
-    async def legal_for(self, where: Where, actor: Actor, prefix: str = "") -> list[str]:
-        """Autocomplete: notations of the legal actions, if ``actor`` is to move; at most 25.
+    async def legal_for(
+        self, where: Where, actor: Actor, prefix: str = "", *, limit: int | None = MAX_CHOICES
+    ) -> list[str]:
+        """Autocomplete: notations of the legal actions, if ``actor`` is to move; at most
+        ``limit`` (None: all of them, for a front end that says how many more there are).
 
         Those starting with ``prefix`` come first, then those merely containing it.
         """
@@ -164,7 +191,7 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
         names = [rules.notation(state, a) for a in rules.legal(state)]
         first = [n for n in names if n.startswith(wanted)]
         then = [n for n in names if wanted in n and not n.startswith(wanted)]
-        return (first + then)[:MAX_CHOICES]
+        return (first + then)[:limit]
 
     # --- proof ------------------------------------------------------------------------------
 
@@ -178,9 +205,12 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
         pages = max(1, -(-len(rows) // HISTORY_PAGE))
         page = min(max(1, int(page)), pages)
         chunk = rows[(page - 1) * HISTORY_PAGE : page * HISTORY_PAGE]
+        lost = self._lost_turns(g, rows) if any(a.roll is not None for a in chunk) else set()
         lines = [f"Game {g.id}: {texts.players_line(g, sides)} (page {page} of {pages})"]
         for a in chunk:
             roll = f", rolled {a.roll}" if a.roll is not None else ""
+            if a.seq in lost:
+                roll += ": the square was taken, the turn lost"
             lines.append(f"{a.seq}. {sides[a.side]}: {a.action}{roll} ({a.at[11:19]} UTC)")
         if not rows:
             lines.append("No moves yet.")
@@ -189,6 +219,19 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
         lines.append(f"Log head #{chain.short(g.last_hash)}")
         return Reply(text="\n".join(lines), game_id=g.id, version=g.version, chain=g.last_hash)
 
+    @staticmethod
+    def _lost_turns(g: Any, rows: list[Any]) -> set[int]:
+        """The seqs of the drops that landed on a taken square (replayed from the log)."""
+        rules = engine.get_game(g.game)
+        state = rules.new(g.variant, **json.loads(g.options))
+        lost = set()
+        for row in rows:
+            after = rules.apply(state, rules.parse(state, row.action), row.roll)
+            if lost_turn(state, after, row.roll):
+                lost.add(row.seq)
+            state = after
+        return lost
+
     async def record(self, where: Where, *, game_id: int | None = None) -> Reply:
         """The game's record as JSON in ``reply.file`` (seed included once the game is over)."""
         g = await self._game_here(where, game_id)
@@ -196,8 +239,10 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
             return refusal(texts.NO_GAME)
         data = (await stored_record(self.store, g)).to_json().encode()
         note = "" if g.status != "active" else " (the dice seed is added when the game ends)"
+        changed = texts.options_line(g.game, g.variant, g.options, g.clock)
         return Reply(
-            text=f"The record of game {g.id}{note}. Check it with: python -m engine.verify FILE",
+            text=f"The record of game {g.id}{note}. Check it with: python -m engine.verify FILE"
+            + (f"\n{changed}" if changed else ""),
             file=data,
             file_name=f"game-{g.id}.json",
             game_id=g.id,
@@ -222,11 +267,12 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
     async def settings(self, where: Where) -> dict[str, Any]:
         """This guild's settings: {"theme": name or None, "ladder": {...}}."""
         if where.guild_id is None:
-            return {"theme": None, "ladder": {}}
+            return {"theme": None, "ladder": {}, "takebacks": True}
         return await self.store.guild_settings(where.guild_id)
 
     async def set_setting(self, where: Where, actor: Actor, key: str, value: Any) -> Reply:
-        """Moderators only; keys: "theme" (a name render knows), "ladder" (a dict)."""
+        """Moderators only; keys: "theme" (a name render knows), "ladder" (a dict),
+        "takebacks" (a bool: casual games may take back a move by consent)."""
         if not actor.is_moderator:
             return refusal("only moderators can change this server's settings")
         if where.guild_id is None:
@@ -242,6 +288,9 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
                 return refusal(problem)
             await ladder_store.set_ladder_setting(self.store, where.guild_id, value, self._now())
             return Reply(text=f"Ladders on this server: {ladder_setting_text(value)}.")
+        elif key == "takebacks" and isinstance(value, bool):
+            await self.store.set_takebacks(where.guild_id, value, self._now())
+            return Reply(text=texts.takebacks_setting_text(value))
         else:
             return refusal(f"there is no setting {key!r} (try theme)")
         return Reply(text=f"Server setting {key} is now {value}.")
@@ -280,6 +329,15 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
             return refusal("that game is over or elsewhere")
         if g.version != version:
             return refusal(texts.MOVED_ON, game_id=g.id, version=g.version)
+        if kind is ButtonKind.DROP_CONFIRM:
+            line = DROP_ARG.fullmatch(parse_button(custom_id)[3])  # type: ignore[index]
+            if line is None:
+                return refusal("that button is not one of mine")
+            drop = f"drop {line[1]} {line[2]} {CONFIRM_WORD}"
+            return await self.act(where, actor, drop, version=version)
+        if kind is ButtonKind.DROP_CANCEL:
+            text = "Nothing was announced: it is still your turn."
+            return Reply(text=text, ephemeral=True, game_id=g.id, version=g.version)
         accept = kind in (ButtonKind.DRAW_ACCEPT, ButtonKind.TAKEBACK_ACCEPT)
         if kind in (ButtonKind.DRAW_ACCEPT, ButtonKind.DRAW_DECLINE):
             return await self.answer_draw(where, actor, accept, version=version)

@@ -179,8 +179,9 @@ class RefereeCore:
             loser = state.to_move
             sides = engine.get_game(g.game).side_names
             outcome = Outcome(Termination.TIMEOUT, 1 - loser, f"{sides[loser]} ran out of time")
-            ended = await self._end(g, state, outcome, None, None, "timeout", prefix=prefix)
-            ended.ok = False
+            late = f"{prefix}{actor.name}'s command came after {sides[loser]}'s flag fell.\n"
+            ended = await self._end(g, state, outcome, None, None, "timeout", prefix=late)
+            ended.ok = False  # the command did not land; the result is public (not ephemeral)
             return ended
         if version is not None and version != g.version:
             return refusal(texts.MOVED_ON, game_id=g.id, version=g.version)
@@ -199,11 +200,9 @@ class RefereeCore:
     ) -> Reply:
         """Store an announcement (the die is rolled by ``roll_pending``)."""
         rules = engine.get_game(g.game)
-        action = rules.parse(state, notation)
         sides = rules.side_names
         text = f"{prefix}{g.names[seat]} ({sides[seat]}) announces {texts.drop_words(notation)}."
-        futile = import_module_attr(g.game, "drop_is_futile")
-        if callable(futile) and futile(state, action):
+        if self._futile(g, state, rules.parse(state, notation)):
             text += " (Every square the die can reach there is taken: this drop loses the turn.)"
         text += " Rolling the die..."
         changes: dict[str, Any] = {
@@ -223,6 +222,44 @@ class RefereeCore:
         except GameMovedOn:
             return await self._moved_on(request_id)
         return reply
+
+    @staticmethod
+    def _futile(g: GameRow, state: Any, action: Any) -> bool:
+        """An announcement that can only lose the turn (every square the die reaches is taken)."""
+        futile = import_module_attr(g.game, "drop_is_futile")
+        return bool(callable(futile) and futile(state, action))
+
+    def _confirm_first(
+        self, g: GameRow, state: Any, actor: Actor, notation: str, prefix: str
+    ) -> Reply:
+        """A private question before a drop that can only lose the turn: nothing is stored,
+        and the player may still do something else. Confirm announces it (and rolls)."""
+        line = texts.drop_words(notation)
+        text = (
+            f"{prefix}Every square the die can reach in {line} is taken: announcing it can only "
+            "lose your turn. Announce it anyway?"
+        )
+        arg = "".join(notation.split()[1:])  # "drop row 4" -> "row4"
+        typed = f"{notation} confirm"
+        return Reply(
+            text=text,
+            ok=False,
+            ephemeral=True,
+            game_id=g.id,
+            version=g.version,
+            buttons=[
+                ButtonSpec(
+                    f"Announce {line}",
+                    ButtonKind.DROP_CONFIRM,
+                    g.id,
+                    g.version,
+                    "danger",
+                    arg=arg,
+                    typed=typed,
+                ),
+                ButtonSpec("Cancel", ButtonKind.DROP_CANCEL, g.id, g.version, "secondary"),
+            ],
+        )
 
     async def _complete_roll(self, g: GameRow) -> Reply:
         """Roll for the stored announcement, apply the drop, store it; the board reply."""
@@ -372,7 +409,7 @@ class RefereeCore:
         theme = None
         if self._renderer is not None and g.guild_id is not None:
             theme = (await self.store.guild_settings(g.guild_id)).get("theme")
-        view = BoardView(g.game, state, last, theme, g.names, outcome)
+        view = BoardView(g.game, state, last, theme, g.names, outcome, moves=g.seq)
         image = await boards.png(self._renderer, view)
         return Reply(
             text="\n".join(lines),
@@ -464,6 +501,26 @@ class RefereeCore:
         if any(a.roll is not None for a in gone):
             return "a drop cannot be taken back: the die has been rolled"
         return rows[:start], gone
+
+
+def turn_words(g: GameRow, kept: list[Any], gone: list[Any]) -> str:
+    """The undone actions in the words their own replies used ("alice (Black) moves a1-c3
+    north-east"): the stored notation orders a line's ends canonically, not as typed."""
+    rules = engine.get_game(g.game)
+    state = RefereeCore._replay_rows(g, kept)
+    said = []
+    for row in gone:
+        action = rules.parse(state, row.action)
+        sentence = rules.describe(state, action, row.roll).rstrip(".")
+        said.append(_named(sentence, rules.side_names[row.side], g.names[row.side]))
+        state = rules.apply(state, action, row.roll)
+    return "; ".join(said)
+
+
+def lost_turn(before: Any, after: Any, roll: int | None) -> bool:
+    """A rolled drop that landed on a taken square: the piece stayed in hand, the turn passed."""
+    hands = getattr(before, "hands", None)
+    return roll is not None and hands is not None and hands == getattr(after, "hands", None)
 
 
 def import_module_attr(game: str, name: str) -> Any:

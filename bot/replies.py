@@ -3,10 +3,14 @@
 Front ends (the Discord layer, the console table) turn their own events into ``Where`` and
 ``Actor`` and turn a ``Reply`` into a message: text, an optional board image and file, buttons.
 Every refusal is ``Reply(ok=False, ephemeral=True, text=<reason>)`` and changes nothing.
+Two independent facts are carried apart: ``ok`` says whether the command landed, ``ephemeral``
+whether the answer is private (only the person who acted sees it) or public (the channel sees
+it). A command that did not land may still have made something public happen (a fallen flag).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -46,13 +50,18 @@ class ButtonKind(StrEnum):
     TAKEBACK_ACCEPT = "takeback-accept"
     TAKEBACK_DECLINE = "takeback-decline"
     REMATCH = "rematch"  # target: the finished game's id
+    DROP_CONFIRM = "drop-confirm"  # target: game id; arg: the line ("row4", "col12")
+    DROP_CANCEL = "drop-cancel"  # target: game id; nothing is announced
 
 
 @dataclass(frozen=True, slots=True)
 class ButtonSpec:
     """A button to offer under a reply. ``version`` makes a click on an old message stale.
 
-    ``style`` is one of "primary", "secondary", "success", "danger".
+    ``style`` is one of "primary", "secondary", "success", "danger". ``arg``: a short word the
+    click needs besides the ids (``ARG`` letters and digits, e.g. the line "row4" of a drop to
+    confirm). ``typed``: the same answer as a console line ("drop row 4 confirm"), when the
+    kind alone does not say it.
     """
 
     label: str
@@ -60,17 +69,34 @@ class ButtonSpec:
     target_id: int
     version: int
     style: str = "secondary"
+    arg: str = ""
+    typed: str = ""
 
     @property
     def custom_id(self) -> str:
-        """``ref:<kind>:<target id>:<version>``, at most 100 characters as Discord requires."""
-        return f"{CUSTOM_ID_PREFIX}:{self.kind.value}:{self.target_id}:{self.version}"
+        """``ref:<kind>:<target id>:<version>[:<arg>]``, at most 100 characters as Discord
+        requires."""
+        base = f"{CUSTOM_ID_PREFIX}:{self.kind.value}:{self.target_id}:{self.version}"
+        return f"{base}:{self.arg}" if self.arg else base
+
+
+ARG = re.compile(r"[a-z0-9]{1,12}")
 
 
 def parse_custom_id(custom_id: str) -> tuple[ButtonKind, int, int] | None:
     """(kind, target id, version) from a custom_id made by ``ButtonSpec``; None if not ours."""
+    parsed = parse_button(custom_id)
+    return None if parsed is None else parsed[:3]
+
+
+def parse_button(custom_id: str) -> tuple[ButtonKind, int, int, str] | None:
+    """(kind, target id, version, arg) from a custom_id made by ``ButtonSpec``; None if not
+    ours (arg is "" when the button carries none)."""
     parts = custom_id.split(":")
-    if len(parts) != 4 or parts[0] != CUSTOM_ID_PREFIX:
+    if len(parts) not in (4, 5) or parts[0] != CUSTOM_ID_PREFIX:
+        return None
+    arg = parts[4] if len(parts) == 5 else ""
+    if len(parts) == 5 and not ARG.fullmatch(arg):
         return None
     try:
         kind, target, version = ButtonKind(parts[1]), int(parts[2]), int(parts[3])
@@ -78,7 +104,7 @@ def parse_custom_id(custom_id: str) -> tuple[ButtonKind, int, int] | None:
         return None
     if not (0 <= target <= MAX_ID and 0 <= version <= MAX_ID):
         return None  # a forged id SQLite cannot even look up
-    return kind, target, version
+    return kind, target, version, arg
 
 
 @dataclass(slots=True)
@@ -94,6 +120,8 @@ class Reply:
     - ``pending_roll``: an Atmalof announcement was stored; the front end shows this reply, then
       calls ``Referee.roll_pending`` (it is also completed by the next command in that channel).
     - ``chain``: the short hash of the latest log row, shown on board messages (disputes).
+    - ``ok``: the command landed; ``ephemeral``: the answer is for the actor alone. A front end
+      decides where to show a reply by ``ephemeral`` only (see ``public``).
     """
 
     text: str
@@ -113,6 +141,16 @@ class Reply:
     chain: str | None = None
     file: bytes | None = None
     file_name: str | None = None
+
+    @property
+    def public(self) -> bool:
+        """The channel sees this answer (a board, a result), whether or not the command landed."""
+        return not self.ephemeral
+
+    @property
+    def refused(self) -> bool:
+        """A private "no": nothing changed and nobody else needs to know."""
+        return not self.ok and self.ephemeral
 
 
 def refusal(text: str, *, game_id: int | None = None, version: int | None = None) -> Reply:

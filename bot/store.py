@@ -492,11 +492,15 @@ class Store:
 
     async def guild_settings(self, guild_id: int) -> dict[str, Any]:
         row = await self._one(
-            "SELECT theme, ladder FROM guild_settings WHERE guild_id = ?", (guild_id,)
+            "SELECT theme, ladder, takebacks FROM guild_settings WHERE guild_id = ?", (guild_id,)
         )
         if row is None:
-            return {"theme": None, "ladder": {}}
-        return {"theme": row["theme"], "ladder": json.loads(row["ladder"])}
+            return {"theme": None, "ladder": {}, "takebacks": True}
+        return {
+            "theme": row["theme"],
+            "ladder": json.loads(row["ladder"]),
+            "takebacks": bool(row["takebacks"]),
+        }
 
     async def mod_role(self, guild_id: int) -> int | None:
         """The role a dispute notifies in this guild (None: not set)."""
@@ -513,6 +517,16 @@ class Store:
                 "INSERT INTO request_ids (request_id, game_id, reply, at) VALUES (?,?,?,?)"
                 " ON CONFLICT(request_id) DO UPDATE SET reply = excluded.reply",
                 (request_id, game_id, json.dumps(reply), at),
+            )
+
+    async def set_takebacks(self, guild_id: int, allowed: bool, now: float) -> None:
+        """Whether casual games on this server may take back a move by consent."""
+        async with self._write(f"saving the takeback setting of guild {guild_id}") as db:
+            await db.execute(
+                "INSERT INTO guild_settings (guild_id, takebacks, updated_at) VALUES (?,?,?)"
+                " ON CONFLICT(guild_id) DO UPDATE SET takebacks = excluded.takebacks,"
+                " updated_at = excluded.updated_at",
+                (guild_id, int(allowed), now),
             )
 
     async def set_mod_role(self, guild_id: int, role_id: int | None, now: float) -> None:

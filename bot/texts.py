@@ -5,11 +5,14 @@ Front ends add mentions and formatting; these are the same on Discord and at the
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from typing import Any
 
+import engine
 from bot.clock import ClockSpec, format_seconds
 from bot.store import GameRow
-from engine import Outcome, Termination
+from engine import EngineError, Outcome, Termination
 
 MOVED_ON = "that game has moved on: look at the latest board and try again"
 NO_GAME = "there is no game running here: start one with a challenge"
@@ -79,10 +82,23 @@ def outcome_words(names: tuple[str, str], sides: tuple[str, str], outcome: Outco
 
 
 def seed_line(g: GameRow) -> str:
+    """The revealed seed, saying what it proves: this game's rolls, its coin toss, or nothing."""
+    if g.rolls:
+        proves = "check every roll with verify"
+    elif g.toss is not None:
+        proves = "check the coin toss, this game's only roll, with verify"
+    else:
+        proves = "nothing was rolled in this game"
     return (
         f"Dice seed revealed: {g.seed} (its SHA-256 is the commitment {g.commitment[:16]}..., "
-        "check every roll with verify)"
+        f"{proves})"
     )
+
+
+def rolls_dice(game: str, state: Any) -> bool:
+    """Whether the game rolls dice in play (Atmalof's drops), not only for the coin toss."""
+    rules = engine.get_game(game)
+    return any(rules.die_faces(state, a) is not None for a in rules.legal(state))
 
 
 def turn_line(g: GameRow, sides: tuple[str, str], to_move: int) -> str:
@@ -97,8 +113,48 @@ def drop_words(notation: str) -> str:
     return " ".join(words)
 
 
-def options_text(options: dict[str, Any]) -> str:
-    return ", ".join(f"{k}={v}" for k, v in sorted(options.items())) or "default options"
+def changed_options(game: str, variant: str, options: Mapping[str, Any] | str) -> dict[str, Any]:
+    """The options that differ from the variant's defaults: what both players must be told."""
+    chosen = json.loads(options) if isinstance(options, str) else dict(options)
+    rules = engine.get_game(game)
+    try:
+        base = rules.options(rules.new(variant))
+    except EngineError:  # a variant the engine no longer knows: every option is news
+        base = {}
+    return {k: v for k, v in sorted(chosen.items()) if k not in base or base[k] != v}
+
+
+def option_value(value: Any) -> str:
+    """``True`` -> "on", as players type it in ``/challenge options:``."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
+def options_line(
+    game: str, variant: str, options: Mapping[str, Any] | str, clock: str = "none"
+) -> str | None:
+    """ "Not the defaults: flying=off, no_remill=on, clock 10+5." or None when all are default."""
+    parts = [f"{k}={option_value(v)}" for k, v in changed_options(game, variant, options).items()]
+    if clock != "none":
+        parts.append(f"clock {clock}")
+    return f"Not the defaults: {', '.join(parts)}." if parts else None
+
+
+NO_TAKEBACK_RATED = (
+    "takebacks are not allowed in rated games: a move once made stands, as the original rules "
+    "say (casual games may take one back if both agree)"
+)
+NO_TAKEBACK_HERE = (
+    "this server's moderators have turned takebacks off: a move once made stands, as the "
+    "original rules say"
+)
+
+
+def takebacks_setting_text(allowed: bool) -> str:
+    if allowed:
+        return "Takebacks on this server: casual games may take back a move if both agree."
+    return "Takebacks on this server: off. A move once made stands, in every game."
 
 
 HELP = """\
@@ -107,11 +163,12 @@ Commands (type them as `name: command` at the console):
             [first me|them|random] [option=value ...]
   accept | decline             answer the challenge waiting here
   <a move>                     drop row 4, move 3,4 4,5 (Atmalof); place d7, move d7 d6 x b6
-                               (Morris); push a1 a3 ne (Abalone)
+                               (Morris); push a1 a3 ne (Abalone); add "confirm" to announce
+                               a drop into a full line (it can only lose the turn)
   moves [page] | legal [prefix]  every move you can make now, or those starting with prefix
   board | history [page] | record | verify
   draw [accept|decline]        offer a draw, or answer one
-  takeback [accept|decline]    ask to take back your last turn, or answer
+  takeback [accept|decline]    ask to take back your last turn, or answer (casual games)
   resign | abort | claim | rematch
   dispute [reason]             freeze the game and call the moderators
   import <path>                check a record file and show its final position

@@ -28,6 +28,7 @@ STYLES = {
 KINDS = "|".join(re.escape(k.value) for k in ButtonKind)
 TEMPLATE = (
     rf"{CUSTOM_ID_PREFIX}:(?P<kind>{KINDS}):(?P<target>[0-9]{{1,20}}):(?P<version>[0-9]{{1,10}})"
+    r"(?::(?P<arg>[a-z0-9]{1,12}))?"
 )
 MAX_BUTTONS = 25  # five rows of five
 
@@ -61,6 +62,7 @@ class RefereeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEM
             target_id=int(match["target"]),
             version=int(match["version"]),
             style=style,
+            arg=match["arg"] or "",
         )
         return cls(spec)
 
@@ -80,7 +82,8 @@ NO_LONGER_WORKS = "That button no longer works: use the commands instead (/board
 
 class UnknownButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=rf"{CUSTOM_ID_PREFIX}:(?!(?:{KINDS}):[0-9]{{1,20}}:[0-9]{{1,10}}\Z)[\s\S]*|[^:]+",
+    template=rf"{CUSTOM_ID_PREFIX}:(?!(?:{KINDS}):[0-9]{{1,20}}:[0-9]{{1,10}}(?::[a-z0-9]{{1,12}})?\Z)"
+    r"[\s\S]*|[^:]+",
 ):
     """A button in our ``ref:`` namespace (or in none) that ``RefereeButton`` does not read: from
     an older version of the bot, or tampered with. Without this, discord.py drops the click and

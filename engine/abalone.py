@@ -200,11 +200,11 @@ class AbaloneGame:
         word = DIRECTION_WORDS[d]
         extended = state.board + _BORDER
         if not inline or illegal_reason(extended, state.to_move + 1, action):
-            return f"{side} pushes {span} {word}."
+            return f"{side} moves {span} {word}."  # "pushes" only when opponents are pushed
         pairs = moved_pairs(extended, action)
         pushed = len(pairs) - len(cells)
         if not pushed:
-            return f"{side} pushes {span} {word}."
+            return f"{side} moves {span} {word}."
         off = sum(1 for _, t in pairs if t == OFF)
         noun = "marble" if pushed == 1 else "marbles"
         text = f"{side} pushes {span} {word}, pushing {NUMBER_WORDS[pushed]} {other} {noun}"

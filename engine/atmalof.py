@@ -257,8 +257,6 @@ def _tiebreak_outcome(
         f"Tie-break: Red {counts[0]} {_count_word(config.line - 1, counts[0] != 1)}, "
         f"Blue {counts[1]}{note}"
     )
-    if winner is None:
-        reason += ", a draw"
     return Outcome(Termination.TIEBREAK, winner, reason)
 
 

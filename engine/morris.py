@@ -133,7 +133,7 @@ class MorrisGame:
         return Outcome(
             Termination.BLOCKED,
             1 - side,
-            f"{SIDES[side]} has no legal move: {SIDES[1 - side]} wins",
+            f"{SIDES[side]} has no legal move",
         )
 
     def describe(self, state: MorrisState, action: MorrisAction, roll: int | None = None) -> str:

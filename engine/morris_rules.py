@@ -158,22 +158,20 @@ def _final(st: MorrisState) -> Outcome | None:
             return Outcome(
                 Termination.TWO_PIECES,
                 1 - side,
-                f"{SIDES[side]} is down to two men: {SIDES[1 - side]} wins",
+                f"{SIDES[side]} is down to two men",
             )
     if st.pending:
         return None
     rules = st.rules
     if not hand[0] and not hand[1] and men[0] | men[1] == rules.layout.full:
-        return Outcome(Termination.FULL_BOARD, None, "the board is full after placing: a draw")
+        return Outcome(Termination.FULL_BOARD, None, "the board is full after placing")
     if rules.repetition and len(st.history) > 4 and st.history.count(st.history[-1]) >= 3:
-        return Outcome(
-            Termination.REPETITION, None, "the same position occurred three times: a draw"
-        )
+        return Outcome(Termination.REPETITION, None, "the same position occurred three times")
     if rules.move_limit and st.quiet >= 2 * rules.move_limit:
         return Outcome(
             Termination.MOVE_LIMIT,
             None,
-            f"{rules.move_limit} moves each without a removal: a draw",
+            f"{rules.move_limit} moves each without a removal",
         )
     return None
 

@@ -97,6 +97,7 @@ def board_image(
     players: Sequence[str] | None = None,
     outcome: Outcome | None = None,
     labels: str = "grid",
+    moves: int | None = None,
 ) -> Image.Image:
     """The board as a ``size`` x ``size`` RGB image (see ``board_png``)."""
     r, th, size = _prepare(game_name, state, theme, size)
@@ -126,7 +127,7 @@ def board_image(
         img,
         th,
         size,
-        move_label(state.ply, outcome is not None),
+        move_label(state.ply if moves is None else moves, outcome is not None),
         r.status(state, lasts, names, outcome),
     )
     return img
@@ -142,11 +143,14 @@ def board_png(
     players: Sequence[str] | None = None,
     outcome: Outcome | None = None,
     labels: str = "grid",
+    moves: int | None = None,
 ) -> bytes:
     """The board as PNG bytes: ``size`` x ``size`` pixels, themed, with the last action marked.
 
     ``players`` are the names of side 0 and side 1 (default: the side names); ``labels`` is
-    "grid" or, for Morris, "letters" (the seed's A..X point names).
+    "grid" or, for Morris, "letters" (the seed's A..X point names). ``moves``: the count the
+    footer shows, when the caller counts otherwise than ``state.ply`` (the referee counts a
+    Morris move with its removal as one, as its history does; the engine's ply counts two).
     """
     img = board_image(
         game_name,
@@ -157,6 +161,7 @@ def board_png(
         players=players,
         outcome=outcome,
         labels=labels,
+        moves=moves,
     )
     return encode_png(img)
 
@@ -168,6 +173,7 @@ def alt_text(
     *,
     players: Sequence[str] | None = None,
     outcome: Outcome | None = None,
+    moves: int | None = None,
 ) -> str:
     """The position in words for screen readers (Discord's file description), under 1024 chars."""
     r, _, _ = _prepare(game_name, state, "dark", 800)
@@ -175,7 +181,8 @@ def alt_text(
     names = _names(players, r.side_names)
     if outcome is None:
         outcome = game.result(state)
-    parts = [f"{game.title}, {state.variant} game, after {_count(state.ply, 'action')}."]
+    done = state.ply if moves is None else moves
+    parts = [f"{game.title}, {state.variant} game, after {_count(done, 'action')}."]
     if outcome is not None:
         parts.append(result_status(outcome, names, r.side_names).text.replace(" · ", ": ") + ".")
     else:

@@ -48,7 +48,9 @@ class GameFlow(commands.Cog):
         name="takeback", description="Ask to take back your last turn, or answer such a request"
     )
 
-    @takeback.command(name="request", description="Ask to take back your last turn (not a drop)")
+    @takeback.command(
+        name="request", description="Casual games: ask to take back your last turn (not a drop)"
+    )
     async def takeback_request(self, interaction: discord.Interaction[Any]) -> None:
         await self._do(interaction, "request_takeback")
 

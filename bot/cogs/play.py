@@ -2,7 +2,8 @@
 
 Each move command builds the text of the game's notation and hands it to ``Referee.act``; the
 referee (and the engine under it) decides. Autocomplete offers the legal actions of the player
-to move, filtered by what has been typed, at most 25 as Discord allows.
+to move, filtered by what has been typed, at most 25 as Discord allows: when more match, the
+25th choice says how many more and that typing more of the move narrows them.
 """
 
 from __future__ import annotations
@@ -65,6 +66,66 @@ def unique(values: list[str]) -> list[str]:
     return list(dict.fromkeys(v for v in values if v))
 
 
+MORE = "…"  # the name of the last choice when more match than Discord shows
+
+
+def capped(values: list[str], typed: str) -> list[Choice[str]]:
+    """At most 25 choices; when more match, the 25th says how many more and how to narrow them.
+
+    Discord lets a person pick any choice, so that one's value is what they typed (or "?"):
+    picked, it is refused with the game's own reason and changes nothing.
+    """
+    if len(values) <= MAX_CHOICES:
+        return [Choice(name=v[:100], value=v[:100]) for v in values]
+    shown = values[: MAX_CHOICES - 1]
+    more = len(values) - len(shown)
+    name = f"{MORE} {more} more: type more of the move to narrow the list"
+    return [Choice(name=v[:100], value=v[:100]) for v in shown] + [
+        Choice(name=name, value=(typed.strip() or "?")[:100])
+    ]
+
+
+# What the bot needs for what it does outside the replies to commands (Discord always lets an
+# interaction's own responses carry embeds and files): the permission, and its name in Discord.
+THREAD_NEEDS = {
+    "create_public_threads": "Create Public Threads",
+    "send_messages_in_threads": "Send Messages in Threads",
+    "embed_links": "Embed Links",
+}
+POSTING_NEEDS = {
+    "send_messages": "Send Messages",
+    "embed_links": "Embed Links",
+    "attach_files": "Attach Files",
+}
+THREAD_POSTING_NEEDS = {
+    "send_messages_in_threads": "Send Messages in Threads",
+    "embed_links": "Embed Links",
+    "attach_files": "Attach Files",
+}
+
+
+def missing(perms: discord.Permissions, needs: dict[str, str]) -> list[str]:
+    """The names of the permissions in ``needs`` that ``perms`` lacks."""
+    return [name for attr, name in needs.items() if not getattr(perms, attr, False)]
+
+
+def no_thread_text(lacking: list[str]) -> str:
+    return (
+        f"I can't open a thread here: I lack the {', '.join(lacking)} permission "
+        "in this channel. Nothing was created. A challenge right here still works: run "
+        "/challenge without thread, or ask a moderator to give me that permission."
+    )
+
+
+def posting_note(lacking: list[str]) -> str:
+    return (
+        f"Note: I lack the {', '.join(lacking)} permission here. Every reply to a command "
+        "still shows with its board, but what I post on my own (a flag that falls while "
+        "nobody plays, a challenge that expires) cannot appear here until a moderator "
+        "gives me that permission."
+    )
+
+
 class Play(commands.Cog):
     """Starting games and making moves."""
 
@@ -74,7 +135,7 @@ class Play(commands.Cog):
     # ---- autocomplete ----------------------------------------------------------------------
     async def _legal(self, interaction: discord.Interaction[Any], prefix: str) -> list[str]:
         return await self.bot.referee.legal_for(
-            where_of(interaction), actor_of(interaction.user), prefix
+            where_of(interaction), actor_of(interaction.user), prefix, limit=None
         )
 
     async def _suggest(
@@ -82,12 +143,13 @@ class Play(commands.Cog):
         interaction: discord.Interaction[Any],
         prefixes: tuple[str, ...],
         pick: Callable[[str], str],
+        current: str = "",
     ) -> list[Choice[str]]:
         """Legal notations starting with any prefix, reduced by ``pick`` to an option's value."""
         found: list[str] = []
         for prefix in prefixes:
             found += [pick(n) for n in await self._legal(interaction, prefix)]
-        return [Choice(name=v[:100], value=v[:100]) for v in unique(found)[:MAX_CHOICES]]
+        return capped(unique(found), current)
 
     @staticmethod
     def _typed(current: str) -> str:
@@ -96,22 +158,26 @@ class Play(commands.Cog):
     async def _from_choices(self, interaction: discord.Interaction[Any], current: str):
         typed = self._typed(current)
         return await self._suggest(
-            interaction, (f"move {typed}", f"fly {typed}"), lambda n: n.split()[1]
+            interaction, (f"move {typed}", f"fly {typed}"), lambda n: n.split()[1], current
         )
 
     async def _to_choices(self, interaction: discord.Interaction[Any], current: str):
         start = str(getattr(interaction.namespace, "from", None) or "").strip().lower()
         typed = self._typed(current)
         prefixes = (f"move {start} {typed}", f"fly {start} {typed}") if start else ("move ", "fly ")
-        return await self._suggest(interaction, prefixes, lambda n: n.split()[2])
+        return await self._suggest(interaction, prefixes, lambda n: n.split()[2], current)
 
     async def _point_choices(self, interaction: discord.Interaction[Any], verb: str, current: str):
         typed = self._typed(current)
-        return await self._suggest(interaction, (f"{verb} {typed}",), lambda n: n.split()[1])
+        return await self._suggest(
+            interaction, (f"{verb} {typed}",), lambda n: n.split()[1], current
+        )
 
     async def _removal_choices(self, interaction: discord.Interaction[Any], current: str):
         typed = self._typed(current)
-        return await self._suggest(interaction, (f"remove {typed}",), lambda n: n.split()[1])
+        return await self._suggest(
+            interaction, (f"remove {typed}",), lambda n: n.split()[1], current
+        )
 
     # ---- /challenge --------------------------------------------------------------------------
     @app_commands.command(name="challenge", description="Challenge someone (or anyone) to a game")
@@ -157,11 +223,21 @@ class Play(commands.Cog):
         }
         if opponent is not None and opponent.id == interaction.user.id:
             raise UserFacingError("You can't challenge yourself; leave opponent empty for anyone.")
-        if not thread or isinstance(interaction.channel, discord.Thread):
+        perms = interaction.app_permissions
+        in_thread = thread and not isinstance(interaction.channel, discord.Thread)
+        if in_thread and (lacking := missing(perms, THREAD_NEEDS)):
+            raise UserFacingError(no_thread_text(lacking))
+        needs = POSTING_NEEDS
+        if in_thread or isinstance(interaction.channel, discord.Thread):
+            needs = THREAD_POSTING_NEEDS
+        if not in_thread:
             reply = await self.bot.call(interaction, "challenge", game, **kwargs)
             await self.bot.answer(interaction, reply)
-            return
-        await self._challenge_in_thread(interaction, game, opponent, kwargs)
+            posted = reply.ok
+        else:
+            posted = await self._challenge_in_thread(interaction, game, opponent, kwargs)
+        if posted and (lacking := missing(perms, needs)):
+            await interaction.followup.send(posting_note(lacking), ephemeral=True)
 
     async def _challenge_in_thread(
         self,
@@ -169,8 +245,9 @@ class Play(commands.Cog):
         game: str,
         opponent: discord.Member | None,
         kwargs: dict[str, Any],
-    ) -> None:
-        """Open a thread, post the challenge in it, and point to it from the channel."""
+    ) -> bool:
+        """Open a thread, post the challenge in it, and point to it from the channel; whether
+        the challenge was posted."""
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
             raise UserFacingError("Threads can be opened from a text channel only; try here.")
@@ -193,7 +270,7 @@ class Play(commands.Cog):
             with contextlib.suppress(discord.HTTPException):
                 await room.delete()
             await self.bot.send(interaction, to_message(reply))
-            return
+            return False
         await room.send(**to_message(reply).kwargs(for_channel=True))
         players = [interaction.user.id] + ([opponent.id] if opponent else [])
         who = opponent.mention if opponent else "anyone"
@@ -201,6 +278,7 @@ class Play(commands.Cog):
             f"{interaction.user.mention} challenges {who} to {title} in {room.mention}.",
             allowed_mentions=mentions_of(players),
         )
+        return True
 
     @challenge.autocomplete("variant")
     async def _variant_choices(self, interaction: discord.Interaction[Any], current: str):
@@ -318,7 +396,7 @@ class Play(commands.Cog):
     async def _push_marbles(self, interaction: discord.Interaction[Any], current: str):
         typed = self._typed(current.replace("-", " "))
         return await self._suggest(
-            interaction, (f"push {typed}",), lambda n: " ".join(n.split()[1:-1])
+            interaction, (f"push {typed}",), lambda n: " ".join(n.split()[1:-1]), current
         )
 
     @app_commands.command(name="play", description="Play any command in the game's notation")
@@ -330,7 +408,7 @@ class Play(commands.Cog):
 
     @play.autocomplete("command")
     async def _play_command(self, interaction: discord.Interaction[Any], current: str):
-        return await self._suggest(interaction, (self._typed(current),), lambda n: n)
+        return await self._suggest(interaction, (self._typed(current),), lambda n: n, current)
 
 
 async def setup(bot: RefereeBot) -> None:

@@ -146,6 +146,7 @@ class Moderation(commands.Cog):
     @app_commands.describe(
         ladders="Ratings per game (variants together) or per variant",
         moderators="The role a /dispute notifies",
+        takebacks="Let casual games take back a move when both agree (rated games never do)",
     )
     @app_commands.choices(
         ladders=[Choice(name=name, value=value) for value, name in LADDER_CHOICES.items()]
@@ -156,7 +157,12 @@ class Moderation(commands.Cog):
         interaction: discord.Interaction[Any],
         ladders: str | None = None,
         moderators: discord.Role | None = None,
+        takebacks: bool | None = None,
     ) -> None:
+        if takebacks is not None:
+            reply = await self.bot.call(interaction, "set_setting", "takebacks", takebacks)
+            await self.bot.answer(interaction, reply, title="Settings")
+            return
         if moderators is not None:
             reply = await self.bot.call(interaction, "set_mod_role", moderators.id)
             await self.bot.answer(interaction, reply, title="Settings")
@@ -171,6 +177,8 @@ class Moderation(commands.Cog):
             f"Ladders: {ladder_setting_text(current.get('ladder') or {}, changed=False)}\n"
             f"Disputes notify: {_role_text(await self.bot.referee.mod_role(where_of(interaction)))}"
         )
+        allowed = current.get("takebacks", True)
+        text += f"\nTakebacks: {'casual games, when both agree' if allowed else 'off'}"
         await interaction.response.send_message(text, ephemeral=True)
 
     @referee.command(

@@ -10,7 +10,7 @@ import pytest
 
 from bot.clock import ManualClock
 from bot.referee import Referee
-from bot.replies import Actor, Reply, Where
+from bot.replies import Actor, ButtonKind, Reply, Where
 from bot.store import Store
 
 ALICE = Actor(101, "alice")
@@ -60,8 +60,11 @@ async def start(
 
 
 async def play(referee: Referee, where: Where, actor: Actor, text: str) -> Reply:
-    """``act`` and, for an announced drop, the roll: the final reply."""
+    """``act`` and, for an announced drop, the roll: the final reply. A drop into a full line
+    is confirmed when the referee asks (as a random player would press Announce)."""
     reply = await referee.act(where, actor, text)
+    if any(b.kind is ButtonKind.DROP_CONFIRM for b in reply.buttons):
+        reply = await referee.act(where, actor, f"{text} confirm")
     if reply.ok and reply.pending_roll:
         reply = await referee.roll_pending(where)
     return reply

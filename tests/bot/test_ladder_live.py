@@ -13,7 +13,7 @@ from bot.config import Config
 from bot.ladder import ladder_ratings, rebuild
 from bot.ladder_cli import main as ladder_cli
 from bot.migrations import LATEST, MIGRATIONS
-from bot.ratings import NEW_PLAYER, RatingState, rating_change_text, update
+from bot.ratings import NEW_PLAYER, PROVISIONAL_NOTE, RatingState, rating_change_text, update
 from bot.referee import Referee
 from bot.replies import Actor, Where
 from bot.stats import DiceDrop, dice_luck
@@ -166,11 +166,13 @@ async def test_leaderboard_order_provisional_marks_and_the_callers_rank(
     assert lines[1].startswith("1. alice ") and lines[2].startswith("2. bob ")
     assert "?" not in lines[1] + lines[2]
     assert "(2 provisional or inactive player(s) hidden)" in board.text
-    assert lines[-1] == "carol: 1662?, unranked (provisional)."
+    assert lines[-2:] == ["carol: 1662?, unranked (provisional).", PROVISIONAL_NOTE]
     wide = await referee.ladder(HERE, BOB, "morris", include_provisional=True)
     names = [line.split()[1] for line in wide.text.splitlines()[1:5]]
     assert names == ["carol", "alice", "bob", "dave"]  # 1662? > alice > bob > 1338?
-    assert "1. carol 1662? · 1W 0L 0D" in wide.text and wide.text.endswith("bob: #3 of 4.")
+    assert "1. carol 1662? · 1W 0L 0D" in wide.text and wide.text.endswith(
+        f"bob: #3 of 4.\n{PROVISIONAL_NOTE}"
+    )
     top1 = await referee.ladder(HERE, BOB, "morris", top=1)
     assert top1.text.splitlines()[-1].startswith("bob: #2 of 2, ")
     nobody = await referee.ladder(HERE, CAROL, "abalone")
@@ -343,7 +345,8 @@ UNDO_MIGRATION_4 = """
     ALTER TABLE games DROP COLUMN frozen_at; ALTER TABLE actions DROP COLUMN link;
     ALTER TABLE events DROP COLUMN link; ALTER TABLE events DROP COLUMN prev_hash;
     ALTER TABLE events DROP COLUMN hash; ALTER TABLE guild_settings DROP COLUMN mod_role;
-"""
+    ALTER TABLE guild_settings DROP COLUMN takebacks;
+"""  # (and migration 5's column)
 
 
 def test_migration_3_is_the_ladder_schema() -> None:

@@ -179,7 +179,7 @@ async def test_takeback_accepted_by_the_opponent(referee: Referee, store: Store)
     await start(referee, "morris")
     await play(referee, HERE, ALICE, "place d7")
     asked = await referee.request_takeback(HERE, ALICE)
-    assert asked.ok and "place d7" in asked.text
+    assert asked.ok and "places d7" in asked.text
     assert not (await referee.answer_takeback(HERE, ALICE, True)).ok
     done = await referee.answer_takeback(HERE, BOB, True)
     assert done.ok and done.mentions == [ALICE.id]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.cogs.play import MORE
 from tests.discord.harness import CHANNEL_ID, Call, Exchange, Harness, Person
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -49,8 +50,8 @@ async def to_move(
     """Who may act now and their legal commands, as /play's autocomplete offers them."""
     for person in players:
         choices = await h.autocomplete(person, "play", "command", channel=channel)
-        if choices:
-            return person, [c["value"] for c in choices]
+        if choices:  # the last choice may only say how many more there are
+            return person, [c["value"] for c in choices if not c["name"].startswith(MORE)]
     return None, []
 
 
@@ -95,6 +96,10 @@ async def play_out(
             assert mover.mention in played.last.last.content, played.last.last.content
         command = pick(commands) if pick else commands[0]
         exchange = await h.slash(mover, "play", channel=channel, command=command)
+        asked = exchange.messages[0] if exchange.all_ephemeral else None
+        if asked is not None and any(":drop-confirm:" in c for c in asked.custom_ids):
+            exchange = await h.click(mover, asked.message, button(asked, "drop-confirm"))
+            exchange.calls = exchange.calls[1:]  # the private question's buttons retired first
         assert_move_reply(exchange, players)
         played.turns += 1
         played.last = exchange

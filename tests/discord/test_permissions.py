@@ -331,7 +331,7 @@ COLUMNS = (
         "place", fresh("morris"), play_cells(Ok("places d7"), No(NOT_TURN)), values={"point": "d7"}
     ),
     Column("remove", mill_pending, play_cells(Ok("removes"), No(NOT_TURN))),
-    Column("push", abalone_start, play_cells(Ok("pushes"), No(NOT_TURN))),
+    Column("push", abalone_start, play_cells(Ok("moves"), No(NOT_TURN))),  # no sumito yet
     Column(
         "play",
         fresh("atmalof"),

@@ -640,11 +640,12 @@ def test_garbage_position_text_is_a_parse_error(text: str, message: str) -> None
 
 
 def test_describe_says_what_moved_in_side_names() -> None:
+    """A move that pushes no opponent "moves" (as the pictures say); only a sumito "pushes"."""
     state = position("c1 c2 c3", "")
-    assert GAME.describe(state, GAME.parse(state, "push c1 c3 e")) == "Black pushes c1-c3 east."
-    assert GAME.describe(state, GAME.parse(state, "push c3 ne")) == "Black pushes c3 north-east."
+    assert GAME.describe(state, GAME.parse(state, "push c1 c3 e")) == "Black moves c1-c3 east."
+    assert GAME.describe(state, GAME.parse(state, "push c3 ne")) == "Black moves c3 north-east."
     assert GAME.describe(state, GAME.parse(state, "push c1 c3 ne")) == (
-        "Black pushes c1-c3 north-east."
+        "Black moves c1-c3 north-east."
     )
 
 
