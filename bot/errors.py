@@ -115,7 +115,12 @@ class RefereeTree(app_commands.CommandTree[Any]):
         root = getattr(command, "root_parent", None) or command
         if interaction.guild_id is None and getattr(root, "guild_only", False):
             raise app_commands.NoPrivateMessage()
-        check_options(interaction)  # types, ranges and lengths as declared
+        try:
+            check_options(interaction)  # types, ranges and lengths as declared
+        except app_commands.AppCommandError:
+            raise
+        except Exception as exc:  # discord.py reports only AppCommandError; the rest is a bug
+            raise app_commands.CommandInvokeError(command, exc) from exc  # type: ignore[arg-type]
         return True
 
     async def on_error(
