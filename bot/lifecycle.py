@@ -90,8 +90,11 @@ class Challenges(RefereeCore):
             "rematch_of": rematch_of,
         }
         people = [(actor.id, actor.name)] + ([(opponent.id, opponent.name)] if opponent else [])
+        guard = limits.challenge_guard(actor.id, now) if self.per_user_limits else None
         try:
-            cid = await self.store.create_challenge(row, people, now)
+            cid = await self.store.create_challenge(row, people, now, guard)
+        except limits.OverLimit as exc:  # the count inside the insert's transaction decides
+            return refusal(exc.reason)
         except ChannelBusy:
             return refusal(
                 "this channel is busy: a game or a challenge is already here. Finish it, or "
@@ -193,10 +196,21 @@ class Challenges(RefereeCore):
             )
             return columns, start
 
+        guard = None
+        if self.per_user_limits:
+            guard = limits.games_guard(
+                [(actor.id, "you are"), (c.challenger_id, f"{c.challenger_name} is")]
+            )
         try:
             g = await self.store.start_game(
-                c.id, [(c.challenger_id, c.challenger_name), (actor.id, actor.name)], build, now
+                c.id,
+                [(c.challenger_id, c.challenger_name), (actor.id, actor.name)],
+                build,
+                now,
+                guard,
             )
+        except limits.OverLimit as exc:  # the count inside the insert's transaction decides
+            return refusal(exc.reason)
         except GameMovedOn:
             return refusal("that challenge was already answered")
         except ChannelBusy:

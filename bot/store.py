@@ -18,7 +18,7 @@ import asyncio
 import json
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
@@ -81,6 +81,11 @@ class GameMovedOn(Exception):
 
 class ChannelBusy(Exception):
     """The channel already has an active game (or an open challenge)."""
+
+
+# A check run first inside a write transaction (after BEGIN IMMEDIATE, on its connection): it
+# raises to refuse the write, so what it read cannot change before the insert (bot.limits).
+Guard = Callable[[aiosqlite.Connection], Awaitable[None]]
 
 
 @dataclass(slots=True)
@@ -543,10 +548,17 @@ class Store:
         )
 
     async def create_challenge(
-        self, fields_: Mapping[str, Any], people: Sequence[tuple[int, str]], now: float
+        self,
+        fields_: Mapping[str, Any],
+        people: Sequence[tuple[int, str]],
+        now: float,
+        guard: Guard | None = None,
     ) -> int:
-        """Insert an open challenge; raises ChannelBusy if the channel has a game or challenge."""
+        """Insert an open challenge; raises ChannelBusy if the channel has a game or challenge,
+        and whatever ``guard`` raises."""
         async with self._write(f"a challenge in channel {fields_['channel_id']}") as db:
+            if guard is not None:
+                await guard(db)
             busy = await db.execute_fetchall(
                 "SELECT 1 FROM games WHERE channel_id = ? AND status = 'active' UNION ALL "
                 "SELECT 1 FROM challenges WHERE channel_id = ? AND status = 'open'",
@@ -578,14 +590,17 @@ class Store:
         people: Sequence[tuple[int, str]],
         build: Callable[[int], tuple[dict[str, Any], NewEvent]],
         now: float,
+        guard: Guard | None = None,
     ) -> GameRow:
         """Accept an open challenge and insert its game in one transaction.
 
         ``build(game_id)`` returns the game's columns and its start event (the dice
         commitment, the seats and the toss). Raises GameMovedOn if the challenge is no longer
-        open, ChannelBusy if the channel got a game meanwhile.
+        open, ChannelBusy if the channel got a game meanwhile, and whatever ``guard`` raises.
         """
         async with self._write(f"starting the game of challenge {challenge_id}") as db:
+            if guard is not None:
+                await guard(db)
             rows = await db.execute_fetchall("SELECT COALESCE(MAX(id), 0) + 1 FROM games")
             game_id = int(next(iter(rows))[0])
             cur = await db.execute(

@@ -4,6 +4,7 @@ frames, and per-user cooldowns on the expensive commands (answered privately wit
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -24,8 +25,8 @@ from tests.bot.conftest import ALICE, BOB, CAROL, HERE, random_game, start
 from tests.discord.conftest import ALICE as ALICE_P  # members, not referee actors
 from tests.discord.conftest import BOB as BOB_P
 from tests.discord.conftest import start_bot
-from tests.discord.harness import CHANNEL_ID, Harness
-from tests.discord.play import start_game, to_move
+from tests.discord.harness import CHANNEL_ID, Harness, Person
+from tests.discord.play import button, message_with_buttons, start_game, to_move
 
 STRING, INTEGER, NUMBER = 3, 4, 10
 LONGEST_OPTION = 200  # no string option takes more than this many characters
@@ -74,6 +75,101 @@ async def test_accepting_is_refused_when_the_challenger_is_at_the_limit(referee:
         await start(referee, "morris", channel(n), ALICE, Actor(6000 + n, f"q{n}"))
     late = await referee.accept(channel(30), BOB)
     assert not late.ok and late.text.startswith("alice is already playing 10 games")
+
+
+# ---- the same limits under concurrency: the count is taken inside the insert's transaction ----
+
+AT_ONCE = 40
+RIVALS = [Actor(7000 + n, f"r{n}") for n in range(AT_ONCE)]
+
+
+async def waiting(store: Store, user_id: int) -> int:
+    return await limits.open_challenges(store, user_id, 0.0)
+
+
+async def test_forty_challenges_at_once_leave_three_waiting(referee: Referee, store: Store) -> None:
+    replies = await asyncio.gather(
+        *(
+            referee.challenge(channel(n), ALICE, "morris", opponent=RIVALS[n])
+            for n in range(AT_ONCE)
+        )
+    )
+    assert sum(r.ok for r in replies) == limits.MAX_OPEN_CHALLENGES
+    assert await waiting(store, ALICE.id) == limits.MAX_OPEN_CHALLENGES
+    refused = [r for r in replies if not r.ok]
+    assert all(r.ephemeral and "3 challenges waiting" in r.text for r in refused)
+
+
+async def post_rivals_challenges(referee: Referee) -> None:
+    """Each rival challenges Alice in a channel of their own (one challenge each: allowed)."""
+    for n, rival in enumerate(RIVALS):
+        assert (await referee.challenge(channel(n), rival, "morris", opponent=ALICE)).ok
+
+
+async def test_forty_accepts_at_once_start_ten_games(referee: Referee, store: Store) -> None:
+    await post_rivals_challenges(referee)
+    replies = await asyncio.gather(*(referee.accept(channel(n), ALICE) for n in range(AT_ONCE)))
+    assert sum(r.ok for r in replies) == limits.MAX_ACTIVE_GAMES
+    assert await limits.active_games(store, ALICE.id) == limits.MAX_ACTIVE_GAMES
+    assert all("already playing 10 games" in r.text for r in replies if not r.ok)
+
+
+async def test_two_referees_on_one_file_share_the_limits(
+    referee: Referee, store: Store, db_path: str, clock: ManualClock
+) -> None:
+    """Two processes (two Stores) on one file: SQLite's write lock makes the count and the
+    insert one step across both."""
+    other_store = await Store.open(db_path)
+    other = Referee(other_store, clock, render=False)
+    try:
+        both = (referee, other)
+        replies = await asyncio.gather(
+            *(
+                both[n % 2].challenge(channel(n), ALICE, "morris", opponent=RIVALS[n])
+                for n in range(AT_ONCE)
+            )
+        )
+        assert sum(r.ok for r in replies) == limits.MAX_OPEN_CHALLENGES
+        assert await waiting(store, ALICE.id) == limits.MAX_OPEN_CHALLENGES
+        for n in range(AT_ONCE):  # withdraw them; now the rivals challenge Alice
+            await referee.decline(channel(n), ALICE)
+        await post_rivals_challenges(referee)
+        replies = await asyncio.gather(
+            *(both[n % 2].accept(channel(n), ALICE) for n in range(AT_ONCE))
+        )
+        assert sum(r.ok for r in replies) == limits.MAX_ACTIVE_GAMES
+        assert await limits.active_games(other_store, ALICE.id) == limits.MAX_ACTIVE_GAMES
+    finally:
+        await other_store.close()
+
+
+async def test_forty_slash_challenges_at_once_through_discord_leave_three(bot: Harness) -> None:
+    channels = [CHANNEL_ID + 1 + n for n in range(AT_ONCE)]
+    exchanges = await asyncio.gather(
+        *(bot.slash(ALICE_P, "challenge", channel=c, game="morris") for c in channels)
+    )
+    public = [e for e in exchanges if not e.first.ephemeral]
+    assert len(public) == limits.MAX_OPEN_CHALLENGES
+    assert all("3 challenges waiting" in e.text for e in exchanges if e.first.ephemeral)
+    store = bot.bot.referee.store  # type: ignore[attr-defined]
+    assert await waiting(store, ALICE_P.id) == limits.MAX_OPEN_CHALLENGES
+
+
+async def test_forty_accept_clicks_at_once_through_discord_start_ten_games(bot: Harness) -> None:
+    challenges = []
+    for n in range(AT_ONCE):
+        rival = Person(910_000_000_000_000_000 + n, f"rival{n}")
+        posted = await bot.slash(
+            rival, "challenge", channel=CHANNEL_ID + 1 + n, game="morris", opponent=ALICE_P
+        )
+        challenges.append(message_with_buttons(posted))
+    clicks = await asyncio.gather(
+        *(bot.click(ALICE_P, c.message, button(c, "accept")) for c in challenges)
+    )
+    started = [e for e in clicks if not e.first.ephemeral]
+    assert len(started) == limits.MAX_ACTIVE_GAMES
+    store = bot.bot.referee.store  # type: ignore[attr-defined]
+    assert await limits.active_games(store, ALICE_P.id) == limits.MAX_ACTIVE_GAMES
 
 
 # ---- sizes and lengths -----------------------------------------------------------------------
