@@ -193,14 +193,16 @@ class Endings(RefereeCore):
 
     @once_per_request
     async def abort(self, where: Where, actor: Actor, *, request_id: str | None = None) -> Reply:
-        """End the game unrated, allowed until both sides have moved."""
+        """End the game unrated, allowed to a player who has not acted yet: a player who has
+        moved (an Atmalof drop with its roll counts) could otherwise abort to escape a bad roll.
+        An announced roll is rolled first (``_playing``), so it counts too."""
         loaded = await self._playing(where, actor)
         if isinstance(loaded, Reply):
             return loaded
         g, state, seat, prefix = loaded
-        if g.moved == 3:
+        if g.moved & (1 << seat):
             return refusal(
-                "too late to abort: both sides have moved. Resign or offer a draw instead",
+                "too late to abort: you have already moved. Resign or offer a draw instead",
                 game_id=g.id,
             )
         outcome = Outcome(Termination.ABORTED, None, f"aborted by {actor.name} before both moved")

@@ -61,7 +61,7 @@ class GameFlow(commands.Cog):
         await self._do(interaction, "answer_takeback", False)
 
     @app_commands.command(
-        name="abort", description="Call the game off, unrated (before both moved)"
+        name="abort", description="Call the game off, unrated (before your first move)"
     )
     async def abort(self, interaction: discord.Interaction[Any]) -> None:
         await self._do(interaction, "abort")
