@@ -245,7 +245,7 @@ class Endings(RefereeCore):
 
     async def moderator_abort(self, where: Where, actor: Actor, reason: str) -> Reply:
         """A moderator ends the channel's game unrated, with a reason that is logged."""
-        g, state, problem = await self._moderated(where, actor, reason)
+        g, state, problem = await self._moderated(where, actor, reason, "abort")
         if problem:
             return problem
         text = f"aborted by moderator {actor.name}: {reason.strip()[:MAX_REASON]}"
@@ -254,7 +254,7 @@ class Endings(RefereeCore):
 
     async def award(self, where: Where, actor: Actor, winner: Actor | None, reason: str) -> Reply:
         """A moderator decides the game: ``winner`` a player of it, or None for a draw."""
-        g, state, problem = await self._moderated(where, actor, reason)
+        g, state, problem = await self._moderated(where, actor, reason, "award")
         if problem:
             return problem
         seat = None

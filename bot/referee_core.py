@@ -390,7 +390,7 @@ class RefereeCore:
         )
 
     async def _moderated(
-        self, where: Where, actor: Actor, reason: str
+        self, where: Where, actor: Actor, reason: str, action: str
     ) -> tuple[Any, Any, Reply | None]:
         if not actor.is_moderator:
             return None, None, refusal("only moderators can do that")
@@ -399,7 +399,25 @@ class RefereeCore:
         g = await self._game_for_moderator(where)
         if g is None:
             return None, None, refusal(texts.NO_GAME)
+        own = self._own_game(g, actor, action)
+        if own is not None:
+            return None, None, own
         return g, await self._state(g), None
+
+    @staticmethod
+    def _own_game(g: GameRow, actor: Actor, action: str) -> Reply | None:
+        """Nobody adjudicates a game they play in, moderator or not: another moderator must.
+        The attempt is logged with who tried (None: ``actor`` does not play in ``g``)."""
+        if g.seat_of(actor.id) is None:
+            return None
+        log.warning(
+            "moderator %s (%s) refused: %s of game %s, which they play in",
+            actor.id,
+            actor.name,
+            action,
+            g.id,
+        )
+        return refusal("you play in this game: another moderator must decide it", game_id=g.id)
 
     async def _game_for_moderator(self, where: Where) -> GameRow | None:
         """The channel's active game, or, in a dispute's private thread, the frozen game of the
