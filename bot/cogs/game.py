@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import RefereeBot, where_of
+from bot.guards import expensive
 
 
 class GameFlow(commands.Cog):
@@ -22,6 +23,7 @@ class GameFlow(commands.Cog):
         await self.bot.answer(interaction, reply)
 
     @app_commands.command(name="board", description="Show the current position of this game again")
+    @expensive("board")
     async def board(self, interaction: discord.Interaction[Any]) -> None:
         reply = await self.bot.referee.board(where_of(interaction))
         await self.bot.answer(interaction, reply)

@@ -15,6 +15,7 @@ from bot import limits
 from bot.clock import ManualClock
 from bot.commands import MAX_TEXT
 from bot.guards import COOLDOWNS, Cooldowns
+from bot.lru import LRU
 from bot.referee import Referee
 from bot.referee_core import HISTORY_PAGE
 from bot.replies import Actor, Where
@@ -172,6 +173,36 @@ async def test_forty_accept_clicks_at_once_through_discord_start_ten_games(bot: 
     assert await limits.active_games(store, ALICE_P.id) == limits.MAX_ACTIVE_GAMES
 
 
+# ---- memory: positions kept for games in play and games looked at ----------------------------
+
+
+def test_an_lru_keeps_its_size_and_the_recently_used() -> None:
+    kept: LRU[int, str] = LRU(3)
+    for n in range(10):
+        kept[n] = str(n)
+        assert len(kept) <= 3
+    assert kept.get(7) == "7"  # read: now the most recent
+    kept[10] = "10"
+    assert 7 in kept and 8 not in kept and kept.get(8) is None
+    assert kept.pop(7) == "7" and len(kept) == 2
+
+
+async def test_boards_of_many_finished_games_keep_a_bounded_number_of_positions(
+    store: Store, clock: ManualClock
+) -> None:
+    """Issue 13.4: every finished game looked at with /board stayed in memory forever."""
+    referee = Referee(store, clock, render=False, positions_kept=4)
+    for n in range(12):
+        await start(referee, "morris", channel(n), ALICE, RIVALS[n])
+        assert (await referee.act(channel(n), ALICE, "place d7")).ok
+        assert (await referee.resign(channel(n), RIVALS[n])).ok
+    shown = [await referee.board(channel(n)) for n in range(12)]
+    assert all(s.ok and s.finished for s in shown)
+    assert len(referee._states) == 4
+    assert shown[0].game_id not in referee._states  # forgotten: replayed from the store, the same
+    assert (await referee.board(channel(0))).board_text == shown[0].board_text
+
+
 # ---- sizes and lengths -----------------------------------------------------------------------
 
 
@@ -270,11 +301,11 @@ def test_a_cooldown_counts_per_user_and_command() -> None:
         book.check("history", 1, 101.0)
     assert round(refused.value.retry_after) == 29  # type: ignore[attr-defined]
     book.check("history", 2, 101.0)  # another user
-    book.check("board", 1, 101.0)  # a command without a cooldown
+    book.check("place", 1, 101.0)  # a command without a cooldown
     book.check("history", 1, 131.0)  # the window has passed
 
 
-@pytest.mark.parametrize("command", ["history", "record", "verify", "replay"])
+@pytest.mark.parametrize("command", ["history", "record", "verify", "replay", "board"])
 async def test_expensive_commands_cool_down_per_user_with_the_wait_shown(
     bot: Harness, command: str
 ) -> None:
