@@ -173,6 +173,93 @@ async def test_forty_accept_clicks_at_once_through_discord_start_ten_games(bot: 
     assert await limits.active_games(store, ALICE_P.id) == limits.MAX_ACTIVE_GAMES
 
 
+# ---- /challenge thread:true: check first, create after, and a cooldown on threads ------------
+
+THREADS = "/channels/{channel_id}/threads"
+
+
+def threads_made(h: Harness) -> list[Any]:
+    return [c for c in h.rest_calls if c.method == "POST" and c.path == THREADS]
+
+
+def threads_deleted(h: Harness) -> list[Any]:
+    return [c for c in h.rest_calls if c.method == "DELETE"]
+
+
+def answer(exchange: Any) -> Any:
+    """The interaction's own response (a thread's REST calls come before it)."""
+    (call,) = [c for c in exchange.calls if c.kind == "callback"]
+    return call
+
+
+async def test_the_challenge_pre_check_refuses_as_the_challenge_would(
+    referee: Referee, store: Store
+) -> None:
+    assert await referee.challenge_refusal(HERE, ALICE, "morris", opponent=BOB) is None
+    for n in range(limits.MAX_OPEN_CHALLENGES):
+        assert (await referee.challenge(channel(n), ALICE, "morris")).ok
+    for kwargs in ({}, {"variant": "nonsense"}, {"opponent": ALICE}, {"clock": "99x"}):
+        refused = await referee.challenge_refusal(HERE, ALICE, "morris", **kwargs)
+        made = await referee.challenge(HERE, ALICE, "morris", **kwargs)
+        assert refused is not None and not made.ok and refused.text == made.text, kwargs
+    assert await store.open_challenge(HERE.channel_id) is None
+
+
+async def test_a_thread_challenge_that_will_be_refused_opens_no_thread(bot: Harness) -> None:
+    """Issue 13.5: a user at the limit made 25 create/delete pairs of threads. Every refusal
+    that does not need the thread comes first now, and nothing is created."""
+    for n in range(limits.MAX_OPEN_CHALLENGES):
+        posted = await bot.slash(ALICE_P, "challenge", channel=CHANNEL_ID + 1 + n, game="morris")
+        assert not posted.first.ephemeral, posted.text
+    for _ in range(25):
+        refused = await bot.slash(ALICE_P, "challenge", game="morris", thread=True)
+        assert refused.all_ephemeral and "3 challenges waiting" in refused.text, refused.text
+    wrong = await bot.slash(BOB_P, "challenge", game="morris", variant="nonsense", thread=True)
+    assert wrong.all_ephemeral
+    assert threads_made(bot) == [] and threads_deleted(bot) == []
+
+
+def posted_in_thread(h: Harness) -> dict[str, Any]:
+    """The last challenge message the bot posted in a thread (it carries the buttons)."""
+    posts = [c for c in h.rest_calls if c.path == "/channels/{channel_id}/messages"]
+    return posts[-1].message
+
+
+async def test_opening_threads_for_challenges_cools_down_per_user(bot: Harness) -> None:
+    uses, per = COOLDOWNS["thread"]
+    for _ in range(uses):  # each challenge withdrawn at once: the limit never stops them
+        opened = await bot.slash(ALICE_P, "challenge", game="abalone", thread=True)
+        assert not answer(opened).ephemeral, opened.text
+        message = posted_in_thread(bot)
+        ids = [c["custom_id"] for row in message["components"] for c in row["components"]]
+        (decline,) = [i for i in ids if i.split(":")[1] == "decline"]
+        withdrawn = await bot.click(ALICE_P, message, decline)
+        assert not withdrawn.first.ephemeral, withdrawn.text
+    slowed = await bot.slash(ALICE_P, "challenge", game="abalone", thread=True)
+    assert slowed.all_ephemeral and f"try again in {per:.0f} s" in slowed.text, slowed.text
+    assert len(threads_made(bot)) == uses
+    here = await bot.slash(ALICE_P, "challenge", game="abalone")  # no thread: no cooldown
+    assert not here.first.ephemeral, here.text
+    other = await bot.slash(BOB_P, "challenge", game="abalone", thread=True)
+    assert not answer(other).ephemeral  # others are not slowed
+
+
+async def test_thread_challenges_at_once_keep_only_the_threads_of_challenges_that_landed(
+    bot: Harness,
+) -> None:
+    """The check passes for all of them at once, and then the insert refuses most: each of
+    those threads is removed again; what stays is one thread per challenge that landed."""
+    bot.bot.cooldowns = None
+    exchanges = await asyncio.gather(
+        *(bot.slash(ALICE_P, "challenge", game="morris", thread=True) for _ in range(8))
+    )
+    landed = [e for e in exchanges if not answer(e).ephemeral]
+    assert len(landed) == limits.MAX_OPEN_CHALLENGES
+    made, gone = threads_made(bot), threads_deleted(bot)
+    assert len(made) - len(gone) == limits.MAX_OPEN_CHALLENGES
+    assert len(bot.channels) == 1 + limits.MAX_OPEN_CHALLENGES  # the channel and 3 threads
+
+
 # ---- memory: positions kept for games in play and games looked at ----------------------------
 
 
