@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 
 import engine
+from bot import deadline
 from bot.guards import first_delivery
 from bot.option_guard import check_options
 from bot.store import StoreUnavailable
@@ -106,7 +107,8 @@ class RefereeTree(app_commands.CommandTree[Any]):
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         """Bots never use the referee, and guild-only commands are refused in direct messages
         even if Discord delivers one (discord.py leaves ``guild_only`` to Discord). An
-        interaction delivered twice is handled once."""
+        interaction delivered twice is handled once. The first answer is due from now on."""
+        deadline.start(answered=interaction.response.is_done)
         if not first_delivery(interaction):
             return False
         if interaction.user.bot:
