@@ -12,7 +12,7 @@ from bot.clock import ManualClock
 from bot.texts import CANT_SAVE
 from tests.discord.conftest import ALICE, BOB, CAROL, start_bot
 from tests.discord.harness import CHANNEL_ID, Call, Exchange
-from tests.discord.play import assert_move_reply, start_game
+from tests.discord.play import assert_move_reply, button, message_with_buttons, start_game
 
 WINDOW = 3.0  # seconds Discord waits for an interaction's first response
 CHANNELS = [CHANNEL_ID + n for n in range(3)]
@@ -30,6 +30,7 @@ async def test_three_commands_against_a_locked_database_are_each_answered_in_tim
     try:
         for channel in CHANNELS:
             await start_game(h, ALICE, BOB, "morris", channel=channel)
+        offer = message_with_buttons(await h.slash(BOB, "draw offer", channel=CHANNELS[1]))
         other = sqlite3.connect(db_path, isolation_level=None)
         try:
             other.execute("BEGIN IMMEDIATE")  # e.g. a ladder rebuild from the command line
@@ -38,8 +39,14 @@ async def test_three_commands_against_a_locked_database_are_each_answered_in_tim
                 await asyncio.sleep(0.3)
                 return await h.slash(CAROL, "board", channel=CHANNELS[0])
 
+            async def click_later() -> Exchange:  # a button, queued the same way
+                await asyncio.sleep(0.3)
+                return await h.click(ALICE, offer.message, button(offer, "draw-decline"))
+
             moves = await asyncio.gather(
-                *(h.slash(ALICE, "place", channel=c, point="d7") for c in CHANNELS), look_later()
+                *(h.slash(ALICE, "place", channel=c, point="d7") for c in CHANNELS),
+                look_later(),
+                click_later(),
             )
         finally:
             other.execute("ROLLBACK")
