@@ -117,7 +117,11 @@ class Disputes(RefereeCore):
         *,
         need_reason: bool,
         finished_too: bool = False,
+        action: str | None = None,
     ) -> tuple[GameRow, Any] | Reply:
+        """The game a moderator acts on and its state, or why not. ``action``: the decision
+        being taken (refused to a moderator who plays in the game, ``_own_game``); None for a
+        read-only look (rewind), which the game's own players may take too."""
         if not actor.is_moderator:
             return refusal("only moderators can do that")
         if need_reason and not _reason(reason):
@@ -129,6 +133,9 @@ class Disputes(RefereeCore):
                 g = await self.store.latest_game(where.parent_id)
         if g is None:
             return refusal(texts.NO_GAME)
+        own = self._own_game(g, actor, action) if action else None
+        if own is not None:
+            return own
         return g, await self._state(g)
 
     async def rewind(self, where: Where, actor: Actor, number: int, reason: str = "") -> Reply:
@@ -182,7 +189,7 @@ class Disputes(RefereeCore):
 
     async def resume(self, where: Where, actor: Actor, reason: str = "") -> Reply:
         """Unfreeze: every clock goes on from what it showed when the dispute froze it."""
-        loaded = await self._moderating(where, actor, reason, need_reason=False)
+        loaded = await self._moderating(where, actor, reason, need_reason=False, action="resume")
         if isinstance(loaded, Reply):
             return loaded
         g, state = loaded
@@ -215,7 +222,7 @@ class Disputes(RefereeCore):
         """By agreement: the game goes on from the position after action ``number``; the later
         actions leave the live line but stay in the log. The game is unfrozen; the clock
         banks stay as they are and the player to move starts a fresh turn."""
-        loaded = await self._moderating(where, actor, reason, need_reason=True)
+        loaded = await self._moderating(where, actor, reason, need_reason=True, action="restore")
         if isinstance(loaded, Reply):
             return loaded
         g, _ = loaded
@@ -259,7 +266,7 @@ class Disputes(RefereeCore):
 
     async def void(self, where: Where, actor: Actor, reason: str) -> Reply:
         """End the game without a result and unrated (frozen or not), the reason logged."""
-        loaded = await self._moderating(where, actor, reason, need_reason=True)
+        loaded = await self._moderating(where, actor, reason, need_reason=True, action="void")
         if isinstance(loaded, Reply):
             return loaded
         g, state = loaded

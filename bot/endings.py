@@ -208,14 +208,16 @@ class Endings(RefereeCore):
 
     @once_per_request
     async def abort(self, where: Where, actor: Actor, *, request_id: str | None = None) -> Reply:
-        """End the game unrated, allowed until both sides have moved."""
+        """End the game unrated, allowed to a player who has not acted yet: a player who has
+        moved (an Atmalof drop with its roll counts) could otherwise abort to escape a bad roll.
+        An announced roll is rolled first (``_playing``), so it counts too."""
         loaded = await self._playing(where, actor)
         if isinstance(loaded, Reply):
             return loaded
         g, state, seat, prefix = loaded
-        if g.moved == 3:
+        if g.moved & (1 << seat):
             return refusal(
-                "too late to abort: both sides have moved. Resign or offer a draw instead",
+                "too late to abort: you have already moved. Resign or offer a draw instead",
                 game_id=g.id,
             )
         outcome = Outcome(Termination.ABORTED, None, f"aborted by {actor.name} before both moved")
@@ -258,7 +260,7 @@ class Endings(RefereeCore):
 
     async def moderator_abort(self, where: Where, actor: Actor, reason: str) -> Reply:
         """A moderator ends the channel's game unrated, with a reason that is logged."""
-        g, state, problem = await self._moderated(where, actor, reason)
+        g, state, problem = await self._moderated(where, actor, reason, "abort")
         if problem:
             return problem
         text = f"aborted by moderator {actor.name}: {reason.strip()[:MAX_REASON]}"
@@ -267,7 +269,7 @@ class Endings(RefereeCore):
 
     async def award(self, where: Where, actor: Actor, winner: Actor | None, reason: str) -> Reply:
         """A moderator decides the game: ``winner`` a player of it, or None for a draw."""
-        g, state, problem = await self._moderated(where, actor, reason)
+        g, state, problem = await self._moderated(where, actor, reason, "award")
         if problem:
             return problem
         seat = None

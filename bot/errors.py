@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 
 import engine
+from bot import deadline
 from bot.guards import first_delivery
 from bot.option_guard import check_options
 from bot.store import StoreUnavailable
@@ -106,7 +107,8 @@ class RefereeTree(app_commands.CommandTree[Any]):
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         """Bots never use the referee, and guild-only commands are refused in direct messages
         even if Discord delivers one (discord.py leaves ``guild_only`` to Discord). An
-        interaction delivered twice is handled once."""
+        interaction delivered twice is handled once. The first answer is due from now on."""
+        deadline.start(answered=interaction.response.is_done)
         if not first_delivery(interaction):
             return False
         if interaction.user.bot:
@@ -115,7 +117,12 @@ class RefereeTree(app_commands.CommandTree[Any]):
         root = getattr(command, "root_parent", None) or command
         if interaction.guild_id is None and getattr(root, "guild_only", False):
             raise app_commands.NoPrivateMessage()
-        check_options(interaction)  # types, ranges and lengths as declared
+        try:
+            check_options(interaction)  # types, ranges and lengths as declared
+        except app_commands.AppCommandError:
+            raise
+        except Exception as exc:  # discord.py reports only AppCommandError; the rest is a bug
+            raise app_commands.CommandInvokeError(command, exc) from exc  # type: ignore[arg-type]
         return True
 
     async def on_error(

@@ -20,9 +20,12 @@ log = logging.getLogger("bot.discord")
 
 T = TypeVar("T")
 
-# (uses, per seconds) for each user: the commands that read a whole game, draw frames or scan
-# the ladder. Moves are not limited: the referee answers them in milliseconds.
+# (uses, per seconds) for each user: the commands that read a whole game, draw a board or
+# frames, or scan the ladder, and opening a thread for a challenge. Moves are not limited: the
+# referee answers them in milliseconds (and their board is drawn once per move).
 COOLDOWNS: Mapping[str, tuple[int, float]] = {
+    "board": (5, 15.0),
+    "thread": (3, 300.0),  # threads a user's challenges open (bot.cogs.play)
     "replay": (4, 60.0),
     "record": (5, 30.0),
     "verify": (5, 30.0),

@@ -51,26 +51,12 @@ class Challenges(RefereeCore):
         game's verifiable dice, shown when the game starts). ``clock``: "none", "10+0", "15+5",
         "24h". The reply carries Accept/Decline buttons and ``challenge_id``.
         """
-        if actor.is_bot:
-            return refusal("bots cannot play")
-        if opponent is not None and opponent.is_bot:
-            return refusal(f"{opponent.name} is a bot and cannot play")
-        if opponent is not None and opponent.id == actor.id:
-            return refusal("you cannot challenge yourself: challenge someone else, or anyone")
-        if starter not in STARTERS:
-            return refusal("who starts must be me, them or random")
-        if self.per_user_limits:
-            busy = await limits.challenge_problem(self.store, actor.id, self._now())
-            if busy:
-                return refusal(busy)
-        try:
-            rules = engine.get_game(game)
-            state = rules.new(variant, **dict(options or {}))
-            spec = ClockSpec.parse(clock)
-        except (EngineError, ClockSpecError) as exc:
-            return refusal(str(exc))
-        except TypeError as exc:
-            return refusal(f"those options do not fit {game}: {exc}")
+        prepared = await self._challenge_prepared(
+            actor, game, opponent, variant, options, clock, starter
+        )
+        if isinstance(prepared, Reply):
+            return prepared
+        rules, state, spec = prepared
         full_options = rules.options(state)
         now = self._now()
         row = {
@@ -90,8 +76,11 @@ class Challenges(RefereeCore):
             "rematch_of": rematch_of,
         }
         people = [(actor.id, actor.name)] + ([(opponent.id, opponent.name)] if opponent else [])
+        guard = limits.challenge_guard(actor.id, now) if self.per_user_limits else None
         try:
-            cid = await self.store.create_challenge(row, people, now)
+            cid = await self.store.create_challenge(row, people, now, guard)
+        except limits.OverLimit as exc:  # the count inside the insert's transaction decides
+            return refusal(exc.reason)
         except ChannelBusy:
             return refusal(
                 "this channel is busy: a game or a challenge is already here. Finish it, or "
@@ -118,6 +107,61 @@ class Challenges(RefereeCore):
                 ButtonSpec("Decline", ButtonKind.DECLINE, cid, 0, "danger"),
             ],
         )
+
+    async def challenge_refusal(
+        self,
+        where: Where,
+        actor: Actor,
+        game: str,
+        *,
+        opponent: Actor | None = None,
+        variant: str = "standard",
+        options: Mapping[str, Any] | None = None,
+        rated: bool = False,
+        clock: str = "none",
+        starter: str = "random",
+    ) -> Reply | None:
+        """The refusal ``challenge`` would answer before writing anything, or None: asked first
+        by a front end that makes something for the challenge (a thread), so a challenge that
+        will be refused makes nothing. None is no promise: the write checks the limits again
+        (and whether the channel is free), and the front end undoes what it made if refused."""
+        prepared = await self._challenge_prepared(
+            actor, game, opponent, variant, options, clock, starter
+        )
+        return prepared if isinstance(prepared, Reply) else None
+
+    async def _challenge_prepared(
+        self,
+        actor: Actor,
+        game: str,
+        opponent: Actor | None,
+        variant: str,
+        options: Mapping[str, Any] | None,
+        clock: str,
+        starter: str,
+    ) -> Reply | tuple[Any, Any, ClockSpec]:
+        """(rules, the starting position, the clock) for a challenge, or why it is refused."""
+        if actor.is_bot:
+            return refusal("bots cannot play")
+        if opponent is not None and opponent.is_bot:
+            return refusal(f"{opponent.name} is a bot and cannot play")
+        if opponent is not None and opponent.id == actor.id:
+            return refusal("you cannot challenge yourself: challenge someone else, or anyone")
+        if starter not in STARTERS:
+            return refusal("who starts must be me, them or random")
+        if self.per_user_limits:
+            busy = await limits.challenge_problem(self.store, actor.id, self._now())
+            if busy:
+                return refusal(busy)
+        try:
+            rules = engine.get_game(game)
+            state = rules.new(variant, **dict(options or {}))
+            spec = ClockSpec.parse(clock)
+        except (EngineError, ClockSpecError) as exc:
+            return refusal(str(exc))
+        except TypeError as exc:
+            return refusal(f"those options do not fit {game}: {exc}")
+        return rules, state, spec
 
     @once_per_request
     async def accept(
@@ -196,10 +240,21 @@ class Challenges(RefereeCore):
             )
             return columns, start
 
+        guard = None
+        if self.per_user_limits:
+            guard = limits.games_guard(
+                [(actor.id, "you are"), (c.challenger_id, f"{c.challenger_name} is")]
+            )
         try:
             g = await self.store.start_game(
-                c.id, [(c.challenger_id, c.challenger_name), (actor.id, actor.name)], build, now
+                c.id,
+                [(c.challenger_id, c.challenger_name), (actor.id, actor.name)],
+                build,
+                now,
+                guard,
             )
+        except limits.OverLimit as exc:  # the count inside the insert's transaction decides
+            return refusal(exc.reason)
         except GameMovedOn:
             return refusal("that challenge was already answered")
         except ChannelBusy:

@@ -71,7 +71,9 @@ def problem(param: app_commands.Parameter, value: Any) -> str | None:
             return f"{name} must be a number"
         if whole and not isinstance(value, int):
             return f"{name} must be a whole number"
-        if not math.isfinite(value) or abs(value) > INT_LIMIT:
+        # an int past 10**308 cannot become a float (math.isfinite raises OverflowError): test
+        # floats for NaN and infinity, and compare ints as ints
+        if (isinstance(value, float) and not math.isfinite(value)) or abs(value) > INT_LIMIT:
             return f"{name} is out of range"
         low, high = param.min_value, param.max_value
         if (low is not None and value < low) or (high is not None and value > high):
@@ -79,8 +81,9 @@ def problem(param: app_commands.Parameter, value: Any) -> str | None:
             return f"{name} must be {span or 'in range'}".rstrip()
         return None
     if kind in SNOWFLAKE_TYPES:
-        text = str(value)
-        fits = text.isascii() and text.isdigit() and len(text) <= 20
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**64:
+            value = str(value)  # (never str() of a huge int: past 4300 digits it raises)
+        fits = isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 20
         return None if fits else f"{name} must be picked from the list Discord shows"
     return None
 

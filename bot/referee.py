@@ -76,6 +76,8 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
     opponent may ``claim`` the win (default 72 hours).
     ``per_user_limits``: at most ``bot.limits`` challenges waiting and games running per user
     (default on; tests that stage many games for one person switch it off).
+    ``positions_kept``: how many games' positions stay in memory (least recently used go first;
+    any other is replayed from the store when needed).
 
     Commands live by concept: challenges in ``bot.lifecycle``, endings in ``bot.endings``,
     shared machinery in ``bot.referee_core``; play, proof and upkeep here.

@@ -16,6 +16,7 @@ import render
 from bot import boards, ladder_store, texts
 from bot.boards import BoardView, Renderer
 from bot.clock import Clock, ClockSpec, SystemClock
+from bot.lru import LRU
 from bot.records import iso, outcome_of
 from bot.replies import (
     Actor,
@@ -43,6 +44,7 @@ HISTORY_PAGE = 20
 MAX_CHOICES = 25
 MAX_REASON = 300
 STALE_ROLL_AFTER = 5.0  # seconds after which the sweeper completes an announced roll itself
+POSITIONS_KEPT = 2000  # positions kept in memory (any other is replayed from the store)
 _REQUEST: ContextVar[str | None] = ContextVar("referee_request_id", default=None)
 _Command = TypeVar("_Command", bound=Callable[..., Awaitable[Reply]])
 
@@ -75,6 +77,7 @@ class RefereeCore:
         challenge_ttl: float = 600.0,
         abandon_after: float = 72 * 3600.0,
         per_user_limits: bool = True,
+        positions_kept: int = POSITIONS_KEPT,
     ) -> None:
         self.store = store
         self.per_user_limits = per_user_limits  # bot.limits: challenges and games per user
@@ -85,7 +88,8 @@ class RefereeCore:
             self._renderer = render or None
         self.challenge_ttl = challenge_ttl
         self.abandon_after = abandon_after
-        self._states: dict[int, tuple[str, Any]] = {}  # game id -> (chain head, state)
+        # game id -> (chain head, state): the games in play and recently shown, bounded
+        self._states: LRU[int, tuple[str, Any]] = LRU(positions_kept)
 
     # --- request ids: a repeated click or a redelivered interaction is answered once ---------
 
@@ -427,7 +431,7 @@ class RefereeCore:
         )
 
     async def _moderated(
-        self, where: Where, actor: Actor, reason: str
+        self, where: Where, actor: Actor, reason: str, action: str
     ) -> tuple[Any, Any, Reply | None]:
         if not actor.is_moderator:
             return None, None, refusal("only moderators can do that")
@@ -436,7 +440,25 @@ class RefereeCore:
         g = await self._game_for_moderator(where)
         if g is None:
             return None, None, refusal(texts.NO_GAME)
+        own = self._own_game(g, actor, action)
+        if own is not None:
+            return None, None, own
         return g, await self._state(g), None
+
+    @staticmethod
+    def _own_game(g: GameRow, actor: Actor, action: str) -> Reply | None:
+        """Nobody adjudicates a game they play in, moderator or not: another moderator must.
+        The attempt is logged with who tried (None: ``actor`` does not play in ``g``)."""
+        if g.seat_of(actor.id) is None:
+            return None
+        log.warning(
+            "moderator %s (%s) refused: %s of game %s, which they play in",
+            actor.id,
+            actor.name,
+            action,
+            g.id,
+        )
+        return refusal("you play in this game: another moderator must decide it", game_id=g.id)
 
     async def _game_for_moderator(self, where: Where) -> GameRow | None:
         """The channel's active game, or, in a dispute's private thread, the frozen game of the

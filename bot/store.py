@@ -18,7 +18,7 @@ import asyncio
 import json
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
 from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
@@ -27,6 +27,7 @@ from typing import Any
 
 import aiosqlite
 
+from bot import deadline
 from bot.ladder_store import RESULT_COLUMNS, rate_finished, result_changed
 from bot.migrations import LATEST, MIGRATIONS
 from engine import chain
@@ -81,6 +82,11 @@ class GameMovedOn(Exception):
 
 class ChannelBusy(Exception):
     """The channel already has an active game (or an open challenge)."""
+
+
+# A check run first inside a write transaction (after BEGIN IMMEDIATE, on its connection): it
+# raises to refuse the write, so what it read cannot change before the insert (bot.limits).
+Guard = Callable[[aiosqlite.Connection], Awaitable[None]]
 
 
 @dataclass(slots=True)
@@ -280,6 +286,7 @@ class Store:
         store = cls(path, db)
         try:
             await db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            store._lock = _AnswerInTime(store, int(busy_timeout_ms))  # type: ignore[assignment]
             rows = await db.execute_fetchall("PRAGMA user_version")
             _refuse_newer(path, int(next(iter(rows))[0]))  # before anything writes the file
             await db.execute("PRAGMA journal_mode = WAL")
@@ -562,10 +569,17 @@ class Store:
         )
 
     async def create_challenge(
-        self, fields_: Mapping[str, Any], people: Sequence[tuple[int, str]], now: float
+        self,
+        fields_: Mapping[str, Any],
+        people: Sequence[tuple[int, str]],
+        now: float,
+        guard: Guard | None = None,
     ) -> int:
-        """Insert an open challenge; raises ChannelBusy if the channel has a game or challenge."""
+        """Insert an open challenge; raises ChannelBusy if the channel has a game or challenge,
+        and whatever ``guard`` raises."""
         async with self._write(f"a challenge in channel {fields_['channel_id']}") as db:
+            if guard is not None:
+                await guard(db)
             busy = await db.execute_fetchall(
                 "SELECT 1 FROM games WHERE channel_id = ? AND status = 'active' UNION ALL "
                 "SELECT 1 FROM challenges WHERE channel_id = ? AND status = 'open'",
@@ -597,14 +611,17 @@ class Store:
         people: Sequence[tuple[int, str]],
         build: Callable[[int], tuple[dict[str, Any], NewEvent]],
         now: float,
+        guard: Guard | None = None,
     ) -> GameRow:
         """Accept an open challenge and insert its game in one transaction.
 
         ``build(game_id)`` returns the game's columns and its start event (the dice
         commitment, the seats and the toss). Raises GameMovedOn if the challenge is no longer
-        open, ChannelBusy if the channel got a game meanwhile.
+        open, ChannelBusy if the channel got a game meanwhile, and whatever ``guard`` raises.
         """
         async with self._write(f"starting the game of challenge {challenge_id}") as db:
+            if guard is not None:
+                await guard(db)
             rows = await db.execute_fetchall("SELECT COALESCE(MAX(id), 0) + 1 FROM games")
             game_id = int(next(iter(rows))[0])
             cur = await db.execute(
@@ -770,3 +787,54 @@ def _event_rows(
             prev_hash = digest
         rows.append((game_id, e.kind, e.seat, e.user_id, e.at, note, link, prev, digest))
     return rows, prev_hash
+
+
+class _AnswerInTime:
+    """A store's lock on its one connection that waits no longer than the request's deadline
+    (``bot.deadline``): the wait for the lock (behind this store's other commands) and SQLite's
+    busy timeout (behind another writer) together end when the answer is due, and then
+    StoreUnavailable says "can't save" in time; nothing was changed. Without a deadline it is a
+    plain lock, and SQLite waits the store's own busy timeout."""
+
+    def __init__(self, store: Store, busy_timeout_ms: int) -> None:
+        self._lock = asyncio.Lock()
+        self._store = store
+        self._default_ms = busy_timeout_ms
+        self._busy_ms = busy_timeout_ms  # what the connection's busy_timeout is now
+
+    async def __aenter__(self) -> None:
+        left = deadline.left()
+        if left is None:
+            await self._lock.acquire()
+        else:
+            try:
+                async with asyncio.timeout(max(left, 0.0)):
+                    await self._lock.acquire()
+            except TimeoutError:
+                reason = "the database is busy: no answer in time"
+                log.error(
+                    "cannot save: %s (this store's other commands held it %.1f s) on %s; "
+                    "nothing was changed",
+                    reason,
+                    max(left, 0.0),
+                    self._store.path,
+                )
+                raise StoreUnavailable(reason, "waiting for the database") from None
+        try:
+            await self._wait_at_most(deadline.left())
+        except BaseException:
+            self._lock.release()
+            raise
+
+    async def __aexit__(self, *exc: object) -> None:
+        self._lock.release()
+
+    async def _wait_at_most(self, left: float | None) -> None:
+        """SQLite's busy timeout for the statements of this turn: what is left, at most the
+        store's own (set only when it changes: most commands are done long before)."""
+        wait = self._default_ms if left is None else int(max(0.0, left) * 1000)
+        wait = min(wait, self._default_ms)
+        db = self._store._db
+        if wait != self._busy_ms and db is not None:
+            await db.execute(f"PRAGMA busy_timeout = {wait}")
+            self._busy_ms = wait

@@ -13,6 +13,7 @@ from typing import Any
 
 import discord
 
+from bot import deadline
 from bot.errors import report, send_private
 from bot.guards import first_delivery
 from bot.replies import CUSTOM_ID_PREFIX, ButtonKind, ButtonSpec
@@ -67,6 +68,7 @@ class RefereeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEM
         return cls(spec)
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        deadline.start(answered=interaction.response.is_done)  # the first answer is due
         return first_delivery(interaction)  # a click delivered twice is handled once
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:

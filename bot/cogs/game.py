@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import RefereeBot, where_of
+from bot.guards import expensive
 
 
 class GameFlow(commands.Cog):
@@ -22,6 +23,7 @@ class GameFlow(commands.Cog):
         await self.bot.answer(interaction, reply)
 
     @app_commands.command(name="board", description="Show the current position of this game again")
+    @expensive("board")
     async def board(self, interaction: discord.Interaction[Any]) -> None:
         reply = await self.bot.referee.board(where_of(interaction))
         await self.bot.answer(interaction, reply)
@@ -63,7 +65,7 @@ class GameFlow(commands.Cog):
         await self._do(interaction, "answer_takeback", False)
 
     @app_commands.command(
-        name="abort", description="Call the game off, unrated (before both moved)"
+        name="abort", description="Call the game off, unrated (before your first move)"
     )
     async def abort(self, interaction: discord.Interaction[Any]) -> None:
         await self._do(interaction, "abort")

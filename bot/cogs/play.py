@@ -22,6 +22,7 @@ import engine
 from bot.app import RefereeBot, actor_of, where_of
 from bot.discord_format import mentions_of, to_message
 from bot.errors import UserFacingError
+from bot.guards import Cooldowns
 from bot.replies import Where
 from bot.store import StoreUnavailable
 from engine.core import clean_command
@@ -251,6 +252,8 @@ class Play(commands.Cog):
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
             raise UserFacingError("Threads can be opened from a text channel only; try here.")
+        if not await self._may_open_thread(interaction, game, kwargs):
+            return
         title = GAME_TITLES.get(game, game)
         them = opponent.display_name if opponent else "anyone"
         name = f"{title}: {interaction.user.display_name} vs {them}"[:100]
@@ -278,6 +281,24 @@ class Play(commands.Cog):
             f"{interaction.user.mention} challenges {who} to {title} in {room.mention}.",
             allowed_mentions=mentions_of(players),
         )
+        return True
+
+    async def _may_open_thread(
+        self, interaction: discord.Interaction[Any], game: str, kwargs: dict[str, Any]
+    ) -> bool:
+        """Check first, create after: every refusal the challenge would get that does not need
+        the thread is answered now (and no thread made); then the per-user cooldown on opening
+        threads (CommandOnCooldown: "slow down"). The write still checks the limits itself; a
+        challenge refused there removes its thread."""
+        refused = await self.bot.referee.challenge_refusal(
+            where_of(interaction), actor_of(interaction.user), game, **kwargs
+        )
+        if refused is not None:
+            await self.bot.send(interaction, to_message(refused))
+            return False
+        book: Cooldowns | None = self.bot.cooldowns
+        if book is not None:
+            book.check("thread", interaction.user.id, interaction.created_at.timestamp())
         return True
 
     @challenge.autocomplete("variant")

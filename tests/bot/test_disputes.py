@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import io
 import json
+import logging
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+
+import pytest
 
 from bot import console
 from bot.clock import ManualClock
 from bot.records import check_stored, stored_record
 from bot.referee import Referee
-from bot.replies import Where
+from bot.replies import Actor, Reply, Where
 from bot.store import Store
 from engine.record import Record, verify
 from tests.bot.conftest import ALICE, BOB, CAROL, HERE, MOD, THERE, play, start
@@ -170,6 +174,41 @@ async def test_award_decides_a_frozen_game(referee: Referee, store: Store) -> No
     assert (g.winner, g.termination) == (1, "awarded")
     assert [k for k, _ in await kinds(store)] == ["start", "dispute", "award"]
     assert (await check_stored(store, g)).ok
+
+
+MOD2 = Actor(919, "mod two", is_moderator=True)
+# Every moderator action that decides the course or the result of a game: not for its players
+ADJUDICATIONS: dict[str, Callable[[Referee, Actor], Awaitable[Reply]]] = {
+    "award to self": lambda r, m: r.award(HERE, m, MOD, "I win"),
+    "award to the opponent": lambda r, m: r.award(HERE, m, BOB, "generous"),
+    "award a draw": lambda r, m: r.award(HERE, m, None, "a draw suits me"),
+    "void": lambda r, m: r.void(HERE, m, "losing anyway"),
+    "abort": lambda r, m: r.moderator_abort(HERE, m, "losing anyway"),
+    "restore": lambda r, m: r.restore(HERE, m, 1, "I want my move back"),
+    "resume": lambda r, m: r.resume(HERE, m, "no fault"),
+}
+
+
+@pytest.mark.parametrize("action", ADJUDICATIONS)
+async def test_a_moderator_never_adjudicates_a_game_they_play(
+    referee: Referee, store: Store, caplog: pytest.LogCaptureFixture, action: str
+) -> None:
+    """Issue 13.2: Manage Messages was enough to award yourself your own game. A moderator who
+    plays is refused (privately, nothing changes, the log says who tried); another moderator
+    decides. Rewind, read-only, stays open to them."""
+    await start(referee, "morris", first=MOD, second=BOB)
+    for person, point in ((MOD, "a1"), (BOB, "b2")):
+        assert (await play(referee, HERE, person, f"place {point}")).ok
+    assert (await referee.dispute(HERE, BOB, "he moved twice")).ok
+    before = await store.game(1)
+    caplog.set_level(logging.INFO)
+    refused = await ADJUDICATIONS[action](referee, MOD)
+    assert not refused.ok and refused.ephemeral and "another moderator" in refused.text
+    assert await store.game(1) == before
+    (tried,) = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert str(MOD.id) in tried and "game 1" in tried, tried
+    assert (await referee.rewind(HERE, MOD, 1)).ok  # looking back changes nothing
+    assert (await ADJUDICATIONS[action](referee, MOD2)).ok
 
 
 async def test_moderators_act_from_the_disputes_thread(referee: Referee, store: Store) -> None:

@@ -210,6 +210,33 @@ async def test_abort_only_before_both_sides_have_moved(referee: Referee, store: 
     assert not late.ok and "too late" in late.text
 
 
+async def test_a_player_who_has_rolled_can_no_longer_abort(referee: Referee, store: Store) -> None:
+    """Aborting after seeing your own roll would escape a bad one (issue 13.3): once you have
+    acted (a drop with its roll counts) you cannot abort; the one who has not may."""
+    await start(referee, "atmalof", rated=True)
+    rolled = await play(referee, HERE, ALICE, "drop row 2")
+    assert rolled.ok and not rolled.pending_roll, rolled.text
+    escape = await referee.abort(HERE, ALICE)
+    assert not escape.ok and escape.ephemeral and "too late" in escape.text
+    g = await store.active_game(HERE.channel_id)
+    assert g is not None and g.status == "active"
+    assert (await referee.abort(HERE, BOB)).ok  # Bob has not moved: he still may
+
+
+async def test_an_announced_roll_is_rolled_before_the_abort_is_judged(
+    referee: Referee, store: Store
+) -> None:
+    """The announcement stored, the roll not yet shown (the bot rolls right after): the abort
+    completes the roll first, which counts as Alice's action."""
+    await start(referee, "atmalof", rated=True)
+    announced = await referee.act(HERE, ALICE, "drop col 3")
+    assert announced.ok and announced.pending_roll
+    late = await referee.abort(HERE, ALICE)
+    assert not late.ok and "too late" in late.text
+    g = await store.active_game(HERE.channel_id)
+    assert g is not None and g.pending is None and g.rolls == 1
+
+
 async def test_flag_fall_ends_the_game_from_stored_times(
     referee: Referee, store: Store, clock: ManualClock
 ) -> None:

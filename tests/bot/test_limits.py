@@ -4,6 +4,7 @@ frames, and per-user cooldowns on the expensive commands (answered privately wit
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ from bot import limits
 from bot.clock import ManualClock
 from bot.commands import MAX_TEXT
 from bot.guards import COOLDOWNS, Cooldowns
+from bot.lru import LRU
 from bot.referee import Referee
 from bot.referee_core import HISTORY_PAGE
 from bot.replies import Actor, Where
@@ -24,8 +26,8 @@ from tests.bot.conftest import ALICE, BOB, CAROL, HERE, random_game, start
 from tests.discord.conftest import ALICE as ALICE_P  # members, not referee actors
 from tests.discord.conftest import BOB as BOB_P
 from tests.discord.conftest import start_bot
-from tests.discord.harness import CHANNEL_ID, Harness
-from tests.discord.play import start_game, to_move
+from tests.discord.harness import CHANNEL_ID, Harness, Person
+from tests.discord.play import button, message_with_buttons, start_game, to_move
 
 STRING, INTEGER, NUMBER = 3, 4, 10
 LONGEST_OPTION = 200  # no string option takes more than this many characters
@@ -74,6 +76,218 @@ async def test_accepting_is_refused_when_the_challenger_is_at_the_limit(referee:
         await start(referee, "morris", channel(n), ALICE, Actor(6000 + n, f"q{n}"))
     late = await referee.accept(channel(30), BOB)
     assert not late.ok and late.text.startswith("alice is already playing 10 games")
+
+
+# ---- the same limits under concurrency: the count is taken inside the insert's transaction ----
+
+AT_ONCE = 40
+RIVALS = [Actor(7000 + n, f"r{n}") for n in range(AT_ONCE)]
+
+
+async def waiting(store: Store, user_id: int) -> int:
+    return await limits.open_challenges(store, user_id, 0.0)
+
+
+async def test_forty_challenges_at_once_leave_three_waiting(referee: Referee, store: Store) -> None:
+    replies = await asyncio.gather(
+        *(
+            referee.challenge(channel(n), ALICE, "morris", opponent=RIVALS[n])
+            for n in range(AT_ONCE)
+        )
+    )
+    assert sum(r.ok for r in replies) == limits.MAX_OPEN_CHALLENGES
+    assert await waiting(store, ALICE.id) == limits.MAX_OPEN_CHALLENGES
+    refused = [r for r in replies if not r.ok]
+    assert all(r.ephemeral and "3 challenges waiting" in r.text for r in refused)
+
+
+async def post_rivals_challenges(referee: Referee) -> None:
+    """Each rival challenges Alice in a channel of their own (one challenge each: allowed)."""
+    for n, rival in enumerate(RIVALS):
+        assert (await referee.challenge(channel(n), rival, "morris", opponent=ALICE)).ok
+
+
+async def test_forty_accepts_at_once_start_ten_games(referee: Referee, store: Store) -> None:
+    await post_rivals_challenges(referee)
+    replies = await asyncio.gather(*(referee.accept(channel(n), ALICE) for n in range(AT_ONCE)))
+    assert sum(r.ok for r in replies) == limits.MAX_ACTIVE_GAMES
+    assert await limits.active_games(store, ALICE.id) == limits.MAX_ACTIVE_GAMES
+    assert all("already playing 10 games" in r.text for r in replies if not r.ok)
+
+
+async def test_two_referees_on_one_file_share_the_limits(
+    referee: Referee, store: Store, db_path: str, clock: ManualClock
+) -> None:
+    """Two processes (two Stores) on one file: SQLite's write lock makes the count and the
+    insert one step across both."""
+    other_store = await Store.open(db_path)
+    other = Referee(other_store, clock, render=False)
+    try:
+        both = (referee, other)
+        replies = await asyncio.gather(
+            *(
+                both[n % 2].challenge(channel(n), ALICE, "morris", opponent=RIVALS[n])
+                for n in range(AT_ONCE)
+            )
+        )
+        assert sum(r.ok for r in replies) == limits.MAX_OPEN_CHALLENGES
+        assert await waiting(store, ALICE.id) == limits.MAX_OPEN_CHALLENGES
+        for n in range(AT_ONCE):  # withdraw them; now the rivals challenge Alice
+            await referee.decline(channel(n), ALICE)
+        await post_rivals_challenges(referee)
+        replies = await asyncio.gather(
+            *(both[n % 2].accept(channel(n), ALICE) for n in range(AT_ONCE))
+        )
+        assert sum(r.ok for r in replies) == limits.MAX_ACTIVE_GAMES
+        assert await limits.active_games(other_store, ALICE.id) == limits.MAX_ACTIVE_GAMES
+    finally:
+        await other_store.close()
+
+
+async def test_forty_slash_challenges_at_once_through_discord_leave_three(bot: Harness) -> None:
+    channels = [CHANNEL_ID + 1 + n for n in range(AT_ONCE)]
+    exchanges = await asyncio.gather(
+        *(bot.slash(ALICE_P, "challenge", channel=c, game="morris") for c in channels)
+    )
+    public = [e for e in exchanges if not e.first.ephemeral]
+    assert len(public) == limits.MAX_OPEN_CHALLENGES
+    assert all("3 challenges waiting" in e.text for e in exchanges if e.first.ephemeral)
+    store = bot.bot.referee.store  # type: ignore[attr-defined]
+    assert await waiting(store, ALICE_P.id) == limits.MAX_OPEN_CHALLENGES
+
+
+async def test_forty_accept_clicks_at_once_through_discord_start_ten_games(bot: Harness) -> None:
+    challenges = []
+    for n in range(AT_ONCE):
+        rival = Person(910_000_000_000_000_000 + n, f"rival{n}")
+        posted = await bot.slash(
+            rival, "challenge", channel=CHANNEL_ID + 1 + n, game="morris", opponent=ALICE_P
+        )
+        challenges.append(message_with_buttons(posted))
+    clicks = await asyncio.gather(
+        *(bot.click(ALICE_P, c.message, button(c, "accept")) for c in challenges)
+    )
+    started = [e for e in clicks if not e.first.ephemeral]
+    assert len(started) == limits.MAX_ACTIVE_GAMES
+    store = bot.bot.referee.store  # type: ignore[attr-defined]
+    assert await limits.active_games(store, ALICE_P.id) == limits.MAX_ACTIVE_GAMES
+
+
+# ---- /challenge thread:true: check first, create after, and a cooldown on threads ------------
+
+THREADS = "/channels/{channel_id}/threads"
+
+
+def threads_made(h: Harness) -> list[Any]:
+    return [c for c in h.rest_calls if c.method == "POST" and c.path == THREADS]
+
+
+def threads_deleted(h: Harness) -> list[Any]:
+    return [c for c in h.rest_calls if c.method == "DELETE"]
+
+
+def answer(exchange: Any) -> Any:
+    """The interaction's own response (a thread's REST calls come before it)."""
+    (call,) = [c for c in exchange.calls if c.kind == "callback"]
+    return call
+
+
+async def test_the_challenge_pre_check_refuses_as_the_challenge_would(
+    referee: Referee, store: Store
+) -> None:
+    assert await referee.challenge_refusal(HERE, ALICE, "morris", opponent=BOB) is None
+    for n in range(limits.MAX_OPEN_CHALLENGES):
+        assert (await referee.challenge(channel(n), ALICE, "morris")).ok
+    for kwargs in ({}, {"variant": "nonsense"}, {"opponent": ALICE}, {"clock": "99x"}):
+        refused = await referee.challenge_refusal(HERE, ALICE, "morris", **kwargs)
+        made = await referee.challenge(HERE, ALICE, "morris", **kwargs)
+        assert refused is not None and not made.ok and refused.text == made.text, kwargs
+    assert await store.open_challenge(HERE.channel_id) is None
+
+
+async def test_a_thread_challenge_that_will_be_refused_opens_no_thread(bot: Harness) -> None:
+    """Issue 13.5: a user at the limit made 25 create/delete pairs of threads. Every refusal
+    that does not need the thread comes first now, and nothing is created."""
+    for n in range(limits.MAX_OPEN_CHALLENGES):
+        posted = await bot.slash(ALICE_P, "challenge", channel=CHANNEL_ID + 1 + n, game="morris")
+        assert not posted.first.ephemeral, posted.text
+    for _ in range(25):
+        refused = await bot.slash(ALICE_P, "challenge", game="morris", thread=True)
+        assert refused.all_ephemeral and "3 challenges waiting" in refused.text, refused.text
+    wrong = await bot.slash(BOB_P, "challenge", game="morris", variant="nonsense", thread=True)
+    assert wrong.all_ephemeral
+    assert threads_made(bot) == [] and threads_deleted(bot) == []
+
+
+def posted_in_thread(h: Harness) -> dict[str, Any]:
+    """The last challenge message the bot posted in a thread (it carries the buttons)."""
+    posts = [c for c in h.rest_calls if c.path == "/channels/{channel_id}/messages"]
+    return posts[-1].message
+
+
+async def test_opening_threads_for_challenges_cools_down_per_user(bot: Harness) -> None:
+    uses, per = COOLDOWNS["thread"]
+    for _ in range(uses):  # each challenge withdrawn at once: the limit never stops them
+        opened = await bot.slash(ALICE_P, "challenge", game="abalone", thread=True)
+        assert not answer(opened).ephemeral, opened.text
+        message = posted_in_thread(bot)
+        ids = [c["custom_id"] for row in message["components"] for c in row["components"]]
+        (decline,) = [i for i in ids if i.split(":")[1] == "decline"]
+        withdrawn = await bot.click(ALICE_P, message, decline)
+        assert not withdrawn.first.ephemeral, withdrawn.text
+    slowed = await bot.slash(ALICE_P, "challenge", game="abalone", thread=True)
+    assert slowed.all_ephemeral and f"try again in {per:.0f} s" in slowed.text, slowed.text
+    assert len(threads_made(bot)) == uses
+    here = await bot.slash(ALICE_P, "challenge", game="abalone")  # no thread: no cooldown
+    assert not here.first.ephemeral, here.text
+    other = await bot.slash(BOB_P, "challenge", game="abalone", thread=True)
+    assert not answer(other).ephemeral  # others are not slowed
+
+
+async def test_thread_challenges_at_once_keep_only_the_threads_of_challenges_that_landed(
+    bot: Harness,
+) -> None:
+    """The check passes for all of them at once, and then the insert refuses most: each of
+    those threads is removed again; what stays is one thread per challenge that landed."""
+    bot.bot.cooldowns = None
+    exchanges = await asyncio.gather(
+        *(bot.slash(ALICE_P, "challenge", game="morris", thread=True) for _ in range(8))
+    )
+    landed = [e for e in exchanges if not answer(e).ephemeral]
+    assert len(landed) == limits.MAX_OPEN_CHALLENGES
+    made, gone = threads_made(bot), threads_deleted(bot)
+    assert len(made) - len(gone) == limits.MAX_OPEN_CHALLENGES
+    assert len(bot.channels) == 1 + limits.MAX_OPEN_CHALLENGES  # the channel and 3 threads
+
+
+# ---- memory: positions kept for games in play and games looked at ----------------------------
+
+
+def test_an_lru_keeps_its_size_and_the_recently_used() -> None:
+    kept: LRU[int, str] = LRU(3)
+    for n in range(10):
+        kept[n] = str(n)
+        assert len(kept) <= 3
+    assert kept.get(7) == "7"  # read: now the most recent
+    kept[10] = "10"
+    assert 7 in kept and 8 not in kept and kept.get(8) is None
+    assert kept.pop(7) == "7" and len(kept) == 2
+
+
+async def test_boards_of_many_finished_games_keep_a_bounded_number_of_positions(
+    store: Store, clock: ManualClock
+) -> None:
+    """Issue 13.4: every finished game looked at with /board stayed in memory forever."""
+    referee = Referee(store, clock, render=False, positions_kept=4)
+    for n in range(12):
+        await start(referee, "morris", channel(n), ALICE, RIVALS[n])
+        assert (await referee.act(channel(n), ALICE, "place d7")).ok
+        assert (await referee.resign(channel(n), RIVALS[n])).ok
+    shown = [await referee.board(channel(n)) for n in range(12)]
+    assert all(s.ok and s.finished for s in shown)
+    assert len(referee._states) == 4
+    assert shown[0].game_id not in referee._states  # forgotten: replayed from the store, the same
+    assert (await referee.board(channel(0))).board_text == shown[0].board_text
 
 
 # ---- sizes and lengths -----------------------------------------------------------------------
@@ -174,11 +388,11 @@ def test_a_cooldown_counts_per_user_and_command() -> None:
         book.check("history", 1, 101.0)
     assert round(refused.value.retry_after) == 29  # type: ignore[attr-defined]
     book.check("history", 2, 101.0)  # another user
-    book.check("board", 1, 101.0)  # a command without a cooldown
+    book.check("place", 1, 101.0)  # a command without a cooldown
     book.check("history", 1, 131.0)  # the window has passed
 
 
-@pytest.mark.parametrize("command", ["history", "record", "verify", "replay"])
+@pytest.mark.parametrize("command", ["history", "record", "verify", "replay", "board"])
 async def test_expensive_commands_cool_down_per_user_with_the_wait_shown(
     bot: Harness, command: str
 ) -> None:

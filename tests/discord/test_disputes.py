@@ -8,7 +8,7 @@ import json
 from bot.clock import ManualClock
 from engine.record import Record
 from tests.discord.conftest import ALICE, BOB, CAROL, MODERATOR
-from tests.discord.harness import CHANNEL_ID, Harness, Role, Upload
+from tests.discord.harness import CHANNEL_ID, Harness, Person, Role, Upload
 from tests.discord.play import PNG, start_game
 
 OTHER_CHANNEL = 700_000_000_000_000_301
@@ -146,6 +146,24 @@ async def test_moderators_rewind_restore_and_award_each_logged(harness: Harness)
     ]
     verified = await harness.slash(CAROL, "verify")
     assert "Verified" in verified.text and "1 taken back or restored away" in verified.text
+
+
+async def test_a_moderator_who_plays_cannot_award_the_game_to_themselves(harness: Harness) -> None:
+    """Manage Messages on the channel is not enough to decide your own game (issue 13.2)."""
+    await start_game(harness, MODERATOR, BOB, "morris")
+    await harness.slash(MODERATOR, "place", point="a1")
+    for path, values in (
+        ("referee award", {"reason": "mine", "winner": MODERATOR}),
+        ("referee void", {"reason": "losing"}),
+        ("referee abort", {"reason": "losing"}),
+        ("referee restore", {"action": 0, "reason": "undo"}),
+    ):
+        refused = await harness.slash(MODERATOR, path, **values)
+        assert refused.all_ephemeral and "another moderator" in refused.text, path
+    assert [k for k, _, _ in await events(harness)] == ["start"]
+    other = Person(900_000_000_000_000_044, "vera", permissions=MODERATOR.permissions)
+    awarded = await harness.slash(other, "referee award", reason="stalling", winner=BOB)
+    assert not awarded.first.ephemeral and "Bob (Black) wins" in awarded.text
 
 
 async def test_void_ends_the_game_unrated(harness: Harness) -> None:
