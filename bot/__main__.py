@@ -4,6 +4,7 @@ python -m bot                  Discord with a token, the console without
 python -m bot console          the console table (same referee and store)
 python -m bot sync [guild_id]  publish the slash commands (to one guild: instantly)
 python -m bot ladder rebuild   recompute the ladders from the stored games
+python -m bot store check      check the database file's integrity (read-only)
 """
 
 from __future__ import annotations
@@ -68,6 +69,10 @@ def _command(argv: Sequence[str] | None) -> int:
             print("ladder commands are not available in this version", file=sys.stderr)
             return 1
         return int(cli(config, args[1:]) or 0)
+    if command == "store":
+        from bot.store_cli import main as store_main
+
+        return store_main(args[1:], str(config.db_path))
     if command != "run":
         print(__doc__, file=sys.stderr)
         return 2
