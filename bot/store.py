@@ -425,6 +425,26 @@ class Store:
         )
         return StoreUnavailable(reason, what)
 
+    @asynccontextmanager
+    async def reading(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One read transaction: every statement inside sees the same snapshot of the file, and
+        in WAL no writer waits for it (other connections go on committing). The connection is
+        this store's, so the store's other commands wait until it ends: keep it to reading."""
+        async with self._lock:
+            db = self.db
+            try:
+                await db.execute("BEGIN")
+                try:
+                    yield db
+                finally:
+                    if db.in_transaction:
+                        await db.execute("COMMIT")  # a read: nothing to keep or undo
+            except sqlite3.Error as exc:
+                reason = fault_of(exc)
+                if reason is None:
+                    raise
+                raise self._unavailable(reason, "a read", exc) from exc
+
     async def _read(self, sql: str, params: Sequence[Any]) -> list[sqlite3.Row]:
         async with self._lock:
             try:
