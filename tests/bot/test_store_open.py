@@ -10,6 +10,7 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import sqlite3
 import stat
 import subprocess
 import sys
@@ -304,3 +305,28 @@ async def test_a_database_replaced_while_running_stops_acknowledging_writes(
     with pytest.raises(StoreUnavailable, match="deleted or replaced"):
         await referee.accept(HERE, BOB)
     await store.close()
+
+
+async def test_a_file_damaged_after_the_start_is_a_store_fault_not_a_traceback(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Pages damaged after the start's check (opened here without it): reads and writes raise
+    StoreUnavailable, which every front end answers with the polite note, with one log line."""
+    path = tmp_path / "referee.db"
+    await file_with_games(path)
+    with sqlite3.connect(path) as db:
+        (root,) = db.execute("SELECT rootpage FROM sqlite_master WHERE name = 'games'").fetchone()
+    db.close()
+    damage(path, (root - 1) * 4096, b"\xff" * 4096)  # the games table's page, nothing else
+    store = await Store.open(path, check=False)
+    try:
+        referee = Referee(store, ManualClock(), render=False)
+        where = Where(1, 100)
+        caplog.clear()
+        with pytest.raises(StoreUnavailable, match="damaged"):
+            await referee.verify(where)
+        (line,) = [r.getMessage() for r in store_lines(caplog)]
+        assert "the database file is damaged" in line and str(path) in line, line
+        assert (await referee.handle(where, BOB, "place d1")).text == CANT_SAVE
+    finally:
+        await store.close()
