@@ -763,21 +763,20 @@ DAMAGED = ("SQLITE_CORRUPT", "SQLITE_NOTADB")  # the file itself is bad, not the
 def _cannot_open(path: str, exc: BaseException) -> StoreUnavailable | BaseException:
     """One critical line for a file or folder that cannot be opened; the error to raise (an
     sqlite3 error that is not a known fault is a bug, raised as it is)."""
+    hint = ". Check REFEREE_DB, and that the folder is this user's and writable"
     if isinstance(exc, OSError):
         reason = f"{exc.strerror or exc} ({exc.filename or path})"
     else:
         fault = fault_of(exc)
         if fault is None:
             return exc
-        if (getattr(exc, "sqlite_errorname", None) or "").startswith(DAMAGED):
+        name = getattr(exc, "sqlite_errorname", None) or ""
+        if name.startswith(DAMAGED):
             return _damaged(path, f"{fault}: {exc}")
         reason = f"{fault} ({exc})"
-    log.critical(
-        "cannot open the database %s: %s. Check REFEREE_DB and that the folder is this "
-        "user's and writable",
-        path,
-        reason,
-    )
+        if not name.startswith(("SQLITE_CANTOPEN", "SQLITE_READONLY")):
+            hint = ""  # busy, full, I/O: the file is right, the moment or the disk is not
+    log.critical("cannot open the database %s: %s%s", path, reason, hint)
     return StoreUnavailable(reason, f"opening {path}")
 
 
