@@ -5,6 +5,7 @@ python -m bot console                 the console table (same referee and store)
 python -m bot sync GUILD_ID           publish the slash commands to one server (instantly)
 python -m bot sync --global           publish them to every server (may take an hour)
 python -m bot store forget --guild ID remove one server's data (see docs/privacy.md)
+python -m bot store check [--db PATH] check the database file's integrity (read-only)
 python -m bot ladder rebuild          recompute the ladders from the stored games
 python -m bot health                  exit 0 while the heartbeat is fresh (Docker's health check)
 """
@@ -59,6 +60,8 @@ def parser() -> argparse.ArgumentParser:
     forget = store_sub.add_parser("forget", help="remove one server's data (docs/privacy.md)")
     forget.add_argument("--guild", type=snowflake, required=True, help="the server's id")
     forget.add_argument("--yes", action="store_true", help="delete (without it: only count)")
+    check = store_sub.add_parser("check", help="check the database file's integrity (read-only)")
+    check.add_argument("--db", default=None, help="the file (default: REFEREE_DB)")
     ladder = sub.add_parser("ladder", help="ladder commands: rebuild [--guild ID] [--check]")
     ladder.add_argument("args", nargs=argparse.REMAINDER, help="see `python -m bot ladder -h`")
     sub.add_parser("health", help="exit 0 while REFEREE_HEARTBEAT is fresh, else 1")
@@ -103,6 +106,12 @@ def _command(argv: Sequence[str] | None) -> int:
         return run_console(config)
     if command == "sync":
         return _sync(config, args.guild, everywhere=args.everywhere)
+    if command == "store" and args.store_command == "check":
+        from pathlib import Path
+
+        from bot.store_cli import check
+
+        return check(Path(args.db) if args.db else config.db_path, sys.stdout)
     if command == "store":
         from bot.forget import cli as forget_cli
 

@@ -24,6 +24,7 @@ from bot.discord_format import Outgoing, to_message
 from bot.errors import RefereeTree
 from bot.guards import Cooldowns, Deliveries
 from bot.replies import Actor, ButtonSpec, Reply, Where, refusal
+from bot.shutdown import GRACE_SECONDS, Drain
 from bot.store import StoreUnavailable
 from bot.texts import ROLL_LATER
 from bot.views import RefereeButton, UnknownButton
@@ -96,6 +97,8 @@ class RefereeBot(commands.Bot):
         self._sweeper: asyncio.Task[None] | None = None
         self.deliveries: Deliveries | None = Deliveries()  # bot.guards: None switches it off
         self.cooldowns: Cooldowns | None = Cooldowns()
+        self.drain = Drain()  # bot.shutdown: what is in flight when the bot stops
+        self.grace_seconds = GRACE_SECONDS
 
     async def setup_hook(self) -> None:
         """Buttons first (a click may arrive before anything else), then the commands."""
@@ -145,6 +148,9 @@ class RefereeBot(commands.Bot):
         if self.heartbeat is not None:  # a restarted container must not start out healthy
             with contextlib.suppress(OSError):
                 self.heartbeat.unlink(missing_ok=True)
+        """Take no new interaction, let those in flight finish (``grace_seconds`` at most),
+        stop the sweeper, then close the gateway; the caller closes the store after this."""
+        await self.drain.stop(self.grace_seconds)
         if self._sweeper is not None:
             self._sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -19,7 +19,7 @@ from bot import boards, texts
 from bot.boards import BoardView
 from bot.clock import ClockSpec, format_seconds
 from bot.records import stored_record
-from bot.referee_core import HISTORY_PAGE, MAX_REASON, RefereeCore
+from bot.referee_core import HISTORY_PAGE, MAX_REASON, BrokenGame, RefereeCore
 from bot.replies import Actor, Reply, Where, refusal
 from bot.store import GameMovedOn, GameRow, NewEvent
 from engine import Outcome, Termination, chain
@@ -136,7 +136,7 @@ class Disputes(RefereeCore):
         own = self._own_game(g, actor, action) if action else None
         if own is not None:
             return own
-        return g, await self._state(g)
+        return g, await self._state_or_last_good(g)
 
     async def rewind(self, where: Where, actor: Actor, number: int, reason: str = "") -> Reply:
         """The position after action ``number`` (0: the start) as a picture; changes nothing
@@ -159,13 +159,15 @@ class Disputes(RefereeCore):
             except GameMovedOn:
                 return refusal(texts.MOVED_ON)
         rows = await self.store.actions(g.id, number)
-        before = self._replay_rows(g, rows[:-1])
-        state, last = before, None
+        try:
+            state = self._replay_rows(g, rows)
+            before = self._replay_rows(g, rows[:-1])
+        except BrokenGame as broken:
+            return refusal(_unreplayable(broken), game_id=g.id)
+        last = None
         if rows:
             rules = engine.get_game(g.game)
-            action = rules.parse(before, rows[-1].action)
-            state = rules.apply(before, action, rows[-1].roll)
-            last = Last(before, action, rows[-1].roll)
+            last = Last(before, rules.parse(before, rows[-1].action), rows[-1].roll)
         sides = engine.get_game(g.game).side_names
         done = f"after action {number} ({rows[-1].action})" if rows else "at the start"
         still = "still at" if g.status == "active" else "over, after"
@@ -230,7 +232,10 @@ class Disputes(RefereeCore):
             return refusal(f"choose an action from 0 (the start) to {g.seq - 1}", game_id=g.id)
         rows = await self.store.actions(g.id)
         keep, gone = rows[:number], rows[number:]
-        state = self._replay_rows(g, keep)
+        try:
+            state = self._replay_rows(g, keep)
+        except BrokenGame as broken:
+            return refusal(_unreplayable(broken), game_id=g.id)
         rules = engine.get_game(g.game)
         now = self._now()
         spec = ClockSpec.parse(g.clock)
@@ -295,3 +300,10 @@ class Disputes(RefereeCore):
         if self._renderer is None or g.guild_id is None:
             return None
         return (await self.store.guild_settings(g.guild_id)).get("theme")
+
+
+def _unreplayable(broken: BrokenGame) -> str:
+    return (
+        f"action {broken.seq} ({broken.action[:100]!r}) no longer replays: choose an earlier "
+        "action, or void the game"
+    )

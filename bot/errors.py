@@ -17,6 +17,7 @@ import engine
 from bot import deadline
 from bot.guards import first_delivery
 from bot.option_guard import check_options
+from bot.shutdown import RESTARTING, admitted
 from bot.store import StoreUnavailable
 from bot.texts import CANT_SAVE
 
@@ -111,6 +112,8 @@ class RefereeTree(app_commands.CommandTree[Any]):
         deadline.start(answered=interaction.response.is_done)
         if not first_delivery(interaction):
             return False
+        if not admitted(interaction):  # stopping (bot.shutdown): a private note, nothing done
+            raise app_commands.CheckFailure(RESTARTING)
         if interaction.user.bot:
             raise app_commands.CheckFailure(BOTS_REFUSED)
         command = interaction.command

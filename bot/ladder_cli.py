@@ -3,6 +3,8 @@
 Every rating is a fold of ``bot.ladder.apply_game`` over the stored finished games, so the
 tables can always be rebuilt: after a restore from backup, a dispute that changed a result, or to
 check that the live updates hold (``--check`` writes nothing and exits 1 on any difference).
+It runs beside the bot: the computing takes no lock, and the result is written in one short
+transaction (``bot.ladder_store.rebuild_store``).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from bot.ladder_store import RebuildReport, rebuild_store
+from bot.ladder_store import RebuildRaced, RebuildReport, rebuild_store
 from bot.store import Store
 
 MAX_SHOWN = 20
@@ -43,7 +45,13 @@ def main(config: Any, args: Sequence[str], out: TextIO | None = None) -> int:
         options = _parser().parse_args(list(args))
     except SystemExit as exc:  # argparse has printed the usage
         return int(exc.code or 0) and 2
-    report = asyncio.run(rebuild(str(config.db_path), options.guild, options.check))
+    try:
+        report = asyncio.run(rebuild(str(config.db_path), options.guild, options.check))
+    except RebuildRaced as exc:
+        print(f"nothing written: {exc}", file=sys.stderr)
+        return 1
+    if report.retries:
+        print(f"recomputed {report.retries} time(s): results changed while it ran", file=out)
     print(
         f"{report.seasons} season(s), {report.games} rated game(s), {report.rows} rating(s) "
         f"recomputed from {config.db_path}",

@@ -33,7 +33,6 @@ from bot.ladder import (
     counts,
     game_ladder,
     ladder_key,
-    rebuild,
 )
 from bot.ratings import PROVISIONAL_NOTE, RatingState, is_provisional, rating_change_text
 
@@ -182,9 +181,10 @@ async def _per_variant(db: aiosqlite.Connection, guild: int) -> PerVariant:
 
 
 async def season_games(
-    db: aiosqlite.Connection, guild: int, season: int | None
+    db: aiosqlite.Connection, guild: int, season: int | None, ids: Sequence[int] | None = None
 ) -> list[tuple[int, FinishedGame]]:
-    """(game id, game) for the guild's finished rated games, oldest first (ended_at, then id).
+    """(game id, game) for the guild's finished rated games, oldest first (ended_at, then id);
+    ``ids``: only those games.
 
     A game's season is the one it was rated in (``rating_changes``); a game never rated live
     (stored before ladders existed) belongs to the last season started before it ended.
@@ -198,8 +198,9 @@ async def season_games(
         f"SELECT {', '.join('g.' + f for f in _GAME_FIELDS.split(', '))}, rc.season AS season"
         " FROM games g LEFT JOIN rating_changes rc ON rc.game_id = g.id"
         f" WHERE {where} AND g.status = 'finished' AND g.rated = 1 AND g.ended_at IS NOT NULL"
-        " ORDER BY g.ended_at, g.id",
-        () if guild == LOCAL_GUILD else (guild,),
+        + ("" if ids is None else f" AND g.id IN ({', '.join('?' * len(ids))})")
+        + " ORDER BY g.ended_at, g.id",
+        (() if guild == LOCAL_GUILD else (guild,)) + tuple(ids or ()),
     )
     out = []
     for row in rows:
@@ -479,54 +480,197 @@ async def archive(store: Store, guild: int, season: int) -> SeasonArchive | None
 
 @dataclass
 class RebuildReport:
-    """What a rebuild found: per (guild, season), rows that differ from the stored ones."""
+    """What a rebuild found: per (guild, season), rows that differ from the stored ones;
+    ``retries``: computations redone because a game ended (or a result changed) meanwhile."""
 
     seasons: int = 0
     games: int = 0
     rows: int = 0
     differences: list[str] = field(default_factory=list)
+    retries: int = 0
+
+
+class RebuildRaced(Exception):
+    """The games kept changing under the rebuild (``MAX_REBUILD_TRIES`` times in a row)."""
+
+
+MAX_REBUILD_TRIES = 8
+
+
+@dataclass
+class _Season:
+    """One recomputed season that differs from the stored one: its table, its rating log rows,
+    and the (ended_at, id) of the last game folded in, so later games can be folded on top."""
+
+    table: Table
+    log: list[tuple[Any, ...]]
+    last: tuple[float, int]
+
+
+@dataclass
+class _GuildRebuild:
+    """One guild's recomputed seasons, from one snapshot of the file."""
+
+    mark: tuple[Any, ...]  # its seasons and ladder setting (``_guild_mark``)
+    finished: dict[int, int]  # its finished games: id -> version
+    per_variant: PerVariant
+    seasons: int = 0
+    games: int = 0
+    rows: int = 0
+    differences: list[str] = field(default_factory=list)
+    writes: dict[int, _Season] = field(default_factory=dict)  # only seasons that differ
+
+
+async def _guild_mark(db: aiosqlite.Connection, guild: int) -> tuple[Any, ...]:
+    """The guild's seasons and ladder setting, in a few values: equal marks, equal rules."""
+    seasons = await _fetch(
+        db,
+        "SELECT COUNT(*), COALESCE(MAX(number), 0), COALESCE(MAX(closed_at), 0) FROM seasons"
+        " WHERE guild_id = ?",
+        (guild,),
+    )
+    return (*seasons[0], json.dumps(await ladder_setting(db, guild), sort_keys=True))
+
+
+async def _finished_versions(db: aiosqlite.Connection, guild: int) -> dict[int, int]:
+    """id -> version of the guild's finished games: a version moves with any change to one."""
+    where = "guild_id IS NULL" if guild == LOCAL_GUILD else "guild_id = ?"
+    rows = await _fetch(
+        db,
+        f"SELECT id, version FROM games WHERE {where} AND status = 'finished'",
+        () if guild == LOCAL_GUILD else (guild,),
+    )
+    return {int(r[0]): int(r[1]) for r in rows}
+
+
+async def _compute_guild(store: Store, guild: int) -> _GuildRebuild:
+    """Read one consistent snapshot of the guild (a read transaction: writers go on), then
+    fold its seasons with no lock held."""
+    async with store.reading() as db:
+        mark = await _guild_mark(db, guild)
+        finished = await _finished_versions(db, guild)
+        per_variant = await _per_variant(db, guild)
+        played = await season_games(db, guild, None)
+        old = await _fetch(
+            db,
+            f"SELECT season, ladder, player_id, {_STATE_COLUMNS} FROM ratings WHERE guild_id = ?",
+            (guild,),
+        )
+        logged = await _fetch(db, "SELECT * FROM rating_changes WHERE guild_id = ?", (guild,))
+    stored: dict[int, Table] = {}
+    for r in old:
+        key = (guild, r["ladder"], r["player_id"])
+        stored.setdefault(r["season"], {})[key] = _state_of_row(r)
+    stored_log: dict[int, set[tuple[Any, ...]]] = {}
+    for r in logged:
+        stored_log.setdefault(r["season"], set()).add(tuple(r))
+    out = _GuildRebuild(mark, finished, per_variant)
+    for season in sorted({fg.season for _, fg in played} | set(stored)):
+        chosen = [(i, fg) for i, fg in played if fg.season == season]
+        fresh, changes = replay_changes(chosen, per_variant)
+        log_rows = [_change_row(i, season, g, c) for i, g, c in changes]
+        out.seasons += 1
+        out.games += sum(counts(fg) for _, fg in chosen)
+        out.rows += len(fresh)
+        differences = _differences(guild, season, stored.get(season, {}), fresh)
+        out.differences += differences
+        if differences or set(log_rows) != stored_log.get(season, set()):
+            last = max(((fg.ended_at.timestamp(), i) for i, fg in chosen), default=(0.0, 0))
+            out.writes[season] = _Season(fresh, log_rows, last)
+    return out
+
+
+async def _catch_up(db: aiosqlite.Connection, guild: int, done: _GuildRebuild) -> int | None:
+    """Inside the write: fold onto the recomputed seasons the games that finished since the
+    snapshot (the live path rated them on the old rows); how many counted. None when
+    something else changed (a finished game's result, a season, the setting, a game ending
+    out of order): the guild must be computed again."""
+    if await _guild_mark(db, guild) != done.mark:
+        return None
+    now = await _finished_versions(db, guild)
+    if any(now.get(i) != v for i, v in done.finished.items()):
+        return None  # a finished game changed or was reopened (a dispute)
+    new = [i for i in now if i not in done.finished]
+    added = await season_games(db, guild, None, new) if new else []
+    for game_id, game in added:
+        season = done.writes.get(game.season)
+        if season is None:
+            continue  # an unchanged season: the live update kept it equal to the rebuild
+        key = (game.ended_at.timestamp(), game_id)
+        if key < season.last:
+            return None
+        change = apply_game(season.table, game, done.per_variant)
+        if change is not None:
+            season.table.update(change.rows())
+            season.log.append(_change_row(game_id, game.season, game, change))
+        season.last = key
+    return sum(counts(game) for _, game in added)
 
 
 async def rebuild_store(
-    store: Store, guild: int | None = None, *, check: bool = False
+    store: Store,
+    guild: int | None = None,
+    *,
+    check: bool = False,
+    computed: Callable[[int], Awaitable[None]] | None = None,
 ) -> RebuildReport:
-    """Recompute every (guild, season) table with ``bot.ladder.rebuild`` from the stored games;
-    compare with the stored rows and, unless ``check``, write the recomputed ones."""
+    """Recompute every (guild, season) table by the fold of ``bot.ladder.rebuild`` over the
+    stored games; compare with the stored rows and, unless ``check``, write the seasons that
+    differ.
+
+    No lock is held while the folding runs (tens of thousands of games take seconds, and the
+    bot must go on saving moves and results): each guild is read in one snapshot and folded,
+    then written in one short transaction that first folds in the games finished meanwhile
+    (``_catch_up``); if anything else changed, the guild is computed again.
+    ``computed(guild)`` is awaited between the fold and the write (tests end a game there).
+    """
     report = RebuildReport()
-    async with store._write("a ladder rebuild") as db:
-        if guild is None:
+    if guild is None:
+        async with store.reading() as db:
             found = await _fetch(
                 db,
                 "SELECT DISTINCT COALESCE(guild_id, 0) FROM games WHERE status = 'finished'"
                 " AND rated = 1 UNION SELECT DISTINCT guild_id FROM ratings",
             )
-            guilds = sorted(int(r[0]) for r in found)
+        guilds = sorted(int(r[0]) for r in found)
+    else:
+        guilds = [guild]
+    for g in guilds:
+        for _ in range(MAX_REBUILD_TRIES):
+            done = await _compute_guild(store, g)
+            if computed is not None:
+                await computed(g)
+            if check or not done.writes:
+                break
+            async with store._write(f"writing the ladder rebuild of guild {g}") as db:
+                caught = await _catch_up(db, g, done)
+                if caught is None:
+                    report.retries += 1
+                    continue  # a result changed meanwhile: fold the guild again
+                done.games += caught
+                for number, season in done.writes.items():
+                    await db.execute(
+                        "DELETE FROM ratings WHERE guild_id = ? AND season = ?", (g, number)
+                    )
+                    await db.execute(
+                        "DELETE FROM rating_changes WHERE guild_id = ? AND season = ?",
+                        (g, number),
+                    )
+                    await db.executemany(
+                        _UPSERT_RATING,
+                        [_rating_row(number, k, st) for k, st in season.table.items()],
+                    )
+                    await db.executemany(_UPSERT_CHANGE, season.log)
+            break
         else:
-            guilds = [guild]
-        for g in guilds:
-            per_variant = await _per_variant(db, g)
-            played = await season_games(db, g, None)
-            numbers = {fg.season for _, fg in played}
-            stored_seasons = await _fetch(
-                db, "SELECT DISTINCT season FROM ratings WHERE guild_id = ?", (g,)
+            raise RebuildRaced(
+                f"guild {g}'s games changed during each of {MAX_REBUILD_TRIES} rebuilds; "
+                "try again when the bot is quieter"
             )
-            numbers |= {int(r[0]) for r in stored_seasons}
-            for season in sorted(numbers):
-                chosen = [fg for _, fg in played if fg.season == season]
-                fresh = rebuild(chosen, season=season, per_variant=per_variant)
-                old = await _fetch(
-                    db,
-                    f"SELECT ladder, player_id, {_STATE_COLUMNS} FROM ratings"
-                    " WHERE guild_id = ? AND season = ?",
-                    (g, season),
-                )
-                stored = {(g, r["ladder"], r["player_id"]): _state_of_row(r) for r in old}
-                report.seasons += 1
-                report.games += sum(counts(fg) for fg in chosen)
-                report.rows += len(fresh)
-                report.differences += _differences(g, season, stored, fresh)
-                if not check:
-                    await rerate(db, g, season)
+        report.seasons += done.seasons
+        report.games += done.games
+        report.rows += done.rows
+        report.differences += done.differences
     return report
 
 

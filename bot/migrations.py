@@ -6,6 +6,9 @@ the bot is brought to the newest schema at start-up, each step in its own transa
 
 from __future__ import annotations
 
+import sqlite3
+from collections.abc import Iterator
+
 MIGRATIONS: tuple[str, ...] = (
     # 1: players, challenges, games, the append-only action log and event log.
     # actions: the game's moves, each row hashed over the previous one exactly as
@@ -206,3 +209,17 @@ MIGRATIONS: tuple[str, ...] = (
 )
 
 LATEST = len(MIGRATIONS)
+
+
+def statements(script: str) -> Iterator[str]:
+    """The script's statements one by one (a trigger's body stays whole), so a migration can run
+    inside a transaction the store opened: ``executescript`` would commit it first."""
+    pending = ""
+    for piece in script.split(";"):
+        pending += piece + ";"
+        if sqlite3.complete_statement(pending):
+            if pending.strip(" \n;"):
+                yield pending.strip()
+            pending = ""
+    if pending.strip(" \n;"):
+        raise ValueError(f"an incomplete statement at the end of a migration: {pending!r}")

@@ -37,6 +37,7 @@ from bot.referee_core import (
     HISTORY_PAGE,
     MAX_CHOICES,
     STALE_ROLL_AFTER,
+    BrokenGame,
     RefereeCore,
     known_themes,
     lost_turn,
@@ -146,7 +147,10 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
             return refusal(texts.NO_GAME)
         if g.pending is None:
             return refusal("no roll is waiting", game_id=g.id, version=g.version)
-        return await self._complete_roll(g)
+        try:
+            return await self._complete_roll(g)
+        except BrokenGame as broken:
+            return self._broken_reply(g, broken)
 
     async def legal_moves(self, where: Where, actor: Actor) -> list[str]:
         """Every legal action's notation, in the engine's order, if ``actor`` is to move now
@@ -154,7 +158,10 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
         g = await self.store.active_game(where.channel_id)
         if g is None or g.pending is not None or g.seat_of(actor.id) is None or g.frozen_at:
             return []
-        state = await self._state(g)
+        try:
+            state = await self._state(g)
+        except BrokenGame:  # logged and told once by the load path
+            return []
         if g.players[state.to_move] != actor.id:
             return []
         rules = engine.get_game(g.game)
@@ -165,12 +172,15 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
         g = await self.store.latest_game(where.channel_id)
         if g is None:
             return refusal(texts.NO_GAME)
-        if g.status == "active" and g.pending is not None:
-            done = await self._complete_roll(g)  # the roll's sentence above the board
-            if done.ok:
-                return done
-            g = await self.store.game(g.id) or g  # someone else rolled it meanwhile
-        state = await self._state(g)
+        try:
+            if g.status == "active" and g.pending is not None:
+                done = await self._complete_roll(g)  # the roll's sentence above the board
+                if done.ok:
+                    return done
+                g = await self.store.game(g.id) or g  # someone else rolled it meanwhile
+            state = await self._state(g)
+        except BrokenGame as broken:
+            return self._broken_reply(g, broken)
         changed = texts.options_line(g.game, g.variant, g.options, g.clock)
         return await self._board_reply(g, state, changed or "")
 
@@ -185,7 +195,10 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
         g = await self.store.active_game(where.channel_id)
         if g is None or g.pending is not None or g.seat_of(actor.id) is None or g.frozen_at:
             return []
-        state = await self._state(g)
+        try:
+            state = await self._state(g)
+        except BrokenGame:  # the next command tells them
+            return []
         if g.players[state.to_move] != actor.id:
             return []
         rules = engine.get_game(g.game)
@@ -353,7 +366,12 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
         now = self._now() if now is None else now
         notices: list[Notice] = []
         for g in await self.store.overdue_games(now):
-            state = await self._state(g)
+            try:
+                state = await self._state(g)
+            except BrokenGame as broken:  # the flag cannot be judged: tell the channel, once
+                if g.id not in self._broken:
+                    notices.append(Notice(where_of(g), self._broken_reply(g, broken)))
+                continue
             loser = state.to_move
             sides = engine.get_game(g.game).side_names
             outcome = Outcome(Termination.TIMEOUT, 1 - loser, f"{sides[loser]} ran out of time")
@@ -361,7 +379,12 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
             if reply.ok:
                 notices.append(Notice(where_of(g), reply))
         for g in await self.store.stale_rolls(now - STALE_ROLL_AFTER):
-            reply = await self._complete_roll(g)
+            try:
+                reply = await self._complete_roll(g)
+            except BrokenGame as broken:
+                if g.id not in self._broken:
+                    notices.append(Notice(where_of(g), self._broken_reply(g, broken)))
+                continue
             if reply.ok:
                 notices.append(Notice(where_of(g), reply))
         for c in await self.store.expired_challenges(now):

@@ -49,6 +49,20 @@ _REQUEST: ContextVar[str | None] = ContextVar("referee_request_id", default=None
 _Command = TypeVar("_Command", bound=Callable[..., Awaitable[Reply]])
 
 
+class BrokenGame(Exception):
+    """A game whose stored log no longer replays through the engine (a damaged or hand-edited
+    row): ``seq`` and ``action`` name the first row that fails, ``state`` is the position
+    before it (None when even the start cannot be built), ``error`` what the engine said."""
+
+    def __init__(self, game_id: int, seq: int, action: str, error: str, state: Any) -> None:
+        super().__init__(f"game {game_id}: action {seq} ({action!r}) does not replay: {error}")
+        self.game_id = game_id
+        self.seq = seq
+        self.action = action
+        self.error = error
+        self.state = state
+
+
 def once_per_request(command: _Command) -> _Command:
     """Answer a referee command once per ``request_id`` (see ``RefereeCore._once``): the
     decorator takes the keyword, so inside the command ``request_id`` is always None and the
@@ -90,6 +104,8 @@ class RefereeCore:
         self.abandon_after = abandon_after
         # game id -> (chain head, state): the games in play and recently shown, bounded
         self._states: LRU[int, tuple[str, Any]] = LRU(positions_kept)
+        self._broken_logged: set[int] = set()  # games whose log no longer replays (BrokenGame)
+        self._broken: set[int] = set()  # ... whose players have been told (this process)
 
     # --- request ids: a repeated click or a redelivered interaction is answered once ---------
 
@@ -139,17 +155,56 @@ class RefereeCore:
         cached = self._states.get(g.id)
         if cached is not None and cached[0] == g.last_hash:
             return cached[1]
-        state = self._replay_rows(g, await self.store.actions(g.id, g.seq))
+        try:
+            state = self._replay_rows(g, await self.store.actions(g.id, g.seq))
+        except BrokenGame as broken:
+            if g.id not in self._broken_logged:
+                self._broken_logged.add(g.id)
+                log.error(
+                    "game %s no longer replays; commands in its channel are refused until a "
+                    "moderator voids or aborts it %s",
+                    g.id,
+                    json.dumps(
+                        {
+                            "game": g.id,
+                            "guild": g.guild_id,
+                            "channel": g.channel_id,
+                            "status": g.status,
+                            "seq": broken.seq,
+                            "action": broken.action,
+                            "error": broken.error,
+                            "head": g.last_hash,
+                        }
+                    ),
+                )
+            raise
         self._states[g.id] = (g.last_hash, state)
         return state
 
     @staticmethod
     def _replay_rows(g: GameRow, rows: list[Any]) -> Any:
-        rules = engine.get_game(g.game)
-        state = rules.new(g.variant, **json.loads(g.options))
-        for row in rows:
-            state = rules.apply(state, rules.parse(state, row.action), row.roll)
+        """Replay stored rows from the start; BrokenGame when one of them (or the game's own
+        columns) no longer makes sense to the engine: whatever the engine raises is a damaged
+        row here, not a bug in the command that asked."""
+        seq, action, state = 0, "(the start)", None
+        try:
+            rules = engine.get_game(g.game)
+            state = rules.new(g.variant, **json.loads(g.options))
+            for row in rows:
+                seq, action = row.seq, row.action
+                state = rules.apply(state, rules.parse(state, row.action), row.roll)
+        except Exception as exc:
+            raise BrokenGame(g.id, seq, action, f"{type(exc).__name__}: {exc}", state) from exc
         return state
+
+    def _broken_reply(self, g: GameRow, broken: BrokenGame) -> Reply:
+        """What players of a broken game hear: the channel once (this process), then a private
+        note. Nothing is changed; a moderator's void or abort ends the game."""
+        if g.id in self._broken:
+            return refusal(texts.BROKEN_GAME_AGAIN, game_id=g.id, version=g.version)
+        self._broken.add(g.id)
+        text = texts.BROKEN_GAME.format(seq=broken.seq, action=broken.action[:100])
+        return Reply(text=text, ok=False, game_id=g.id, version=g.version)
 
     async def _playing(
         self, where: Where, actor: Actor, *, version: int | None = None
@@ -169,6 +224,15 @@ class RefereeCore:
             )
         if g.frozen_at is not None:
             return refusal(texts.FROZEN, game_id=g.id, version=g.version)
+        try:
+            return await self._playing_state(g, actor, seat, version)
+        except BrokenGame as broken:
+            return self._broken_reply(g, broken)
+
+    async def _playing_state(
+        self, g: GameRow, actor: Actor, seat: int, version: int | None
+    ) -> Reply | tuple[GameRow, Any, int, str]:
+        """``_playing`` past the checks on the person: BrokenGame if the log does not replay."""
         prefix = ""
         if g.pending is not None:
             said, done = await self._roll_stored(g)
@@ -387,7 +451,7 @@ class RefereeCore:
         mentions: list[int] = []
         buttons: list[ButtonSpec] = []
         outcome = outcome_of(g)
-        if g.status == "active":
+        if g.status == "active" and state is not None:
             to_move = state.to_move
             line = texts.turn_line(g, sides, to_move)
             legal = rules.legal(state)
@@ -413,15 +477,19 @@ class RefereeCore:
         theme = None
         if self._renderer is not None and g.guild_id is not None:
             theme = (await self.store.guild_settings(g.guild_id)).get("theme")
-        view = BoardView(g.game, state, last, theme, g.names, outcome, moves=g.seq)
-        image = await boards.png(self._renderer, view)
+        view = (
+            None
+            if state is None
+            else BoardView(g.game, state, last, theme, g.names, outcome, moves=g.seq)
+        )
+        image = None if view is None else await boards.png(self._renderer, view)
         return Reply(
             text="\n".join(lines),
             ok=ok,
             image=image,
             image_name=f"game-{g.id}-v{g.version}.png",
-            alt_text=boards.alt_text(view) if image else "",
-            board_text=boards.text_board(view),
+            alt_text=boards.alt_text(view) if image and view else "",
+            board_text=None if view is None else boards.text_board(view),
             buttons=buttons,
             mentions=mentions,
             game_id=g.id,
@@ -443,7 +511,17 @@ class RefereeCore:
         own = self._own_game(g, actor, action)
         if own is not None:
             return None, None, own
-        return g, await self._state(g), None
+        return g, await self._state_or_last_good(g), None
+
+    async def _state_or_last_good(self, g: GameRow) -> Any:
+        """For moderators ending a game: its position, or for a broken game the last one that
+        replays (None if none does), so a damaged log never keeps them from freeing the
+        channel."""
+        try:
+            return await self._state(g)
+        except BrokenGame as broken:
+            self._broken.add(g.id)
+            return broken.state
 
     @staticmethod
     def _own_game(g: GameRow, actor: Actor, action: str) -> Reply | None:

@@ -29,7 +29,8 @@ import aiosqlite
 
 from bot import deadline
 from bot.ladder_store import RESULT_COLUMNS, rate_finished, result_changed
-from bot.migrations import LATEST, MIGRATIONS
+from bot.migrations import LATEST, MIGRATIONS, statements
+from bot.store_files import FileIdentity, prepare
 from engine import chain
 from engine.record import LOG_VERSION, event_hash, iso_time, row_hash
 
@@ -52,7 +53,10 @@ FAULTS = (
     ("SQLITE_CANTOPEN", "the database file cannot be opened"),
     ("SQLITE_PROTOCOL", "the database is locked by another writer"),
     ("SQLITE_NOMEM", "the process is out of memory"),
+    ("SQLITE_CORRUPT", "the database file is damaged"),
+    ("SQLITE_NOTADB", "the file is not a database (or its header is damaged)"),
 )
+QUICK_CHECK_ERRORS = 5  # the start's integrity check stops after this many problems
 
 
 class StoreUnavailable(Exception):
@@ -63,6 +67,17 @@ class StoreUnavailable(Exception):
         super().__init__(f"{reason} ({context})" if context else reason)
         self.reason = reason
         self.context = context
+
+
+class StoreDamaged(StoreUnavailable):
+    """The integrity check at start found the file damaged: the bot refuses to run on it."""
+
+
+class FileLost(StoreUnavailable):
+    """The database file was deleted or replaced under the running bot: nothing written from
+    now on would survive a restart, so no write is acknowledged any more."""
+
+    REASON = "the database file was deleted or replaced"
 
 
 class SchemaTooNew(Exception):
@@ -271,17 +286,30 @@ class Store:
         self.path = path
         self._db: aiosqlite.Connection | None = db
         self._lock = asyncio.Lock()
+        self._file: FileIdentity | None = None  # None for ':memory:'
+        self._lost = False  # the file was deleted or replaced: refuse every write
 
     @classmethod
-    async def open(cls, path: str | Path, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Store:
-        """Open (creating the file and its folder if needed) and migrate to the newest schema.
+    async def open(
+        cls, path: str | Path, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS, check: bool = True
+    ) -> Store:
+        """Open (creating the file and its folder, owner-only, if needed), check the file's
+        integrity (``check``: a bounded quick_check) and migrate to the newest schema.
 
-        Raises SchemaTooNew, before writing anything, for a file from a newer bot.
+        Raises SchemaTooNew, before writing anything, for a file from a newer bot;
+        StoreDamaged for a file the check finds damaged; StoreUnavailable when the folder or
+        file cannot be made or opened. Each with one log line that names the file.
         """
         path = str(path)
-        if path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        db = await aiosqlite.connect(path, isolation_level=None)
+        try:
+            if path != ":memory:":
+                prepare(Path(path))
+            db = await aiosqlite.connect(path, isolation_level=None)
+        except (OSError, sqlite3.Error) as exc:
+            error = _cannot_open(path, exc)
+            if error is exc:
+                raise
+            raise error from exc
         db.row_factory = sqlite3.Row
         store = cls(path, db)
         try:
@@ -289,16 +317,20 @@ class Store:
             store._lock = _AnswerInTime(store, int(busy_timeout_ms))  # type: ignore[assignment]
             rows = await db.execute_fetchall("PRAGMA user_version")
             _refuse_newer(path, int(next(iter(rows))[0]))  # before anything writes the file
+            if check:
+                await _quick_check(db, path)
             await db.execute("PRAGMA journal_mode = WAL")
             await db.execute("PRAGMA synchronous = NORMAL")  # durable across a crash in WAL
             await db.execute("PRAGMA foreign_keys = ON")
             await store.migrate()
+            if path != ":memory:":
+                store._file = FileIdentity.of(path)
         except sqlite3.Error as exc:
             await store.close()
-            reason = fault_of(exc)
-            if reason is None:
+            error = _cannot_open(path, exc)
+            if error is exc:
                 raise
-            raise store._unavailable(reason, "opening the store", exc) from exc
+            raise error from exc
         except BaseException:
             await store.close()
             raise
@@ -321,21 +353,27 @@ class Store:
         return int(next(iter(rows))[0])
 
     async def migrate(self, upto: int = LATEST) -> int:
-        """Run the migrations this file has not had yet (each atomically); the version after."""
+        """Run the migrations this file has not had yet, each in its own exclusive transaction
+        that reads the version first: of several processes opening a fresh file at once, one
+        runs each step and the others find it done. The version after."""
         async with self._lock:
-            current = await self.schema_version()
-            _refuse_newer(self.path, current)
-            for number in range(current + 1, upto + 1):
-                script = MIGRATIONS[number - 1]
+            db = self.db
+            while True:
+                await db.execute("BEGIN EXCLUSIVE")
                 try:
-                    await self.db.executescript(
-                        f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;"
-                    )
-                except Exception:
-                    if self.db.in_transaction:
-                        await self.db.execute("ROLLBACK")
+                    current = await self.schema_version()
+                    _refuse_newer(self.path, current)
+                    if current >= upto:
+                        await db.execute("COMMIT")
+                        return current
+                    for statement in statements(MIGRATIONS[current]):
+                        await db.execute(statement)
+                    await db.execute(f"PRAGMA user_version = {current + 1}")
+                    await db.execute("COMMIT")
+                except BaseException:
+                    if db.in_transaction:
+                        await db.execute("ROLLBACK")
                     raise
-            return await self.schema_version()
 
     # --- plumbing ---------------------------------------------------------------------------
 
@@ -348,6 +386,9 @@ class Store:
         """
         async with self._lock:
             db = self.db
+            if self._lost:
+                log.error("cannot save: %s, during %s on %s", FileLost.REASON, what, self.path)
+                raise FileLost(FileLost.REASON, what)
             try:
                 await db.execute("BEGIN IMMEDIATE")
                 try:
@@ -356,6 +397,9 @@ class Store:
                     if db.in_transaction:
                         await db.execute("ROLLBACK")
                     raise
+                if self._file is not None and not self._file.still_there():
+                    await db.execute("ROLLBACK")  # it would land in an unlinked file
+                    raise self._file_lost(what)
                 await db.execute("COMMIT")
             except sqlite3.Error as exc:
                 reason = fault_of(exc)
@@ -371,6 +415,18 @@ class Store:
         (``bot.forget``): BEGIN IMMEDIATE ... COMMIT, rolled back on any exception."""
         return self._write(what)
 
+    def _file_lost(self, what: str) -> FileLost:
+        """Refuse this write and every later one, with one critical line for the operator."""
+        self._lost = True
+        log.critical(
+            "the database file %s was deleted or replaced while the bot runs; refusing every "
+            "write from now on (nothing more is acknowledged), first refused: %s. Stop the bot, "
+            "restore the file from a backup if you have one, and start it again",
+            self.path,
+            what,
+        )
+        return FileLost(FileLost.REASON, what)
+
     def _unavailable(self, reason: str, what: str, exc: BaseException) -> StoreUnavailable:
         log.error(
             "cannot save: %s (%s) during %s on %s; nothing was changed",
@@ -380,6 +436,26 @@ class Store:
             self.path,
         )
         return StoreUnavailable(reason, what)
+
+    @asynccontextmanager
+    async def reading(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One read transaction: every statement inside sees the same snapshot of the file, and
+        in WAL no writer waits for it (other connections go on committing). The connection is
+        this store's, so the store's other commands wait until it ends: keep it to reading."""
+        async with self._lock:
+            db = self.db
+            try:
+                await db.execute("BEGIN")
+                try:
+                    yield db
+                finally:
+                    if db.in_transaction:
+                        await db.execute("COMMIT")  # a read: nothing to keep or undo
+            except sqlite3.Error as exc:
+                reason = fault_of(exc)
+                if reason is None:
+                    raise
+                raise self._unavailable(reason, "a read", exc) from exc
 
     async def _read(self, sql: str, params: Sequence[Any]) -> list[sqlite3.Row]:
         async with self._lock:
@@ -715,6 +791,49 @@ class Store:
         values = {f: getattr(game, f) for f in GameRow.__slots__}  # type: ignore[attr-defined]
         values.update(sets, version=game.version + 1)
         return GameRow(**values)
+
+
+DAMAGED = ("SQLITE_CORRUPT", "SQLITE_NOTADB")  # the file itself is bad, not the folder
+
+
+def _cannot_open(path: str, exc: BaseException) -> StoreUnavailable | BaseException:
+    """One critical line for a file or folder that cannot be opened; the error to raise (an
+    sqlite3 error that is not a known fault is a bug, raised as it is)."""
+    hint = ". Check REFEREE_DB, and that the folder is this user's and writable"
+    if isinstance(exc, OSError):
+        reason = f"{exc.strerror or exc} ({exc.filename or path})"
+    else:
+        fault = fault_of(exc)
+        if fault is None:
+            return exc
+        name = getattr(exc, "sqlite_errorname", None) or ""
+        if name.startswith(DAMAGED):
+            return _damaged(path, f"{fault}: {exc}")
+        reason = f"{fault} ({exc})"
+        if not name.startswith(("SQLITE_CANTOPEN", "SQLITE_READONLY")):
+            hint = ""  # busy, full, I/O: the file is right, the moment or the disk is not
+    log.critical("cannot open the database %s: %s%s", path, reason, hint)
+    return StoreUnavailable(reason, f"opening {path}")
+
+
+def _damaged(path: str, found: str) -> StoreDamaged:
+    message = (
+        f"refusing to open {path}: the integrity check found it damaged ({found}). Restore it "
+        "from a backup; `python -m bot store check` lists the problems"
+    )
+    log.critical(message)
+    return StoreDamaged("the database file is damaged", f"opening {path}")
+
+
+async def _quick_check(db: aiosqlite.Connection, path: str) -> None:
+    """``PRAGMA quick_check``, stopping after QUICK_CHECK_ERRORS problems: StoreDamaged, with
+    one line naming the file and the first problem, when it finds any."""
+    found = [
+        str(r[0]) for r in await db.execute_fetchall(f"PRAGMA quick_check({QUICK_CHECK_ERRORS})")
+    ]
+    if found != ["ok"]:
+        more = f"; {len(found) - 1} more" if len(found) > 1 else ""
+        raise _damaged(path, found[0] + more)
 
 
 def _refuse_newer(path: str, version: int) -> None:

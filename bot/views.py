@@ -17,6 +17,7 @@ from bot import deadline
 from bot.errors import report, send_private
 from bot.guards import first_delivery
 from bot.replies import CUSTOM_ID_PREFIX, ButtonKind, ButtonSpec
+from bot.shutdown import RESTARTING, admitted
 
 log = logging.getLogger("bot.discord")
 
@@ -69,7 +70,12 @@ class RefereeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEM
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         deadline.start(answered=interaction.response.is_done)  # the first answer is due
-        return first_delivery(interaction)  # a click delivered twice is handled once
+        if not first_delivery(interaction):  # a click delivered twice is handled once
+            return False
+        if not admitted(interaction):  # stopping (bot.shutdown)
+            await send_private(interaction, RESTARTING)
+            return False
+        return True
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Hand the click to the bot; discord.py only logs what escapes, so report it here."""
