@@ -8,11 +8,12 @@ so they are cached; only the overlays of one move are drawn per image.
 
 from __future__ import annotations
 
+import io
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
+from importlib import resources
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
@@ -51,21 +52,24 @@ Painter = Callable[
 ]
 
 
-FONT_DIR = Path(__file__).resolve().parent.parent / "data" / "fonts"
 FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
 
 
-@lru_cache(maxsize=96)
-def font(px: int, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """DejaVu Sans shipped in data/fonts (Bitstream Vera licence), else Pillow's built-in font.
+@lru_cache(maxsize=2)
+def _font_bytes(bold: bool) -> bytes:
+    """The shipped font file (render/fonts, package data), read once through importlib.resources
+    so that it is found in a wheel installed anywhere, not only next to the source tree."""
+    return resources.files("render").joinpath("fonts", FONT_FILES[bold]).read_bytes()
 
-    Never a system path: the image looks the same on every machine that has the project.
+
+@lru_cache(maxsize=96)
+def font(px: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """DejaVu Sans shipped in render/fonts (Bitstream Vera licence) at ``px`` pixels.
+
+    Never a system path and never Pillow's built-in font (it has no accented letters): the
+    image looks the same on every machine that has the project.
     """
-    px = max(6, int(px))
-    path = FONT_DIR / FONT_FILES[bold]
-    if path.is_file():
-        return ImageFont.truetype(str(path), px)
-    return ImageFont.load_default(size=px)
+    return ImageFont.truetype(io.BytesIO(_font_bytes(bold)), max(6, int(px)))
 
 
 @lru_cache(maxsize=1024)
