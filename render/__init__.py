@@ -22,6 +22,7 @@ bounds, or a state of another game.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from collections.abc import Hashable, Sequence
 from importlib import import_module
 from typing import Any
@@ -109,19 +110,8 @@ def board_image(
     lay = r.layout(state, size)
     img = r.background(state, th, size, labels).copy()
     r.draw(img, state, lasts, th, lay, outcome)
-    cards = []
-    for side in (0, 1):
-        if outcome is not None:
-            tag = "DRAW" if outcome.winner is None else ("WINS" if outcome.winner == side else None)
-        else:
-            tag = r.turn_tag(state) if state.to_move == side else None
-        hand = r.hand(state, side, th, outcome)
-        if names[side] != r.side_names[side]:
-            hand = type(hand)(
-                f"{r.side_names[side]} · {hand.text}", hand.tokens, hand.token_style, hand.slots
-            )
-        cards.append(Card(names[side], th.pieces(r.game)[side], hand, tag, tag is not None))
-    draw_header(img, th, size, (cards[0], cards[1]))
+    cards = _cards(r, state, th, names, outcome)
+    draw_header(img, th, size, cards)
     draw_footer(
         img,
         th,
@@ -130,6 +120,46 @@ def board_image(
         r.status(state, lasts, names, outcome),
     )
     return img
+
+
+def _cards(
+    r: BoardRenderer, state: Any, th: Any, names: tuple[str, str], outcome: Outcome | None
+) -> tuple[Card, Card]:
+    """Both players' cards: name, side, hand line (with shorter forms) and tag."""
+    cards = []
+    for side in (0, 1):
+        if outcome is not None:
+            tag = "DRAW" if outcome.winner is None else ("WINS" if outcome.winner == side else None)
+        else:
+            tag = r.turn_tag(state) if state.to_move == side else None
+        hand = r.hand(state, side, th, outcome)
+        if names[side] != r.side_names[side]:
+            side_name = r.side_names[side]
+            hand = dataclasses.replace(
+                hand,
+                text=f"{side_name} · {hand.text}",
+                shorter=(
+                    *(f"{side_name} · {text}" for text in hand.shorter),
+                    hand.text,
+                    *hand.shorter,
+                ),
+            )
+        cards.append(Card(names[side], th.pieces(r.game)[side], hand, tag, tag is not None))
+    return cards[0], cards[1]
+
+
+def player_cards(
+    game_name: str,
+    state: Any,
+    *,
+    players: Sequence[str] | None = None,
+    outcome: Outcome | None = None,
+) -> tuple[Card, Card]:
+    """The two player cards ``board_image`` draws (for checking what they say)."""
+    r, th, _ = _prepare(game_name, state, "dark", 800)
+    if outcome is None:
+        outcome = engine.get_game(r.game).result(state)
+    return _cards(r, state, th, _names(players, r.side_names), outcome)
 
 
 def board_png(

@@ -17,7 +17,7 @@ from importlib import resources
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
-from render.model import Point
+from render.model import Label, Point
 from render.theme import RGB, PieceStyle
 
 SUPERSAMPLE = 4
@@ -70,6 +70,28 @@ def font(px: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     image looks the same on every machine that has the project.
     """
     return ImageFont.truetype(io.BytesIO(_font_bytes(bold)), max(6, int(px)))
+
+
+MIN_PX = 13  # the smallest text drawn: its capitals are 9 px high (DejaVu's are 0.73 em)
+
+
+def text_px(size: float, fraction: float, minimum: int = MIN_PX) -> int:
+    """A font size that scales with the image (``fraction`` of ``size``) but never drops below
+    ``minimum`` pixels, so that a small image (a 400 px board, a shrunken replay) stays legible.
+    """
+    return max(minimum, round(size * fraction))
+
+
+def label(text: str, centre: Point, px: int, bold: bool = True) -> Label:
+    """A coordinate label drawn centred on ``centre``, with the box its glyphs cover."""
+    left, top, right, bottom = font(px, bold).getbbox(text, anchor="mm")
+    x, y = round(centre[0]), round(centre[1])
+    return Label(text, centre, px, (x + left, y + top, x + right, y + bottom))
+
+
+def draw_labels(img: Image.Image, labels: Iterable[Label], fill: RGB) -> None:
+    for item in labels:
+        draw_text(img, item.centre, item.text, item.px, fill, "mm", bold=True)
 
 
 @lru_cache(maxsize=1024)
