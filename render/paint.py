@@ -279,6 +279,73 @@ def arrow_polygon(a: Point, b: Point, width: float, head: float) -> list[Point]:
     ]
 
 
+def _q(v: float) -> float:
+    """A coordinate to 1/8 pixel: the same shape at the same sub-pixel offset is one sprite."""
+    return round(v * 8) / 8
+
+
+def _paint_polygon(d: ImageDraw.ImageDraw, s: int, params: tuple) -> None:
+    poly, fill, outline, border = params
+    pts = [(x * s, y * s) for x, y in poly]
+    d.polygon(pts, fill=(*fill, 255), outline=(*outline, 255), width=round(border * s))
+
+
+def _paint_segment(d: ImageDraw.ImageDraw, s: int, params: tuple) -> None:
+    (ax, ay), (bx, by), fill, width, outline, alpha, border = params
+    pa, pb = (ax * s, ay * s), (bx * s, by * s)
+    if outline:
+        _round_line(d, pa, pb, (width + 2 * border) * s, (*outline, alpha))
+    _round_line(d, pa, pb, width * s, (*fill, alpha))
+
+
+def _paint_ring(d: ImageDraw.ImageDraw, s: int, params: tuple) -> None:
+    (x, y), radius, colour, width, dashed = params
+    cx, cy = x * s, y * s
+    r = (radius + width / 2) * s  # the stroke is centred on the radius
+    if not dashed:
+        d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=(*colour, 255), width=round(width * s))
+        return
+    for k in range(12):
+        start = k * 30
+        d.arc(
+            (cx - r, cy - r, cx + r, cy + r),
+            start,
+            start + 18,
+            fill=(*colour, 255),
+            width=round(width * s),
+        )
+
+
+PAINTERS: dict[str, Callable[[ImageDraw.ImageDraw, int, tuple], None]] = {
+    "polygon": _paint_polygon,
+    "segment": _paint_segment,
+    "ring": _paint_ring,
+}
+
+
+@lru_cache(maxsize=1024)
+def _shape(kind: str, params: tuple, w: int, h: int) -> Sprite:
+    """An antialiased shape on a w x h transparent layer, its coordinates relative to the
+    layer's corner. Kept: an arrow or ring of the same size and sub-pixel offset is drawn once
+    (a dashed ring's twelve arcs cost ~0.3 ms)."""
+    scale = 4 if w * h < 90_000 else 2
+    layer = Image.new("RGBA", (w * scale, h * scale), (0, 0, 0, 0))
+    PAINTERS[kind](ImageDraw.Draw(layer), scale, params)
+    return Sprite.of(layer.reduce(scale))
+
+
+def _stamp(
+    img: Image.Image, box: tuple[float, float, float, float], kind: str, params: Callable
+) -> None:
+    """Paste the shape ``params(x0, y0)`` describes relative to the box's corner (x0, y0)."""
+    x0, y0 = math.floor(box[0]), math.floor(box[1])
+    w, h = math.ceil(box[2]) - x0, math.ceil(box[3]) - y0
+    if w <= 0 or h <= 0 or x0 >= img.width or y0 >= img.height or x0 + w <= 0 or y0 + h <= 0:
+        return
+    sprite = _shape(kind, params(x0, y0), w, h)
+    img.paste(sprite.rgb, (x0, y0), sprite.mask)
+
+
 def draw_arrows(
     img: Image.Image,
     arrows: Iterable[tuple[Point, Point]],
@@ -288,18 +355,20 @@ def draw_arrows(
     head: float,
 ) -> None:
     """Arrows with a dark (or light) outline so they read on any square or piece."""
-    arrows = list(arrows)
-    if not arrows:
-        return
-    polys = [arrow_polygon(a, b, width, head) for a, b in arrows]
-    for poly in polys:
-        border = max(1.5, width * 0.22)
-
-        def paint(d: ImageDraw.ImageDraw, t: Callable, s: float, poly=poly, border=border) -> None:
-            pts = [t(x, y) for x, y in poly]
-            d.polygon(pts, fill=(*fill, 255), outline=(*outline, 255), width=round(border * s))
-
-        antialiased(img, bounds(poly, border + 2), paint)
+    border = max(1.5, width * 0.22)
+    for a, b in arrows:
+        poly = arrow_polygon(a, b, width, head)
+        _stamp(
+            img,
+            bounds(poly, border + 2),
+            "polygon",
+            lambda x0, y0, poly=poly: (
+                tuple((_q(x - x0), _q(y - y0)) for x, y in poly),
+                fill,
+                outline,
+                border,
+            ),
+        )
 
 
 def draw_segment(
@@ -313,14 +382,20 @@ def draw_segment(
 ) -> None:
     """A thick straight line with round ends (a strike-through, a highlighted mill)."""
     border = max(1.5, width * 0.2) if outline else 0
-
-    def paint(d: ImageDraw.ImageDraw, t: Callable, s: float) -> None:
-        pa, pb = t(*a), t(*b)
-        if outline:
-            _round_line(d, pa, pb, (width + 2 * border) * s, (*outline, alpha))
-        _round_line(d, pa, pb, width * s, (*fill, alpha))
-
-    antialiased(img, bounds((a, b), width / 2 + border + 2), paint)
+    _stamp(
+        img,
+        bounds((a, b), width / 2 + border + 2),
+        "segment",
+        lambda x0, y0: (
+            (_q(a[0] - x0), _q(a[1] - y0)),
+            (_q(b[0] - x0), _q(b[1] - y0)),
+            fill,
+            width,
+            outline,
+            alpha,
+            border,
+        ),
+    )
 
 
 def _round_line(d: ImageDraw.ImageDraw, a: Point, b: Point, w: float, colour: tuple) -> None:
@@ -335,34 +410,12 @@ def draw_ring(
 ) -> None:
     """A circle outline around a cell (the last move, a ghost, a removable man)."""
     x, y = centre
-
-    def paint(d: ImageDraw.ImageDraw, t: Callable, s: float) -> None:
-        cx, cy = t(x, y)
-        r = (radius + width / 2) * s  # the stroke is centred on the radius
-        if not dashed:
-            d.ellipse(
-                (cx - r, cy - r, cx + r, cy + r), outline=(*colour, 255), width=round(width * s)
-            )
-            return
-        for k in range(12):
-            start = k * 30
-            d.arc(
-                (cx - r, cy - r, cx + r, cy + r),
-                start,
-                start + 18,
-                fill=(*colour, 255),
-                width=round(width * s),
-            )
-
-    antialiased(
+    reach = radius + width + 2
+    _stamp(
         img,
-        (
-            x - radius - width - 2,
-            y - radius - width - 2,
-            x + radius + width + 2,
-            y + radius + width + 2,
-        ),
-        paint,
+        (x - reach, y - reach, x + reach, y + reach),
+        "ring",
+        lambda x0, y0: ((_q(x - x0), _q(y - y0)), radius, colour, width, dashed),
     )
 
 
