@@ -22,6 +22,7 @@ bounds, or a state of another game.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from collections.abc import Hashable, Sequence
 from importlib import import_module
 from typing import Any
@@ -34,6 +35,7 @@ from render.board import BoardRenderer, result_status, who
 from render.frame import Card, draw_footer, draw_header, move_label
 from render.model import MAX_SIZE, MIN_SIZE, Last, Layout, RenderError, check_size
 from render.paint import printable
+from render.palette import to_palette
 from render.png import encode_png
 from render.theme import THEME_NAMES, THEMES, get_theme
 
@@ -110,19 +112,8 @@ def board_image(
     lay = r.layout(state, size)
     img = r.background(state, th, size, labels).copy()
     r.draw(img, state, lasts, th, lay, outcome)
-    cards = []
-    for side in (0, 1):
-        if outcome is not None:
-            tag = "DRAW" if outcome.winner is None else ("WINS" if outcome.winner == side else None)
-        else:
-            tag = r.turn_tag(state) if state.to_move == side else None
-        hand = r.hand(state, side, th, outcome)
-        if names[side] != r.side_names[side]:
-            hand = type(hand)(
-                f"{r.side_names[side]} · {hand.text}", hand.tokens, hand.token_style, hand.slots
-            )
-        cards.append(Card(names[side], th.pieces(r.game)[side], hand, tag, tag is not None))
-    draw_header(img, th, size, (cards[0], cards[1]))
+    cards = _cards(r, state, th, names, outcome)
+    draw_header(img, th, size, cards)
     draw_footer(
         img,
         th,
@@ -131,6 +122,46 @@ def board_image(
         r.status(state, lasts, names, outcome),
     )
     return img
+
+
+def _cards(
+    r: BoardRenderer, state: Any, th: Any, names: tuple[str, str], outcome: Outcome | None
+) -> tuple[Card, Card]:
+    """Both players' cards: name, side, hand line (with shorter forms) and tag."""
+    cards = []
+    for side in (0, 1):
+        if outcome is not None:
+            tag = "DRAW" if outcome.winner is None else ("WINS" if outcome.winner == side else None)
+        else:
+            tag = r.turn_tag(state) if state.to_move == side else None
+        hand = r.hand(state, side, th, outcome)
+        if names[side] != r.side_names[side]:
+            side_name = r.side_names[side]
+            hand = dataclasses.replace(
+                hand,
+                text=f"{side_name} · {hand.text}",
+                shorter=(
+                    *(f"{side_name} · {text}" for text in hand.shorter),
+                    hand.text,
+                    *hand.shorter,
+                ),
+            )
+        cards.append(Card(names[side], th.pieces(r.game)[side], hand, tag, tag is not None))
+    return cards[0], cards[1]
+
+
+def player_cards(
+    game_name: str,
+    state: Any,
+    *,
+    players: Sequence[str] | None = None,
+    outcome: Outcome | None = None,
+) -> tuple[Card, Card]:
+    """The two player cards ``board_image`` draws (for checking what they say)."""
+    r, th, _ = _prepare(game_name, state, "dark", 800)
+    if outcome is None:
+        outcome = engine.get_game(r.game).result(state)
+    return _cards(r, state, th, _names(players, r.side_names), outcome)
 
 
 def board_png(
@@ -146,6 +177,9 @@ def board_png(
     moves: int | None = None,
 ) -> bytes:
     """The board as PNG bytes: ``size`` x ``size`` pixels, themed, with the last action marked.
+
+    The PNG is a palette image (render/palette.py): every colour is the drawn image's or a
+    near one, in a third of the bytes.
 
     ``players`` are the names of side 0 and side 1 (default: the side names); ``labels`` is
     "grid" or, for Morris, "letters" (the seed's A..X point names). ``moves``: the count the
@@ -163,7 +197,7 @@ def board_png(
         labels=labels,
         moves=moves,
     )
-    return encode_png(img)
+    return encode_png(to_palette(img, renderer(game_name).game, get_theme(theme)))
 
 
 def alt_text(

@@ -37,9 +37,11 @@ from render.paint import (
     Sprite,
     disc_sprite,
     draw_arrows,
+    draw_labels,
     draw_ring,
-    draw_text,
+    label,
     paste_centred,
+    text_px,
 )
 from render.theme import PieceStyle, Theme
 
@@ -47,6 +49,9 @@ SQRT3_2 = math.sqrt(3) / 2
 MARBLE = 0.46  # radius, in cell spacings
 HOLE = 0.36
 PLATE = 0.9  # how far the plate reaches beyond the outer cells
+GHOST = 0.36  # radius of a marble pushed off, drawn one step beyond the edge, in spacings
+LABEL_OUT = 1.72  # labels sit this far beyond the outer cells: clear of any pushed-off ghost
+LABEL = 0.44  # label size, in spacings
 ROWS = "ABCDEFGHI"
 WIN = 6
 
@@ -60,8 +65,8 @@ def _offset(dr: int, dn: int) -> tuple[float, float]:
 def _geometry(size: int) -> Layout:
     x0, y0, x1, y1 = board_box(size)
     pad = size * 0.01
-    half_w = 4 + PLATE + 0.55
-    half_h = 4 * SQRT3_2 + PLATE * SQRT3_2 + 0.62
+    half_w = 4 + LABEL_OUT + 0.3
+    half_h = (4 + LABEL_OUT) * SQRT3_2 + 0.26
     u = min((x1 - x0 - 2 * pad) / (2 * half_w), (y1 - y0 - 2 * pad) / (2 * half_h))
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     centres = {}
@@ -74,7 +79,19 @@ def _geometry(size: int) -> Layout:
         round(cx + half_w * u),
         round(cy + half_h * u),
     )
-    return Layout(size, size, centres, MARBLE * u, u, box)
+    px = text_px(u, LABEL)
+    labels = []
+    for r in range(9):  # row letters west of each row's first cell
+        first = min(n for rr, n in CELLS if rr == r)
+        x, y = centres[f"{ROWS[r].lower()}{first}"]
+        dx, dy = _offset(0, -1)
+        labels.append(label(ROWS[r], (x + dx * u * LABEL_OUT, y + dy * u * LABEL_OUT), px))
+    for n in range(1, 10):  # diagonal numbers south-east of each diagonal's lowest cell
+        low = min(r for r, nn in CELLS if nn == n)
+        x, y = centres[f"{ROWS[low].lower()}{n}"]
+        dx, dy = _offset(-1, 0)
+        labels.append(label(str(n), (x + dx * u * LABEL_OUT, y + dy * u * LABEL_OUT), px))
+    return Layout(size, size, centres, MARBLE * u, u, box, tuple(labels))
 
 
 def _corners(cx: float, cy: float, reach: float) -> list[Point]:
@@ -108,21 +125,7 @@ def _background(theme: Theme, size: int) -> Image.Image:
         d.ellipse((lx - hr, ly - hr, lx + hr, ly + hr), fill=(*theme.hole, 255))
     small = layer.reduce(s)
     img.paste(small, (x0, y0), small)
-    px = max(10, round(u * 0.36))
-    for r in range(9):
-        first = min(n for rr, n in CELLS if rr == r)
-        x, y = lay.centres[f"{ROWS[r].lower()}{first}"]
-        dx, dy = _offset(0, -1)
-        draw_text(
-            img, (x + dx * u * 1.2, y + dy * u * 1.2), ROWS[r], px, theme.muted, "mm", bold=True
-        )
-    for n in range(1, 10):
-        low = min(r for r, nn in CELLS if nn == n)
-        x, y = lay.centres[f"{ROWS[low].lower()}{n}"]
-        dx, dy = _offset(-1, 0)
-        draw_text(
-            img, (x + dx * u * 1.15, y + dy * u * 1.15), str(n), px, theme.muted, "mm", bold=True
-        )
+    draw_labels(img, lay.labels, theme.muted)
     return img
 
 
@@ -194,7 +197,7 @@ class AbaloneRenderer(BoardRenderer):
             else:
                 pushed.append(arrow)
                 if target is None:
-                    ghost = _ghost(theme.abalone[1 - mover], round(layout.radius))
+                    ghost = _ghost(theme.abalone[1 - mover], round(GHOST * u))
                     paste_centred(img, ghost, (x + ox * u, y + oy * u))
         dark = (20, 20, 20)
         draw_arrows(img, own, theme.accent, dark, u * 0.16, u * 0.34)
@@ -204,6 +207,7 @@ class AbaloneRenderer(BoardRenderer):
         taken = marbles_off(state, 1 - side)
         return Hand(
             "pushed off",
+            shorter=("off",),
             tokens=min(taken, WIN),
             token_style=theme.abalone[1 - side],
             slots=max(0, WIN - taken),

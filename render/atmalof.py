@@ -23,13 +23,19 @@ from render.paint import (
     disc_sprite,
     draw_arrows,
     draw_box,
+    draw_labels,
     draw_segment,
     draw_text,
+    label,
     paste_centred,
+    text_px,
 )
 from render.theme import Theme
 
 MARGIN = 0.62  # label margin around the grid, in cells
+DIE_ROOM = 0.62  # room for the rolled die beyond the labels, right and below, in cells
+DIE = 0.52  # the die's side, in cells
+LABEL = 0.38  # label size, in cells
 PIECE = 0.39  # piece radius, in cells
 _WORDS = {4: "fours", 3: "threes", 5: "fives", 6: "sixes", 2: "twos"}
 
@@ -38,19 +44,38 @@ _WORDS = {4: "fours", 3: "threes", 5: "fives", 6: "sixes", 2: "twos"}
 def _geometry(rows: int, cols: int, size: int) -> Layout:
     x0, y0, x1, y1 = board_box(size)
     pad = size * 0.01
-    cell = int(
-        min((x1 - x0 - 2 * pad) / (cols + 2 * MARGIN), (y1 - y0 - 2 * pad) / (rows + 2 * MARGIN))
-    )
-    gx = x0 + (x1 - x0 - cell * cols) // 2
-    gy = y0 + (y1 - y0 - cell * rows) // 2
+    across, down = cols + 2 * MARGIN + DIE_ROOM, rows + 2 * MARGIN + DIE_ROOM
+    cell = int(min((x1 - x0 - 2 * pad) / across, (y1 - y0 - 2 * pad) / down))
+    gx = x0 + round((x1 - x0 - cell * across) / 2 + MARGIN * cell)
+    gy = y0 + round((y1 - y0 - cell * down) / 2 + MARGIN * cell)
+    gx1, gy1 = gx + cell * cols, gy + cell * rows
     centres = {
         (r, c): (gx + (c - 0.5) * cell, gy + (r - 0.5) * cell)
         for r in range(1, rows + 1)
         for c in range(1, cols + 1)
     }
-    return Layout(
-        size, size, centres, PIECE * cell, float(cell), (gx, gy, gx + cell * cols, gy + cell * rows)
-    )
+    m = MARGIN * cell
+    px = text_px(cell, LABEL)
+    labels = [
+        label(str(r), (x, gy + (r - 0.5) * cell), px)
+        for r in range(1, rows + 1)
+        for x in (gx - m / 2, gx1 + m / 2)
+    ] + [
+        label(str(c), (gx + (c - 0.5) * cell, y), px)
+        for c in range(1, cols + 1)
+        for y in (gy - m / 2, gy1 + m / 2)
+    ]
+    return Layout(size, size, centres, PIECE * cell, float(cell), (gx, gy, gx1, gy1), tuple(labels))
+
+
+def die_centre(layout: Layout, axis: str, index: int) -> tuple[float, float]:
+    """Where the rolled die is drawn: beyond the label at the end of the announced line."""
+    cell = layout.spacing
+    gx, gy, gx1, gy1 = layout.board
+    beyond = (MARGIN + DIE / 2 + 0.08) * cell
+    if axis == "row":
+        return (gx1 + beyond, gy + (index - 0.5) * cell)
+    return (gx + (index - 0.5) * cell, gy1 + beyond)
 
 
 def _square_colour(state_dims: tuple[int, int, int, int], theme: Theme, r: int, c: int):
@@ -91,15 +116,7 @@ def _background(dims: tuple[int, int, int, int], theme: Theme, size: int) -> Ima
             ),
             fill=_square_colour(dims, theme, r, c),
         )
-    px = max(10, round(cell * 0.36))
-    for r in range(1, rows + 1):
-        y = gy + (r - 0.5) * cell
-        for x in (gx - m / 2, gx1 + m / 2):
-            draw_text(img, (x, y), str(r), px, theme.muted, "mm", bold=True)
-    for c in range(1, cols + 1):
-        x = gx + (c - 0.5) * cell
-        for y in (gy - m / 2, gy1 + m / 2):
-            draw_text(img, (x, y), str(c), px, theme.muted, "mm", bold=True)
+    draw_labels(img, lay.labels, theme.muted)
     return img
 
 
@@ -224,10 +241,9 @@ class AtmalofRenderer(BoardRenderer):
             k = action.index
             if action.axis == "row":
                 box = (gx, gy + (k - 1) * cell, gx1, gy + k * cell)
-                die_at = (gx1 + MARGIN * cell / 2, gy + (k - 0.5) * cell)
             else:
                 box = (gx + (k - 1) * cell, gy, gx + k * cell, gy1)
-                die_at = (gx + (k - 0.5) * cell, gy1 + MARGIN * cell / 2)
+            die_at = die_centre(layout, action.axis, k)
             w = max(2, round(cell * 0.07))
             ImageDraw.Draw(img).rounded_rectangle(
                 (box[0] - w // 2, box[1] - w // 2, box[2] + w // 2, box[3] + w // 2),
@@ -236,7 +252,7 @@ class AtmalofRenderer(BoardRenderer):
                 width=w,
             )
             if last.roll is not None:
-                side = round(cell * 0.52) | 1
+                side = round(cell * DIE) | 1
                 paste_centred(img, die_sprite(last.roll, side), die_at)
                 square = _landing(last)
                 if _lost(last) and square is not None:
@@ -269,8 +285,10 @@ class AtmalofRenderer(BoardRenderer):
     def hand(self, state: AtmalofState, side: int, theme: Theme, outcome: Outcome | None) -> Hand:
         if outcome is not None and outcome.termination is Termination.TIEBREAK:
             n = len(fours(state, side))
-            return Hand(f"{n} {_run_word(state.line, n)} · {state.in_hand(side)} in hand")
-        return Hand(f"{state.in_hand(side)} in hand · {state.on_board(side)} on board")
+            runs = f"{n} {_run_word(state.line, n)}"
+            return Hand(f"{runs} · {state.in_hand(side)} in hand", shorter=(runs,))
+        in_hand = f"{state.in_hand(side)} in hand"
+        return Hand(f"{in_hand} · {state.on_board(side)} on board", shorter=(in_hand,))
 
     def status(
         self,

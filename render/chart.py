@@ -3,7 +3,7 @@
 Pure functions of plain values (points, rows, a theme name), like the board renderers. Lines and
 dots are drawn at ``SCALE`` times the size and box-reduced, so they are smooth and the middle of
 every dot keeps the theme's exact accent colour. Text uses the boards' font (DejaVu Sans from
-data/fonts, ``render.paint.font``), so accented names and the unranked dash draw as letters, and
+render/fonts, ``render.paint.font``), so accented names and the unranked dash draw as letters, and
 characters it lacks (emoji) are left out rather than drawn as boxes.
 """
 

@@ -3,7 +3,8 @@
 Every image is a square ``size`` x ``size``. The top band holds a card per player (piece, name,
 side, pieces in hand or captured, a "to move" / "wins" tag); the bottom band holds the move
 number and one short line: the last action, or the result when the game is over. Text sizes are
-fractions of ``size`` chosen so that a 400 px copy (Discord on a phone) stays readable.
+fractions of ``size`` chosen so that an 800 px board shown at 400 px (Discord on a phone) stays
+readable, with a floor in pixels (``text_px``) so that a board drawn small (a replay) does too.
 """
 
 from __future__ import annotations
@@ -20,13 +21,22 @@ from render.paint import (
     draw_text,
     fit_text,
     paste_centred,
+    text_px,
     text_width,
 )
 from render.theme import RGB, PieceStyle, Theme
 
 HEADER = 0.125  # of size
 FOOTER = 0.08
+MIN_HEADER = 54  # pixels: two lines of legible text
+MIN_FOOTER = 36
 PAD = 0.014
+# Text sizes, as fractions of the image size (the floor is render.paint.MIN_PX or as given).
+NAME = 0.038
+TAG = 0.026
+DETAIL = 0.031
+STATUS = 0.034
+STATUS_TWO_LINES = 0.028
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +47,7 @@ class Hand:
     tokens: int = 0
     token_style: PieceStyle | None = None
     slots: int = 0  # empty places drawn after the tokens (Abalone's six)
+    shorter: tuple[str, ...] = ()  # shorter texts, tried in order when ``text`` does not fit
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +72,7 @@ class Card:
 
 def bands(size: int) -> tuple[int, int]:
     """Heights of the top band and the bottom band in pixels."""
-    return round(size * HEADER), round(size * FOOTER)
+    return max(MIN_HEADER, round(size * HEADER)), max(MIN_FOOTER, round(size * FOOTER))
 
 
 def board_box(size: int) -> tuple[int, int, int, int]:
@@ -91,16 +102,58 @@ def _ink(theme: Theme, tone: str) -> RGB:
     return {"accent": theme.accent, "warn": theme.warn}.get(tone, theme.text)
 
 
-def draw_header(img: Image.Image, theme: Theme, size: int, cards: tuple[Card, Card]) -> None:
+def _card_size(size: int) -> tuple[int, int, int]:
+    """Padding, width and height of a player card."""
     top, _ = bands(size)
     pad = round(size * PAD)
-    w = (size - 3 * pad) // 2
-    h = top - 2 * pad
+    return pad, (size - 3 * pad) // 2, top - 2 * pad
+
+
+def draw_header(img: Image.Image, theme: Theme, size: int, cards: tuple[Card, Card]) -> None:
+    pad, w, h = _card_size(size)
     for side, card in enumerate(cards):
         x0 = pad + side * (w + pad)
         sprite = _card_sprite(theme, w, h, card.active)
         img.paste(sprite.rgb, (x0, pad), sprite.mask)
         _draw_card(img, theme, size, card, x0, pad, w, h)
+
+
+@dataclass(frozen=True, slots=True)
+class CardText:
+    """What a card's two lines say and how large, at one image size (offsets from the card)."""
+
+    name: str
+    name_px: int
+    detail: str
+    detail_px: int
+    tag_px: int
+    tag_width: float  # 0 when the tag is left out for the name's sake
+    text_x: int  # where both lines start
+    token_r: int
+
+
+def card_text(size: int, card: Card) -> CardText:
+    """The card's texts fitted to its width: the name shrinks then is cut; the hand line takes
+    the first of its texts that fits (``Hand.shorter``) before it is cut."""
+    _, w, h = _card_size(size)
+    inset = round(h * 0.16)
+    icon_r = round(h * 0.26)
+    tx = 2 * inset + 2 * icon_r
+    right = w - inset
+    tag_px = text_px(size, TAG, 12)
+    tag_w = text_width(card.tag, tag_px, True) + tag_px * 0.9 if card.tag else 0.0
+    name_px, name_min = text_px(size, NAME, 15), text_px(size, NAME * 0.8, 14)
+    if tag_w and text_width(card.name, name_min, True) > right - tag_w - inset / 2 - tx:
+        tag_w = 0.0  # a small card keeps the name; its accent outline still marks the turn
+    right_name = right - tag_w - inset / 2 if tag_w else right
+    name, name_px = fit_text(card.name, right_name - tx, name_px, name_min, True)
+    hand = card.hand
+    token_r = max(4, round(size * 0.0125))
+    space = (hand.tokens + hand.slots) * (2 * token_r + 3)
+    detail, detail_px = _fit_first(
+        (hand.text, *hand.shorter), right - tx - space, text_px(size, DETAIL), text_px(size, 0.027)
+    )
+    return CardText(name, name_px, detail, detail_px, tag_px, tag_w, tx, token_r)
 
 
 def _draw_card(
@@ -110,31 +163,22 @@ def _draw_card(
     icon_r = round(h * 0.26)
     icon = disc_sprite(card.style, icon_r, False)
     paste_centred(img, icon, (x0 + inset + icon_r, y0 + h / 2))
-    tx = x0 + 2 * inset + 2 * icon_r
+    text = card_text(size, card)
+    tx = x0 + text.text_x
     right = x0 + w - inset
-    name_px = round(size * 0.036)
     line1 = y0 + h * 0.34
     line2 = y0 + h * 0.74
-    if card.tag:
-        tag_px = round(size * 0.024)
-        tag_w = text_width(card.tag, tag_px, True) + tag_px * 0.9
-        tag_h = tag_px * 1.45
-        box = (right - tag_w, line1 - tag_h / 2, right, line1 + tag_h / 2)
+    if card.tag and text.tag_width:
+        tag_h = text.tag_px * 1.45
+        box = (right - text.tag_width, line1 - tag_h / 2, right, line1 + tag_h / 2)
         ImageDraw.Draw(img).rounded_rectangle(box, radius=tag_h / 2, fill=theme.accent)
         dark = (20, 20, 20) if sum(theme.accent) > 380 else (255, 255, 255)
-        draw_text(img, ((box[0] + box[2]) / 2, line1), card.tag, tag_px, dark, "mm", bold=True)
-        right_name = box[0] - inset / 2
-    else:
-        right_name = right
-    name, px = fit_text(card.name, right_name - tx, name_px, round(size * 0.026), True)
-    draw_text(img, (tx, line1), name, px, theme.text, "lm", bold=True)
-    detail_px = round(size * 0.027)
+        draw_text(img, ((box[0] + box[2]) / 2, line1), card.tag, text.tag_px, dark, "mm", bold=True)
+    draw_text(img, (tx, line1), text.name, text.name_px, theme.text, "lm", bold=True)
+    draw_text(img, (tx, line2), text.detail, text.detail_px, theme.muted, "lm")
     hand = card.hand
-    token_r = round(size * 0.0125)
-    space = (hand.tokens + hand.slots) * (2 * token_r + 3)
-    text, px = fit_text(hand.text, right - tx - space, detail_px, round(size * 0.022))
-    draw_text(img, (tx, line2), text, px, theme.muted, "lm")
-    x = tx + text_width(text, px) + token_r + px * 0.4
+    token_r = text.token_r
+    x = tx + text_width(text.detail, text.detail_px) + token_r + text.detail_px * 0.4
     if hand.token_style is not None:
         token = disc_sprite(hand.token_style, token_r, False)
         for _ in range(hand.tokens):
@@ -144,6 +188,14 @@ def _draw_card(
     for _ in range(hand.slots):
         paste_centred(img, hole, (x, line2))
         x += 2 * token_r + 3
+
+
+def _fit_first(texts: tuple[str, ...], width: float, px: int, min_px: int) -> tuple[str, int]:
+    """The first of ``texts`` that fits ``width`` (shrinking to ``min_px``), else the last cut."""
+    for text in texts:
+        if text_width(text, min_px) <= width:
+            return fit_text(text, width, px, min_px)
+    return fit_text(texts[-1], width, px, min_px)
 
 
 @lru_cache(maxsize=32)
@@ -164,7 +216,7 @@ def draw_footer(img: Image.Image, theme: Theme, size: int, move_label: str, stat
     y0 = size - bottom
     mid = y0 + bottom / 2
     ImageDraw.Draw(img).rectangle((0, y0, size, size), fill=theme.panel)
-    px = round(size * 0.032)
+    px = text_px(size, STATUS, 14)
     draw_text(img, (pad * 1.5, mid), move_label, px, theme.muted, "lm", bold=True)
     x = pad * 2.5 + text_width(move_label, px, True)
     ImageDraw.Draw(img).line(
@@ -180,14 +232,15 @@ def draw_footer(img: Image.Image, theme: Theme, size: int, move_label: str, stat
     bold = status.tone != "text"
     ink = _ink(theme, status.tone)
     width = size - x - pad * 1.5
-    px_one = round(size * 0.032)
-    if text_width(status.text, round(size * 0.027), bold) <= width:
-        text, px = fit_text(status.text, width, px_one, round(size * 0.027), bold)
+    px_one = text_px(size, STATUS, 14)
+    px_min = text_px(size, STATUS * 0.85)
+    if text_width(status.text, px_min, bold) <= width:
+        text, px = fit_text(status.text, width, px_one, px_min, bold)
         draw_text(img, (x, mid), text, px, ink, "lm", bold=bold)
         return
-    px = round(size * 0.025)
+    px = text_px(size, STATUS_TWO_LINES)
     first, second = _split(status.text)
-    gap = px * 0.62
+    gap = min(px * 0.62, bottom * 0.25)
     for line, y in ((first, mid - gap), (second, mid + gap)):
         text, _ = fit_text(line, width, px, px, bold)
         draw_text(img, (x, y), text, px, ink, "lm", bold=bold)

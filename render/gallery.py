@@ -2,14 +2,15 @@
 
     python -m render.gallery OUTDIR
 
-writes ``OUTDIR/<game>-<variant>-<moment>-<theme>.png`` at 800 px, the same at 400 px in
-``OUTDIR/small/`` (how Discord shows it on a phone), one replay GIF per game, and an
-``index.html`` that shows them all. The scenes are built by seeded random play and a few
+writes ``OUTDIR/<game>-<variant>-<moment>-<theme>.png`` (``board_png``'s bytes) at 800 px, the
+same at 400 px in ``OUTDIR/small/`` (how Discord shows it on a phone), one replay GIF per game,
+and an ``index.html`` that shows them all. The scenes are built by seeded random play and a few
 scripted positions, so every run draws the same pictures; tests reuse ``scenes()``.
 """
 
 from __future__ import annotations
 
+import io
 import random
 import sys
 from collections.abc import Iterator
@@ -17,12 +18,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from PIL import Image
+
 import engine
 from engine.abalone import AbaloneState
 from engine.abalone_board import CELL_INDEX
 from engine.core import Termination
 from engine.playout import Prefer, random_steps
-from render import THEME_NAMES, Last, board_image, replay_gif
+from render import THEME_NAMES, Last, board_png, replay_gif
 
 PLAYERS = ("Alice", "Bob")
 
@@ -222,11 +225,12 @@ def main(argv: list[str] | None = None) -> None:
     names = []
     for scene in scenes():
         for theme in THEME_NAMES:
-            img = board_image(
+            png = board_png(  # the bytes a player receives, not a re-encoding of them
                 scene.game, scene.state, scene.last, theme=theme, players=PLAYERS, **scene.options
             )
             name = f"{scene.name}-{theme}.png"
-            img.save(out / name)
+            (out / name).write_bytes(png)
+            img = Image.open(io.BytesIO(png)).convert("RGB")
             img.resize((400, 400), resample=3).save(out / "small" / name)
             names.append(name)
     for game, seed in (("atmalof", 3), ("morris", 2), ("abalone", 7)):

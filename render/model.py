@@ -28,6 +28,18 @@ class Last:
 
 
 Point = tuple[float, float]
+Box = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Label:
+    """A coordinate label beside the board: its text, where and how large it is drawn, and the
+    box its glyphs cover (so overlays can keep clear of it, and tests can check they do)."""
+
+    text: str
+    centre: Point
+    px: int
+    box: Box
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +56,7 @@ class Layout:
     radius: float  # of a piece, in pixels
     spacing: float  # distance between neighbouring cell centres, in pixels
     board: tuple[int, int, int, int]  # the box the board is drawn in (x0, y0, x1, y1)
+    labels: tuple[Label, ...] = ()  # the coordinate labels drawn around the board
 
 
 def check_size(size: Any) -> int:

@@ -37,16 +37,20 @@ from render.paint import (
     disc_sprite,
     draw_arrows,
     draw_box,
+    draw_labels,
     draw_ring,
     draw_segment,
     draw_text,
+    label,
     paste_centred,
+    text_px,
 )
 from render.theme import PieceStyle, Theme
 
 MARGIN = 1.0  # label margin around the outer square, in grid units
 MAN = 0.36  # a man's radius, in grid units
 DOT = 0.11  # an empty point's dot
+LABEL = 0.34  # label size, in grid units
 
 
 @lru_cache(maxsize=32)
@@ -63,7 +67,17 @@ def _geometry(board: Board, size: int) -> Layout:
     }
     m = MARGIN * unit
     box = (round(ox - m), round(oy - m), round(ox + 6 * unit + m), round(oy + 6 * unit + m))
-    return Layout(size, size, centres, MAN * unit, unit, box)
+    px = text_px(unit, LABEL)
+    labels = [
+        label("abcdefg"[f], (box[0] + m + f * unit, y), px)
+        for f in range(7)
+        for y in (box[1] + m * 0.4, box[3] - m * 0.4)
+    ] + [
+        label(str(r + 1), (x, box[3] - m - r * unit), px)
+        for r in range(7)
+        for x in (box[0] + m * 0.4, box[2] - m * 0.4)
+    ]
+    return Layout(size, size, centres, MAN * unit, unit, box, tuple(labels))
 
 
 @lru_cache(maxsize=48)
@@ -80,24 +94,15 @@ def _background(board: Board, theme: Theme, size: int, labels: str) -> Image.Ima
         draw_segment(img, lay.centres[names[a]], lay.centres[names[b]], theme.line, width)
     for x, y in lay.centres.values():
         draw_segment(img, (x, y), (x, y), theme.line, 2 * DOT * unit)
-    px = max(10, round(unit * 0.3))
-    bx0, by0, bx1, by1 = lay.board
-    m = MARGIN * unit
     if labels == "letters":
+        px = text_px(unit, LABEL * 0.9)
         for name, letter in zip(names, board.letters, strict=True):
             x, y = lay.centres[name]
             draw_text(
                 img, (x - unit * 0.43, y - unit * 0.43), letter, px, theme.line, "mm", bold=True
             )
     else:
-        for f in range(7):
-            x = bx0 + m + f * unit
-            for y in (by0 + m * 0.4, by1 - m * 0.4):
-                draw_text(img, (x, y), "abcdefg"[f], px, theme.line, "mm", bold=True)
-        for r in range(7):
-            y = by1 - m - r * unit
-            for x in (bx0 + m * 0.4, bx1 - m * 0.4):
-                draw_text(img, (x, y), str(r + 1), px, theme.line, "mm", bold=True)
+        draw_labels(img, lay.labels, theme.line)
     return img
 
 
@@ -117,6 +122,25 @@ def _removed(last: Last) -> int | None:
     if isinstance(action, (Place, Move)):
         return action.remove
     return None
+
+
+def closed_mills(state: MorrisState, lasts: Sequence[Last]) -> list[tuple[int, ...]]:
+    """The mills the last action(s) closed: the mover's mills through the point a man was just
+    placed on or moved to. Mills that stood before are not highlighted (they would hide the
+    new one, and they are not news)."""
+    out: list[tuple[int, ...]] = []
+    for last in lasts:
+        action = last.action
+        if isinstance(action, Place):
+            point = action.point
+        elif isinstance(action, Move):
+            point = action.dst
+        else:
+            continue
+        for mill in mills(state, last.before.to_move):
+            if point in mill and mill not in out:
+                out.append(mill)
+    return out
 
 
 def _flew(last: Last) -> bool:
@@ -153,7 +177,7 @@ class MorrisRenderer(BoardRenderer):
         unit = layout.spacing
         c = layout.centres
         names = board.points
-        for mill in mills(state):
+        for mill in closed_mills(state, lasts):
             draw_segment(img, c[names[mill[0]]], c[names[mill[-1]]], theme.accent, unit * 0.2)
         styles = theme.morris
         radius = round(layout.radius)
@@ -211,15 +235,16 @@ class MorrisRenderer(BoardRenderer):
             draw_ring(img, a, layout.radius * 0.75, theme.accent, unit * 0.06, dashed=True)
             dx, dy = b[0] - a[0], b[1] - a[1]
             dist = (dx * dx + dy * dy) ** 0.5 or 1.0
-            start = (layout.radius * 0.75) / dist
-            tip = 1 - (layout.radius + unit * 0.04) / dist
+            # From the empty point's middle to the man's rim: even a one-unit step gets an
+            # arrow of about two thirds of a unit, with a head a player sees at 400 px.
+            tip = 1 - (layout.radius - unit * 0.02) / dist
             draw_arrows(
                 img,
-                [((a[0] + dx * start, a[1] + dy * start), (a[0] + dx * tip, a[1] + dy * tip))],
+                [(a, (a[0] + dx * tip, a[1] + dy * tip))],
                 theme.accent,
                 dark,
-                unit * 0.13,
-                unit * 0.34,
+                unit * 0.2,
+                unit * 0.42,
             )
         removed = _removed(last)
         if removed is not None:
@@ -233,7 +258,7 @@ class MorrisRenderer(BoardRenderer):
     def hand(self, state: MorrisState, side: int, theme: Theme, outcome: Outcome | None) -> Hand:
         hand, board = men_in_hand(state, side), men_on_board(state, side)
         if hand:
-            return Hand(f"{hand} in hand · {board} on board")
+            return Hand(f"{hand} in hand · {board} on board", shorter=(f"{hand} in hand",))
         return Hand(f"{board} on board")
 
     def turn_tag(self, state: MorrisState) -> str:

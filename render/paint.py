@@ -8,15 +8,16 @@ so they are cached; only the overlays of one move are drawn per image.
 
 from __future__ import annotations
 
+import io
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
+from importlib import resources
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
-from render.model import Point
+from render.model import Label, Point
 from render.theme import RGB, PieceStyle
 
 SUPERSAMPLE = 4
@@ -51,21 +52,46 @@ Painter = Callable[
 ]
 
 
-FONT_DIR = Path(__file__).resolve().parent.parent / "data" / "fonts"
 FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
 
 
-@lru_cache(maxsize=96)
-def font(px: int, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """DejaVu Sans shipped in data/fonts (Bitstream Vera licence), else Pillow's built-in font.
+@lru_cache(maxsize=2)
+def _font_bytes(bold: bool) -> bytes:
+    """The shipped font file (render/fonts, package data), read once through importlib.resources
+    so that it is found in a wheel installed anywhere, not only next to the source tree."""
+    return resources.files("render").joinpath("fonts", FONT_FILES[bold]).read_bytes()
 
-    Never a system path: the image looks the same on every machine that has the project.
+
+@lru_cache(maxsize=96)
+def font(px: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """DejaVu Sans shipped in render/fonts (Bitstream Vera licence) at ``px`` pixels.
+
+    Never a system path and never Pillow's built-in font (it has no accented letters): the
+    image looks the same on every machine that has the project.
     """
-    px = max(6, int(px))
-    path = FONT_DIR / FONT_FILES[bold]
-    if path.is_file():
-        return ImageFont.truetype(str(path), px)
-    return ImageFont.load_default(size=px)
+    return ImageFont.truetype(io.BytesIO(_font_bytes(bold)), max(6, int(px)))
+
+
+MIN_PX = 13  # the smallest text drawn: its capitals are 9 px high (DejaVu's are 0.73 em)
+
+
+def text_px(size: float, fraction: float, minimum: int = MIN_PX) -> int:
+    """A font size that scales with the image (``fraction`` of ``size``) but never drops below
+    ``minimum`` pixels, so that a small image (a 400 px board, a shrunken replay) stays legible.
+    """
+    return max(minimum, round(size * fraction))
+
+
+def label(text: str, centre: Point, px: int, bold: bool = True) -> Label:
+    """A coordinate label drawn centred on ``centre``, with the box its glyphs cover."""
+    left, top, right, bottom = font(px, bold).getbbox(text, anchor="mm")
+    x, y = round(centre[0]), round(centre[1])
+    return Label(text, centre, px, (x + left, y + top, x + right, y + bottom))
+
+
+def draw_labels(img: Image.Image, labels: Iterable[Label], fill: RGB) -> None:
+    for item in labels:
+        draw_text(img, item.centre, item.text, item.px, fill, "mm", bold=True)
 
 
 @lru_cache(maxsize=1024)
@@ -253,6 +279,73 @@ def arrow_polygon(a: Point, b: Point, width: float, head: float) -> list[Point]:
     ]
 
 
+def _q(v: float) -> float:
+    """A coordinate to 1/8 pixel: the same shape at the same sub-pixel offset is one sprite."""
+    return round(v * 8) / 8
+
+
+def _paint_polygon(d: ImageDraw.ImageDraw, s: int, params: tuple) -> None:
+    poly, fill, outline, border = params
+    pts = [(x * s, y * s) for x, y in poly]
+    d.polygon(pts, fill=(*fill, 255), outline=(*outline, 255), width=round(border * s))
+
+
+def _paint_segment(d: ImageDraw.ImageDraw, s: int, params: tuple) -> None:
+    (ax, ay), (bx, by), fill, width, outline, alpha, border = params
+    pa, pb = (ax * s, ay * s), (bx * s, by * s)
+    if outline:
+        _round_line(d, pa, pb, (width + 2 * border) * s, (*outline, alpha))
+    _round_line(d, pa, pb, width * s, (*fill, alpha))
+
+
+def _paint_ring(d: ImageDraw.ImageDraw, s: int, params: tuple) -> None:
+    (x, y), radius, colour, width, dashed = params
+    cx, cy = x * s, y * s
+    r = (radius + width / 2) * s  # the stroke is centred on the radius
+    if not dashed:
+        d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=(*colour, 255), width=round(width * s))
+        return
+    for k in range(12):
+        start = k * 30
+        d.arc(
+            (cx - r, cy - r, cx + r, cy + r),
+            start,
+            start + 18,
+            fill=(*colour, 255),
+            width=round(width * s),
+        )
+
+
+PAINTERS: dict[str, Callable[[ImageDraw.ImageDraw, int, tuple], None]] = {
+    "polygon": _paint_polygon,
+    "segment": _paint_segment,
+    "ring": _paint_ring,
+}
+
+
+@lru_cache(maxsize=1024)
+def _shape(kind: str, params: tuple, w: int, h: int) -> Sprite:
+    """An antialiased shape on a w x h transparent layer, its coordinates relative to the
+    layer's corner. Kept: an arrow or ring of the same size and sub-pixel offset is drawn once
+    (a dashed ring's twelve arcs cost ~0.3 ms)."""
+    scale = 4 if w * h < 90_000 else 2
+    layer = Image.new("RGBA", (w * scale, h * scale), (0, 0, 0, 0))
+    PAINTERS[kind](ImageDraw.Draw(layer), scale, params)
+    return Sprite.of(layer.reduce(scale))
+
+
+def _stamp(
+    img: Image.Image, box: tuple[float, float, float, float], kind: str, params: Callable
+) -> None:
+    """Paste the shape ``params(x0, y0)`` describes relative to the box's corner (x0, y0)."""
+    x0, y0 = math.floor(box[0]), math.floor(box[1])
+    w, h = math.ceil(box[2]) - x0, math.ceil(box[3]) - y0
+    if w <= 0 or h <= 0 or x0 >= img.width or y0 >= img.height or x0 + w <= 0 or y0 + h <= 0:
+        return
+    sprite = _shape(kind, params(x0, y0), w, h)
+    img.paste(sprite.rgb, (x0, y0), sprite.mask)
+
+
 def draw_arrows(
     img: Image.Image,
     arrows: Iterable[tuple[Point, Point]],
@@ -262,18 +355,20 @@ def draw_arrows(
     head: float,
 ) -> None:
     """Arrows with a dark (or light) outline so they read on any square or piece."""
-    arrows = list(arrows)
-    if not arrows:
-        return
-    polys = [arrow_polygon(a, b, width, head) for a, b in arrows]
-    for poly in polys:
-        border = max(1.5, width * 0.22)
-
-        def paint(d: ImageDraw.ImageDraw, t: Callable, s: float, poly=poly, border=border) -> None:
-            pts = [t(x, y) for x, y in poly]
-            d.polygon(pts, fill=(*fill, 255), outline=(*outline, 255), width=round(border * s))
-
-        antialiased(img, bounds(poly, border + 2), paint)
+    border = max(1.5, width * 0.22)
+    for a, b in arrows:
+        poly = arrow_polygon(a, b, width, head)
+        _stamp(
+            img,
+            bounds(poly, border + 2),
+            "polygon",
+            lambda x0, y0, poly=poly: (
+                tuple((_q(x - x0), _q(y - y0)) for x, y in poly),
+                fill,
+                outline,
+                border,
+            ),
+        )
 
 
 def draw_segment(
@@ -287,14 +382,20 @@ def draw_segment(
 ) -> None:
     """A thick straight line with round ends (a strike-through, a highlighted mill)."""
     border = max(1.5, width * 0.2) if outline else 0
-
-    def paint(d: ImageDraw.ImageDraw, t: Callable, s: float) -> None:
-        pa, pb = t(*a), t(*b)
-        if outline:
-            _round_line(d, pa, pb, (width + 2 * border) * s, (*outline, alpha))
-        _round_line(d, pa, pb, width * s, (*fill, alpha))
-
-    antialiased(img, bounds((a, b), width / 2 + border + 2), paint)
+    _stamp(
+        img,
+        bounds((a, b), width / 2 + border + 2),
+        "segment",
+        lambda x0, y0: (
+            (_q(a[0] - x0), _q(a[1] - y0)),
+            (_q(b[0] - x0), _q(b[1] - y0)),
+            fill,
+            width,
+            outline,
+            alpha,
+            border,
+        ),
+    )
 
 
 def _round_line(d: ImageDraw.ImageDraw, a: Point, b: Point, w: float, colour: tuple) -> None:
@@ -309,34 +410,12 @@ def draw_ring(
 ) -> None:
     """A circle outline around a cell (the last move, a ghost, a removable man)."""
     x, y = centre
-
-    def paint(d: ImageDraw.ImageDraw, t: Callable, s: float) -> None:
-        cx, cy = t(x, y)
-        r = (radius + width / 2) * s  # the stroke is centred on the radius
-        if not dashed:
-            d.ellipse(
-                (cx - r, cy - r, cx + r, cy + r), outline=(*colour, 255), width=round(width * s)
-            )
-            return
-        for k in range(12):
-            start = k * 30
-            d.arc(
-                (cx - r, cy - r, cx + r, cy + r),
-                start,
-                start + 18,
-                fill=(*colour, 255),
-                width=round(width * s),
-            )
-
-    antialiased(
+    reach = radius + width + 2
+    _stamp(
         img,
-        (
-            x - radius - width - 2,
-            y - radius - width - 2,
-            x + radius + width + 2,
-            y + radius + width + 2,
-        ),
-        paint,
+        (x - reach, y - reach, x + reach, y + reach),
+        "ring",
+        lambda x0, y0: ((_q(x - x0), _q(y - y0)), radius, colour, width, dashed),
     )
 
 

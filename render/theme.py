@@ -129,9 +129,9 @@ CONTRAST = Theme(
     hexagon=(60, 60, 60),
     hole=(20, 20, 20),
     atmalof=(
-        # Okabe-Ito vermillion (light) against blue (dark) with a white ring: lightness and
-        # shape differ, not only hue.
-        PieceStyle(fill=(230, 120, 20), edge=(255, 255, 255)),
+        # A clear red (the side is called Red; Okabe-Ito's vermillion read as orange) against a
+        # darker blue with a white ring: lightness and shape differ, not only hue.
+        PieceStyle(fill=(235, 40, 40), edge=(255, 255, 255)),
         PieceStyle(fill=(0, 90, 170), edge=(255, 255, 255), mark=(255, 255, 255)),
     ),
     morris=(

@@ -7,9 +7,10 @@ import pytest
 import engine
 import render
 from engine.abalone import CELL_NAMES, marble_at, marbles_off
+from engine.abalone_board import CELLS, DIRECTIONS, STEPS
 from render.gallery import abalone_position, play, random_game
 from render.theme import THEMES
-from tests.render.pixels import close, nearest, pixel
+from tests.render.pixels import close, labels_unchanged, nearest, pixel
 
 GAME = engine.get_game("abalone")
 
@@ -90,3 +91,43 @@ def test_a_push_off_fills_a_capture_slot_and_wins_at_six() -> None:
     x, y = lay.centres["e1"]
     ghost = pixel(after, (x - lay.spacing, y))  # the marble pushed off, one step west of e1
     assert ghost != pixel(before, (x - lay.spacing, y))
+
+
+def push_offs():
+    """Every way a White marble on an edge cell can be pushed off: two Black marbles behind it
+    in line push it one step out, for each edge cell and each direction that leaves the board."""
+    on_board = set(CELLS)
+    names = dict(zip(CELLS, CELL_NAMES, strict=True))
+    for (r, n), white in names.items():
+        for direction, (dr, dn) in zip(DIRECTIONS, STEPS, strict=True):
+            behind = [(r - k * dr, n - k * dn) for k in (1, 2)]
+            if (r + dr, n + dn) in on_board or not all(c in on_board for c in behind):
+                continue
+            # Fill the middle so that neither side is near losing: 10 Black, 10 White.
+            middle = [
+                c
+                for c in CELLS
+                if max(abs(c[0] - 4), abs(c[1] - 5), abs(c[0] - 4 - c[1] + 5)) <= 2
+                and c not in behind
+            ]
+            black = " ".join(names[c] for c in [*behind, *middle[:8]])
+            whites = " ".join([white, *(names[c] for c in middle[8:17])])
+            yield white, direction, abalone_position(black, whites, 0, 10), behind
+
+
+@pytest.mark.parametrize("size", [400, 800])
+def test_a_pushed_off_marble_never_covers_a_label(size) -> None:
+    """Issue 12: the ghost of a marble pushed off west of e1 covered the row label "E"."""
+    cases = list(push_offs())
+    assert len(cases) > 40  # every edge cell, every outward direction with room behind
+    for white, direction, position, behind in cases:
+        tail, head = (CELL_NAMES[CELLS.index(c)] for c in behind[::-1])
+        state, lasts = play("abalone", position, (f"push {tail} {head} {direction}", None))
+        assert marbles_off(state, 1) == marbles_off(position, 1) + 1, (white, direction)
+        lay = render.layout("abalone", state, size)
+        plain = render.board_image("abalone", state, size=size)
+        drawn = render.board_image("abalone", state, lasts, size=size)
+        assert labels_unchanged(plain, drawn, lay) == [], (white, direction)
+        (x, y), (hx, hy) = lay.centres[white], lay.centres[head]
+        ghost = (2 * x - hx, 2 * y - hy)  # one step beyond the edge: the ghost is drawn there
+        assert pixel(drawn, ghost) != pixel(plain, ghost), (white, direction)

@@ -5,12 +5,13 @@ from __future__ import annotations
 import io
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops, ImageStat
 
 import engine
 import render
 from render import Last, RenderError
 from render.gallery import random_game
+from render.png import encode_png
 
 GAMES = ("atmalof", "morris", "abalone")
 
@@ -37,11 +38,19 @@ def test_board_png_is_the_same_bytes_every_time(mid_games) -> None:
     assert render.board_png("abalone", state, last) == render.board_png("abalone", state, last)
 
 
-def test_png_bytes_match_the_image_drawn(mid_games) -> None:
-    state, last = mid_games["morris"]
-    drawn = render.board_image("morris", state, last, size=500)
-    decoded = Image.open(io.BytesIO(render.board_png("morris", state, last, size=500)))
-    assert decoded.convert("RGB").tobytes() == drawn.tobytes()
+@pytest.mark.parametrize("theme", render.THEME_NAMES)
+@pytest.mark.parametrize("game", GAMES)
+def test_png_looks_like_the_image_drawn(game, theme, mid_games) -> None:
+    """The PNG is a palette image: flat colours kept (within Pillow's colour cache), edges near."""
+    state, last = mid_games[game]
+    drawn = render.board_image(game, state, last, theme=theme, size=500)
+    decoded = Image.open(io.BytesIO(render.board_png(game, state, last, theme=theme, size=500)))
+    assert decoded.mode == "P"
+    diff = ImageChops.difference(decoded.convert("RGB"), drawn)
+    assert max(ImageStat.Stat(diff).mean) < 1.5
+    far = diff.convert("L").point(lambda v: 255 if v > 8 else 0).histogram()[255]
+    assert far < 0.03 * 500 * 500
+    assert decoded.convert("RGB").getpixel((0, 0)) == drawn.getpixel((0, 0))  # the background
 
 
 @pytest.mark.parametrize("theme", ["neon", "", None, 3])
@@ -186,3 +195,23 @@ def test_players_names_appear_in_the_cards() -> None:
     assert plain.crop(top).tobytes() != named.crop(top).tobytes()
     below = (0, 110, 800, 730)
     assert plain.crop(below).tobytes() == named.crop(below).tobytes()
+
+
+@pytest.mark.parametrize("mode", ["P", "RGB"])
+def test_the_png_writer_round_trips_palette_and_rgb_images(mode, mid_games) -> None:
+    state, last = mid_games["atmalof"]
+    img = render.board_image("atmalof", state, last, size=300)
+    if mode == "P":
+        img = img.quantize(200, dither=Image.Dither.NONE)
+    decoded = Image.open(io.BytesIO(encode_png(img)))
+    decoded.load()
+    assert decoded.mode == mode
+    assert decoded.convert("RGB").tobytes() == img.convert("RGB").tobytes()
+
+
+@pytest.mark.parametrize("theme", render.THEME_NAMES)
+@pytest.mark.parametrize("game", GAMES)
+def test_an_800_px_board_is_at_most_100_kb(game, theme) -> None:
+    for state, last in random_game(game, seed=4, plies=60)[10::10]:
+        png = render.board_png(game, state, last, theme=theme, players=("Alice", "Bob"))
+        assert len(png) <= 100 * 1024, (game, theme, len(png))

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import colorsys
+
 import pytest
 
 import engine
 import render
 from engine.core import Termination
 from render import Last
+from render.atmalof import die_centre
 from render.gallery import random_game
 from render.theme import THEMES
-from tests.render.pixels import close, nearest, pixel
+from tests.render.pixels import close, labels_unchanged, nearest, pixel
 
 GAME = engine.get_game("atmalof")
 
@@ -85,10 +88,44 @@ def test_a_drop_outlines_the_announced_row_and_shows_the_rolled_die() -> None:
     assert nearest(pixel(img, (lx, ly)), palette(theme)) == "red"
     tint = pixel(img, (lx - cell * 0.44, ly - cell * 0.44))
     assert nearest(tint, {"tint": theme.accent, "plain": theme.square}) == "tint"
-    die_x = lay.board[2] + cell * 0.31  # the die sits in the right margin of row 4
+    die_x, die_y = die_centre(lay, "row", 4)  # beyond row 4's label on the right
+    assert die_y == pytest.approx(ly)
     assert close(pixel(img, (die_x, ly)), (250, 250, 248), 10)  # a six's face is blank mid-face
     other_row = pixel(img, (die_x, ly - cell))
     assert not close(other_row, (250, 250, 248), 30)
+
+
+@pytest.mark.parametrize("axis", ["row", "col"])
+@pytest.mark.parametrize(
+    "variant,options", [("standard", {}), ("junior", {}), ("custom", {"rows": 8, "cols": 11})]
+)
+def test_the_rolled_die_never_covers_a_label(axis, variant, options) -> None:
+    """Issue 12: the die was drawn on the label at the end of the announced line."""
+    before = GAME.new(variant, **options)
+    count = before.rows if axis == "row" else before.cols
+    faces = before.row_faces if axis == "row" else before.col_faces
+    for index in range(1, count + 1):
+        action = GAME.parse(before, f"drop {axis} {index}")
+        after = GAME.apply(before, action, roll=faces)
+        lay = render.layout("atmalof", after)
+        plain = render.board_image("atmalof", after)
+        drawn = render.board_image("atmalof", after, Last(before, action, faces))
+        assert labels_unchanged(plain, drawn, lay) == [], (axis, index)
+        die = pixel(drawn, die_centre(lay, axis, index))
+        assert die != pixel(plain, die_centre(lay, axis, index))
+
+
+def test_the_contrast_theme_draws_red_pieces_red_not_orange() -> None:
+    """Issue 12: the high-contrast theme's Red was Okabe-Ito vermillion, which reads orange."""
+    state = position("R....../......./......./......./......./......./......B", ply=2)
+    img = render.board_image("atmalof", state, theme="contrast")
+    lay = render.layout("atmalof", state)
+    r, g, b = (c / 255 for c in pixel(img, lay.centres[(1, 1)]))
+    hue, saturation, value = colorsys.rgb_to_hsv(r, g, b)
+    assert min(hue, 1 - hue) * 360 <= 8, hue * 360  # red: within 8 degrees of 0
+    assert saturation > 0.7 and value > 0.7
+    blue = pixel(img, lay.centres[(7, 7)])
+    assert sum(pixel(img, lay.centres[(1, 1)])) > sum(blue)  # lighter than Blue, not only hue
 
 
 def test_a_drop_on_an_occupied_square_is_marked_as_a_lost_turn() -> None:

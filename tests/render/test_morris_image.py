@@ -129,3 +129,66 @@ def test_letters_label_the_points_instead_of_the_grid() -> None:
     x, y = lay.centres["a7"]
     patch = (round(x - lay.spacing * 0.5), round(y - lay.spacing * 0.5), round(x), round(y))
     assert grid.crop(patch).tobytes() != letters.crop(patch).tobytes()
+
+
+def test_only_the_mill_just_closed_is_highlighted() -> None:
+    """Issue 12: every standing mill glowed, so the one just closed did not stand out."""
+    state, lasts = play(
+        "morris",
+        GAME.new(),
+        *MILL_ON_TOP,  # White's first mill: a7-d7-g7
+        ("remove b6", None),
+        ("place b4", None),
+        ("place a1", None),
+        ("place c4", None),
+        ("place d1", None),
+        ("place e4", None),
+        ("place g1", None),  # White's second mill: a1-d1-g1
+    )
+    img = render.board_image("morris", state, lasts[-1])
+    lay = render.layout("morris", state)
+    accent = THEMES["dark"].accent
+
+    def middle(a: str, b: str) -> tuple[float, float]:
+        (ax, ay), (bx, by) = lay.centres[a], lay.centres[b]
+        return ((ax + bx) / 2, (ay + by) / 2)
+
+    assert close(pixel(img, middle("a1", "d1")), accent)  # the new mill
+    assert close(pixel(img, middle("d1", "g1")), accent)
+    assert not close(pixel(img, middle("a7", "d7")), accent, 60)  # the old one, not news
+    assert not close(pixel(img, middle("d7", "g7")), accent, 60)
+    plain = render.board_image("morris", state)  # no last action: nothing is news
+    assert not close(pixel(plain, middle("a1", "d1")), accent, 60)
+
+
+def test_a_one_step_move_has_an_arrow_a_player_sees() -> None:
+    """Issue 12: a move between neighbouring points drew an arrow a third of a step long."""
+    frames = random_game("morris", seed=5)
+    state, last = next(
+        (s, x)
+        for s, x in frames
+        if x is not None
+        and type(x.action).__name__ == "Move"
+        and _distance(s, x) == pytest.approx(render.layout("morris", s).spacing, abs=1)
+    )
+    img = render.board_image("morris", state, last)
+    lay = render.layout("morris", state)
+    names = engine.morris.layout(state).points
+    (ax, ay), (bx, by) = lay.centres[names[last.action.src]], lay.centres[names[last.action.dst]]
+    accent = THEMES["dark"].accent
+    along = [
+        close(pixel(img, (ax + (bx - ax) * t / 100, ay + (by - ay) * t / 100)), accent, 50)
+        for t in range(101)
+    ]
+    assert sum(along) >= 45  # nearly half of the step is arrow (the man covers a third)
+    nx, ny = -(by - ay) / lay.spacing, (bx - ax) / lay.spacing  # across the shaft, mid-step
+    mx, my = (ax + bx) / 2, (ay + by) / 2
+    across = [close(pixel(img, (mx + nx * k, my + ny * k)), accent, 50) for k in range(-20, 21)]
+    assert sum(across) >= lay.spacing * 0.1  # a shaft, not a hairline
+
+
+def _distance(state, last) -> float:
+    lay = render.layout("morris", state)
+    names = engine.morris.layout(state).points
+    (ax, ay), (bx, by) = lay.centres[names[last.action.src]], lay.centres[names[last.action.dst]]
+    return ((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5
