@@ -111,7 +111,7 @@ def _command(argv: Sequence[str] | None) -> int:
 
         from bot.store_cli import check
 
-        return check(Path(args.db) if args.db else config.db_path, sys.stdout)
+        return check(Path(args.db or config.db_path), sys.stdout)
     if command == "store":
         from bot.forget import cli as forget_cli
 
