@@ -49,6 +49,8 @@ MAX_JSON_CHARS = 2_000_000  # a whole record's text
 MAX_SEED_HEX = 128
 MAX_TIME = 40
 MAX_NOTE_CHARS = 2000  # an event's note, as compact JSON
+MAX_DEPTH = 32  # lists and objects inside one another (a record needs 4, a note or option a few)
+MAX_INT_DIGITS = 30  # digits of a JSON integer
 
 REFEREE_TERMINATIONS: frozenset[Termination] = frozenset(
     {
@@ -451,10 +453,17 @@ class Record:
             raise RecordError("a record is JSON text")
         if len(text) > MAX_JSON_CHARS:
             raise RecordError(f"a record is at most {MAX_JSON_CHARS:,} characters")
+        _check_nesting(text)
         try:
-            data = json.loads(text, parse_constant=_no_constant)
+            data = json.loads(
+                text,
+                parse_constant=_no_constant,
+                parse_int=_bounded_int,
+                object_pairs_hook=_unique_keys,
+            )
         except (json.JSONDecodeError, RecursionError) as exc:
             raise RecordError(f"not JSON: {exc}") from None
+        _check_strings(data)
         return cls.from_dict(data)
 
     @classmethod
@@ -1049,6 +1058,71 @@ def _no_constant(name: str) -> Any:
     raise RecordError(f"not JSON: {name} is not a number")
 
 
+def _bounded_int(digits: str) -> int:
+    """A JSON integer of at most ``MAX_INT_DIGITS`` digits (Python refuses > 4,300 with a
+    ValueError deep in ``json``; no field of a record needs more than a few)."""
+    if len(digits.lstrip("-")) > MAX_INT_DIGITS:
+        raise RecordError(f"a number has more than {MAX_INT_DIGITS} digits")
+    return int(digits)
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object whose keys are all different: a repeated key would let two readers see two
+    different records in one text (most keep the last, some the first)."""
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            raise RecordError(f"not JSON of a record: the key {key[:40]!r} appears twice")
+        data[key] = value
+    return data
+
+
+_BRACKETS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def _check_nesting(text: str) -> None:
+    """Refuse lists and objects nested deeper than ``MAX_DEPTH`` before parsing: deep nesting
+    makes ``json`` (and every later walk of the value) hit Python's recursion limit."""
+    depth = 0
+    for match in _BRACKETS.finditer(text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise RecordError(f"not JSON: lists or objects nested over {MAX_DEPTH} deep")
+        elif token in "]}":
+            depth -= 1
+
+
+def _check_strings(data: Any) -> None:
+    """Refuse text with a lone surrogate (JSON's ``\\ud800``): it is not Unicode text, cannot
+    be written as UTF-8, and so cannot be hashed. Also bounds the nesting of values built in
+    Python (``_check_nesting`` does it for text)."""
+    stack = [(data, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, str):
+            _no_surrogate(value)
+        elif isinstance(value, dict | list):
+            if depth >= MAX_DEPTH:
+                raise RecordError(f"not a record: lists or objects nested over {MAX_DEPTH} deep")
+            if isinstance(value, dict):
+                for key in value:
+                    if isinstance(key, str):
+                        _no_surrogate(key)
+            items = value.values() if isinstance(value, dict) else value
+            stack.extend((item, depth + 1) for item in items)
+
+
+def _no_surrogate(value: str) -> None:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise RecordError(
+            f"not a record: the text {value[:40]!r} holds a lone surrogate (not Unicode)"
+        ) from None
+
+
 def _wrap(where: str, make: Callable[[], Any]) -> Any:
     try:
         return make()
@@ -1073,6 +1147,7 @@ def _text(value: Any, name: str, limit: int) -> str:
         raise RecordError(f"{name} must be text, not {type(value).__name__}")
     if not value or len(value) > limit:
         raise RecordError(f"{name} must be 1 to {limit} characters")
+    _no_surrogate(value)
     return value
 
 
@@ -1116,6 +1191,7 @@ def _hash(value: Any, name: str) -> str:
 def _options(value: Any) -> None:
     if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
         raise RecordError("options must be an object with text keys")
+    _check_strings(value)
     try:
         text = json.dumps(value, allow_nan=False, separators=(",", ":"))
     except (TypeError, ValueError) as exc:
@@ -1129,6 +1205,7 @@ def _note(value: Any) -> dict[str, Any]:
         return {}
     if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
         raise RecordError("note must be an object with text keys")
+    _check_strings(dict(value))
     try:
         text = json.dumps(dict(value), allow_nan=False, sort_keys=True, separators=(",", ":"))
     except (TypeError, ValueError) as exc:
