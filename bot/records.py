@@ -26,6 +26,7 @@ from engine.record import (
     verify,
 )
 
+VERIFY_HINT = "referee-verify FILE"  # the console script pyproject installs (engine.verify)
 TOSS_ANNOUNCEMENT = "coin toss"
 TOSS_NUMBER = 0  # drops roll 1, 2, ...; the coin toss before the game is roll 0
 
@@ -157,7 +158,7 @@ def _with(verdict: Verification, extra: list[str], problem: str | None) -> Verif
 
 
 def record_json(g: GameRow, actions: Sequence[ActionRow], events: Sequence[EventRow]) -> bytes:
-    """The export file: the engine's record (what ``python -m engine.verify`` reads)."""
+    """The export file: the engine's record (what ``referee-verify`` reads)."""
     del events  # the record format carries the result; events stay in the store
     return build_record(g, actions).to_json().encode()
 

@@ -128,3 +128,10 @@ async def test_restart_in_the_middle_of_a_game(db_path: str, clock) -> None:
         await assert_cache_matches_log(store, reply.game_id)
     finally:
         await store.close()
+
+
+async def test_the_record_names_the_installed_verify_command(referee: Referee) -> None:
+    """Issue 12.26: the hint works wherever the package is installed, not only in the repo."""
+    await start(referee)
+    reply = await referee.record(HERE)
+    assert reply.text.endswith("Check it with: referee-verify FILE")
