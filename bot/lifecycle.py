@@ -26,6 +26,7 @@ from bot.store import (
     NewEvent,
 )
 from engine import EngineError, dice
+from engine.record import stored_options
 
 
 class Challenges(RefereeCore):
@@ -144,7 +145,7 @@ class Challenges(RefereeCore):
             if busy:
                 return refusal(busy)
         rules = engine.get_game(c.game)
-        state = rules.new(c.variant, **json.loads(c.options))
+        state = rules.new(c.variant, **stored_options(c.game, json.loads(c.options)))
         seed = dice.new_seed()
         spec = ClockSpec.parse(c.clock)
         toss: list[int | None] = [None]

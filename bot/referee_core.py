@@ -34,6 +34,7 @@ from bot.store import (
     StoreUnavailable,
 )
 from engine import Outcome, Termination, chain, dice
+from engine.record import stored_options
 from render import Last
 
 log = logging.getLogger(__name__)
@@ -142,7 +143,7 @@ class RefereeCore:
     @staticmethod
     def _replay_rows(g: GameRow, rows: list[Any]) -> Any:
         rules = engine.get_game(g.game)
-        state = rules.new(g.variant, **json.loads(g.options))
+        state = rules.new(g.variant, **stored_options(g.game, json.loads(g.options)))
         for row in rows:
             state = rules.apply(state, rules.parse(state, row.action), row.roll)
         return state

@@ -39,13 +39,13 @@ FORMAT = "board-referee/record"
 VERSION = 1  # actions only
 LOG_VERSION = 2  # actions and events in one chain
 
-MAX_ACTIONS = 5000
+MAX_ACTIONS = 5000  # rows a reader may insist on (the bot's /import); a record has no limit
 MAX_NOTATION = 200
 MAX_ID = 100  # player ids, game ids, display names
 MAX_VARIANT = 40
 MAX_REASON = 500
 MAX_OPTIONS_CHARS = 4000  # the options object, as compact JSON
-MAX_JSON_CHARS = 2_000_000  # a whole record's text
+MAX_JSON_CHARS = 2_000_000  # a whole record's text, for a reader that bounds it (/import)
 MAX_SEED_HEX = 128
 MAX_TIME = 40
 MAX_NOTE_CHARS = 2000  # an event's note, as compact JSON
@@ -347,8 +347,6 @@ class Record:
             isinstance(e, RecordAction | RecordEvent) for e in self.log
         ):
             raise RecordError("log must be a tuple of RecordAction and RecordEvent")
-        if len(self.log) > MAX_ACTIONS:
-            raise RecordError(f"a record's log holds at most {MAX_ACTIONS} rows")
         if self.log:
             line = live_line(self.log)
             if self.actions and self.actions != line:
@@ -381,8 +379,6 @@ class Record:
             isinstance(a, RecordAction) for a in self.actions
         ):
             raise RecordError("actions must be a tuple of RecordAction")
-        if len(self.actions) > MAX_ACTIONS:
-            raise RecordError(f"a record holds at most {MAX_ACTIONS} actions")
         if self.result is not None:
             _outcome(self.result)
 
@@ -442,8 +438,14 @@ class Record:
         return "{\n" + "\n".join(lines) + "\n}\n"
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Record:
-        """Parse untrusted record text; raises RecordError saying what is wrong and where."""
+    def from_json(
+        cls, text: str | bytes, *, max_chars: int | None = None, max_rows: int | None = None
+    ) -> Record:
+        """Parse untrusted record text; raises RecordError saying what is wrong and where.
+
+        A record has no size limit of its own (every game the referee allows must export and
+        verify); a reader that must bound its work, like the bot's /import, passes
+        ``max_chars`` and ``max_rows`` (``MAX_JSON_CHARS`` and ``MAX_ACTIONS``)."""
         if isinstance(text, bytes | bytearray):
             try:
                 text = bytes(text).decode("utf-8")
@@ -451,8 +453,8 @@ class Record:
                 raise RecordError("a record is UTF-8 text") from None
         if not isinstance(text, str):
             raise RecordError("a record is JSON text")
-        if len(text) > MAX_JSON_CHARS:
-            raise RecordError(f"a record is at most {MAX_JSON_CHARS:,} characters")
+        if max_chars is not None and len(text) > max_chars:
+            raise RecordError(f"a record here is at most {max_chars:,} characters")
         _check_nesting(text)
         try:
             data = json.loads(
@@ -464,10 +466,10 @@ class Record:
         except (json.JSONDecodeError, RecursionError) as exc:
             raise RecordError(f"not JSON: {exc}") from None
         _check_strings(data)
-        return cls.from_dict(data)
+        return cls.from_dict(data, max_rows=max_rows)
 
     @classmethod
-    def from_dict(cls, data: Any) -> Record:
+    def from_dict(cls, data: Any, *, max_rows: int | None = None) -> Record:
         version = data.get("version") if isinstance(data, dict) else None
         rows_key = "log" if version == LOG_VERSION else "actions"
         top = _fields(
@@ -510,9 +512,9 @@ class Record:
         actions = top[rows_key]
         if not isinstance(actions, list):
             raise RecordError(f"{rows_key} must be a list")
-        if len(actions) > MAX_ACTIONS:
+        if max_rows is not None and len(actions) > max_rows:
             raise RecordError(
-                f"a record holds at most {MAX_ACTIONS} {rows_key} rows, not {len(actions)}"
+                f"a record here holds at most {max_rows} {rows_key} rows, not {len(actions)}"
             )
         parsed = tuple(
             _wrap(f"{rows_key}[{i}]: ", lambda a=a: _log_entry(a, rows_key == "log"))
@@ -557,10 +559,22 @@ def start(record: Record) -> tuple[Game[Any, Any], Any]:
     """The record's game object and its starting position."""
     game = get_game(record.game)
     try:
-        state = game.new(record.variant, **record.options)
+        state = game.new(record.variant, **stored_options(record.game, record.options))
     except OptionError as exc:
         raise RecordError(f"the record's variant and options cannot start a game: {exc}") from None
     return game, state
+
+
+ATMALOF_BEFORE_DRAWS = {"repetition": False, "move_limit": 0}
+"""Atmalof as played before the referee's draw options existed: a stored game or record whose
+full options lack both was played without them, and must replay the same."""
+
+
+def stored_options(game: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options to start a stored game or record with (its full options, as stored)."""
+    if game == "atmalof" and options and not any(k in options for k in ATMALOF_BEFORE_DRAWS):
+        return {**ATMALOF_BEFORE_DRAWS, **options}
+    return dict(options)
 
 
 def replay(record: Record) -> list[Any]:
