@@ -8,7 +8,10 @@ holding the record can check the referee. docs/record-format.md is the format's 
 Version 1 chains the live line of actions only. Version 2 chains one ``log`` in the order it was
 written: the actions (taken-back ones included) and the referee's events (the start with the dice
 commitment, takebacks, disputes, moderators' decisions, the end), so a referee-decided result is
-as tamper-evident as a move. ``Record.actions`` is always the live line.
+as tamper-evident as a move. Version 3 leaves no field outside the chain: its start row holds the
+game, options, players' names, accept id and dice words, the start and end rows' times are the
+record's created and ended, every action's actor must be its seat's player, and every roll mixes
+``dice.mix(accept, words)``. ``Record.actions`` is always the live line.
 
 The store appends log rows with ``log_row``/``event_row`` and ``chain_hash`` (the only definition
 of what a row's hash covers); tests and tools build records with ``Recorder``.
@@ -38,6 +41,15 @@ from engine.core import (
 FORMAT = "board-referee/record"
 VERSION = 1  # actions only
 LOG_VERSION = 2  # actions and events in one chain
+FULL_VERSION = 3  # the log covers every field; rolls mix the accept id and the players' words
+VERSIONS = (VERSION, LOG_VERSION, FULL_VERSION)
+NOT_CHAINED = {
+    VERSION: "the events, the result, the players' names, the created and ended times",
+    LOG_VERSION: "the players' names, the created and ended times, the result's reason",
+}
+"""What an older version's chain does not cover (its verdict says so)."""
+START_FIELDS = ("record", "game", "variant", "options", "game_id", "names", "accept", "words")
+"""What a version 3 start row adds to its note, so the chain covers the record's every field."""
 
 MAX_ACTIONS = 5000  # rows a reader may insist on (the bot's /import); a record has no limit
 MAX_NOTATION = 200
@@ -341,6 +353,8 @@ class Record:
     actions: tuple[RecordAction, ...] = ()
     result: Outcome | None = None
     log: tuple[LogEntry, ...] = ()
+    accept: str | None = None
+    words: dict[str, str] | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.log, tuple) or not all(
@@ -381,11 +395,34 @@ class Record:
             raise RecordError("actions must be a tuple of RecordAction")
         if self.result is not None:
             _outcome(self.result)
+        if (self.accept is None) != (self.words is None):
+            raise RecordError("a version 3 record has both the accept id and the dice words")
+        if self.accept is not None:
+            if not self.log:
+                raise RecordError("a version 3 record has a log")
+            _text(self.accept, "dice accept id", MAX_ID)
+            ids = sorted(p.id for p in self.players)
+            if not isinstance(self.words, dict) or sorted(self.words) != ids:
+                raise RecordError("dice words must be an object with one entry per player id")
+            for text in self.words.values():
+                if not isinstance(text, str) or len(text) > dice.MAX_WORDS:
+                    raise RecordError(f"dice words are text of at most {dice.MAX_WORDS} characters")
+                _no_surrogate(text)
 
     @property
     def version(self) -> int:
-        """1: the actions alone are chained; 2: the whole log (actions and events) is."""
+        """1: the actions alone are chained; 2: the whole log (actions and events) is;
+        3: the log covers every field, and the rolls mix the accept id and words."""
+        if self.accept is not None:
+            return FULL_VERSION
         return LOG_VERSION if self.log else VERSION
+
+    @property
+    def mixed(self) -> str | None:
+        """``dice.mix`` of a version 3 record (None before version 3)."""
+        if self.accept is None or self.words is None:
+            return None
+        return dice.mix(self.accept, self.words)
 
     @property
     def head(self) -> str:
@@ -415,7 +452,11 @@ class Record:
             ],
             "created": self.created,
             "ended": self.ended,
-            "dice": {"commitment": self.commitment, "seed": self.seed},
+            "dice": {
+                "commitment": self.commitment,
+                "seed": self.seed,
+                **({} if self.accept is None else {"accept": self.accept, "words": self.words}),
+            },
             "result": result,
             ("log" if self.log else "actions"): [a.to_dict() for a in rows],
         }
@@ -471,7 +512,7 @@ class Record:
     @classmethod
     def from_dict(cls, data: Any, *, max_rows: int | None = None) -> Record:
         version = data.get("version") if isinstance(data, dict) else None
-        rows_key = "log" if version == LOG_VERSION else "actions"
+        rows_key = "log" if version in (LOG_VERSION, FULL_VERSION) else "actions"
         top = _fields(
             data,
             (
@@ -492,10 +533,8 @@ class Record:
         )
         if top["format"] != FORMAT:
             raise RecordError(f"format must be {FORMAT!r}, not {top['format']!r}")
-        if version not in (VERSION, LOG_VERSION) or isinstance(version, bool):
-            raise RecordError(
-                f"unsupported record version {version!r} (this reads {VERSION} and {LOG_VERSION})"
-            )
+        if version not in VERSIONS or isinstance(version, bool):
+            raise RecordError(f"unsupported record version {version!r} (this reads 1, 2 and 3)")
         if not isinstance(top["options"], dict):
             raise RecordError("options must be an object")
         players = top["players"]
@@ -508,7 +547,8 @@ class Record:
             if fields["seat"] != seat or isinstance(fields["seat"], bool):
                 raise RecordError(f"{where}seat must be {seat}")
             seats.append(_wrap(where, lambda f=fields: Player(f["id"], f["name"])))
-        dice_fields = _fields(top["dice"], ("commitment", "seed"), "dice")
+        dice_names = ("commitment", "seed", "accept", "words")[: 4 if version == 3 else 2]
+        dice_fields = _fields(top["dice"], dice_names, "dice")
         actions = top[rows_key]
         if not isinstance(actions, list):
             raise RecordError(f"{rows_key} must be a list")
@@ -543,6 +583,8 @@ class Record:
             actions=() if rows_key == "log" else parsed,
             result=result,
             log=parsed if rows_key == "log" else (),
+            accept=dice_fields.get("accept"),
+            words=dice_fields.get("words"),
         )
 
 
@@ -696,6 +738,21 @@ def _conclude(walk: _Walk, game: Game[Any, Any], head: str | None, counted: str)
     reason = f"{record.game} {record.variant}, {counted}, {_describe_result(game, record.result)}"
     if record.seed is None:
         reason += " (rolls not checked: seed not revealed)"
+    if record.version < FULL_VERSION:
+        uncovered = NOT_CHAINED[record.version]
+        reason += f"; record version {record.version} does not cover {uncovered}"
+        walk.details.append(
+            f"not covered (record version {record.version}): {uncovered}; actors are not "
+            "compared with the seats' players; the rolls mix nothing the operator could not pick"
+        )
+    else:
+        walk.details.append(
+            "chain: covers every field (the start row holds the game, options, names, accept "
+            "id and dice words; the start and end rows' times are created and ended)"
+        )
+        walk.details.append(
+            f"dice: every roll mixes accept id {record.accept} and the players' words"
+        )
     return Verification(
         ok=True,
         first_bad=None,
@@ -714,6 +771,8 @@ class _Line:
     frozen: bool = False
     ended: Outcome | None = None
     undone: int = 0
+    ended_at: str | None = None
+    reason: str | None = None
 
 
 def _verify_log(walk: _Walk, game: Game[Any, Any], first: Any, head: str | None) -> Verification:
@@ -754,6 +813,11 @@ def _verify_log(walk: _Walk, game: Game[Any, Any], first: Any, head: str | None)
             f"the record's result ({_describe_result(game, stored)}) is not the logged one "
             f"({_describe_result(game, line.ended)})",
         )
+    if record.version >= FULL_VERSION:
+        if record.ended != line.ended_at:
+            return walk.verdict(None, "the record's ended time is not the ending row's time")
+        if stored is not None and stored.reason != line.reason:
+            return walk.verdict(None, "the record's result reason is not the logged one")
     live = len(line.states) - 1
     walk.details.append(
         f"log: {len(record.log)} rows chained, {live} actions in the live line"
@@ -766,6 +830,32 @@ def _verify_log(walk: _Walk, game: Game[Any, Any], first: Any, head: str | None)
     walk.details.append(f"chain: {len(record.log)} rows link, head #{chain.short(walk.prev)}")
     walk.details.append(f"result: {_describe_result(game, stored)}")
     return _conclude(walk, game, head, f"{live} actions, {len(record.log)} log rows")
+
+
+def _check_start(record: Record, entry: RecordEvent) -> str | None:
+    """A version 3 start row must state every field the chain covers through it; an older
+    record must not carry a version 3 start row (a downgrade to escape those checks)."""
+    note = entry.note
+    if record.version < FULL_VERSION:
+        if "record" in note:
+            return f"the log was written for a version {note['record']} record"
+        return None
+    wanted = {
+        "record": FULL_VERSION,
+        "game": record.game,
+        "variant": record.variant,
+        "options": record.options,
+        "game_id": record.game_id,
+        "names": [p.name for p in record.players],
+        "accept": record.accept,
+        "words": record.words,
+    }
+    for name, value in wanted.items():
+        if note.get(name) != value:
+            return f"the record's {name} is not the one logged at the start"
+    if entry.at != record.created:
+        return "the record's created time is not the start row's time"
+    return None
 
 
 def _check_event(
@@ -786,9 +876,14 @@ def _check_event(
         ids = [str(p) for p in note.get("players") or []]
         if ids != [p.id for p in record.players]:
             return "the seats logged at the start are not the record's players"
+        problem = _check_start(record, entry)
+        if problem:
+            return problem
         toss = note.get("toss")
         if toss is not None and record.seed is not None:
-            expected = dice.roll(record.seed, record.game_id, TOSS_NUMBER, TOSS_ANNOUNCEMENT, 2)
+            expected = dice.roll(
+                record.seed, record.game_id, TOSS_NUMBER, TOSS_ANNOUNCEMENT, 2, record.mixed
+            )
             if toss != expected:
                 return f"the coin toss shows {toss}, but the seed gives {expected}"
             walk.details.append("coin toss: recomputed from the seed, equal")
@@ -813,6 +908,8 @@ def _check_event(
         if entry.kind == "resign" and entry.seat is not None and outcome.winner != 1 - entry.seat:
             return "the player who resigned cannot be the winner"
         line.ended = outcome
+        line.ended_at = entry.at
+        line.reason = outcome.reason
     if entry.kind == FREEZE_EVENT:
         line.frozen = True
     elif entry.kind in THAW_EVENTS:
@@ -830,6 +927,9 @@ def _check_action(
         return f"its number is {entry.seq} (rows are missing, repeated or out of order)"
     if entry.side != state.to_move:
         return f"{names[entry.side]} acted, but it was {names[state.to_move]}'s turn"
+    seated = walk.record.players[entry.side].id
+    if walk.record.version >= FULL_VERSION and entry.actor != seated:
+        return f"the actor {entry.actor!r} is not {names[entry.side]}'s player ({seated!r})"
     over = game.result(state)
     if over is not None:
         return f"{text!r} comes after the game ended ({over.reason})"
@@ -852,7 +952,8 @@ def _check_action(
             return f"roll {entry.roll} is not a face of a {faces}-sided die"
         walk.rolls += 1
         if walk.record.seed is not None:
-            expected = dice.roll(walk.record.seed, walk.record.game_id, walk.rolls, text, faces)
+            record = walk.record
+            expected = dice.roll(record.seed, record.game_id, walk.rolls, text, faces, record.mixed)
             if entry.roll != expected:
                 return f"roll {entry.roll} does not match the seed (expected {expected})"
     try:
@@ -939,6 +1040,8 @@ class Recorder:
         seed: str | None = None,
         clock: Callable[[], datetime] | None = None,
         log: bool = False,
+        accept: str | None = None,
+        words: Mapping[str, str] | None = None,
     ) -> None:
         self.game = get_game(game)
         self.state = self.game.new(variant, **dict(options or {}))
@@ -956,11 +1059,33 @@ class Recorder:
         self._name = self.game.name
         self._head = chain.GENESIS
         self._log: list[LogEntry] | None = None
+        self._accept = accept
+        self._words: dict[str, str] | None = None
+        self._mixed: str | None = None
+        if accept is not None:  # a version 3 record: words default to "" for each player
+            self._words = {p.id: "" for p in self._players} | dict(words or {})
+            self._mixed = dice.mix(accept, self._words)
+            log = True
         if log:
             self._log = []
             ids = [p.id for p in self._players]
-            note = {"commitment": dice.commitment(self.seed), "players": ids, "toss": None}
-            self.event("start", note=note)
+            note: dict[str, Any] = {
+                "commitment": dice.commitment(self.seed),
+                "players": ids,
+                "toss": None,
+            }
+            if accept is not None:
+                note |= {
+                    "record": FULL_VERSION,
+                    "game": self._name,
+                    "variant": self.state.variant,
+                    "options": self._options,
+                    "game_id": self._game_id,
+                    "names": [p.name for p in self._players],
+                    "accept": accept,
+                    "words": self._words,
+                }
+            self.event("start", note=note, at=self._created if accept is not None else None)
 
     @property
     def game_id(self) -> str:
@@ -976,7 +1101,9 @@ class Recorder:
         faces = game.die_faces(state, action)
         roll = None
         if faces is not None:
-            roll = dice.roll(self.seed, self._game_id, self._rolls + 1, notation, faces)
+            roll = dice.roll(
+                self.seed, self._game_id, self._rolls + 1, notation, faces, self._mixed
+            )
         after = game.apply(state, action, roll)
         if faces is not None:
             self._rolls += 1
@@ -1054,6 +1181,8 @@ class Recorder:
             actions=() if self._log is not None else tuple(self._actions),
             result=self._result,
             log=tuple(self._log or ()),
+            accept=self._accept,
+            words=None if self._words is None else dict(self._words),
         )
 
 

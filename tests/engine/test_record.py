@@ -181,7 +181,10 @@ def test_a_referee_decided_end_is_accepted_while_the_game_runs() -> None:
     record = rec.finish(Outcome(Termination.RESIGNATION, 1, "Ann resigned"))
     verdict = verify(record)
     assert verdict.ok, verdict.reason
-    assert verdict.reason == "atmalof standard, 20 actions, Blue wins by resignation"
+    assert verdict.reason == (
+        "atmalof standard, 20 actions, Blue wins by resignation; record version 1 does not "
+        "cover the events, the result, the players' names, the created and ended times"
+    )
 
 
 def test_an_empty_game_verifies() -> None:
