@@ -51,7 +51,7 @@ _Command = TypeVar("_Command", bound=Callable[..., Awaitable[Reply]])
 def once_per_request(command: _Command) -> _Command:
     """Answer a referee command once per ``request_id`` (see ``RefereeCore._once``): the
     decorator takes the keyword, so inside the command ``request_id`` is always None and the
-    body states only the command's own logic."""
+    body states only the command's own logic (``current_request_id()`` gives it)."""
 
     @functools.wraps(command)
     async def once(
@@ -62,6 +62,12 @@ def once_per_request(command: _Command) -> _Command:
         return await self._once(request_id, lambda: command(self, *args, **kw))
 
     return once  # type: ignore[return-value]
+
+
+def current_request_id() -> str | None:
+    """The id of the request being run once (``once_per_request``), e.g. the accept's
+    interaction id that the dice mix; None outside one."""
+    return _REQUEST.get()
 
 
 class RefereeCore:
@@ -239,7 +245,7 @@ class RefereeCore:
         action = rules.parse(state, notation)
         faces = rules.die_faces(state, action)
         assert faces is not None
-        roll = dice.roll(g.seed, str(g.id), g.rolls + 1, notation, faces)
+        roll = dice.roll(g.seed, str(g.id), g.rolls + 1, notation, faces, g.dice_mix)
         after = rules.apply(state, action, roll)
         said = rules.describe(state, action, roll)
         now = self._now()
@@ -428,13 +434,10 @@ class RefereeCore:
         """Finish the game by a referee decision (resign, draw, timeout, abort, award...)."""
         now = self._now() if at is None else at
         changes = _ending(outcome, now)
-        event = NewEvent(
-            kind,
-            now,
-            seat=seat,
-            user_id=actor.id if actor else None,
-            note={**_outcome_note(outcome), **dict(note or {})},
-        )
+        logged = {**_outcome_note(outcome), **dict(note or {})}
+        if logged["reason"] != outcome.reason:  # a moderator's why: the result's own is kept too
+            logged["result_reason"] = outcome.reason
+        event = NewEvent(kind, now, seat=seat, user_id=actor.id if actor else None, note=logged)
         sides = engine.get_game(g.game).side_names
         first = self._request(g, f"{prefix}{texts.result_line(g, sides, outcome)}")
         try:

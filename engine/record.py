@@ -311,7 +311,8 @@ class RecordEvent:
             termination = Termination(self.note.get("termination"))
         except ValueError:
             return None
-        winner, reason = self.note.get("winner"), self.note.get("reason", "")
+        winner = self.note.get("winner")
+        reason = self.note.get("result_reason", self.note.get("reason", ""))
         if winner is not None and (isinstance(winner, bool) or winner not in (0, 1)):
             return None
         return Outcome(termination, winner, str(reason))
