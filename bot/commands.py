@@ -47,6 +47,7 @@ async def _challenge(
             return refusal(f"I don't know {who!r} here (players: {known})")
     variant, rated, clock, starter = "standard", False, "none", "random"
     options: dict[str, Any] = {}
+    rest, dice_words = _dice_words(rest)
     i = 0
     while i < len(rest):
         word = rest[i]
@@ -73,7 +74,26 @@ async def _challenge(
         rated=rated,
         clock=clock,
         starter=starter,
+        dice_words=dice_words,
     )
+
+
+def _dice_words(words: list[str]) -> tuple[list[str], str]:
+    """``... words "lucky socks"`` (or ``words lucky``): the words before it, and the dice
+    words (quoted: up to the closing quote; else the one word after)."""
+    low = [w.lower() for w in words]
+    if "words" not in low:
+        return words, ""
+    at = low.index("words")
+    after = words[at + 1 :]
+    if not after:
+        return words[:at], ""
+    if not after[0].startswith('"'):
+        return words[:at] + after[1:], after[0]
+    for end, word in enumerate(after):
+        if word.endswith('"') and (end > 0 or len(word) > 1):
+            return words[:at] + after[end + 1 :], " ".join(after[: end + 1])[1:-1]
+    return words[:at], " ".join(after)[1:]
 
 
 async def _import(referee: Referee, where: Where, path: str) -> Reply:
@@ -101,8 +121,8 @@ async def dispatch(
         return Reply(text=texts.HELP, ephemeral=True)
     if head == "challenge":
         return await _challenge(referee, where, actor, rest, people)
-    if head == "accept" and not rest:
-        return await referee.accept(where, actor)
+    if head == "accept" and (not rest or answer == "words"):
+        return await referee.accept(where, actor, dice_words=_dice_words(rest)[1])
     if head in ("decline", "withdraw", "cancel") and not rest:
         return await referee.decline(where, actor)
     if head == "accept" and answer.isdigit():
