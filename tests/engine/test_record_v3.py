@@ -136,3 +136,19 @@ def test_words_must_name_the_players_and_be_short() -> None:
         edited(finished(), lambda d: d["dice"]["words"].update({"333": "x"}))
     with pytest.raises(RecordError, match="at most 200"):
         edited(finished(), lambda d: d["dice"]["words"].update({"111": "x" * 201}))
+
+
+def test_the_documented_mix_vector_holds() -> None:
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "record-format.md").read_text()
+    words = {"111": "lucky socks", "222": ""}
+    mixed = dice.mix("1188776655443322110", words)
+    assert mixed in text
+    rolls = [
+        dice.roll(SEED, "demo", 0, "coin toss", 2, mixed),
+        dice.roll(SEED, "demo", 1, "drop row 4", 6, mixed),
+        dice.roll(SEED, "demo", 2, "drop col 7", 6, mixed),
+    ]
+    assert rolls == [2, 1, 3]
+    assert "roll 0 (`coin toss`, 2\nfaces) is 2, roll 1 (`drop row 4`, 6 faces) is 1" in text
