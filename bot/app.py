@@ -236,7 +236,10 @@ class RefereeBot(commands.Bot):
     async def on_button(self, interaction: discord.Interaction[Any], spec: ButtonSpec) -> None:
         """A click: the referee decides; a click that did something retires the buttons."""
         reply: Reply = await self.referee.press(
-            where_of(interaction), actor_of(interaction.user), spec.custom_id
+            where_of(interaction),
+            actor_of(interaction.user),
+            spec.custom_id,
+            request_id=str(interaction.id),
         )
         log.info(
             "%s",

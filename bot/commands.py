@@ -77,6 +77,7 @@ async def _challenge(
         opponent = found
     variant, rated, clock, starter = "standard", False, "none", "random"
     options: dict[str, Any] = {}
+    rest, dice_words = _dice_words(rest)
     i = 0
     while i < len(rest):
         word = rest[i]
@@ -103,7 +104,26 @@ async def _challenge(
         rated=rated,
         clock=clock,
         starter=starter,
+        dice_words=dice_words,
     )
+
+
+def _dice_words(words: list[str]) -> tuple[list[str], str]:
+    """``... words "lucky socks"`` (or ``words lucky``): the words before it, and the dice
+    words (quoted: up to the closing quote; else the one word after)."""
+    low = [w.lower() for w in words]
+    if "words" not in low:
+        return words, ""
+    at = low.index("words")
+    after = words[at + 1 :]
+    if not after:
+        return words[:at], ""
+    if not after[0].startswith('"'):
+        return words[:at] + after[1:], after[0]
+    for end, word in enumerate(after):
+        if word.endswith('"') and (end > 0 or len(word) > 1):
+            return words[:at] + after[end + 1 :], " ".join(after[: end + 1])[1:-1]
+    return words[:at], " ".join(after)[1:]
 
 
 async def _import(referee: Referee, where: Where, path: str) -> Reply:
@@ -250,12 +270,18 @@ async def dispatch(
         return Reply(text=texts.HELP, ephemeral=True)
     if head == "challenge":
         return await _challenge(referee, where, actor, rest, people)
+    if head == "accept" and rest and answer == "words":
+        return await referee.accept(where, actor, dice_words=_dice_words(rest)[1])
     if head in ("accept", "decline"):
         if not rest:
             if head == "accept":
                 return await referee.accept(where, actor)
             return await referee.decline(where, actor)
         number = _number(answer)
+        if head == "accept" and number is not None and len(rest) > 1:
+            tail, words = _dice_words(rest[1:])
+            if not tail and words:  # accept 3 words "..."
+                return await referee.accept(where, actor, number, dice_words=words)
         if number is None or len(rest) > 1:
             if answer.isascii() and answer.isdigit() and len(rest) == 1:
                 return refusal(f"there is no challenge {answer[:30]} here")

@@ -17,12 +17,14 @@ from bot.referee_core import RefereeCore
 from bot.replies import Reply, Where, refusal
 from bot.texts import outcome_words
 from engine import EngineError, Outcome, chain, get_game
-from engine.record import MAX_JSON_CHARS, Record, RecordError, replay, verify
+from engine.record import MAX_ACTIONS, MAX_JSON_CHARS, Record, RecordError, replay, verify
 from render import Last
 
 log = logging.getLogger(__name__)
 
-MAX_IMPORT_BYTES = MAX_JSON_CHARS  # a record the bot exports is far smaller
+MAX_IMPORT_BYTES = MAX_JSON_CHARS
+"""/import's limits (2,000,000 bytes and 5,000 log rows) bound the bot's work on an upload; the
+bot's own records have no limit, and ``referee-verify`` checks a longer one offline."""
 MAX_GIF_BYTES = 8 * 1024 * 1024
 
 
@@ -50,7 +52,7 @@ class Imports(RefereeCore):
         if len(data) > MAX_IMPORT_BYTES:
             return refusal(f"{name} is larger than {MAX_IMPORT_BYTES:,} bytes: not a record")
         try:
-            record = Record.from_json(data)
+            record = Record.from_json(data, max_chars=MAX_IMPORT_BYTES, max_rows=MAX_ACTIONS)
         except RecordError as exc:
             return refusal(f"{name} is not a readable record: {exc}")
         try:

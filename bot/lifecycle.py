@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import Mapping
 from typing import Any
 
@@ -10,7 +11,7 @@ import engine
 from bot import limits, texts
 from bot.clock import ClockSpec, ClockSpecError
 from bot.records import TOSS_ANNOUNCEMENT, TOSS_NUMBER
-from bot.referee_core import STARTERS, RefereeCore, once_per_request
+from bot.referee_core import STARTERS, RefereeCore, current_request_id, once_per_request
 from bot.replies import (
     Actor,
     ButtonKind,
@@ -26,6 +27,7 @@ from bot.store import (
     NewEvent,
 )
 from engine import EngineError, dice
+from engine.record import FULL_VERSION, stored_options
 
 
 class Challenges(RefereeCore):
@@ -44,13 +46,20 @@ class Challenges(RefereeCore):
         clock: str = "none",
         starter: str = "random",
         rematch_of: int | None = None,
+        dice_words: str = "",
     ) -> Reply:
         """Challenge ``opponent`` (None: an open challenge anyone may accept) in this channel.
+
+        The game's secret dice seed is drawn now and its commitment published in the reply;
+        ``dice_words`` are the challenger's own words mixed into every roll (``dice.mix``).
 
         ``starter``: "me" (the challenger moves first), "them", or "random" (a coin toss with the
         game's verifiable dice, shown when the game starts). ``clock``: "none", "10+0", "15+5",
         "24h". The reply carries Accept/Decline buttons and ``challenge_id``.
         """
+        words = _dice_words(dice_words)
+        if isinstance(words, Reply):
+            return words
         prepared = await self._challenge_prepared(
             actor, game, opponent, variant, options, clock, starter
         )
@@ -58,6 +67,7 @@ class Challenges(RefereeCore):
             return prepared
         rules, state, spec = prepared
         full_options = rules.options(state)
+        seed = dice.new_seed()
         now = self._now()
         row = {
             "guild_id": where.guild_id,
@@ -74,6 +84,8 @@ class Challenges(RefereeCore):
             "created_at": now,
             "expires_at": now + self.challenge_ttl,
             "rematch_of": rematch_of,
+            "seed": seed,
+            "words": words,
         }
         people = [(actor.id, actor.name)] + ([(opponent.id, opponent.name)] if opponent else [])
         guard = limits.challenge_guard(actor.id, now) if self.per_user_limits else None
@@ -93,7 +105,9 @@ class Challenges(RefereeCore):
         text = (
             f"{actor.name} challenges {whom} to {rules.title} ({state.variant}, "
             f"{'rated' if rated else 'casual'}, clock {spec.text}); {first}. "
-            f"The challenge expires in {int(self.challenge_ttl // 60)} minutes."
+            f"The challenge expires in {int(self.challenge_ttl // 60)} minutes.\n"
+            f"Dice commitment (SHA-256 of the secret seed, fixed now): {dice.commitment(seed)}. "
+            "Every roll also mixes the id of the accept and both players' dice words."
         )
         changed = texts.options_line(rules.name, state.variant, full_options)
         if changed:
@@ -171,8 +185,16 @@ class Challenges(RefereeCore):
         challenge_id: int | None = None,
         *,
         request_id: str | None = None,
+        dice_words: str = "",
     ) -> Reply:
-        """Accept a challenge (None: the one waiting in this channel); starts the game here."""
+        """Accept a challenge (None: the one waiting in this channel); starts the game here.
+
+        The accept's ``request_id`` (Discord's interaction id: neither player nor operator picks
+        it) and both players' dice words are mixed into every roll, the coin toss first.
+        """
+        words = _dice_words(dice_words)
+        if isinstance(words, Reply):
+            return words
         now = self._now()
         c = await self._waiting_challenge(where, challenge_id, now)
         if isinstance(c, Reply):
@@ -191,14 +213,18 @@ class Challenges(RefereeCore):
             if busy:
                 return refusal(busy)
         rules = engine.get_game(c.game)
-        state = rules.new(c.variant, **json.loads(c.options))
-        seed = dice.new_seed()
+        state = rules.new(c.variant, **stored_options(c.game, json.loads(c.options)))
+        seed = c.seed or dice.new_seed()  # a challenge from before migration 5 has none
+        # the front end's id of this accept (a button click's or /accept's interaction id)
+        accept_id = current_request_id() or secrets.token_hex(8)  # none (console): random
+        all_words = {str(c.challenger_id): c.words or "", str(actor.id): words}
+        mixed = dice.mix(accept_id, all_words)
         spec = ClockSpec.parse(c.clock)
         toss: list[int | None] = [None]
 
         def build(game_id: int) -> tuple[dict[str, Any], NewEvent]:
             if c.starter == "random":
-                toss[0] = dice.roll(seed, str(game_id), TOSS_NUMBER, TOSS_ANNOUNCEMENT, 2)
+                toss[0] = dice.roll(seed, str(game_id), TOSS_NUMBER, TOSS_ANNOUNCEMENT, 2, mixed)
                 challenger_first = toss[0] == 1
             else:
                 challenger_first = c.starter == "me"
@@ -226,7 +252,9 @@ class Challenges(RefereeCore):
                 "bank1": bank1,
                 "deadline": spec.deadline(now, bank0),
                 "rematch_of": c.rematch_of,
+                "dice_mix": mixed,
             }
+            names = {c.challenger_id: c.challenger_name, actor.id: actor.name}
             start = NewEvent(
                 "start",
                 now,
@@ -236,6 +264,15 @@ class Challenges(RefereeCore):
                     "players": list(seats),
                     "commitment": columns["commitment"],
                     "toss": toss[0],
+                    # record version 3: what the chain covers through the start row
+                    "record": FULL_VERSION,
+                    "game": c.game,
+                    "variant": c.variant,
+                    "options": json.loads(c.options),
+                    "game_id": str(game_id),
+                    "names": [names[seats[0]], names[seats[1]]],
+                    "accept": accept_id,
+                    "words": all_words,
                 },
             )
             return columns, start
@@ -370,3 +407,17 @@ class Challenges(RefereeCore):
         if c.status != "open":
             return f"that challenge was already {c.status}"
         return None
+
+
+def _dice_words(text: Any) -> str | Reply:
+    """A player's dice words, stripped; a refusal for what a record cannot hold."""
+    if not isinstance(text, str):
+        return refusal("dice words are text")
+    text = " ".join(text.split())
+    if len(text) > dice.MAX_WORDS:
+        return refusal(f"dice words are at most {dice.MAX_WORDS} characters")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return refusal("dice words must be plain text")
+    return text

@@ -206,6 +206,15 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE guild_settings ADD COLUMN takebacks INTEGER NOT NULL DEFAULT 1;
     """,
+    # 6: dice nobody can pick. A challenge draws its game's secret seed when it is made, so the
+    # challenge message can publish the commitment; words: the challenger's own dice words.
+    # games.dice_mix: engine.dice.mix(accept id, both players' words), fixed at the accept and
+    # mixed into every roll (record version 3, whose start row logs its inputs).
+    """
+    ALTER TABLE challenges ADD COLUMN seed TEXT;
+    ALTER TABLE challenges ADD COLUMN words TEXT;
+    ALTER TABLE games ADD COLUMN dice_mix TEXT;
+    """,
 )
 
 LATEST = len(MIGRATIONS)

@@ -15,6 +15,7 @@ from typing import Any
 from bot.store import ActionRow, EventRow, GameRow, Store
 from engine import EngineError, Outcome, Termination, chain, dice
 from engine.record import (
+    FULL_VERSION,
     LOG_VERSION,
     LogEntry,
     Player,
@@ -26,6 +27,7 @@ from engine.record import (
     verify,
 )
 
+VERIFY_HINT = "referee-verify FILE"  # the console script pyproject installs (engine.verify)
 TOSS_ANNOUNCEMENT = "coin toss"
 TOSS_NUMBER = 0  # drops roll 1, 2, ...; the coin toss before the game is roll 0
 
@@ -60,19 +62,33 @@ def log_entry(row: ActionRow | EventRow) -> LogEntry:
 
 
 def build_log_record(g: GameRow, rows: Sequence[ActionRow | EventRow]) -> Record:
-    """The version 2 record of a log_version 2 game: its whole log, the seed once it is over."""
-    return _game_record(g, log=tuple(log_entry(r) for r in rows))
+    """The record of a log_version 2 game: its whole log, the seed once it is over; version 3
+    when its start row says so (names, accept id and dice words are then the start row's)."""
+    log = tuple(log_entry(r) for r in rows)
+    return _game_record(g, log=log, **full_fields(log))
 
 
-def _game_record(g: GameRow, **contents: Any) -> Record:
+def full_fields(log: Sequence[LogEntry]) -> dict[str, Any]:
+    """What a version 3 record takes from its start row (nothing for older games): the names
+    as they were at the start (players may rename later), the accept id and the dice words."""
+    start = log[0] if log else None
+    if not isinstance(start, RecordEvent) or start.note.get("record") != FULL_VERSION:
+        return {}
+    note = start.note
+    return {"names": note.get("names"), "accept": note.get("accept"), "words": note.get("words")}
+
+
+def _game_record(g: GameRow, names: Any = None, **contents: Any) -> Record:
     """What every record of ``g`` says about the game (the seed only once it is over), with
     its ``contents``: the live line's ``actions`` or the whole ``log``."""
     over = g.status != "active"
+    if not isinstance(names, list) or len(names) != 2:
+        names = [g.name0, g.name1]
     return Record(
         game=g.game,
         variant=g.variant,
         options=json.loads(g.options),
-        players=(Player(str(g.player0), g.name0), Player(str(g.player1), g.name1)),
+        players=(Player(str(g.player0), names[0]), Player(str(g.player1), names[1])),
         game_id=str(g.id),
         created=iso(g.created_at),
         ended=iso(g.ended_at) if over and g.ended_at is not None else None,
@@ -112,7 +128,12 @@ async def check_stored(store: Store, g: GameRow) -> Verification:
             return Verification(False, number, f"row {number} cannot be read: {exc}")
     try:
         record = build_log_record(g, [])
-        record = Record(**{**_fields(record), "log": tuple(entries)})
+        extra_fields = full_fields(entries)
+        names = extra_fields.pop("names", None)
+        if names is not None:
+            record = _game_record(g, names=names, log=tuple(entries), **extra_fields)
+        else:
+            record = Record(**{**_fields(record), "log": tuple(entries)})
     except EngineError as exc:
         return Verification(False, None, f"the game's row cannot be read: {exc}")
     verdict = verify(record, head=g.last_hash)
@@ -157,7 +178,7 @@ def _with(verdict: Verification, extra: list[str], problem: str | None) -> Verif
 
 
 def record_json(g: GameRow, actions: Sequence[ActionRow], events: Sequence[EventRow]) -> bytes:
-    """The export file: the engine's record (what ``python -m engine.verify`` reads)."""
+    """The export file: the engine's record (what ``referee-verify`` reads)."""
     del events  # the record format carries the result; events stay in the store
     return build_record(g, actions).to_json().encode()
 

@@ -32,7 +32,7 @@ from bot.forget import forget_guild
 from bot.imports import Imports
 from bot.ladder_service import Ladders, ladder_setting_problem, ladder_setting_text
 from bot.lifecycle import Challenges
-from bot.records import check_stored, iso, stored_record
+from bot.records import VERIFY_HINT, check_stored, iso, stored_record
 from bot.referee_core import (
     HISTORY_PAGE,
     MAX_CHOICES,
@@ -256,7 +256,7 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
         note = "" if g.status != "active" else " (the dice seed is added when the game ends)"
         changed = texts.options_line(g.game, g.variant, g.options, g.clock)
         return Reply(
-            text=f"The record of game {g.id}{note}. Check it with: python -m engine.verify FILE"
+            text=f"The record of game {g.id}{note}. Check it with: {VERIFY_HINT}"
             + (f"\n{changed}" if changed else ""),
             file=data,
             file_name=f"game-{g.id}.json",

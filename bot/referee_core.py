@@ -35,6 +35,7 @@ from bot.store import (
     StoreUnavailable,
 )
 from engine import Outcome, Termination, chain, dice
+from engine.record import stored_options
 from render import Last
 
 log = logging.getLogger(__name__)
@@ -66,7 +67,7 @@ class BrokenGame(Exception):
 def once_per_request(command: _Command) -> _Command:
     """Answer a referee command once per ``request_id`` (see ``RefereeCore._once``): the
     decorator takes the keyword, so inside the command ``request_id`` is always None and the
-    body states only the command's own logic."""
+    body states only the command's own logic (``current_request_id()`` gives it)."""
 
     @functools.wraps(command)
     async def once(
@@ -77,6 +78,12 @@ def once_per_request(command: _Command) -> _Command:
         return await self._once(request_id, lambda: command(self, *args, **kw))
 
     return once  # type: ignore[return-value]
+
+
+def current_request_id() -> str | None:
+    """The id of the request being run once (``once_per_request``), e.g. the accept's
+    interaction id that the dice mix; None outside one."""
+    return _REQUEST.get()
 
 
 class RefereeCore:
@@ -189,7 +196,7 @@ class RefereeCore:
         seq, action, state = 0, "(the start)", None
         try:
             rules = engine.get_game(g.game)
-            state = rules.new(g.variant, **json.loads(g.options))
+            state = rules.new(g.variant, **stored_options(g.game, json.loads(g.options)))
             for row in rows:
                 seq, action = row.seq, row.action
                 state = rules.apply(state, rules.parse(state, row.action), row.roll)
@@ -343,7 +350,7 @@ class RefereeCore:
         action = rules.parse(state, notation)
         faces = rules.die_faces(state, action)
         assert faces is not None
-        roll = dice.roll(g.seed, str(g.id), g.rolls + 1, notation, faces)
+        roll = dice.roll(g.seed, str(g.id), g.rolls + 1, notation, faces, g.dice_mix)
         after = rules.apply(state, action, roll)
         said = rules.describe(state, action, roll)
         now = self._now()
@@ -564,13 +571,10 @@ class RefereeCore:
         """Finish the game by a referee decision (resign, draw, timeout, abort, award...)."""
         now = self._now() if at is None else at
         changes = _ending(outcome, now)
-        event = NewEvent(
-            kind,
-            now,
-            seat=seat,
-            user_id=actor.id if actor else None,
-            note={**_outcome_note(outcome), **dict(note or {})},
-        )
+        logged = {**_outcome_note(outcome), **dict(note or {})}
+        if logged["reason"] != outcome.reason:  # a moderator's why: the result's own is kept too
+            logged["result_reason"] = outcome.reason
+        event = NewEvent(kind, now, seat=seat, user_id=actor.id if actor else None, note=logged)
         sides = engine.get_game(g.game).side_names
         first = self._request(g, f"{prefix}{texts.result_line(g, sides, outcome)}")
         try:

@@ -151,6 +151,7 @@ class GameRow:
     log_version: int = 1  # 2: actions and events form one chain (migration 4)
     links: int = 0  # rows in that chain
     frozen_at: float | None = None  # a dispute froze the clocks at this time
+    dice_mix: str | None = field(default=None, repr=False)  # mixed into every roll (migration 5)
 
     @property
     def players(self) -> tuple[int, int]:
@@ -196,6 +197,8 @@ class ChallengeRow:
     rematch_of: int | None
     challenger_name: str
     opponent_name: str | None
+    seed: str | None = field(default=None, repr=False)  # the game's seed, drawn at the challenge
+    words: str | None = None  # the challenger's dice words (migration 5)
 
 
 @dataclass(frozen=True, slots=True)

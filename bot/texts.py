@@ -168,8 +168,8 @@ def takebacks_setting_text(allowed: bool) -> str:
 HELP = """\
 Commands (type them as `name: command` at the console):
   challenge <name|anyone> <atmalof|morris|abalone> [variant] [rated] [clock 10+5|24h]
-            [first me|them|random] [option=value ...]
-  accept | decline             answer the challenge waiting here
+            [first me|them|random] [option=value ...] [words "your dice words"]
+  accept [words "..."] | decline   answer the challenge waiting here (words: mixed into the dice)
   <a move>                     drop row 4, move 3,4 4,5 (Atmalof); place d7, move d7 d6 x b6
                                (Morris); push a1 a3 ne (Abalone); add "confirm" to announce
                                a drop into a full line (it can only lose the turn)

@@ -12,7 +12,12 @@ author gives no count, 36 keeps standard's ratio of pieces to squares), ``custom
 rows, cols, beyond_rows, beyond_cols, pieces, line). Every variant takes ``tiebreak``.
 
 Referee defaults for what the rules leave open: a side with no piece in hand and no move (only
-possible with ``tiebreak="both"``) cannot pass, so the tie-break count decides at once.
+possible with ``tiebreak="both"``) cannot pass, so the tie-break count decides at once. The
+author gives no draw rule, yet pieces can shuffle for ever; the referee adds the same two as for
+Morris and Abalone, as options of every variant: ``repetition`` (on: the third occurrence of a
+position, board, hands and side to move, is a draw) and ``move_limit`` (50: that many actions by
+EACH side without a piece landing is a draw; 0 turns it off). A line or the tie-break made by the
+same action outranks them.
 
 Grammar (after ``clean_command``): ``drop row 4``, ``drop col 2`` (aliases: ``column``, ``r``,
 ``c``, ``drop r4``, ``drop c2``, and the bare ``row 4`` / ``col 2``); ``move 3,4 4,5`` (row,col;
@@ -32,7 +37,8 @@ tie-break counts), ``drop_is_futile(state, drop)`` and ``landing(state, drop, ro
 
 Position text (``to_text``): ``<variant> [option=value ...] board=<rows top to bottom, "/"
 between, R Red, B Blue, . empty> hands=<red>,<blue> turn=<red|blue> ply=<n>``, options only where
-they differ from the variant's defaults. No history is kept (Atmalof has no repetition rule).
+they differ from the variant's defaults, and ``quiet=<n>`` (actions since a piece last landed)
+when not 0. The repetition history is not included: a position read back starts a fresh one.
 """
 
 from __future__ import annotations
@@ -97,6 +103,9 @@ class AtmalofState:
     to_move: int
     ply: int
     outcome: Outcome | None = field(default=None, compare=False, repr=False)
+    quiet: int = 0  # actions since a piece last landed (the move limit counts them)
+    history: tuple[bytes, ...] = field(default=(), compare=False, repr=False)
+    """The repetition keys since a piece last landed, this position's last (empty: rule off)."""
 
     @property
     def rows(self) -> int:
@@ -292,7 +301,37 @@ def _after(
             outcome = _line_outcome(mover, length)
     if outcome is None:
         outcome = _tiebreak_outcome(config, board, hands, 1 - mover)
-    return AtmalofState(state.variant, config, board, hands, 1 - mover, state.ply + 1, outcome)
+    landed = hands != state.hands
+    quiet = 0 if landed else state.quiet + 1
+    history: tuple[bytes, ...] = ()
+    if config.repetition:
+        key = _key(board, hands, 1 - mover)
+        history = (key,) if landed or not state.history else (*state.history, key)
+    if outcome is None:
+        outcome = _draw_outcome(config, quiet, history)
+    return AtmalofState(
+        state.variant, config, board, hands, 1 - mover, state.ply + 1, outcome, quiet, history
+    )
+
+
+def _key(board: bytes, hands: tuple[int, int], to_move: int) -> bytes:
+    """What makes two positions the same for the repetition rule."""
+    return board + bytes((hands[0], hands[1], to_move))
+
+
+def _draw_outcome(config: AtmalofConfig, quiet: int, history: tuple[bytes, ...]) -> Outcome | None:
+    """The referee's draws (not the author's rules): repetition, then the move limit."""
+    if config.repetition and len(history) > 4 and history.count(history[-1]) >= 3:
+        return Outcome(
+            Termination.REPETITION, None, "the same position occurred three times: a draw"
+        )
+    if config.move_limit and quiet >= 2 * config.move_limit:
+        return Outcome(
+            Termination.MOVE_LIMIT,
+            None,
+            f"{config.move_limit} actions each without a piece landing: a draw",
+        )
+    return None
 
 
 def _check_drop(state: AtmalofState, drop: Drop) -> None:
@@ -468,9 +507,9 @@ class Atmalof:
     def new(self, variant: str = "standard", **options: Any) -> AtmalofState:
         config = build_config(variant, options)
         board = bytes(config.rows * config.cols)
-        return AtmalofState(
-            variant.strip().lower(), config, board, (config.pieces, config.pieces), 0, 0
-        )
+        hands = (config.pieces, config.pieces)
+        history = (_key(board, hands, 0),) if config.repetition else ()
+        return AtmalofState(variant.strip().lower(), config, board, hands, 0, 0, None, 0, history)
 
     def options(self, state: AtmalofState) -> dict[str, Any]:
         return state.config.as_options()
@@ -591,6 +630,7 @@ class Atmalof:
                 f"hands={state.hands[0]},{state.hands[1]}",
                 f"turn={SIDE_NAMES[state.to_move].lower()}",
                 f"ply={state.ply}",
+                *([f"quiet={state.quiet}"] if state.quiet else []),
             ]
         )
 
@@ -611,6 +651,7 @@ class Atmalof:
             config = build_config(words[0], options)
         except OptionError as exc:
             raise ParseError(f"bad position: {exc}") from exc
+        quiet_text = fields.pop("quiet", "0")
         missing = {"board", "hands", "turn", "ply"} - fields.keys()
         extra = fields.keys() - {"board", "hands", "turn", "ply"}
         if missing or extra:
@@ -634,10 +675,18 @@ class Atmalof:
             raise ParseError(f"turn={fields['turn'][:40]} should be red or blue")
         if not _is_number(fields["ply"], 9):
             raise ParseError(f"ply={fields['ply'][:40]} should be a count of actions")
+        if not _is_number(quiet_text, 9):
+            raise ParseError(f"quiet={quiet_text[:40]} should be a count of actions")
         to_move = 0 if turn == "red" else 1
-        outcome = _decide_scan(config, board, hands, to_move)
+        quiet = int(quiet_text)
+        history = (_key(board, hands, to_move),) if config.repetition else ()
+        outcome = _decide_scan(config, board, hands, to_move) or _draw_outcome(
+            config, quiet, history
+        )
         variant = words[0].strip().lower()
-        return AtmalofState(variant, config, board, hands, to_move, int(fields["ply"]), outcome)
+        return AtmalofState(
+            variant, config, board, hands, to_move, int(fields["ply"]), outcome, quiet, history
+        )
 
 
 def _board_from_text(config: AtmalofConfig, text: str) -> bytes:

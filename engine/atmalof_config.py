@@ -34,7 +34,21 @@ DIRECTIONS: dict[str, tuple[int, int]] = {
 LINE_AXES: tuple[tuple[int, int], ...] = ((0, 1), (1, 0), (1, 1), (1, -1))
 """The four directions a line can run: along a row, down a column, and the two diagonals."""
 
-OPTION_NAMES = ("rows", "cols", "beyond_rows", "beyond_cols", "pieces", "line", "tiebreak")
+OPTION_NAMES = (
+    "rows",
+    "cols",
+    "beyond_rows",
+    "beyond_cols",
+    "pieces",
+    "line",
+    "tiebreak",
+    "repetition",
+    "move_limit",
+)
+REFEREE_OPTIONS = ("tiebreak", "repetition", "move_limit")
+"""Options every variant takes (the others fix the board, so only ``custom`` changes them)."""
+DEFAULT_MOVE_LIMIT = 50  # actions by EACH side without a piece landing; 0: no limit
+MAX_MOVE_LIMIT = 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +73,8 @@ class AtmalofConfig:
     pieces: int
     line: int
     tiebreak: str
+    repetition: bool  # the referee's draw: the third occurrence of a position
+    move_limit: int  # the referee's draw: this many actions each without a piece landing
     tables: Tables = field(compare=False, hash=False, repr=False)
 
     @property
@@ -94,7 +110,12 @@ VARIANTS: tuple[str, ...] = tuple(VARIANT_PRESETS)
 
 def defaults(variant: str) -> dict[str, Any]:
     """The full option set a variant starts from (custom starts from standard's)."""
-    return {**VARIANT_PRESETS[variant], "tiebreak": "either"}
+    return {
+        **VARIANT_PRESETS[variant],
+        "tiebreak": "either",
+        "repetition": True,
+        "move_limit": DEFAULT_MOVE_LIMIT,
+    }
 
 
 def build_config(variant: str, options: dict[str, Any]) -> AtmalofConfig:
@@ -110,8 +131,15 @@ def build_config(variant: str, options: dict[str, Any]) -> AtmalofConfig:
             raise OptionError(
                 f"unknown Atmalof option {name!r}: the options are {', '.join(OPTION_NAMES)}"
             )
-        value = _tiebreak(raw) if name == "tiebreak" else _whole_number(name, raw)
-        if variant != "custom" and name != "tiebreak" and value != values[name]:
+        if name == "tiebreak":
+            value = _tiebreak(raw)
+        elif name == "repetition":
+            value = _on_off(name, raw)
+        elif name == "move_limit":
+            value = _move_limit(raw)
+        else:
+            value = _whole_number(name, raw)
+        if variant != "custom" and name not in REFEREE_OPTIONS and value != values[name]:
             raise OptionError(
                 f"the {variant} variant has {name}={values[name]}; "
                 f"use the custom variant to change it"
@@ -134,6 +162,27 @@ def _whole_number(name: str, raw: Any) -> int:
     ):
         return int(raw.strip())
     raise OptionError(f"{name} must be a whole number, not {raw!r}")
+
+
+def _on_off(name: str, raw: Any) -> bool:
+    value = raw.strip().lower() if isinstance(raw, str) else raw
+    if value in (True, "on", "true", "yes"):
+        return True
+    if value in (False, "off", "false", "no"):
+        return False
+    raise OptionError(f"{name} must be on or off, not {raw!r}")
+
+
+def _move_limit(raw: Any) -> int:
+    value = _whole_number("move_limit", raw) if not isinstance(raw, str) else None
+    if isinstance(raw, str) and raw.strip().isascii() and raw.strip().isdigit():
+        value = int(raw.strip()) if len(raw.strip()) <= 5 else None
+    if value is None or not 0 <= value <= MAX_MOVE_LIMIT:
+        raise OptionError(
+            f"move_limit must be a whole number of actions each from 0 (off) to "
+            f"{MAX_MOVE_LIMIT}, not {raw!r}"
+        )
+    return value
 
 
 def _tiebreak(raw: Any) -> str:

@@ -8,7 +8,10 @@ holding the record can check the referee. docs/record-format.md is the format's 
 Version 1 chains the live line of actions only. Version 2 chains one ``log`` in the order it was
 written: the actions (taken-back ones included) and the referee's events (the start with the dice
 commitment, takebacks, disputes, moderators' decisions, the end), so a referee-decided result is
-as tamper-evident as a move. ``Record.actions`` is always the live line.
+as tamper-evident as a move. Version 3 leaves no field outside the chain: its start row holds the
+game, options, players' names, accept id and dice words, the start and end rows' times are the
+record's created and ended, every action's actor must be its seat's player, and every roll mixes
+``dice.mix(accept, words)``. ``Record.actions`` is always the live line.
 
 The store appends log rows with ``log_row``/``event_row`` and ``chain_hash`` (the only definition
 of what a row's hash covers); tests and tools build records with ``Recorder``.
@@ -38,17 +41,28 @@ from engine.core import (
 FORMAT = "board-referee/record"
 VERSION = 1  # actions only
 LOG_VERSION = 2  # actions and events in one chain
+FULL_VERSION = 3  # the log covers every field; rolls mix the accept id and the players' words
+VERSIONS = (VERSION, LOG_VERSION, FULL_VERSION)
+NOT_CHAINED = {
+    VERSION: "the events, the result, the players' names, the created and ended times",
+    LOG_VERSION: "the players' names, the created and ended times, the result's reason",
+}
+"""What an older version's chain does not cover (its verdict says so)."""
+START_FIELDS = ("record", "game", "variant", "options", "game_id", "names", "accept", "words")
+"""What a version 3 start row adds to its note, so the chain covers the record's every field."""
 
-MAX_ACTIONS = 5000
+MAX_ACTIONS = 5000  # rows a reader may insist on (the bot's /import); a record has no limit
 MAX_NOTATION = 200
 MAX_ID = 100  # player ids, game ids, display names
 MAX_VARIANT = 40
 MAX_REASON = 500
 MAX_OPTIONS_CHARS = 4000  # the options object, as compact JSON
-MAX_JSON_CHARS = 2_000_000  # a whole record's text
+MAX_JSON_CHARS = 2_000_000  # a whole record's text, for a reader that bounds it (/import)
 MAX_SEED_HEX = 128
 MAX_TIME = 40
 MAX_NOTE_CHARS = 2000  # an event's note, as compact JSON
+MAX_DEPTH = 32  # lists and objects inside one another (a record needs 4, a note or option a few)
+MAX_INT_DIGITS = 30  # digits of a JSON integer
 
 REFEREE_TERMINATIONS: frozenset[Termination] = frozenset(
     {
@@ -297,7 +311,8 @@ class RecordEvent:
             termination = Termination(self.note.get("termination"))
         except ValueError:
             return None
-        winner, reason = self.note.get("winner"), self.note.get("reason", "")
+        winner = self.note.get("winner")
+        reason = self.note.get("result_reason", self.note.get("reason", ""))
         if winner is not None and (isinstance(winner, bool) or winner not in (0, 1)):
             return None
         return Outcome(termination, winner, str(reason))
@@ -339,14 +354,14 @@ class Record:
     actions: tuple[RecordAction, ...] = ()
     result: Outcome | None = None
     log: tuple[LogEntry, ...] = ()
+    accept: str | None = None
+    words: dict[str, str] | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.log, tuple) or not all(
             isinstance(e, RecordAction | RecordEvent) for e in self.log
         ):
             raise RecordError("log must be a tuple of RecordAction and RecordEvent")
-        if len(self.log) > MAX_ACTIONS:
-            raise RecordError(f"a record's log holds at most {MAX_ACTIONS} rows")
         if self.log:
             line = live_line(self.log)
             if self.actions and self.actions != line:
@@ -379,15 +394,36 @@ class Record:
             isinstance(a, RecordAction) for a in self.actions
         ):
             raise RecordError("actions must be a tuple of RecordAction")
-        if len(self.actions) > MAX_ACTIONS:
-            raise RecordError(f"a record holds at most {MAX_ACTIONS} actions")
         if self.result is not None:
             _outcome(self.result)
+        if (self.accept is None) != (self.words is None):
+            raise RecordError("a version 3 record has both the accept id and the dice words")
+        if self.accept is not None:
+            if not self.log:
+                raise RecordError("a version 3 record has a log")
+            _text(self.accept, "dice accept id", MAX_ID)
+            ids = sorted(p.id for p in self.players)
+            if not isinstance(self.words, dict) or sorted(self.words) != ids:
+                raise RecordError("dice words must be an object with one entry per player id")
+            for text in self.words.values():
+                if not isinstance(text, str) or len(text) > dice.MAX_WORDS:
+                    raise RecordError(f"dice words are text of at most {dice.MAX_WORDS} characters")
+                _no_surrogate(text)
 
     @property
     def version(self) -> int:
-        """1: the actions alone are chained; 2: the whole log (actions and events) is."""
+        """1: the actions alone are chained; 2: the whole log (actions and events) is;
+        3: the log covers every field, and the rolls mix the accept id and words."""
+        if self.accept is not None:
+            return FULL_VERSION
         return LOG_VERSION if self.log else VERSION
+
+    @property
+    def mixed(self) -> str | None:
+        """``dice.mix`` of a version 3 record (None before version 3)."""
+        if self.accept is None or self.words is None:
+            return None
+        return dice.mix(self.accept, self.words)
 
     @property
     def head(self) -> str:
@@ -417,7 +453,11 @@ class Record:
             ],
             "created": self.created,
             "ended": self.ended,
-            "dice": {"commitment": self.commitment, "seed": self.seed},
+            "dice": {
+                "commitment": self.commitment,
+                "seed": self.seed,
+                **({} if self.accept is None else {"accept": self.accept, "words": self.words}),
+            },
             "result": result,
             ("log" if self.log else "actions"): [a.to_dict() for a in rows],
         }
@@ -440,8 +480,14 @@ class Record:
         return "{\n" + "\n".join(lines) + "\n}\n"
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Record:
-        """Parse untrusted record text; raises RecordError saying what is wrong and where."""
+    def from_json(
+        cls, text: str | bytes, *, max_chars: int | None = None, max_rows: int | None = None
+    ) -> Record:
+        """Parse untrusted record text; raises RecordError saying what is wrong and where.
+
+        A record has no size limit of its own (every game the referee allows must export and
+        verify); a reader that must bound its work, like the bot's /import, passes
+        ``max_chars`` and ``max_rows`` (``MAX_JSON_CHARS`` and ``MAX_ACTIONS``)."""
         if isinstance(text, bytes | bytearray):
             try:
                 text = bytes(text).decode("utf-8")
@@ -449,18 +495,25 @@ class Record:
                 raise RecordError("a record is UTF-8 text") from None
         if not isinstance(text, str):
             raise RecordError("a record is JSON text")
-        if len(text) > MAX_JSON_CHARS:
-            raise RecordError(f"a record is at most {MAX_JSON_CHARS:,} characters")
+        if max_chars is not None and len(text) > max_chars:
+            raise RecordError(f"a record here is at most {max_chars:,} characters")
+        _check_nesting(text)
         try:
-            data = json.loads(text, parse_constant=_no_constant)
+            data = json.loads(
+                text,
+                parse_constant=_no_constant,
+                parse_int=_bounded_int,
+                object_pairs_hook=_unique_keys,
+            )
         except (json.JSONDecodeError, RecursionError) as exc:
             raise RecordError(f"not JSON: {exc}") from None
-        return cls.from_dict(data)
+        _check_strings(data)
+        return cls.from_dict(data, max_rows=max_rows)
 
     @classmethod
-    def from_dict(cls, data: Any) -> Record:
+    def from_dict(cls, data: Any, *, max_rows: int | None = None) -> Record:
         version = data.get("version") if isinstance(data, dict) else None
-        rows_key = "log" if version == LOG_VERSION else "actions"
+        rows_key = "log" if version in (LOG_VERSION, FULL_VERSION) else "actions"
         top = _fields(
             data,
             (
@@ -481,10 +534,8 @@ class Record:
         )
         if top["format"] != FORMAT:
             raise RecordError(f"format must be {FORMAT!r}, not {top['format']!r}")
-        if version not in (VERSION, LOG_VERSION) or isinstance(version, bool):
-            raise RecordError(
-                f"unsupported record version {version!r} (this reads {VERSION} and {LOG_VERSION})"
-            )
+        if version not in VERSIONS or isinstance(version, bool):
+            raise RecordError(f"unsupported record version {version!r} (this reads 1, 2 and 3)")
         if not isinstance(top["options"], dict):
             raise RecordError("options must be an object")
         players = top["players"]
@@ -497,13 +548,14 @@ class Record:
             if fields["seat"] != seat or isinstance(fields["seat"], bool):
                 raise RecordError(f"{where}seat must be {seat}")
             seats.append(_wrap(where, lambda f=fields: Player(f["id"], f["name"])))
-        dice_fields = _fields(top["dice"], ("commitment", "seed"), "dice")
+        dice_names = ("commitment", "seed", "accept", "words")[: 4 if version == 3 else 2]
+        dice_fields = _fields(top["dice"], dice_names, "dice")
         actions = top[rows_key]
         if not isinstance(actions, list):
             raise RecordError(f"{rows_key} must be a list")
-        if len(actions) > MAX_ACTIONS:
+        if max_rows is not None and len(actions) > max_rows:
             raise RecordError(
-                f"a record holds at most {MAX_ACTIONS} {rows_key} rows, not {len(actions)}"
+                f"a record here holds at most {max_rows} {rows_key} rows, not {len(actions)}"
             )
         parsed = tuple(
             _wrap(f"{rows_key}[{i}]: ", lambda a=a: _log_entry(a, rows_key == "log"))
@@ -532,6 +584,8 @@ class Record:
             actions=() if rows_key == "log" else parsed,
             result=result,
             log=parsed if rows_key == "log" else (),
+            accept=dice_fields.get("accept"),
+            words=dice_fields.get("words"),
         )
 
 
@@ -548,10 +602,22 @@ def start(record: Record) -> tuple[Game[Any, Any], Any]:
     """The record's game object and its starting position."""
     game = get_game(record.game)
     try:
-        state = game.new(record.variant, **record.options)
+        state = game.new(record.variant, **stored_options(record.game, record.options))
     except OptionError as exc:
         raise RecordError(f"the record's variant and options cannot start a game: {exc}") from None
     return game, state
+
+
+ATMALOF_BEFORE_DRAWS = {"repetition": False, "move_limit": 0}
+"""Atmalof as played before the referee's draw options existed: a stored game or record whose
+full options lack both was played without them, and must replay the same."""
+
+
+def stored_options(game: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options to start a stored game or record with (its full options, as stored)."""
+    if game == "atmalof" and options and not any(k in options for k in ATMALOF_BEFORE_DRAWS):
+        return {**ATMALOF_BEFORE_DRAWS, **options}
+    return dict(options)
 
 
 def replay(record: Record) -> list[Any]:
@@ -673,6 +739,21 @@ def _conclude(walk: _Walk, game: Game[Any, Any], head: str | None, counted: str)
     reason = f"{record.game} {record.variant}, {counted}, {_describe_result(game, record.result)}"
     if record.seed is None:
         reason += " (rolls not checked: seed not revealed)"
+    if record.version < FULL_VERSION:
+        uncovered = NOT_CHAINED[record.version]
+        reason += f"; record version {record.version} does not cover {uncovered}"
+        walk.details.append(
+            f"not covered (record version {record.version}): {uncovered}; actors are not "
+            "compared with the seats' players; the rolls mix nothing the operator could not pick"
+        )
+    else:
+        walk.details.append(
+            "chain: covers every field (the start row holds the game, options, names, accept "
+            "id and dice words; the start and end rows' times are created and ended)"
+        )
+        walk.details.append(
+            f"dice: every roll mixes accept id {record.accept} and the players' words"
+        )
     return Verification(
         ok=True,
         first_bad=None,
@@ -691,6 +772,8 @@ class _Line:
     frozen: bool = False
     ended: Outcome | None = None
     undone: int = 0
+    ended_at: str | None = None
+    reason: str | None = None
 
 
 def _verify_log(walk: _Walk, game: Game[Any, Any], first: Any, head: str | None) -> Verification:
@@ -731,6 +814,11 @@ def _verify_log(walk: _Walk, game: Game[Any, Any], first: Any, head: str | None)
             f"the record's result ({_describe_result(game, stored)}) is not the logged one "
             f"({_describe_result(game, line.ended)})",
         )
+    if record.version >= FULL_VERSION:
+        if record.ended != line.ended_at:
+            return walk.verdict(None, "the record's ended time is not the ending row's time")
+        if stored is not None and stored.reason != line.reason:
+            return walk.verdict(None, "the record's result reason is not the logged one")
     live = len(line.states) - 1
     walk.details.append(
         f"log: {len(record.log)} rows chained, {live} actions in the live line"
@@ -743,6 +831,32 @@ def _verify_log(walk: _Walk, game: Game[Any, Any], first: Any, head: str | None)
     walk.details.append(f"chain: {len(record.log)} rows link, head #{chain.short(walk.prev)}")
     walk.details.append(f"result: {_describe_result(game, stored)}")
     return _conclude(walk, game, head, f"{live} actions, {len(record.log)} log rows")
+
+
+def _check_start(record: Record, entry: RecordEvent) -> str | None:
+    """A version 3 start row must state every field the chain covers through it; an older
+    record must not carry a version 3 start row (a downgrade to escape those checks)."""
+    note = entry.note
+    if record.version < FULL_VERSION:
+        if "record" in note:
+            return f"the log was written for a version {note['record']} record"
+        return None
+    wanted = {
+        "record": FULL_VERSION,
+        "game": record.game,
+        "variant": record.variant,
+        "options": record.options,
+        "game_id": record.game_id,
+        "names": [p.name for p in record.players],
+        "accept": record.accept,
+        "words": record.words,
+    }
+    for name, value in wanted.items():
+        if note.get(name) != value:
+            return f"the record's {name} is not the one logged at the start"
+    if entry.at != record.created:
+        return "the record's created time is not the start row's time"
+    return None
 
 
 def _check_event(
@@ -763,9 +877,14 @@ def _check_event(
         ids = [str(p) for p in note.get("players") or []]
         if ids != [p.id for p in record.players]:
             return "the seats logged at the start are not the record's players"
+        problem = _check_start(record, entry)
+        if problem:
+            return problem
         toss = note.get("toss")
         if toss is not None and record.seed is not None:
-            expected = dice.roll(record.seed, record.game_id, TOSS_NUMBER, TOSS_ANNOUNCEMENT, 2)
+            expected = dice.roll(
+                record.seed, record.game_id, TOSS_NUMBER, TOSS_ANNOUNCEMENT, 2, record.mixed
+            )
             if toss != expected:
                 return f"the coin toss shows {toss}, but the seed gives {expected}"
             walk.details.append("coin toss: recomputed from the seed, equal")
@@ -790,6 +909,8 @@ def _check_event(
         if entry.kind == "resign" and entry.seat is not None and outcome.winner != 1 - entry.seat:
             return "the player who resigned cannot be the winner"
         line.ended = outcome
+        line.ended_at = entry.at
+        line.reason = outcome.reason
     if entry.kind == FREEZE_EVENT:
         line.frozen = True
     elif entry.kind in THAW_EVENTS:
@@ -807,6 +928,9 @@ def _check_action(
         return f"its number is {entry.seq} (rows are missing, repeated or out of order)"
     if entry.side != state.to_move:
         return f"{names[entry.side]} acted, but it was {names[state.to_move]}'s turn"
+    seated = walk.record.players[entry.side].id
+    if walk.record.version >= FULL_VERSION and entry.actor != seated:
+        return f"the actor {entry.actor!r} is not {names[entry.side]}'s player ({seated!r})"
     over = game.result(state)
     if over is not None:
         return f"{text!r} comes after the game ended ({over.reason})"
@@ -829,7 +953,8 @@ def _check_action(
             return f"roll {entry.roll} is not a face of a {faces}-sided die"
         walk.rolls += 1
         if walk.record.seed is not None:
-            expected = dice.roll(walk.record.seed, walk.record.game_id, walk.rolls, text, faces)
+            record = walk.record
+            expected = dice.roll(record.seed, record.game_id, walk.rolls, text, faces, record.mixed)
             if entry.roll != expected:
                 return f"roll {entry.roll} does not match the seed (expected {expected})"
     try:
@@ -916,6 +1041,8 @@ class Recorder:
         seed: str | None = None,
         clock: Callable[[], datetime] | None = None,
         log: bool = False,
+        accept: str | None = None,
+        words: Mapping[str, str] | None = None,
     ) -> None:
         self.game = get_game(game)
         self.state = self.game.new(variant, **dict(options or {}))
@@ -933,11 +1060,33 @@ class Recorder:
         self._name = self.game.name
         self._head = chain.GENESIS
         self._log: list[LogEntry] | None = None
+        self._accept = accept
+        self._words: dict[str, str] | None = None
+        self._mixed: str | None = None
+        if accept is not None:  # a version 3 record: words default to "" for each player
+            self._words = {p.id: "" for p in self._players} | dict(words or {})
+            self._mixed = dice.mix(accept, self._words)
+            log = True
         if log:
             self._log = []
             ids = [p.id for p in self._players]
-            note = {"commitment": dice.commitment(self.seed), "players": ids, "toss": None}
-            self.event("start", note=note)
+            note: dict[str, Any] = {
+                "commitment": dice.commitment(self.seed),
+                "players": ids,
+                "toss": None,
+            }
+            if accept is not None:
+                note |= {
+                    "record": FULL_VERSION,
+                    "game": self._name,
+                    "variant": self.state.variant,
+                    "options": self._options,
+                    "game_id": self._game_id,
+                    "names": [p.name for p in self._players],
+                    "accept": accept,
+                    "words": self._words,
+                }
+            self.event("start", note=note, at=self._created if accept is not None else None)
 
     @property
     def game_id(self) -> str:
@@ -953,7 +1102,9 @@ class Recorder:
         faces = game.die_faces(state, action)
         roll = None
         if faces is not None:
-            roll = dice.roll(self.seed, self._game_id, self._rolls + 1, notation, faces)
+            roll = dice.roll(
+                self.seed, self._game_id, self._rolls + 1, notation, faces, self._mixed
+            )
         after = game.apply(state, action, roll)
         if faces is not None:
             self._rolls += 1
@@ -1031,6 +1182,8 @@ class Recorder:
             actions=() if self._log is not None else tuple(self._actions),
             result=self._result,
             log=tuple(self._log or ()),
+            accept=self._accept,
+            words=None if self._words is None else dict(self._words),
         )
 
 
@@ -1047,6 +1200,71 @@ def _ending_kind(termination: Termination) -> str:
 
 def _no_constant(name: str) -> Any:
     raise RecordError(f"not JSON: {name} is not a number")
+
+
+def _bounded_int(digits: str) -> int:
+    """A JSON integer of at most ``MAX_INT_DIGITS`` digits (Python refuses > 4,300 with a
+    ValueError deep in ``json``; no field of a record needs more than a few)."""
+    if len(digits.lstrip("-")) > MAX_INT_DIGITS:
+        raise RecordError(f"a number has more than {MAX_INT_DIGITS} digits")
+    return int(digits)
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object whose keys are all different: a repeated key would let two readers see two
+    different records in one text (most keep the last, some the first)."""
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            raise RecordError(f"not JSON of a record: the key {key[:40]!r} appears twice")
+        data[key] = value
+    return data
+
+
+_BRACKETS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def _check_nesting(text: str) -> None:
+    """Refuse lists and objects nested deeper than ``MAX_DEPTH`` before parsing: deep nesting
+    makes ``json`` (and every later walk of the value) hit Python's recursion limit."""
+    depth = 0
+    for match in _BRACKETS.finditer(text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise RecordError(f"not JSON: lists or objects nested over {MAX_DEPTH} deep")
+        elif token in "]}":
+            depth -= 1
+
+
+def _check_strings(data: Any) -> None:
+    """Refuse text with a lone surrogate (JSON's ``\\ud800``): it is not Unicode text, cannot
+    be written as UTF-8, and so cannot be hashed. Also bounds the nesting of values built in
+    Python (``_check_nesting`` does it for text)."""
+    stack = [(data, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, str):
+            _no_surrogate(value)
+        elif isinstance(value, dict | list):
+            if depth >= MAX_DEPTH:
+                raise RecordError(f"not a record: lists or objects nested over {MAX_DEPTH} deep")
+            if isinstance(value, dict):
+                for key in value:
+                    if isinstance(key, str):
+                        _no_surrogate(key)
+            items = value.values() if isinstance(value, dict) else value
+            stack.extend((item, depth + 1) for item in items)
+
+
+def _no_surrogate(value: str) -> None:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise RecordError(
+            f"not a record: the text {value[:40]!r} holds a lone surrogate (not Unicode)"
+        ) from None
 
 
 def _wrap(where: str, make: Callable[[], Any]) -> Any:
@@ -1073,6 +1291,7 @@ def _text(value: Any, name: str, limit: int) -> str:
         raise RecordError(f"{name} must be text, not {type(value).__name__}")
     if not value or len(value) > limit:
         raise RecordError(f"{name} must be 1 to {limit} characters")
+    _no_surrogate(value)
     return value
 
 
@@ -1116,6 +1335,7 @@ def _hash(value: Any, name: str) -> str:
 def _options(value: Any) -> None:
     if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
         raise RecordError("options must be an object with text keys")
+    _check_strings(value)
     try:
         text = json.dumps(value, allow_nan=False, separators=(",", ":"))
     except (TypeError, ValueError) as exc:
@@ -1129,6 +1349,7 @@ def _note(value: Any) -> dict[str, Any]:
         return {}
     if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
         raise RecordError("note must be an object with text keys")
+    _check_strings(dict(value))
     try:
         text = json.dumps(dict(value), allow_nan=False, sort_keys=True, separators=(",", ":"))
     except (TypeError, ValueError) as exc:

@@ -1,4 +1,7 @@
-"""Check game records offline: ``python -m engine.verify record.json [more.json ...]``.
+"""Check game records offline: ``referee-verify record.json [more.json ...]``.
+
+``referee-verify`` is the console script pyproject installs (it works from any directory);
+``python -m engine.verify`` is the same from the repository.
 
 Prints one verdict line per file, then the details indented. Exit status: 0 when every record
 is valid, 1 when one is well-formed but wrong (an illegal action, a roll that the seed does not
@@ -10,14 +13,16 @@ This is the only module of engine/ that touches files, and only inside ``main``.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
 from engine.core import EngineError
-from engine.record import MAX_JSON_CHARS, Record, RecordError, Verification, verify
+from engine.record import Record, RecordError, Verification, verify
 
 OK, BAD, UNREADABLE = 0, 1, 2
-MAX_FILE_BYTES = 4 * MAX_JSON_CHARS  # UTF-8 of the longest record text
+PROGRAM = "referee-verify"
+MAX_FILE_BYTES = 1 << 30  # a guard against the wrong file; a record has no size limit
 
 
 def report(verdict: Verification) -> list[str]:
@@ -40,7 +45,7 @@ def check_text(text: str | bytes, head: str | None = None) -> tuple[int, list[st
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m engine.verify",
+        prog=PROGRAM,
         description="Replay game records and check their dice, moves, hash chain and result.",
     )
     parser.add_argument("records", nargs="+", metavar="record.json")
@@ -60,12 +65,29 @@ def main(argv: Sequence[str] | None = None) -> int:
                 status, lines = UNREADABLE, [f"UNREADABLE: larger than {MAX_FILE_BYTES:,} bytes"]
             else:
                 status, lines = check_text(text, head=args.head)
-        print(f"{path}: {lines[0]}")
-        for line in lines[1:]:
-            print(line)
         worst = max(worst, status)
+        try:
+            print(f"{path}: {lines[0]}")
+            for line in lines[1:]:
+                print(line)
+            sys.stdout.flush()
+        except BrokenPipeError:
+            return _reader_left(worst)
     return worst
 
 
-if __name__ == "__main__":
+def _reader_left(status: int) -> int:
+    """The reader of our output went away (``| head``): stop quietly, as Unix tools do. Python
+    would print a traceback when it flushes stdout at exit, so stdout points at devnull now."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    return status
+
+
+def run() -> None:
+    """The ``referee-verify`` console script."""
     sys.exit(main())
+
+
+if __name__ == "__main__":
+    run()

@@ -23,7 +23,7 @@ log = logging.getLogger("bot.discord")
 HELP = (
     "**Start**: `/challenge game opponent` (leave opponent empty for an open challenge; choose "
     "a variant, options, a clock, who starts, and whether to play in a new thread). The other "
-    "player presses **Accept**.\n"
+    "player presses **Accept** (or `/accept`); either may add `dice_words` to the dice.\n"
     "**Play**: `/drop row 4` · `/drop column 2` · `/move` · `/place` · `/remove` · `/push` · "
     "`/play <any command>`; the options suggest legal moves as you type.\n"
     "**Game**: `/board` · `/resign` · `/draw offer|accept|decline` · "

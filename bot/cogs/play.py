@@ -33,6 +33,7 @@ GAME_TITLES = {"atmalof": "Atmalof", "morris": "Nine Men's Morris", "abalone": "
 CLOCK_SUGGESTIONS = ("none", "5+3", "10+0", "15+5", "30+0", "24h", "72h")
 DIRECTIONS = ("ne", "e", "se", "sw", "w", "nw")
 MAX_OPTIONS_TEXT = 200
+MAX_DICE_WORDS = 200  # engine.dice.MAX_WORDS
 OPTION_PAIR = re.compile(r"([a-z_][a-z0-9_]{0,30})\s*=\s*([^\s=,;]{1,40})")
 
 
@@ -192,6 +193,7 @@ class Play(commands.Cog):
         clock="Clock: none, 10+0 or 15+5 (minutes+seconds), or 24h per move",
         starter="Who moves first",
         thread="Play in a new thread (default: here in this channel)",
+        dice_words="Your own words, mixed into every roll so nobody can pick the dice",
     )
     @app_commands.choices(
         game=[Choice(name=title, value=name) for name, title in GAME_TITLES.items()],
@@ -212,9 +214,11 @@ class Play(commands.Cog):
         clock: Range[str, 1, 20] = "none",
         starter: str = "random",
         thread: bool = False,
+        dice_words: Range[str, 1, MAX_DICE_WORDS] = "",
     ) -> None:
         """Post a challenge with Accept and Decline buttons, here or in a new thread."""
         kwargs = {
+            "dice_words": dice_words,
             "opponent": actor_of(opponent) if opponent is not None else None,
             "variant": variant.strip().lower(),
             "options": parse_options(options),
@@ -315,6 +319,21 @@ class Play(commands.Cog):
         typed = current.strip().lower()
         picks = [c for c in CLOCK_SUGGESTIONS if c.startswith(typed)] or [typed[:20] or "none"]
         return [Choice(name=c, value=c) for c in picks]
+
+    @app_commands.command(name="accept", description="Accept the challenge waiting here")
+    @app_commands.describe(
+        dice_words="Your own words, mixed into every roll (the coin toss too) with this accept"
+    )
+    async def accept(
+        self,
+        interaction: discord.Interaction[Any],
+        dice_words: Range[str, 1, MAX_DICE_WORDS] = "",
+    ) -> None:
+        """Accept like the button does, optionally adding your words to the game's dice."""
+        reply = await self.bot.call(
+            interaction, "accept", request_id=str(interaction.id), dice_words=dice_words
+        )
+        await self.bot.answer(interaction, reply)
 
     # ---- moves ----------------------------------------------------------------------------
     async def _act(self, interaction: discord.Interaction[Any], text: str) -> None:

@@ -33,7 +33,12 @@ async def test_atmalof_random_games_end_and_verify(referee: Referee, store: Stor
         end = await random_game(referee, HERE, PLAYERS, seed)
         g = await store.game(end.game_id)
         assert g.status == "finished"
-        assert g.termination in (Termination.LINE, Termination.TIEBREAK)
+        assert g.termination in (
+            Termination.LINE,
+            Termination.TIEBREAK,
+            Termination.REPETITION,  # the referee's draws (issue 13.8)
+            Termination.MOVE_LIMIT,
+        )
         assert reply.game_id == g.id
         await assert_cache_matches_log(store, g.id)
         verdict = verify(await stored_record(store, g), head=g.last_hash)
@@ -128,3 +133,10 @@ async def test_restart_in_the_middle_of_a_game(db_path: str, clock) -> None:
         await assert_cache_matches_log(store, reply.game_id)
     finally:
         await store.close()
+
+
+async def test_the_record_names_the_installed_verify_command(referee: Referee) -> None:
+    """Issue 12.26: the hint works wherever the package is installed, not only in the repo."""
+    await start(referee)
+    reply = await referee.record(HERE)
+    assert reply.text.endswith("Check it with: referee-verify FILE")

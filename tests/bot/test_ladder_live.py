@@ -326,7 +326,7 @@ async def test_a_schema_2_file_is_migrated_and_its_ladders_rebuilt(
     old.executescript(
         "DROP TABLE ratings; DROP TABLE seasons; DROP TABLE rating_changes; PRAGMA user_version=2;"
     )
-    old.executescript(UNDO_MIGRATION_4)
+    old.executescript(UNDO_MIGRATION_6 + UNDO_MIGRATION_5 + UNDO_MIGRATION_4)
     old.close()
     store = await Store.open(db_path)
     try:
@@ -340,13 +340,19 @@ async def test_a_schema_2_file_is_migrated_and_its_ladders_rebuilt(
         await store.close()
 
 
+UNDO_MIGRATION_6 = """
+    ALTER TABLE challenges DROP COLUMN seed; ALTER TABLE challenges DROP COLUMN words;
+    ALTER TABLE games DROP COLUMN dice_mix;
+"""
 UNDO_MIGRATION_4 = """
     ALTER TABLE games DROP COLUMN log_version; ALTER TABLE games DROP COLUMN links;
     ALTER TABLE games DROP COLUMN frozen_at; ALTER TABLE actions DROP COLUMN link;
     ALTER TABLE events DROP COLUMN link; ALTER TABLE events DROP COLUMN prev_hash;
     ALTER TABLE events DROP COLUMN hash; ALTER TABLE guild_settings DROP COLUMN mod_role;
+"""
+UNDO_MIGRATION_5 = """
     ALTER TABLE guild_settings DROP COLUMN takebacks;
-"""  # (and migration 5's column)
+"""
 
 
 def test_migration_3_is_the_ladder_schema() -> None:

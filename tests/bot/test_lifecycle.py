@@ -85,7 +85,7 @@ async def test_the_coin_toss_is_a_verifiable_roll(referee: Referee, store: Store
     reply = await referee.accept(HERE, BOB)
     g = await store.game(reply.game_id)
     assert "Coin toss" in reply.text and g.toss in (1, 2)
-    assert dice.roll(g.seed, str(g.id), 0, "coin toss", 2) == g.toss
+    assert dice.roll(g.seed, str(g.id), 0, "coin toss", 2, g.dice_mix) == g.toss  # mixed: v3
     assert g.players[0] == (ALICE.id if g.toss == 1 else BOB.id)
     await referee.resign(HERE, ALICE)
     assert "coin toss: recomputed" in (await referee.verify(HERE)).text

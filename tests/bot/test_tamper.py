@@ -92,6 +92,22 @@ TAMPERING: dict[str, tuple[Callable[[sqlite3.Connection], object], int | None, s
         None,
         "not the published",
     ),
+    # issue 13.10: record version 3 leaves no field outside the chain
+    "result reason": (
+        lambda db: db.execute("UPDATE games SET reason = 'Alice lost on time'"),
+        None,
+        "result reason is not the logged one",
+    ),
+    "created": (
+        lambda db: db.execute("UPDATE games SET created_at = created_at - 3600"),
+        1,
+        "created time is not the start row's",
+    ),
+    "ended": (
+        lambda db: db.execute("UPDATE games SET ended_at = ended_at + 3600"),
+        None,
+        "ended time is not the ending row's",
+    ),
 }
 
 

@@ -192,7 +192,7 @@ async def test_import_of_a_good_record_shows_verdict_position_and_replay(
     data = await finished_record(harness)
     imported = await harness.slash(CAROL, "import", record=Upload("game-1.json", data))
     assert imported.first.response_type == 5  # deferred: the replay takes a moment
-    assert "Verified" in imported.text and "record version 2" in imported.text
+    assert "Verified" in imported.text and "record version 3" in imported.text
     names = [name for name, _, _ in imported.files]
     assert "import-1.png" in names and "replay-1.gif" in names
     assert harness.downloads == [u for u in harness.cdn]  # the file came from the CDN

@@ -4,12 +4,15 @@ public defer and then one message with the verdict, the final position and the r
 
 from __future__ import annotations
 
+import pytest
+
 from bot.guards import COOLDOWNS
 from bot.imports import MAX_IMPORT_BYTES
 from tests.discord.conftest import ALICE, CAROL
 from tests.discord.harness import Exchange, Harness, Upload
 from tests.discord.play import PNG
 from tests.discord.test_disputes import finished_record
+from tests.engine.test_record_input import _hostile
 
 
 def refused_privately(exchange: Exchange) -> str:
@@ -68,3 +71,15 @@ async def test_a_checkable_record_gets_one_public_message_after_the_defer(
     (answer,) = imported.messages
     assert not answer.ephemeral and "Verified" in answer.text
     assert sorted(name for name, _, _ in answer.files) == ["import-1.png", "replay-1.gif"]
+
+
+@pytest.mark.parametrize("name", list(_hostile()))
+async def test_hostile_record_text_is_refused_privately_with_its_reason(
+    harness: Harness, name: str
+) -> None:
+    """Issue 13.9: a huge integer, deep nesting, a lone surrogate or a repeated key each get a
+    reason, not the generic apology."""
+    text, message = _hostile()[name]
+    upload = Upload("odd.json", text.encode("utf-8", "surrogatepass"))
+    answer = refused_privately(await harness.slash(ALICE, "import", record=upload))
+    assert "odd.json is not a readable record" in answer and message in answer

@@ -310,6 +310,17 @@ COLUMNS = (
         ),
     ),
     Column(
+        "accept",
+        challenged,
+        cells(
+            No(FOR_BOB),
+            mover=Ok("Alice (White) vs Bob (Black)"),
+            waiting=No("your own challenge"),
+            **CHALLENGE_ELSEWHERE,
+            **NO_BOTS,
+        ),
+    ),
+    Column(
         "button:decline",
         challenged,
         cells(No(FOR_BOB), mover=Ok("declined"), waiting=Ok("withdrew"), **CHALLENGE_ELSEWHERE),

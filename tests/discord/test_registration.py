@@ -14,7 +14,7 @@ from tests.discord.harness import Harness
 NAME = re.compile(r"^[-_a-z0-9]{1,32}$")
 SUB_COMMAND, SUB_COMMAND_GROUP, STRING = 1, 2, 3
 EXPECTED = {
-    "challenge", "drop", "move", "place", "remove", "push", "play",
+    "challenge", "accept", "drop", "move", "place", "remove", "push", "play",
     "board", "resign", "draw", "takeback", "abort", "rematch", "claim",
     "history", "record", "replay", "verify", "rules", "help", "referee",
     "ladder", "stats", "dispute", "import",

@@ -553,7 +553,15 @@ def test_custom_dice_follow_rows_cols_and_beyond() -> None:
 def test_custom_takes_string_numbers_and_reports_full_options() -> None:
     s = GAME.new("custom", rows="8", tiebreak="BOTH")
     assert GAME.options(s) == dict(
-        rows=8, cols=7, beyond_rows=1, beyond_cols=1, pieces=22, line=5, tiebreak="both"
+        rows=8,
+        cols=7,
+        beyond_rows=1,
+        beyond_cols=1,
+        pieces=22,
+        line=5,
+        tiebreak="both",
+        repetition=True,
+        move_limit=50,
     )
     again = GAME.new(s.variant, **GAME.options(s))
     assert again == s
@@ -838,7 +846,10 @@ def test_random_playouts_keep_the_invariants(seed: int, variant: str, tiebreak: 
         assert sum(after.hands) >= sum(before.hands) - 1
     for state in states:
         assert GAME.from_text(GAME.to_text(state)) == state
-        assert GAME.result(GAME.from_text(GAME.to_text(state))) == GAME.result(state)
+        result = GAME.result(state)
+        if result is None or result.termination is not Termination.REPETITION:
+            # position text keeps no history, so a repetition draw is not read back
+            assert GAME.result(GAME.from_text(GAME.to_text(state))) == result
         legal = GAME.legal(state)
         for action in legal:
             assert GAME.parse(state, GAME.notation(state, action)) == action
@@ -850,6 +861,8 @@ def test_random_playouts_keep_the_invariants(seed: int, variant: str, tiebreak: 
             assert legal == []
             if outcome.termination is Termination.LINE:
                 assert winning_line(state) is not None
+            elif outcome.termination in (Termination.REPETITION, Termination.MOVE_LIMIT):
+                assert outcome.winner is None  # the referee's draws
             else:
                 counts = [len(fours(state, side)) for side in (0, 1)]
                 expected = None if counts[0] == counts[1] else counts.index(max(counts))
