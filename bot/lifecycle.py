@@ -134,11 +134,15 @@ class Challenges(RefereeCore):
         rated: bool = False,
         clock: str = "none",
         starter: str = "random",
+        dice_words: str = "",
     ) -> Reply | None:
         """The refusal ``challenge`` would answer before writing anything, or None: asked first
         by a front end that makes something for the challenge (a thread), so a challenge that
         will be refused makes nothing. None is no promise: the write checks the limits again
         (and whether the channel is free), and the front end undoes what it made if refused."""
+        words = _dice_words(dice_words)
+        if isinstance(words, Reply):
+            return words
         prepared = await self._challenge_prepared(
             actor, game, opponent, variant, options, clock, starter
         )

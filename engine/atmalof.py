@@ -15,9 +15,10 @@ Referee defaults for what the rules leave open: a side with no piece in hand and
 possible with ``tiebreak="both"``) cannot pass, so the tie-break count decides at once. The
 author gives no draw rule, yet pieces can shuffle for ever; the referee adds the same two as for
 Morris and Abalone, as options of every variant: ``repetition`` (on: the third occurrence of a
-position, board, hands and side to move, is a draw) and ``move_limit`` (50: that many actions by
-EACH side without a piece landing is a draw; 0 turns it off). A line or the tie-break made by the
-same action outranks them.
+position, board, hands and side to move, reached by a step, is a draw: a turn the die wastes
+does not count, since chance and not the players repeated it) and ``move_limit`` (50: that
+many actions by EACH side without a piece landing is a draw; 0 turns it off). A line or the
+tie-break made by the same action outranks them.
 
 Grammar (after ``clean_command``): ``drop row 4``, ``drop col 2`` (aliases: ``column``, ``r``,
 ``c``, ``drop r4``, ``drop c2``, and the bare ``row 4`` / ``col 2``); ``move 3,4 4,5`` (row,col;
@@ -306,7 +307,12 @@ def _after(
     history: tuple[bytes, ...] = ()
     if config.repetition:
         key = _key(board, hands, 1 - mover)
-        history = (key,) if landed or not state.history else (*state.history, key)
+        if landed or not state.history:
+            history = (key,)
+        elif changed is None:  # a turn lost to the die: the dice chose it, so it never counts
+            history = state.history
+        else:
+            history = (*state.history, key)
     if outcome is None:
         outcome = _draw_outcome(config, quiet, history)
     return AtmalofState(

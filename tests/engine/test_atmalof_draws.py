@@ -101,3 +101,21 @@ def test_a_record_from_before_the_draw_options_replays_without_them() -> None:
         del data["options"][key]
     verdict = verify(Record.from_dict(data))
     assert verdict.ok, verdict.reason
+
+
+def test_turns_the_die_wastes_never_repeat_a_position_into_a_draw() -> None:
+    """Two players whose drops keep landing on taken squares have repeated nothing themselves:
+    only positions reached by a step count, so the dice never draw a game (the move limit still
+    counts the wasted turns)."""
+    state = with_two_pieces()  # Red on 4,1, Blue on 1,4; Red to move
+    for _ in range(12):  # each side announces the other's occupied square's line; both lost
+        state = act(state, "drop col 1", 4) if state.to_move == 0 else act(state, "drop row 1", 4)
+        assert GAME.result(state) is None
+    assert state.quiet == 12
+    limited = with_two_pieces(move_limit=3)
+    for _ in range(6):
+        limited = (
+            act(limited, "drop col 1", 4) if limited.to_move == 0 else act(limited, "drop row 1", 4)
+        )
+    outcome = GAME.result(limited)
+    assert outcome is not None and outcome.termination is Termination.MOVE_LIMIT
