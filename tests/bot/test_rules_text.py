@@ -224,6 +224,13 @@ async def _(tmp_path: Path) -> None:
         shuffle = atmalof_move(shuffle, step)
     outcome = ATMALOF.result(shuffle)
     assert outcome is not None and outcome.winner is None  # the third time the start is seen
+    assert (options["repetition"], options["move_limit"]) == (True, 50)
+    wasted = atmalof_position("R......\n.......\n.......\n.......\n.......\n.......\n......B")
+    for _ in range(8):  # both keep announcing a line whose rolled square is taken
+        wasted = ATMALOF.apply(wasted, ATMALOF.parse(wasted, "drop row 1"), 1)  # 1,1 is taken
+    assert ATMALOF.result(wasted) is None and wasted.quiet == 8
+    off = ATMALOF.options(ATMALOF.new("standard", repetition="off", move_limit=0))
+    assert (off["repetition"], off["move_limit"]) == (False, 0)
 
 
 cites(
