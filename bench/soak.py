@@ -33,7 +33,7 @@ from typing import Any
 import engine
 from bench.timing import percentile
 from bot.referee import Referee
-from bot.replies import Actor, Reply, Where
+from bot.replies import Actor, ButtonKind, Reply, Where
 from bot.store import Store
 from engine import EngineError
 from engine.record import Record, verify
@@ -167,6 +167,9 @@ class Table:
                 return await self.after_end(gid)
             text = self.rng.choice(moves)
             reply = await self.call("act", self.where, mover, text)
+            if reply is not None and any(b.kind is ButtonKind.DROP_CONFIRM for b in reply.buttons):
+                # a drop that can only lose the turn: the referee asks; a player presses Announce
+                reply = await self.call("act", self.where, mover, f"{text} confirm")
             if reply is None or not reply.ok:
                 self.tally.errors.append(f"game {gid}: legal {text!r} refused: {reply and reply}")
                 return
