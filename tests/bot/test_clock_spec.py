@@ -32,6 +32,8 @@ from bot.clock import (
         (f"{MAX_CORR_HOURS} hours", "correspondence", 0.0, 0.0, MAX_CORR_HOURS * 3600.0),
         ("none", "none", 0.0, 0.0, 0.0),
         ("OFF", "none", 0.0, 0.0, 0.0),
+        ("no", "none", 0.0, 0.0, 0.0),
+        ("   ", "none", 0.0, 0.0, 0.0),
         ("unlimited", "none", 0.0, 0.0, 0.0),
         ("", "none", 0.0, 0.0, 0.0),
         (None, "none", 0.0, 0.0, 0.0),
@@ -67,11 +69,22 @@ def test_parse_reads_each_number_where_it_belongs(
         ("5 minutes", "I can't read the clock"),
         ("fast", "I can't read the clock 'fast': use none, 10\\+0 or 15\\+5"),
         ("-5", "I can't read the clock"),
+        ("hello", "I can't read the clock"),  # has an "h", but no hours
+        ("h", "I can't read the clock"),
     ],
 )
 def test_parse_refuses_with_a_reason(text: str, message: str) -> None:
     with pytest.raises(ClockSpecError, match=message):
         ClockSpec.parse(text)
+
+
+def test_an_unreadable_clock_says_what_would_do() -> None:
+    with pytest.raises(ClockSpecError) as raised:
+        ClockSpec.parse("fast")
+    assert str(raised.value) == (
+        "I can't read the clock 'fast': use none, 10+0 or 15+5 (minutes + seconds), "
+        "or 24h (hours per move)"
+    )
 
 
 def test_text_is_the_canonical_spelling() -> None:
