@@ -10,7 +10,7 @@ from bot.referee import Referee
 from bot.store import Store
 from engine import chain
 from engine.record import Record
-from tests.bot.conftest import ALICE, BOB, HERE, play, start
+from tests.bot.conftest import ALICE, BOB, HERE, MOD, play, start
 
 
 async def as_log_version_1(store: Store, game_id: int) -> None:
@@ -118,3 +118,21 @@ async def test_events_in_an_old_game_stay_unchained_and_do_not_crash(
     assert record.ok and record.file is not None
     exported = Record.from_json(record.file.decode())
     assert json.loads(record.file)["version"] == 1 and len(exported.actions) == 1
+
+
+async def test_a_moderators_restore_in_an_old_game_resets_the_chain_head(
+    store: Store, clock: ManualClock
+) -> None:
+    # Kills: restore skipping `last_hash` for log_version 1 games (bot/disputes.py).
+    referee = await old_game(store, clock)
+    for actor, text in ((ALICE, "place d7"), (BOB, "place d1"), (ALICE, "place a1")):
+        assert (await play(referee, HERE, actor, text)).ok
+    assert (await referee.dispute(HERE, BOB, "misclick, we agree to go back")).ok
+    assert (await referee.restore(HERE, MOD, 1, "both agree")).ok
+    g = await store.game(1)
+    kept = await store.actions(1)
+    assert [a.action for a in kept] == ["place d7"]
+    assert g.seq == 1 and g.last_hash == kept[0].hash
+    assert (await play(referee, HERE, BOB, "place g7")).ok
+    assert (await store.actions(1))[-1].prev_hash == kept[0].hash
+    assert (await referee.verify(HERE)).text.startswith("Verified")
