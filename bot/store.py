@@ -405,12 +405,15 @@ class Store:
                     raise self._file_lost(what)
                 await db.execute("COMMIT")
             except sqlite3.Error as exc:
+                # A failed COMMIT can leave the transaction open (a deferred foreign key, a busy
+                # file; SQLITE_FULL does not): close it whatever the error, or every later
+                # write fails with "cannot start a transaction within a transaction".
+                if db.in_transaction:
+                    with suppress(sqlite3.Error):
+                        await db.execute("ROLLBACK")
                 reason = fault_of(exc)
                 if reason is None:
                     raise
-                if db.in_transaction:  # a failed COMMIT can leave it open; SQLITE_FULL does not
-                    with suppress(sqlite3.Error):
-                        await db.execute("ROLLBACK")
                 raise self._unavailable(reason, what, exc) from exc
 
     def transaction(self, what: str) -> AbstractAsyncContextManager[aiosqlite.Connection]:

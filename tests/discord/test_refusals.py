@@ -4,11 +4,18 @@ from __future__ import annotations
 
 import pytest
 
+from bot import texts
 from bot.cogs.referee_mod import NOT_A_MODERATOR
 from bot.errors import UNEXPECTED
-from tests.discord.conftest import ALICE, BOB, CAROL, MODERATOR
+from tests.bot.test_faults import snapshot
+from tests.discord.conftest import ALICE, BOB, CAROL, MODERATOR, Person
 from tests.discord.harness import Harness
 from tests.discord.play import start_game
+
+BUSY = (
+    "this channel is busy: a game or a challenge is already here. Finish it, or play in another "
+    "channel or a thread"
+)
 
 
 def private(exchange, *, bug: bool = False) -> str:
@@ -20,62 +27,88 @@ def private(exchange, *, bug: bool = False) -> str:
     return exchange.text
 
 
+async def refused(harness: Harness, person: Person, path: str, **options: object) -> str:
+    """``/path`` answered privately and left every row of every table as it was; its reason."""
+    store = harness.bot.referee.store
+    before = await snapshot(store)
+    text = private(await harness.slash(person, path, **options))
+    assert await snapshot(store) == before, f"/{path} was refused ({text!r}) but changed data"
+    return text
+
+
 async def test_commands_without_a_game_are_refused_privately(harness: Harness) -> None:
     for path in ("board", "resign", "abort", "claim", "draw offer", "takeback request", "verify"):
-        text = private(await harness.slash(ALICE, path))
-        assert text.strip(), path
+        assert await refused(harness, ALICE, path) == texts.NO_GAME, path
 
 
 async def test_a_move_out_of_turn_is_refused_privately(harness: Harness) -> None:
     await start_game(harness, ALICE, BOB, "atmalof")
-    text = private(await harness.slash(BOB, "drop row", k=3))
-    assert "turn" in text.lower()
+    text = await refused(harness, BOB, "drop row", k=3)
+    assert text == "it is Alice (Red)'s turn, not yours"
 
 
 async def test_a_stranger_cannot_move_in_someone_elses_game(harness: Harness) -> None:
     await start_game(harness, ALICE, BOB, "atmalof")
-    private(await harness.slash(CAROL, "drop column", k=3))
+    stranger = texts.NOT_A_PLAYER.format(players="Alice vs Bob")
+    assert await refused(harness, CAROL, "drop column", k=3) == stranger
+    for path in ("draw offer", "resign", "takeback request", "abort"):
+        assert await refused(harness, CAROL, path) == stranger, path
+
+
+async def test_offers_and_answers_out_of_place_change_nothing(harness: Harness) -> None:
+    await start_game(harness, ALICE, BOB, "morris")
+    no_offer = "there is no draw offer for you to answer"
+    assert await refused(harness, BOB, "draw accept") == no_offer
+    assert await refused(harness, BOB, "draw decline") == no_offer
+    no_request = "there is no takeback request for you to answer"
+    assert await refused(harness, BOB, "takeback accept") == no_request
+    assert await refused(harness, ALICE, "takeback request") == "you have no move to take back"
+    offered = await harness.slash(ALICE, "draw offer")
+    assert not offered.first.ephemeral and "offers a draw" in offered.text
+    assert await refused(harness, ALICE, "draw offer") == "you have already offered a draw"
+    assert await refused(harness, ALICE, "draw accept") == no_offer  # her own offer
 
 
 async def test_an_illegal_move_gets_the_engines_reason_privately(harness: Harness) -> None:
     await start_game(harness, ALICE, BOB, "morris")
     await harness.slash(ALICE, "place", point="d7")
-    text = private(await harness.slash(BOB, "place", point="d7"))
-    assert "d7" in text.lower()
+    text = await refused(harness, BOB, "place", point="d7")
+    assert "d7 is occupied" in text
 
 
 async def test_nonsense_in_play_is_refused_privately(harness: Harness) -> None:
     await start_game(harness, ALICE, BOB, "abalone")
-    private(await harness.slash(ALICE, "play", command="castle kingside"))
+    text = await refused(harness, ALICE, "play", command="castle kingside")
+    assert text.startswith("expected: "), text
 
 
 async def test_a_busy_channel_refuses_a_second_challenge(harness: Harness) -> None:
     await start_game(harness, ALICE, BOB, "atmalof")
-    private(await harness.slash(CAROL, "challenge", game="morris", opponent=ALICE))
+    assert await refused(harness, CAROL, "challenge", game="morris", opponent=ALICE) == BUSY
 
 
 async def test_unreadable_options_are_refused_before_the_referee(harness: Harness) -> None:
-    text = private(
-        await harness.slash(ALICE, "challenge", game="morris", opponent=BOB, options="fly!")
-    )
-    assert "name=value" in text
+    text = await refused(harness, ALICE, "challenge", game="morris", opponent=BOB, options="fly!")
+    assert text.startswith("I can't read the options 'fly!': write them as name=value pairs")
 
 
 async def test_challenging_yourself_is_refused(harness: Harness) -> None:
-    private(await harness.slash(ALICE, "challenge", game="morris", opponent=ALICE))
+    text = await refused(harness, ALICE, "challenge", game="morris", opponent=ALICE)
+    assert text == "You can't challenge yourself; leave opponent empty for anyone."
 
 
 async def test_members_cannot_use_moderator_commands(harness: Harness) -> None:
     await start_game(harness, ALICE, BOB, "atmalof")
-    assert private(await harness.slash(ALICE, "referee abort", reason="no")) == NOT_A_MODERATOR
-    assert private(await harness.slash(BOB, "referee theme", theme="light")) == NOT_A_MODERATOR
+    assert await refused(harness, ALICE, "referee abort", reason="no") == NOT_A_MODERATOR
+    assert await refused(harness, BOB, "referee theme", theme="light") == NOT_A_MODERATOR
+    assert await refused(harness, BOB, "referee award", reason="x", winner=BOB) == NOT_A_MODERATOR
 
 
 async def test_a_moderator_can_abort_a_game(harness: Harness) -> None:
     await start_game(harness, ALICE, BOB, "atmalof")
     ended = await harness.slash(MODERATOR, "referee abort", reason="players left")
     assert not ended.first.ephemeral, ended.text
-    private(await harness.slash(ALICE, "drop row", k=2))  # nothing left to play
+    assert await refused(harness, ALICE, "drop row", k=2) == texts.NO_GAME  # nothing to play
 
 
 async def test_a_moderator_can_award_a_game(harness: Harness) -> None:
