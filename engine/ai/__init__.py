@@ -69,7 +69,7 @@ def choose(
     Raises OptionError for a bad level or game, ParseError for bad position text, and
     ValueError when the game is already over.
     """
-    spec = level(level_number)
+    spec = level(level_number, engine.get_game(game_name).name)
     if nodes is not None:
         spec = Level(nodes, spec.depth, spec.seconds, spec.noise, spec.blunder)
     return analyse(game_name, position, spec, seed).action

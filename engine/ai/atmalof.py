@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from functools import cache
 
+from engine.ai.search import WIN
 from engine.atmalof import Action, AtmalofState, Drop
 from engine.atmalof_config import AtmalofConfig
 from engine.core import Outcome
@@ -22,6 +23,8 @@ from engine.core import Outcome
 _RED = bytes(1 if v == 1 else 0 for v in range(256))
 _BLUE = bytes(1 if v == 2 else 0 for v in range(256))
 _TEMPO = 1.3  # the side to move's own lines count this much more
+_SURE = 0.9 * WIN  # the side to move can complete a line by a step: a win next ply
+_FORK = 0.7 * WIN  # the opponent can complete two lines by steps: one block cannot stop both
 
 
 @cache
@@ -32,6 +35,12 @@ def _windows(config: AtmalofConfig) -> tuple[int, ...]:
         for start in range(len(seg) - config.line + 1):
             masks.append(sum(1 << (8 * i) for i in seg[start : start + config.line]))
     return tuple(masks)
+
+
+@cache
+def _neighbours(config: AtmalofConfig) -> tuple[int, ...]:
+    """Each square's king-step neighbours, as a byte-per-square mask."""
+    return tuple(sum(1 << (8 * j) for j, _ in steps) for steps in config.tables.steps)
 
 
 @cache
@@ -53,18 +62,32 @@ class AtmalofEvaluator:
 
     def evaluate(self, state: AtmalofState) -> float:
         board = state.board
-        red = int.from_bytes(board.translate(_RED), "little")
-        blue = int.from_bytes(board.translate(_BLUE), "little")
+        masks = (
+            int.from_bytes(board.translate(_RED), "little"),
+            int.from_bytes(board.translate(_BLUE), "little"),
+        )
+        occupied = masks[0] | masks[1]
         weights = _weights(state.line)
+        near = state.line - 1
+        neighbours = _neighbours(state.config)
         score = [0.0, 0.0]
+        steps = [0, 0]  # fours whose missing square an own piece can step into
         for w in _windows(state.config):
-            r = (red & w).bit_count()
-            b = (blue & w).bit_count()
-            if r and not b:
-                score[0] += weights[r]
-            elif b and not r:
-                score[1] += weights[b]
+            r = (masks[0] & w).bit_count()
+            b = (masks[1] & w).bit_count()
+            if r and b:
+                continue
+            side, n = (0, r) if r else (1, b)
+            score[side] += weights[n]
+            if n == near:
+                hole = ((w & ~occupied).bit_length() - 1) // 8
+                if masks[side] & neighbours[hole] & ~w:
+                    steps[side] += 1
         me = state.to_move
+        if steps[me]:
+            return _SURE
+        if steps[1 - me] >= 2:
+            return -_FORK
         return _TEMPO * score[me] - score[1 - me]
 
     def priority(self, state: AtmalofState, action: Action) -> float:

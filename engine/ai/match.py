@@ -71,7 +71,7 @@ def make_player(game_name: str, spec: str, nodes_scale: float = 1.0) -> Player:
     if spec == "greedy":
         return lambda state, _history, seed: analyse(game_name, state, GREEDY, seed).action
     if spec.startswith("level:"):
-        budget = _scaled(level(int(spec.split(":", 1)[1])), nodes_scale)
+        budget = _scaled(level(int(spec.split(":", 1)[1]), game.name), nodes_scale)
         return lambda state, _history, seed: analyse(game_name, state, budget, seed).action
     if spec.startswith("openspiel-mcts"):
         from engine.ai.openspiel import mcts_player  # optional: the [bench] extra

@@ -18,6 +18,8 @@ _CLOSED_MILL = 8.0  # a closed mill (it can be opened and closed again)
 _MOBILITY = 4.0  # per empty neighbour, in the moving phase
 _BLOCKED_MAN = 6.0  # a man with nowhere to go
 _PENDING = 0.9 * MAN  # a removal owed to the side to move is almost a man
+_THREAT = 0.7 * MAN  # the side to move can close a mill now
+_DOUBLE_THREAT = 0.6 * MAN  # the opponent can close two mills: one block cannot stop both
 
 
 class MorrisEvaluator:
@@ -34,7 +36,13 @@ class MorrisEvaluator:
     def evaluate(self, state: MorrisState) -> float:
         me = state.to_move
         score = self._side(state, me) - self._side(state, 1 - me)
-        return score + _PENDING if state.pending else score
+        if state.pending:
+            return score + _PENDING
+        if _threats(state, me):
+            score += _THREAT
+        elif _threats(state, 1 - me) >= 2:
+            score -= _DOUBLE_THREAT
+        return score
 
     def _side(self, state: MorrisState, side: int) -> float:
         layout = state.rules.layout
@@ -81,3 +89,23 @@ class MorrisEvaluator:
             elif (theirs & mask).bit_count() == 2:
                 score += 1.0
         return score
+
+
+def _threats(state: MorrisState, side: int) -> int:
+    """Mills ``side`` could close on its next turn: two men in it, the third point empty and
+    within reach (a man in hand, flying, or an own man next to it that is not in the mill)."""
+    layout = state.rules.layout
+    mine, theirs = state.men[side], state.men[1 - side]
+    free_anywhere = state.hand[side] > 0 or (state.rules.flying and mine.bit_count() == 3)
+    count = 0
+    for mask in layout.mill_masks:
+        if theirs & mask or (mine & mask).bit_count() != 2:
+            continue
+        hole = mask & ~mine
+        if free_anywhere:
+            count += 1
+            continue
+        point = hole.bit_length() - 1
+        if layout.neighbours[point] & mine & ~mask:
+            count += 1
+    return count

@@ -8,9 +8,10 @@ plus a small ``Evaluator`` per game (a key, a static score, an order for actions
   each child searched with a full window (so alpha-beta stays exact under averaging).
 - A child with the same side to move (Morris: a removal owed after a mill) is searched from the
   same side's view and costs no depth, so a mill and its removal count as one turn.
-- The budget is counted in nodes, so a search is deterministic; a wall-clock limit is only a
-  safety bound. When a budget runs out mid-iteration the last completed depth decides, unless a
-  move of the unfinished iteration already beat the previous best.
+- The budget is counted in nodes, so a search is deterministic; a time limit is only a safety
+  bound, in CPU seconds of this process (``time.process_time``: "two seconds of one core",
+  however busy the machine). When a budget runs out mid-iteration the last completed depth
+  decides, unless a move of the unfinished iteration already beat the previous best.
 """
 
 from __future__ import annotations
@@ -87,7 +88,7 @@ class Search:
         *,
         noise: float = 0.0,
         seed: int = 0,
-        clock: Callable[[], float] = time.perf_counter,
+        clock: Callable[[], float] = time.process_time,
     ) -> None:
         self.game = game
         self.ev = evaluator
