@@ -7,9 +7,11 @@
 Opponents: ``random`` (a uniform legal action), ``greedy`` (the best action one ply ahead by
 the same evaluation), ``level:M``, and for Morris ``openspiel-mcts[:SIMULATIONS]`` (OpenSpiel's
 MCTS bot with random rollouts, 1,000 simulations by default; engine/ai/openspiel.py). The
-level plays side 0 in even games and side 1 in odd ones. Every game has a ply cap (a game
-still running at the cap counts as a draw), and every die and choice comes from the seed, so
-a run can be repeated. The functions here are pure; only ``main`` prints.
+level plays side 0 in even games and side 1 in odd ones; each pair of games opens with the
+same two random plies (Morris, Abalone), so deterministic levels do not replay one game.
+Every game has a ply cap (a game still running at the cap counts as a draw), and every die
+and choice comes from the seed, so a run can be repeated. The functions here are pure; only
+``main`` prints.
 """
 
 from __future__ import annotations
@@ -27,6 +29,9 @@ from engine.ai import GREEDY, Level, analyse, level
 
 MAX_PLIES = {"atmalof": 300, "morris": 600, "abalone": 400}
 """Ply caps per game (Morris and Abalone also end by their own move limits before these)."""
+OPENING_PLIES = {"atmalof": 0, "morris": 2, "abalone": 2}
+"""Random plies that open each pair of games: levels 4 and 5 have no randomness, so without
+them every game with the same colours would repeat move for move (Atmalof's dice vary it)."""
 
 Player = Callable[[Any, list[Any], int], Any]
 """(state, actions played so far from the start, seed) -> the action to play."""
@@ -87,14 +92,19 @@ def play_game(
     seed: int,
     variant: str = "standard",
     max_plies: int | None = None,
+    opening: Sequence[Any] = (),
 ) -> tuple[int | None, int, bool]:
-    """One game from the start: (winner side or None, plies played, whether the cap ended it)."""
+    """One game from the start, after the ``opening`` actions (no dice in them): (winner side
+    or None, plies played, whether the cap ended it)."""
     game = engine.get_game(game_name)
     cap = max_plies or MAX_PLIES[game.name]
     dice = random.Random(seed)
     state = game.new(variant)
     history: list[Any] = []
-    for ply in range(cap):
+    for action in opening:
+        state = game.apply(state, action)
+        history.append(action)
+    for ply in range(len(history), cap):
         outcome = game.result(state)
         if outcome is not None:
             return outcome.winner, ply, False
@@ -106,6 +116,18 @@ def play_game(
     if outcome is not None:
         return outcome.winner, cap, False
     return None, cap, True
+
+
+def random_opening(game_name: str, variant: str, seed: int) -> list[Any]:
+    """``OPENING_PLIES`` random legal actions, the same for both games of a pair."""
+    game = engine.get_game(game_name)
+    rng = random.Random(seed)
+    state, actions = game.new(variant), []
+    for _ in range(OPENING_PLIES[game.name]):
+        action = rng.choice(game.legal(state))
+        state = game.apply(state, action)
+        actions.append(action)
+    return actions
 
 
 def run_match(
@@ -131,7 +153,10 @@ def run_match(
     for g in range(games):
         side = g % 2
         players = (me, them) if side == 0 else (them, me)
-        winner, plies, capped = play_game(game_name, players, seed * 1_000 + g, variant, max_plies)
+        opening = random_opening(game_name, variant, seed * 1_000 + g // 2)
+        winner, plies, capped = play_game(
+            game_name, players, seed * 1_000 + g, variant, max_plies, opening
+        )
         tally.plies.append(plies)
         tally.capped += capped
         if winner is None:
