@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-import engine
 from engine.ai.match import make_player, play_game, random_opening, run_match, wilson
 
 
