@@ -1,0 +1,78 @@
+"""A practice opponent for all three games, at levels 1 to 5 (pure: no I/O, no asyncio).
+
+>>> from engine.ai import choose
+>>> action = choose("morris", "standard board=........................ hand=9,9 turn=w ply=0 "
+...                 "quiet=0", level=1, seed=7)
+
+``choose`` takes the position as a state or as its text (``to_text``; both pickle, so a worker
+process can receive either; text drops the repetition history) and returns a legal action.
+Given the seed and the node budget the choice is deterministic; the time limit is only a
+safety bound. Atmalof is searched by expectimax (a drop is a chance node over the die), Morris
+and Abalone by alpha-beta; see engine/ai/search.py.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import engine
+from engine.ai.abalone import AbaloneEvaluator
+from engine.ai.atmalof import AtmalofEvaluator
+from engine.ai.levels import GREEDY, LEVELS, Level, level
+from engine.ai.morris import MorrisEvaluator
+from engine.ai.search import Budget, Evaluator, Search, SearchResult
+
+_EVALUATORS: dict[str, Evaluator] = {
+    "atmalof": AtmalofEvaluator(),
+    "morris": MorrisEvaluator(),
+    "abalone": AbaloneEvaluator(),
+}
+
+
+def evaluator(game_name: str) -> Evaluator:
+    """The evaluation the search uses for a game (also the ``greedy`` opponent's)."""
+    return _EVALUATORS[engine.get_game(game_name).name]
+
+
+def analyse(
+    game_name: str,
+    position: Any,
+    spec: Level,
+    seed: int = 0,
+) -> SearchResult:
+    """Search ``position`` with the budget and randomness of ``spec``; see ``choose``."""
+    game = engine.get_game(game_name)
+    state = game.from_text(position) if isinstance(position, str) else position
+    rng = random.Random(seed)
+    if spec.blunder and rng.random() < spec.blunder:
+        actions = game.legal(state)
+        if not actions:
+            raise ValueError("the game is over: there is no action to choose")
+        return SearchResult(rng.choice(actions), 0.0, 0, 0)
+    budget = Budget(nodes=spec.nodes, depth=spec.depth, seconds=spec.seconds)
+    search = Search(game, evaluator(game.name), budget, noise=spec.noise, seed=rng.getrandbits(32))
+    return search.run(state)
+
+
+def choose(
+    game_name: str,
+    position: Any,
+    level_number: int,
+    seed: int = 0,
+    *,
+    nodes: int | None = None,
+) -> Any:
+    """The practice opponent's action at ``level_number`` (1..5) in ``position``.
+
+    ``nodes`` overrides the level's node budget (tests and benchmarks keep searches small).
+    Raises OptionError for a bad level or game, ParseError for bad position text, and
+    ValueError when the game is already over.
+    """
+    spec = level(level_number, engine.get_game(game_name).name)
+    if nodes is not None:
+        spec = Level(nodes, spec.depth, spec.seconds, spec.noise, spec.blunder)
+    return analyse(game_name, position, spec, seed).action
+
+
+__all__ = ["GREEDY", "LEVELS", "Level", "SearchResult", "analyse", "choose", "evaluator", "level"]

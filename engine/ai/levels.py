@@ -1,0 +1,51 @@
+"""The five practice levels: a search budget each, and some randomness at the bottom.
+
+A level is a node budget (what makes a search deterministic), a depth cap, a wall-clock bound
+(only a safety net: level 5 stays under two seconds of one core), and two kinds of randomness
+that let a beginner win: noise added to every static score (a fraction of a man or a marble),
+and a chance of playing a uniformly random legal move instead of searching.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.core import OptionError
+
+LEVELS = range(1, 6)
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """One level's budget and randomness (``noise`` in evaluation units, ``blunder`` a chance)."""
+
+    nodes: int
+    depth: int
+    seconds: float
+    noise: float
+    blunder: float
+
+
+_TABLE: dict[int, Level] = {
+    1: Level(nodes=300, depth=1, seconds=0.5, noise=1.5, blunder=0.35),
+    2: Level(nodes=1_500, depth=2, seconds=0.5, noise=0.6, blunder=0.12),
+    3: Level(nodes=5_000, depth=3, seconds=1.0, noise=0.25, blunder=0.04),
+    4: Level(nodes=15_000, depth=10, seconds=1.5, noise=0.0, blunder=0.0),
+    5: Level(nodes=50_000, depth=16, seconds=2.0, noise=0.0, blunder=0.0),
+}
+_NODE_SCALE = {"abalone": 0.5}
+"""Abalone's nodes cost about twice Morris's and Atmalof's (move generation over 61 cells), so
+its budgets are halved to keep level 5 inside two seconds."""
+GREEDY = Level(nodes=10**9, depth=1, seconds=5.0, noise=0.0, blunder=0.0)
+"""One ply ahead by the same evaluation, no randomness: the ``greedy`` match opponent."""
+
+
+def level(number: int, game_name: str = "") -> Level:
+    """The budget of level ``number`` (1..5) for a game; OptionError for anything else."""
+    if type(number) is not int or number not in _TABLE:
+        raise OptionError(f"the practice level must be 1 to 5, not {number!r}")
+    spec = _TABLE[number]
+    scale = _NODE_SCALE.get(game_name, 1.0)
+    if scale == 1.0:
+        return spec
+    return Level(int(spec.nodes * scale), spec.depth, spec.seconds, spec.noise, spec.blunder)

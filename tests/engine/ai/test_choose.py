@@ -1,0 +1,112 @@
+"""The practice opponent's contract: always a legal action, within its node budget,
+reproducible from its seed, and the same from a state as from its text."""
+
+from __future__ import annotations
+
+import pickle
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import engine
+from engine.ai import Level, analyse, choose, level
+from engine.core import OptionError
+from engine.playout import favouring, playout
+
+CASES = [
+    ("atmalof", "standard", {}),
+    ("atmalof", "junior", {}),
+    ("morris", "standard", {}),
+    ("morris", "standard", {"flying": False, "no_remill": True, "move_limit": 10}),
+    ("morris", "six", {}),
+    ("morris", "twelve", {}),
+    ("abalone", "standard", {}),
+    ("abalone", "belgian-daisy", {}),
+]
+SETTINGS = settings(
+    max_examples=25,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+
+
+def random_position(case: int, seed: int, plies: int) -> tuple[str, object]:
+    """A position some random plies into a game (drops favoured, so Atmalof lines appear)."""
+    name, variant, options = CASES[case]
+    game = engine.get_game(name)
+    prefer = None
+    if name == "atmalof":
+        from engine.atmalof import Drop
+
+        prefer = favouring(Drop, 0.7)
+    return name, playout(game, game.new(variant, **options), random.Random(seed), plies, prefer)
+
+
+@SETTINGS
+@given(
+    case=st.integers(0, len(CASES) - 1),
+    seed=st.integers(0, 2**32 - 1),
+    plies=st.integers(0, 120),
+    level_number=st.integers(1, 5),
+)
+def test_the_choice_is_always_legal(case: int, seed: int, plies: int, level_number: int) -> None:
+    name, state = random_position(case, seed, plies)
+    game = engine.get_game(name)
+    if game.result(state) is not None:
+        with pytest.raises(ValueError):
+            choose(name, state, level_number, seed, nodes=300)
+        return
+    action = choose(name, state, level_number, seed, nodes=300)
+    assert action in game.legal(state)
+    assert game.is_legal(state, action)
+
+
+@pytest.mark.parametrize("name", ["atmalof", "morris", "abalone"])
+@pytest.mark.parametrize("nodes", [1, 57, 700])
+def test_the_search_keeps_to_its_node_budget(name: str, nodes: int) -> None:
+    game = engine.get_game(name)
+    state = playout(game, game.new(), random.Random(3), 12)
+    spec = Level(nodes=nodes, depth=20, seconds=60.0, noise=0.0, blunder=0.0)
+    result = analyse(name, state, spec, seed=1)
+    assert result.nodes == nodes  # depth 20 cannot finish: the whole budget is spent, no more
+    assert result.action in game.legal(state)
+
+
+@pytest.mark.parametrize("name", ["atmalof", "morris", "abalone"])
+def test_the_same_seed_and_budget_give_the_same_choice_from_state_or_text(name: str) -> None:
+    game = engine.get_game(name)
+    state = playout(game, game.new(), random.Random(8), 15)
+    text = game.to_text(state)
+    chosen = {
+        choose(name, state, 3, seed=42, nodes=2_000),
+        choose(name, text, 3, seed=42, nodes=2_000),
+        choose(name, pickle.loads(pickle.dumps(state)), 3, seed=42, nodes=2_000),
+    }
+    assert len(chosen) == 1
+
+
+def test_low_levels_vary_with_the_seed_and_high_levels_do_not() -> None:
+    game = engine.get_game("morris")
+    state = game.new()
+    low = {choose("morris", state, 1, seed=s) for s in range(12)}
+    high = {choose("morris", state, 4, seed=s, nodes=3_000) for s in range(3)}
+    assert len(low) > 3
+    assert len(high) == 1
+
+
+def test_a_level_outside_one_to_five_is_refused() -> None:
+    with pytest.raises(OptionError):
+        choose("morris", engine.get_game("morris").new(), 6)
+    with pytest.raises(OptionError):
+        level(0)
+
+
+def test_a_finished_game_has_nothing_to_choose() -> None:
+    game = engine.get_game("abalone")
+    over = game.from_text("standard w4/1b4/2b4/bbb5/bbbbbb3/8/7/www3/wwww1 b 100")
+    assert game.result(over) is not None
+    with pytest.raises(ValueError):
+        choose("abalone", over, 3)
