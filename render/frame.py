@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from render.canvas import mark
 from render.paint import (
     Sprite,
     die_sprite,
@@ -110,12 +111,17 @@ def _card_size(size: int) -> tuple[int, int, int]:
 
 
 def draw_header(img: Image.Image, theme: Theme, size: int, cards: tuple[Card, Card]) -> None:
-    pad, w, h = _card_size(size)
     for side, card in enumerate(cards):
-        x0 = pad + side * (w + pad)
-        sprite = _card_sprite(theme, w, h, card.active)
-        img.paste(sprite.rgb, (x0, pad), sprite.mask)
-        _draw_card(img, theme, size, card, x0, pad, w, h)
+        draw_card(img, theme, size, side, card)
+
+
+def draw_card(img: Image.Image, theme: Theme, size: int, side: int, card: Card) -> None:
+    """One player's card in the top band (side 0 on the left)."""
+    pad, w, h = _card_size(size)
+    x0 = pad + side * (w + pad)
+    sprite = _card_sprite(theme, w, h, card.active)
+    img.paste(sprite.rgb, (x0, pad), sprite.mask)
+    _draw_card(img, theme, size, card, x0, pad, w, h)
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +178,7 @@ def _draw_card(
         tag_h = text.tag_px * 1.45
         box = (right - text.tag_width, line1 - tag_h / 2, right, line1 + tag_h / 2)
         ImageDraw.Draw(img).rounded_rectangle(box, radius=tag_h / 2, fill=theme.accent)
+        mark(img, (box[0], box[1], box[2] + 1, box[3] + 1))
         dark = (20, 20, 20) if sum(theme.accent) > 380 else (255, 255, 255)
         draw_text(img, ((box[0] + box[2]) / 2, line1), card.tag, text.tag_px, dark, "mm", bold=True)
     draw_text(img, (tx, line1), text.name, text.name_px, theme.text, "lm", bold=True)
@@ -216,6 +223,7 @@ def draw_footer(img: Image.Image, theme: Theme, size: int, move_label: str, stat
     y0 = size - bottom
     mid = y0 + bottom / 2
     ImageDraw.Draw(img).rectangle((0, y0, size, size), fill=theme.panel)
+    mark(img, (0, y0, size, size))  # the line below is drawn inside this box
     px = text_px(size, STATUS, 14)
     draw_text(img, (pad * 1.5, mid), move_label, px, theme.muted, "lm", bold=True)
     x = pad * 2.5 + text_width(move_label, px, True)

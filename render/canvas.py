@@ -1,0 +1,123 @@
+"""Mapping only what a move drew onto the palette, so that a board PNG costs ~1-2 ms (issue 17).
+
+Mapping a whole 800 px RGB image onto the palette costs ~1 ms (a few ns a pixel), yet a move
+changes a third of it: the pieces, the overlays, the cards and the status bar. Pillow maps each
+pixel on its own (nearest entry of a fixed palette), so mapping a rectangle gives the very
+pixels that mapping the whole image would. So the board is drawn on a ``Canvas`` (an RGB copy
+of the cached background that keeps the box of everything pasted or drawn on it), the
+background is mapped once per background and palette, and only the boxes are mapped into a
+copy of it. The copy is a pixel wider: its first column holds each PNG row's filter byte, so
+the PNG writer takes its bytes as they are (render/png.py).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+
+from PIL import Image
+
+Box = tuple[int, int, int, int]
+
+
+class Canvas(Image.Image):
+    """An RGB image (a copy of ``base``) that keeps the box of every paste into it.
+
+    Shapes drawn with ``ImageDraw`` pass through no paste: their drawer calls ``mark``.
+    """
+
+    def __init__(self, base: Image.Image) -> None:
+        super().__init__()
+        base.load()
+        self.im = base.im.copy()
+        self._mode = base.mode
+        self._size = base.size
+        self.boxes: list[Box] = []
+
+    def paste(self, im, box=None, mask=None) -> None:  # type: ignore[override]
+        super().paste(im, box, mask)
+        if box is None or len(box) == 2:
+            x, y = box or (0, 0)
+            source = im if isinstance(im, Image.Image) else mask
+            w, h = source.size if source is not None else self.size
+            self.mark((x, y, x + w, y + h))
+        else:
+            self.mark(box)
+
+    def mark(self, box: Sequence[float]) -> None:
+        """Note that ``box`` (left, top, right, bottom; right and bottom excluded) changed."""
+        x0, y0 = max(0, int(box[0])), max(0, int(box[1]))
+        x1, y1 = min(self.width, -int(-box[2] // 1)), min(self.height, -int(-box[3] // 1))
+        if x1 > x0 and y1 > y0:
+            self.boxes.append((x0, y0, x1, y1))
+
+
+def mark(img: Image.Image, box: Sequence[float]) -> None:
+    """Note a box drawn with ``ImageDraw`` on ``img`` when it is a ``Canvas``."""
+    if isinstance(img, Canvas):
+        img.mark(box)
+
+
+def map_boxes(canvas: Image.Image, boxes: Sequence[Box], palette: Image.Image, out: Image.Image):
+    """Map each box of ``canvas`` onto ``palette`` (loaded) into the framed ``out`` (x + 1)."""
+    src, dst, pal = canvas.im, out.im, palette.im
+    for x0, y0, x1, y1 in boxes:
+        dst.paste(src.crop((x0, y0, x1, y1)).convert("P", 0, pal), (x0 + 1, y0, x1 + 1, y1))
+
+
+@dataclass
+class Mapped:
+    """A background mapped onto a palette, framed (a zero column first), with the cards and
+    other parts drawn on it kept as mapped tiles by what they show."""
+
+    background: Image.Image
+    palette: Image.Image
+    framed: Image.Image
+    framed_palette: list[int]  # the palette's colours, r, g, b, ... (the PNG's PLTE)
+    tiles: OrderedDict[Hashable, tuple[Box, Image.Image]] = field(default_factory=OrderedDict)
+
+    def tile(self, key: Hashable) -> tuple[Box, Image.Image] | None:
+        with _LOCK:
+            found = self.tiles.get(key)
+            if found is not None:
+                self.tiles.move_to_end(key)
+            return found
+
+    def keep(self, key: Hashable, canvas: Image.Image, box: Box) -> tuple[Box, Image.Image]:
+        """Map ``box`` of ``canvas`` and keep it under ``key``."""
+        out = Image.new("P", (box[2] - box[0], box[3] - box[1]))
+        out.im.paste(canvas.im.crop(box).convert("P", 0, self.palette.im), (0, 0, *out.size))
+        with _LOCK:
+            self.tiles[key] = (box, out)
+            while len(self.tiles) > MAX_TILES:
+                self.tiles.popitem(last=False)
+        return box, out
+
+
+MAX_TILES = 256  # per background: a game's cards take a few dozen (side, count, turn)
+MAX_BACKGROUNDS = 32
+_LOCK = threading.Lock()
+_MAPPED: OrderedDict[int, Mapped] = OrderedDict()
+
+
+def mapped(background: Image.Image, palette: Image.Image) -> Mapped:
+    """The cached background (an image the renderers keep) mapped onto ``palette``."""
+    with _LOCK:
+        found = _MAPPED.get(id(background))
+        # The entry holds the image itself, so its id cannot be another image's meanwhile.
+        if found is not None and found.background is background and found.palette is palette:
+            _MAPPED.move_to_end(id(background))
+            return found
+    w, h = background.size
+    colours = palette.getpalette() or [0, 0, 0]
+    framed = Image.new("P", (w + 1, h), 0)
+    framed.putpalette(colours)
+    map_boxes(background, [(0, 0, w, h)], palette, framed)
+    entry = Mapped(background, palette, framed, colours)
+    with _LOCK:
+        _MAPPED[id(background)] = entry
+        while len(_MAPPED) > MAX_BACKGROUNDS:
+            _MAPPED.popitem(last=False)
+    return entry
