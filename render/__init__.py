@@ -139,13 +139,14 @@ class _Scene:
         self.background = self.r.background(state, self.theme, self.size, labels)
         self.cards = _cards(self.r, state, self.theme, self.names, self.outcome)
 
-    def footer(self, img: Image.Image) -> None:
+    def footer(self, img: Image.Image, fill: bool = True) -> None:
         draw_footer(
             img,
             self.theme,
             self.size,
             move_label(self.moves, self.outcome is not None),
             self.r.status(self.state, self.lasts, self.names, self.outcome),
+            fill,
         )
 
 
@@ -239,7 +240,10 @@ def board_png(
                 tile = base.keep((side, card), canvas, box)
         if tile is not None:
             tiles.append(tile)
-    scene.footer(canvas)
+    # The footer's panel needs no filling where the background already has it, untouched.
+    band = (0, scene.size - bands(scene.size)[1], scene.size, scene.size)
+    filled = base.uniform(band, scene.theme.panel) and all(b[3] <= band[1] for b in canvas.boxes)
+    scene.footer(canvas, fill=not filled)
     map_boxes(canvas, canvas.boxes, pal, out)
     for (x0, y0, x1, y1), tile in tiles:
         out.im.paste(tile.im, (x0 + 1, y0, x1 + 1, y1))

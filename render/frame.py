@@ -217,21 +217,25 @@ def _slot_sprite(theme: Theme, r: int) -> Sprite:
     return Sprite.of(layer.reduce(s))
 
 
-def draw_footer(img: Image.Image, theme: Theme, size: int, move_label: str, status: Status) -> None:
+def draw_footer(
+    img: Image.Image, theme: Theme, size: int, move_label: str, status: Status, fill: bool = True
+) -> None:
+    """The bottom band. ``fill=False`` when the band is already the panel colour (the
+    background's, nothing drawn over it): only the texts, the line and the die change it."""
     _top, bottom = bands(size)
     pad = round(size * PAD)
     y0 = size - bottom
     mid = y0 + bottom / 2
-    ImageDraw.Draw(img).rectangle((0, y0, size, size), fill=theme.panel)
-    mark(img, (0, y0, size, size))  # the line below is drawn inside this box
+    if fill:
+        ImageDraw.Draw(img).rectangle((0, y0, size, size), fill=theme.panel)
+        mark(img, (0, y0, size, size))
     px = text_px(size, STATUS, 14)
     draw_text(img, (pad * 1.5, mid), move_label, px, theme.muted, "lm", bold=True)
     x = pad * 2.5 + text_width(move_label, px, True)
-    ImageDraw.Draw(img).line(
-        (x, y0 + bottom * 0.22, x, size - bottom * 0.22),
-        fill=theme.muted,
-        width=max(1, size // 400),
-    )
+    line = (x, y0 + bottom * 0.22, x, size - bottom * 0.22)
+    width = max(1, size // 400)
+    ImageDraw.Draw(img).line(line, fill=theme.muted, width=width)
+    mark(img, (x - width - 1, line[1] - width - 1, x + width + 2, line[3] + width + 2))
     x += pad * 1.2
     if status.die is not None:
         side = round(bottom * 0.62) | 1
