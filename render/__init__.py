@@ -216,12 +216,14 @@ def board_png(
     pal = palette(scene.r.game, scene.theme)
     base = mapped(scene.background, pal)
     canvas = Canvas(scene.background)
+    canvas.defer = True  # pieces on their cells come from kept tiles (render/canvas.py)
     scene.r.draw(canvas, state, scene.lasts, scene.theme, scene.layout, scene.outcome)
+    canvas.defer = False
     out = base.framed.copy()
     top, _ = bands(scene.size)
     # A card drawn on the background alone is kept mapped: the same card (a side's count and
     # turn) is pasted next time. Not when the board drew into the top band under it.
-    clear = all(box[1] >= top for box in canvas.boxes)
+    clear = all(box[1] >= top for box in canvas.all_boxes())
     tiles = []
     for side, card in enumerate(scene.cards):
         tile = base.tile((side, card)) if clear else None
@@ -242,8 +244,13 @@ def board_png(
             tiles.append(tile)
     # The footer's panel needs no filling where the background already has it, untouched.
     band = (0, scene.size - bands(scene.size)[1], scene.size, scene.size)
-    filled = base.uniform(band, scene.theme.panel) and all(b[3] <= band[1] for b in canvas.boxes)
+    filled = base.uniform(band, scene.theme.panel) and all(
+        b[3] <= band[1] for b in canvas.all_boxes()
+    )
     scene.footer(canvas, fill=not filled)
+    for box, rgb, mask in canvas.tiles:  # under the boxes mapped from the canvas
+        tile = base.sprite_tile(box, rgb, mask)
+        out.im.paste(tile.im, (box[0] + 1, box[1], box[2] + 1, box[3]))
     map_boxes(canvas, canvas.boxes, pal, out)
     for (x0, y0, x1, y1), tile in tiles:
         out.im.paste(tile.im, (x0 + 1, y0, x1 + 1, y1))

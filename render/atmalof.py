@@ -221,8 +221,8 @@ class AtmalofRenderer(BoardRenderer):
             round(x + h) - inset - 1,
             round(y + h) - inset - 1,
         )
-        ImageDraw.Draw(img).rectangle(box, fill=mix(base, colour, amount))
         mark(img, (box[0], box[1], box[2] + 1, box[3] + 1))
+        ImageDraw.Draw(img).rectangle(box, fill=mix(base, colour, amount))
 
     def _strike(self, img, layout, run, fill, outline, width, extend=0.3) -> None:
         (ax, ay), (bx, by) = layout.centres[run[0]], layout.centres[run[-1]]
@@ -245,10 +245,10 @@ class AtmalofRenderer(BoardRenderer):
             die_at = die_centre(layout, action.axis, k)
             w = max(2, round(cell * 0.07))
             outline = (box[0] - w // 2, box[1] - w // 2, box[2] + w // 2, box[3] + w // 2)
+            mark(img, (outline[0], outline[1], outline[2] + 1, outline[3] + 1))
             ImageDraw.Draw(img).rounded_rectangle(
                 outline, radius=round(cell * 0.12), outline=theme.accent, width=w
             )
-            mark(img, (outline[0], outline[1], outline[2] + 1, outline[3] + 1))
             if last.roll is not None:
                 side = round(cell * DIE) | 1
                 paste_centred(img, die_sprite(last.roll, side), die_at)

@@ -23,10 +23,17 @@ from PIL.ImageFile import ImageFile
 Box = tuple[int, int, int, int]
 
 
+GRID = 64  # pixels: boxes are looked up by the grid cells they cover
+
+
 class Canvas(Image.Image):
     """An RGB image (a copy of ``base``) that keeps the box of every paste into it.
 
-    Shapes drawn with ``ImageDraw`` pass through no paste: their drawer calls ``mark``.
+    Shapes drawn with ``ImageDraw`` pass through no paste: their drawer calls ``mark`` first.
+    While ``defer`` is set, a sprite pasted whole is a tile (``tiles``): outside every other
+    box, its box is the background with that sprite, which ``Mapped.sprite_tile`` keeps mapped
+    (a piece on its cell); where boxes overlap, the canvas is mapped over the tiles. A tile on
+    untouched background is pasted only when something overlaps it, in its turn.
     """
 
     def __init__(self, base: Image.Image) -> None:
@@ -35,7 +42,11 @@ class Canvas(Image.Image):
         self.im = base.im.copy()
         self._mode = base.mode
         self._size = base.size
-        self.boxes: list[Box] = []
+        self.boxes: list[Box] = []  # mapped from the canvas at the end, over the tiles
+        self.tiles: list[tuple[Box, Image.Image, Image.Image]] = []
+        self.defer = False
+        self._pending: dict[int, int] = {}  # tiles not pasted yet: key -> index in tiles
+        self._grid: dict[tuple[int, int], list[tuple[Box, int]]] = {}
 
     def paste(self, im, box=None, mask=None) -> None:  # type: ignore[override]
         if isinstance(box, Image.Image):  # paste(im, mask)
@@ -45,20 +56,74 @@ class Canvas(Image.Image):
             source = im if isinstance(im, Image.Image) else mask
             w, h = source.size if source is not None else self.size
             box = (x, y, x + w, y + h)
-        if mask is not None and mask.mode == "L" and _ready(im, self.mode):
+        fast = mask is not None and mask.mode == "L" and _ready(im, self.mode)
+        clipped = self._clip(box)
+        if clipped is not None:
+            tile = fast and self.defer and clipped == box and not isinstance(im, tuple)
+            over = self._claim(clipped, mask if tile else None)
+            if tile:
+                self.tiles.append((clipped, im, mask))
+                key = len(self.tiles)
+                self._register(clipped, key)
+                if not over:
+                    self._pending[key] = key - 1
+                    return
+            else:
+                self._register(clipped, 0)
+                self.boxes.append(clipped)
+        if fast:
             # A sprite or a text's glyphs (most of a board's pastes): straight to Pillow's C
             # paste, without Image.paste's checks (~5 us each).
             self.im.paste(im.im if isinstance(im, Image.Image) else im, box, mask.im)
         else:
             super().paste(im, box, mask)
-        self.mark(box)
 
     def mark(self, box: Sequence[float]) -> None:
-        """Note that ``box`` (left, top, right, bottom; right and bottom excluded) changed."""
+        """Note that ``box`` (left, top, right, bottom; right and bottom excluded) is about to
+        change (call it before drawing: a tile under it is pasted first)."""
+        clipped = self._clip(box)
+        if clipped is not None:
+            self._claim(clipped, None)
+            self._register(clipped, 0)
+            self.boxes.append(clipped)
+
+    def all_boxes(self) -> list[Box]:
+        """Every box drawn or kept as a tile."""
+        return self.boxes + [tile[0] for tile in self.tiles]
+
+    def _clip(self, box: Sequence[float]) -> Box | None:
         x0, y0 = max(0, int(box[0])), max(0, int(box[1]))
         x1, y1 = min(self.width, -int(-box[2] // 1)), min(self.height, -int(-box[3] // 1))
-        if x1 > x0 and y1 > y0:
-            self.boxes.append((x0, y0, x1, y1))
+        return (x0, y0, x1, y1) if x1 > x0 and y1 > y0 else None
+
+    def _cells(self, box: Box) -> list[tuple[int, int]]:
+        return [
+            (cx, cy)
+            for cy in range(box[1] // GRID, (box[3] - 1) // GRID + 1)
+            for cx in range(box[0] // GRID, (box[2] - 1) // GRID + 1)
+        ]
+
+    def _claim(self, box: Box, mask: Image.Image | None) -> bool:
+        """Paste the pending tiles ``box`` overlaps; True when it overlaps anything. ``mask``
+        set: the box is a tile's; its overlap with another tile's box is mapped from the
+        canvas (a box of its own)."""
+        over = False
+        x0, y0, x1, y1 = box
+        for cell in self._cells(box):
+            for (a0, b0, a1, b1), key in self._grid.get(cell, ()):
+                if a0 < x1 and x0 < a1 and b0 < y1 and y0 < b1:
+                    over = True
+                    index = self._pending.pop(key, None)
+                    if index is not None:
+                        drawn, sprite, alpha = self.tiles[index]
+                        self.im.paste(sprite.im, drawn, alpha.im)
+                    if mask is not None and key:
+                        self.boxes.append((max(a0, x0), max(b0, y0), min(a1, x1), min(b1, y1)))
+        return over
+
+    def _register(self, box: Box, key: int) -> None:
+        for cell in self._cells(box):
+            self._grid.setdefault(cell, []).append((box, key))
 
 
 def _ready(im: object, mode: str) -> bool:
@@ -70,7 +135,7 @@ def _ready(im: object, mode: str) -> bool:
 
 
 def mark(img: Image.Image, box: Sequence[float]) -> None:
-    """Note a box drawn with ``ImageDraw`` on ``img`` when it is a ``Canvas``."""
+    """Note a box about to be drawn with ``ImageDraw`` on ``img`` when it is a ``Canvas``."""
     if isinstance(img, Canvas):
         img.mark(box)
 
@@ -91,7 +156,7 @@ class Mapped:
     palette: Image.Image
     framed: Image.Image
     framed_palette: list[int]  # the palette's colours, r, g, b, ... (the PNG's PLTE)
-    tiles: OrderedDict[Hashable, tuple[Box, Image.Image]] = field(default_factory=OrderedDict)
+    tiles: OrderedDict[Hashable, tuple] = field(default_factory=OrderedDict)
 
     uniform_boxes: dict[tuple[Box, tuple[int, ...]], bool] = field(default_factory=dict)
 
@@ -105,12 +170,32 @@ class Mapped:
             self.uniform_boxes[key] = found
         return found
 
+    def sprite_tile(self, box: Box, rgb: Image.Image, mask: Image.Image) -> Image.Image:
+        """The background with a sprite pasted at ``box``, mapped (kept: a piece on a cell)."""
+        key = ("sprite", id(rgb), id(mask), box)
+        with _LOCK:
+            found = self.tiles.get(key)
+            # The entry holds the sprite, so its ids cannot be another image's meanwhile.
+            if found is not None and found[2] is rgb and found[3] is mask:
+                self.tiles.move_to_end(key)
+                return found[1]
+        region = self.background.im.crop(box)
+        region.paste(rgb.im, (0, 0, *rgb.size), mask.im)
+        tile = Image.new("P", rgb.size)
+        tile.im.paste(region.convert("P", 0, self.palette.im), (0, 0, *rgb.size))
+        with _LOCK:
+            self.tiles[key] = (box, tile, rgb, mask)
+            while len(self.tiles) > MAX_TILES:
+                self.tiles.popitem(last=False)
+        return tile
+
     def tile(self, key: Hashable) -> tuple[Box, Image.Image] | None:
         with _LOCK:
             found = self.tiles.get(key)
             if found is not None:
                 self.tiles.move_to_end(key)
-            return found
+                return found[0], found[1]
+            return None
 
     def keep(self, key: Hashable, canvas: Image.Image, box: Box) -> tuple[Box, Image.Image]:
         """Map ``box`` of ``canvas`` and keep it under ``key``."""
@@ -123,7 +208,8 @@ class Mapped:
         return box, out
 
 
-MAX_TILES = 256  # per background: a game's cards take a few dozen (side, count, turn)
+MAX_TILES = 1024  # per background: a game's cards take a few dozen (side, count, turn), its
+# pieces on their cells a few hundred
 MAX_BACKGROUNDS = 32
 _LOCK = threading.Lock()
 _MAPPED: OrderedDict[int, Mapped] = OrderedDict()

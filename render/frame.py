@@ -177,8 +177,8 @@ def _draw_card(
     if card.tag and text.tag_width:
         tag_h = text.tag_px * 1.45
         box = (right - text.tag_width, line1 - tag_h / 2, right, line1 + tag_h / 2)
-        ImageDraw.Draw(img).rounded_rectangle(box, radius=tag_h / 2, fill=theme.accent)
         mark(img, (box[0], box[1], box[2] + 1, box[3] + 1))
+        ImageDraw.Draw(img).rounded_rectangle(box, radius=tag_h / 2, fill=theme.accent)
         dark = (20, 20, 20) if sum(theme.accent) > 380 else (255, 255, 255)
         draw_text(img, ((box[0] + box[2]) / 2, line1), card.tag, text.tag_px, dark, "mm", bold=True)
     draw_text(img, (tx, line1), text.name, text.name_px, theme.text, "lm", bold=True)
@@ -227,15 +227,15 @@ def draw_footer(
     y0 = size - bottom
     mid = y0 + bottom / 2
     if fill:
-        ImageDraw.Draw(img).rectangle((0, y0, size, size), fill=theme.panel)
         mark(img, (0, y0, size, size))
+        ImageDraw.Draw(img).rectangle((0, y0, size, size), fill=theme.panel)
     px = text_px(size, STATUS, 14)
     draw_text(img, (pad * 1.5, mid), move_label, px, theme.muted, "lm", bold=True)
     x = pad * 2.5 + text_width(move_label, px, True)
     line = (x, y0 + bottom * 0.22, x, size - bottom * 0.22)
     width = max(1, size // 400)
-    ImageDraw.Draw(img).line(line, fill=theme.muted, width=width)
     mark(img, (x - width - 1, line[1] - width - 1, x + width + 2, line[3] + width + 2))
+    ImageDraw.Draw(img).line(line, fill=theme.muted, width=width)
     x += pad * 1.2
     if status.die is not None:
         side = round(bottom * 0.62) | 1
