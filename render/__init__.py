@@ -32,7 +32,7 @@ from PIL import Image
 import engine
 from engine.core import EngineError, Outcome
 from render.board import BoardRenderer, result_status, who
-from render.canvas import Canvas, map_boxes, mapped
+from render.canvas import Canvas, Mapped, map_boxes, mapped
 from render.frame import Card, bands, draw_card, draw_footer, draw_header, move_label
 from render.model import MAX_SIZE, MIN_SIZE, Last, Layout, RenderError, check_size
 from render.paint import printable
@@ -213,18 +213,25 @@ def board_png(
     Morris move with its removal as one, as its history does; the engine's ply counts two).
     """
     scene = _Scene(game_name, state, last, theme, size, players, outcome, labels, moves)
-    pal = palette(scene.r.game, scene.theme)
-    base = mapped(scene.background, pal)
+    base = mapped(scene.background, palette(scene.r.game, scene.theme))
+    canvas, cards = _draw_on_canvas(scene, base)
+    return encode_framed(_map_canvas(canvas, cards, base), base.framed_palette)
+
+
+Tile = tuple[tuple[int, int, int, int], Image.Image]
+
+
+def _draw_on_canvas(scene: _Scene, base: Mapped) -> tuple[Canvas, list[Tile]]:
+    """The board drawn on a Canvas (render/canvas.py), with the cards kept mapped."""
     canvas = Canvas(scene.background)
-    canvas.defer = True  # pieces on their cells come from kept tiles (render/canvas.py)
-    scene.r.draw(canvas, state, scene.lasts, scene.theme, scene.layout, scene.outcome)
+    canvas.defer = True  # pieces on their cells come from kept tiles
+    scene.r.draw(canvas, scene.state, scene.lasts, scene.theme, scene.layout, scene.outcome)
     canvas.defer = False
-    out = base.framed.copy()
-    top, _ = bands(scene.size)
+    top, bottom = bands(scene.size)
     # A card drawn on the background alone is kept mapped: the same card (a side's count and
     # turn) is pasted next time. Not when the board drew into the top band under it.
     clear = all(box[1] >= top for box in canvas.all_boxes())
-    tiles = []
+    cards = []
     for side, card in enumerate(scene.cards):
         tile = base.tile((side, card)) if clear else None
         if tile is None:
@@ -241,20 +248,26 @@ def board_png(
                 del canvas.boxes[start:]
                 tile = base.keep((side, card), canvas, box)
         if tile is not None:
-            tiles.append(tile)
+            cards.append(tile)
     # The footer's panel needs no filling where the background already has it, untouched.
-    band = (0, scene.size - bands(scene.size)[1], scene.size, scene.size)
+    band = (0, scene.size - bottom, scene.size, scene.size)
     filled = base.uniform(band, scene.theme.panel) and all(
         b[3] <= band[1] for b in canvas.all_boxes()
     )
     scene.footer(canvas, fill=not filled)
+    return canvas, cards
+
+
+def _map_canvas(canvas: Canvas, cards: list[Tile], base: Mapped) -> Image.Image:
+    """The framed palette image: the mapped background, the kept tiles, the boxes mapped."""
+    out = base.framed.copy()
     for box, rgb, mask in canvas.tiles:  # under the boxes mapped from the canvas
         tile = base.sprite_tile(box, rgb, mask)
         out.im.paste(tile.im, (box[0] + 1, box[1], box[2] + 1, box[3]))
-    map_boxes(canvas, canvas.boxes, pal, out)
-    for (x0, y0, x1, y1), tile in tiles:
+    map_boxes(canvas, canvas.boxes, base.palette, out)
+    for (x0, y0, x1, y1), tile in cards:
         out.im.paste(tile.im, (x0 + 1, y0, x1 + 1, y1))
-    return encode_framed(out, base.framed_palette)
+    return out
 
 
 def alt_text(
