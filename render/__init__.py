@@ -32,7 +32,7 @@ from PIL import Image
 import engine
 from engine.core import EngineError, Outcome
 from render.board import BoardRenderer, result_status, who
-from render.canvas import Canvas, Mapped, map_boxes, mapped
+from render.canvas import Canvas, Mapped, canvas_on, map_boxes, mapped
 from render.frame import Card, bands, draw_card, draw_footer, draw_header, move_label
 from render.model import MAX_SIZE, MIN_SIZE, Last, Layout, RenderError, check_size
 from render.paint import printable
@@ -214,16 +214,18 @@ def board_png(
     """
     scene = _Scene(game_name, state, last, theme, size, players, outcome, labels, moves)
     base = mapped(scene.background, palette(scene.r.game, scene.theme))
-    canvas, cards = _draw_on_canvas(scene, base)
-    return encode_framed(_map_canvas(canvas, cards, base), base.framed_palette)
+    with canvas_on(scene.background) as canvas:
+        cards = _draw_on_canvas(scene, base, canvas)
+        out = _map_canvas(canvas, cards, base)
+    return encode_framed(out, base.framed_palette)
 
 
 Tile = tuple[tuple[int, int, int, int], Image.Image]
 
 
-def _draw_on_canvas(scene: _Scene, base: Mapped) -> tuple[Canvas, list[Tile]]:
-    """The board drawn on a Canvas (render/canvas.py), with the cards kept mapped."""
-    canvas = Canvas(scene.background)
+def _draw_on_canvas(scene: _Scene, base: Mapped, canvas: Canvas) -> list[Tile]:
+    """The board drawn on a Canvas of its background (render/canvas.py); the cards kept
+    mapped."""
     canvas.defer = True  # pieces on their cells come from kept tiles
     scene.r.draw(canvas, scene.state, scene.lasts, scene.theme, scene.layout, scene.outcome)
     canvas.defer = False
@@ -245,7 +247,7 @@ def _draw_on_canvas(scene: _Scene, base: Mapped) -> tuple[Canvas, list[Tile]]:
                     max(b[2] for b in drawn),
                     max(b[3] for b in drawn),
                 )
-                del canvas.boxes[start:]
+                canvas.keep_out(start)
                 tile = base.keep((side, card), canvas, box)
         if tile is not None:
             cards.append(tile)
@@ -255,7 +257,7 @@ def _draw_on_canvas(scene: _Scene, base: Mapped) -> tuple[Canvas, list[Tile]]:
         b[3] <= band[1] for b in canvas.all_boxes()
     )
     scene.footer(canvas, fill=not filled)
-    return canvas, cards
+    return cards
 
 
 def _map_canvas(canvas: Canvas, cards: list[Tile], base: Mapped) -> Image.Image:

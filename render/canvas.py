@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from PIL import Image
@@ -42,7 +43,9 @@ class Canvas(Image.Image):
         self.im = base.im.copy()
         self._mode = base.mode
         self._size = base.size
+        self.base = base
         self.boxes: list[Box] = []  # mapped from the canvas at the end, over the tiles
+        self._drawn: list[Box] = []  # tiles pasted on the canvas
         self.tiles: list[tuple[Box, Image.Image, Image.Image]] = []
         self.defer = False
         self._pending: dict[int, int] = {}  # tiles not pasted yet: key -> index in tiles
@@ -68,6 +71,7 @@ class Canvas(Image.Image):
                 if not over:
                     self._pending[key] = key - 1
                     return
+                self._drawn.append(clipped)
             else:
                 self._register(clipped, 0)
                 self.boxes.append(clipped)
@@ -86,6 +90,20 @@ class Canvas(Image.Image):
             self._claim(clipped, None)
             self._register(clipped, 0)
             self.boxes.append(clipped)
+
+    def keep_out(self, start: int) -> None:
+        """Leave the boxes from ``start`` on unmapped (a kept tile covers them), yet restored."""
+        self._drawn += self.boxes[start:]
+        del self.boxes[start:]
+
+    def restore(self) -> None:
+        """Back to the background alone (every box drawn on is copied back from it)."""
+        source = self.base.im
+        for box in (*self.boxes, *self._drawn):
+            self.im.paste(source.crop(box), box)
+        self.boxes, self.tiles, self._drawn = [], [], []
+        self._pending, self._grid = {}, {}
+        self.defer = False
 
     def all_boxes(self) -> list[Box]:
         """Every box drawn or kept as a tile."""
@@ -117,6 +135,7 @@ class Canvas(Image.Image):
                     if index is not None:
                         drawn, sprite, alpha = self.tiles[index]
                         self.im.paste(sprite.im, drawn, alpha.im)
+                        self._drawn.append(drawn)
                     if mask is not None and key:
                         self.boxes.append((max(a0, x0), max(b0, y0), min(a1, x1), min(b1, y1)))
         return over
@@ -124,6 +143,28 @@ class Canvas(Image.Image):
     def _register(self, box: Box, key: int) -> None:
         for cell in self._cells(box):
             self._grid.setdefault(cell, []).append((box, key))
+
+
+_LOCAL = threading.local()
+KEPT_CANVASES = 2  # per thread: an 800 px canvas holds 2.5 MB
+
+
+@contextmanager
+def canvas_on(background: Image.Image) -> Iterator[Canvas]:
+    """A Canvas on ``background`` for this thread, kept and put back to the background
+    afterwards: copying only the boxes drawn on costs less than copying the whole background
+    (~0.2-0.3 ms at 800 px) for every board."""
+    kept: OrderedDict[int, Canvas] = _LOCAL.__dict__.setdefault("canvases", OrderedDict())
+    canvas = kept.pop(id(background), None)
+    if canvas is None or canvas.base is not background:
+        canvas = Canvas(background)
+    try:
+        yield canvas
+    finally:
+        canvas.restore()
+        kept[id(background)] = canvas  # taken out while in use: never two users at once
+        while len(kept) > KEPT_CANVASES:
+            kept.popitem(last=False)
 
 
 def _ready(im: object, mode: str) -> bool:
