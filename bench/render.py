@@ -26,7 +26,7 @@ from PIL import Image
 
 import render
 from bench.timing import percentile
-from render.canvas import mapped
+from render.canvas import canvas_on, mapped
 from render.gallery import random_game
 from render.palette import palette, to_palette
 from render.png import encode_framed, encode_png
@@ -114,41 +114,33 @@ def _game(game: str) -> None:
     before = _times_ms(lambda item: png_before(draw(item)), items, 2)
     before_kb = statistics.median(len(png_before(draw(item))) / 1024 for item in items)
     t_whole = statistics.median(_times_ms(whole, items, 2, time.thread_time))
-    scenes = [scene(item) for item in items]
-    bases = [mapped(sc.background, palette(sc.r.game, sc.theme)) for sc in scenes]
-    drawn = [render._draw_on_canvas(sc, base) for sc, base in zip(scenes, bases, strict=True)]
-    outs = [
-        render._map_canvas(canvas, cards, base)
-        for (canvas, cards), base in zip(drawn, bases, strict=True)
-    ]
     t_scene = statistics.median(_times_ms(scene, items, 3, time.thread_time))
-    t_draw = statistics.median(
-        _times_ms(
-            lambda k: render._draw_on_canvas(scenes[k], bases[k]),
-            range(len(items)),
-            3,
-            time.thread_time,
-        )
+    steps: dict[str, list[float]] = {"draw": [], "map": [], "back": [], "png": [], "share": []}
+    clock = time.thread_time
+    for _ in range(3):
+        for item in items:
+            sc = scene(item)
+            base = mapped(sc.background, palette(sc.r.game, sc.theme))
+            with canvas_on(sc.background) as canvas:
+                start = clock()
+                cards = render._draw_on_canvas(sc, base, canvas)
+                drawn = clock()
+                out = render._map_canvas(canvas, cards, base)
+                done = clock()
+                boxes = canvas.boxes + canvas.overlaps
+                steps["share"].append(sum((b[2] - b[0]) * (b[3] - b[1]) for b in boxes))
+                back = clock()
+            restored = clock()
+            encode_framed(out, base.framed_palette)
+            encoded = clock()
+            steps["draw"].append((drawn - start) * 1000)
+            steps["map"].append((done - drawn) * 1000)
+            steps["back"].append((restored - back) * 1000)
+            steps["png"].append((encoded - restored) * 1000)
+    t_draw, t_map, t_back, t_encode = (
+        statistics.median(steps[k]) for k in ("draw", "map", "back", "png")
     )
-    t_map = statistics.median(
-        _times_ms(
-            lambda k: render._map_canvas(*drawn[k], bases[k]),
-            range(len(items)),
-            3,
-            time.thread_time,
-        )
-    )
-    t_encode = statistics.median(
-        _times_ms(
-            lambda k: encode_framed(outs[k], bases[k].framed_palette),
-            range(len(items)),
-            3,
-            time.thread_time,
-        )
-    )
-    share = statistics.median(
-        sum((b[2] - b[0]) * (b[3] - b[1]) for b in canvas.boxes) / 800**2 for canvas, _ in drawn
-    )
+    share = statistics.median(steps["share"]) / 800**2
     paletted = [to_palette(img, game, theme) for img in (draw(item) for item in items)]
     t_pillow = statistics.median(_times_ms(lambda img: pillow_png(img, 1), paletted, 1))
     pillow_kb = statistics.median(len(pillow_png(img, 1)) / 1024 for img in paletted)
@@ -166,7 +158,8 @@ def _game(game: str) -> None:
     )
     print(
         f"{'':8s} steps (CPU median ms): scene {t_scene:.2f}, drawing on the canvas "
-        f"{t_draw:.2f}, mapping ({share:.0%} of the pixels; the rest kept) {t_map:.2f}, PNG "
+        f"{t_draw:.2f}, mapping ({share:.0%} of the pixels; the rest kept) {t_map:.2f}, the "
+        f"canvas back to its background {t_back:.2f}, PNG "
         f"{t_encode:.2f} (ISA-L); the whole image mapped instead: {t_whole:.2f} CPU ms in all; "
         f"the same palette image: zlib level 1 deflate alone {t_zlib:.2f}, Pillow's PNG "
         f"encoder (level 1) {t_pillow:.2f} ms {pillow_kb:.0f} KB"

@@ -266,7 +266,7 @@ def _map_canvas(canvas: Canvas, cards: list[Tile], base: Mapped) -> Image.Image:
     for box, rgb, mask in canvas.tiles:  # under the boxes mapped from the canvas
         tile = base.sprite_tile(box, rgb, mask)
         out.im.paste(tile.im, (box[0] + 1, box[1], box[2] + 1, box[3]))
-    map_boxes(canvas, canvas.boxes, base.palette, out)
+    map_boxes(canvas, canvas.boxes + canvas.overlaps, base.palette, out)
     for (x0, y0, x1, y1), tile in cards:
         out.im.paste(tile.im, (x0 + 1, y0, x1 + 1, y1))
     return out

@@ -46,6 +46,7 @@ class Canvas(Image.Image):
         self.base = base
         self.boxes: list[Box] = []  # mapped from the canvas at the end, over the tiles
         self._drawn: list[Box] = []  # tiles pasted on the canvas
+        self.overlaps: list[Box] = []  # of two tiles: mapped from the canvas like boxes
         self.tiles: list[tuple[Box, Image.Image, Image.Image]] = []
         self.defer = False
         self._pending: dict[int, int] = {}  # tiles not pasted yet: key -> index in tiles
@@ -99,9 +100,9 @@ class Canvas(Image.Image):
     def restore(self) -> None:
         """Back to the background alone (every box drawn on is copied back from it)."""
         source = self.base.im
-        for box in (*self.boxes, *self._drawn):
+        for box in (*self.boxes, *self._drawn):  # overlaps lie inside drawn tiles
             self.im.paste(source.crop(box), box)
-        self.boxes, self.tiles, self._drawn = [], [], []
+        self.boxes, self.overlaps, self.tiles, self._drawn = [], [], [], []
         self._pending, self._grid = {}, {}
         self.defer = False
 
@@ -137,7 +138,7 @@ class Canvas(Image.Image):
                         self.im.paste(sprite.im, drawn, alpha.im)
                         self._drawn.append(drawn)
                     if mask is not None and key:
-                        self.boxes.append((max(a0, x0), max(b0, y0), min(a1, x1), min(b1, y1)))
+                        self.overlaps.append((max(a0, x0), max(b0, y0), min(a1, x1), min(b1, y1)))
         return over
 
     def _register(self, box: Box, key: int) -> None:
