@@ -14,9 +14,10 @@ draws no overlay (it lacks the state before it and the roll). ``outcome`` overri
 engine's result for ends the referee decides (resignation, timeout...).
 
 Everything is cached underneath (backgrounds per game, board size, theme and image size;
-sprites per theme and size), so a move draws only the pieces and overlays. The module keeps no
-other state. Errors: ``RenderError`` (a ValueError) for an unknown game or theme, a size out of
-bounds, or a state of another game.
+sprites per theme and size), so a move draws only the pieces and overlays; ``board_png`` maps
+onto the palette only what the move drew, and keeps cards and pieces on their cells mapped
+(render/canvas.py). The module keeps no other state. Errors: ``RenderError`` (a ValueError)
+for an unknown game or theme, a size out of bounds, or a state of another game.
 """
 
 from __future__ import annotations

@@ -1,13 +1,16 @@
-"""Mapping only what a move drew onto the palette, so that a board PNG costs ~1-2 ms (issue 17).
+"""Mapping onto the palette only what a move drew, so that a board PNG costs ~1-2 ms (issue 17).
 
 Mapping a whole 800 px RGB image onto the palette costs ~1 ms (a few ns a pixel), yet a move
-changes a third of it: the pieces, the overlays, the cards and the status bar. Pillow maps each
-pixel on its own (nearest entry of a fixed palette), so mapping a rectangle gives the very
-pixels that mapping the whole image would. So the board is drawn on a ``Canvas`` (an RGB copy
-of the cached background that keeps the box of everything pasted or drawn on it), the
-background is mapped once per background and palette, and only the boxes are mapped into a
-copy of it. The copy is a pixel wider: its first column holds each PNG row's filter byte, so
-the PNG writer takes its bytes as they are (render/png.py).
+changes little of it. Pillow maps each pixel on its own (nearest entry of a fixed palette), so
+mapping a rectangle gives the very pixels that mapping the whole image would. So the board is
+drawn on a ``Canvas`` (an RGB copy of the cached background, one per thread and background,
+put back after each board) that keeps the box of everything pasted or drawn on it; the
+background is mapped once per background and palette (``Mapped``), a piece pasted on its cell
+and a player's card are kept mapped as tiles, and only the other boxes (overlays, texts, where
+pieces overlap) are mapped, into a copy of the mapped background. That copy is a pixel wider:
+its first column holds each PNG row's filter byte, so the PNG writer takes its bytes as they
+are (render/png.py). tests/render/test_mapped_png.py checks that the result is the whole image
+mapped, pixel for pixel.
 """
 
 from __future__ import annotations
