@@ -14,9 +14,10 @@ draws no overlay (it lacks the state before it and the roll). ``outcome`` overri
 engine's result for ends the referee decides (resignation, timeout...).
 
 Everything is cached underneath (backgrounds per game, board size, theme and image size;
-sprites per theme and size), so a move draws only the pieces and overlays. The module keeps no
-other state. Errors: ``RenderError`` (a ValueError) for an unknown game or theme, a size out of
-bounds, or a state of another game.
+sprites per theme and size), so a move draws only the pieces and overlays; ``board_png`` maps
+onto the palette only what the move drew, and keeps cards and pieces on their cells mapped
+(render/canvas.py). The module keeps no other state. Errors: ``RenderError`` (a ValueError)
+for an unknown game or theme, a size out of bounds, or a state of another game.
 """
 
 from __future__ import annotations
@@ -32,11 +33,12 @@ from PIL import Image
 import engine
 from engine.core import EngineError, Outcome
 from render.board import BoardRenderer, result_status, who
-from render.frame import Card, draw_footer, draw_header, move_label
+from render.canvas import Canvas, Mapped, canvas_on, map_boxes, mapped
+from render.frame import Card, bands, draw_card, draw_footer, draw_header, move_label
 from render.model import MAX_SIZE, MIN_SIZE, Last, Layout, RenderError, check_size
 from render.paint import printable
-from render.palette import to_palette
-from render.png import encode_png
+from render.palette import palette
+from render.png import encode_framed
 from render.theme import THEME_NAMES, THEMES, get_theme
 
 MAX_ALT_TEXT = 1000  # Discord's file description limit is 1024
@@ -102,26 +104,51 @@ def board_image(
     moves: int | None = None,
 ) -> Image.Image:
     """The board as a ``size`` x ``size`` RGB image (see ``board_png``)."""
-    r, th, size = _prepare(game_name, state, theme, size)
-    if labels not in LABEL_STYLES:
-        raise RenderError(f"labels must be one of {', '.join(LABEL_STYLES)}, not {labels!r}")
-    lasts = _lasts(last)
-    names = _names(players, r.side_names)
-    if outcome is None:
-        outcome = engine.get_game(r.game).result(state)
-    lay = r.layout(state, size)
-    img = r.background(state, th, size, labels).copy()
-    r.draw(img, state, lasts, th, lay, outcome)
-    cards = _cards(r, state, th, names, outcome)
-    draw_header(img, th, size, cards)
-    draw_footer(
-        img,
-        th,
-        size,
-        move_label(state.ply if moves is None else moves, outcome is not None),
-        r.status(state, lasts, names, outcome),
-    )
+    scene = _Scene(game_name, state, last, theme, size, players, outcome, labels, moves)
+    img = scene.background.copy()
+    scene.r.draw(img, state, scene.lasts, scene.theme, scene.layout, scene.outcome)
+    draw_header(img, scene.theme, scene.size, scene.cards)
+    scene.footer(img)
     return img
+
+
+class _Scene:
+    """What one board image is drawn from, checked: the renderer, theme, size, overlays, names,
+    outcome, cards."""
+
+    def __init__(
+        self,
+        game_name: str,
+        state: Any,
+        last: Last | Sequence[Last] | None,
+        theme: str,
+        size: int,
+        players: Sequence[str] | None,
+        outcome: Outcome | None,
+        labels: str,
+        moves: int | None,
+    ) -> None:
+        self.r, self.theme, self.size = _prepare(game_name, state, theme, size)
+        if labels not in LABEL_STYLES:
+            raise RenderError(f"labels must be one of {', '.join(LABEL_STYLES)}, not {labels!r}")
+        self.state = state
+        self.lasts = _lasts(last)
+        self.names = _names(players, self.r.side_names)
+        self.outcome = engine.get_game(self.r.game).result(state) if outcome is None else outcome
+        self.moves = state.ply if moves is None else moves
+        self.layout = self.r.layout(state, self.size)
+        self.background = self.r.background(state, self.theme, self.size, labels)
+        self.cards = _cards(self.r, state, self.theme, self.names, self.outcome)
+
+    def footer(self, img: Image.Image, fill: bool = True) -> None:
+        draw_footer(
+            img,
+            self.theme,
+            self.size,
+            move_label(self.moves, self.outcome is not None),
+            self.r.status(self.state, self.lasts, self.names, self.outcome),
+            fill,
+        )
 
 
 def _cards(
@@ -186,18 +213,64 @@ def board_png(
     footer shows, when the caller counts otherwise than ``state.ply`` (the referee counts a
     Morris move with its removal as one, as its history does; the engine's ply counts two).
     """
-    img = board_image(
-        game_name,
-        state,
-        last,
-        theme=theme,
-        size=size,
-        players=players,
-        outcome=outcome,
-        labels=labels,
-        moves=moves,
+    scene = _Scene(game_name, state, last, theme, size, players, outcome, labels, moves)
+    base = mapped(scene.background, palette(scene.r.game, scene.theme))
+    with canvas_on(scene.background) as canvas:
+        cards = _draw_on_canvas(scene, base, canvas)
+        out = _map_canvas(canvas, cards, base)
+    return encode_framed(out, base.framed_palette)
+
+
+Tile = tuple[tuple[int, int, int, int], Image.Image]
+
+
+def _draw_on_canvas(scene: _Scene, base: Mapped, canvas: Canvas) -> list[Tile]:
+    """The board drawn on a Canvas of its background (render/canvas.py); the cards kept
+    mapped."""
+    canvas.defer = True  # pieces on their cells come from kept tiles
+    scene.r.draw(canvas, scene.state, scene.lasts, scene.theme, scene.layout, scene.outcome)
+    canvas.defer = False
+    top, bottom = bands(scene.size)
+    # A card drawn on the background alone is kept mapped: the same card (a side's count and
+    # turn) is pasted next time. Not when the board drew into the top band under it.
+    clear = all(box[1] >= top for box in canvas.all_boxes())
+    cards = []
+    for side, card in enumerate(scene.cards):
+        tile = base.tile((side, card)) if clear else None
+        if tile is None:
+            start = len(canvas.boxes)
+            draw_card(canvas, scene.theme, scene.size, side, card)
+            if clear:
+                drawn = canvas.boxes[start:]
+                box = (
+                    min(b[0] for b in drawn),
+                    min(b[1] for b in drawn),
+                    max(b[2] for b in drawn),
+                    max(b[3] for b in drawn),
+                )
+                canvas.keep_out(start)
+                tile = base.keep((side, card), canvas, box)
+        if tile is not None:
+            cards.append(tile)
+    # The footer's panel needs no filling where the background already has it, untouched.
+    band = (0, scene.size - bottom, scene.size, scene.size)
+    filled = base.uniform(band, scene.theme.panel) and all(
+        b[3] <= band[1] for b in canvas.all_boxes()
     )
-    return encode_png(to_palette(img, renderer(game_name).game, get_theme(theme)))
+    scene.footer(canvas, fill=not filled)
+    return cards
+
+
+def _map_canvas(canvas: Canvas, cards: list[Tile], base: Mapped) -> Image.Image:
+    """The framed palette image: the mapped background, the kept tiles, the boxes mapped."""
+    out = base.framed.copy()
+    for box, rgb, mask in canvas.tiles:  # under the boxes mapped from the canvas
+        tile = base.sprite_tile(box, rgb, mask)
+        out.im.paste(tile.im, (box[0] + 1, box[1], box[2] + 1, box[3]))
+    map_boxes(canvas, canvas.boxes + canvas.overlaps, base.palette, out)
+    for (x0, y0, x1, y1), tile in cards:
+        out.im.paste(tile.im, (x0 + 1, y0, x1 + 1, y1))
+    return out
 
 
 def alt_text(

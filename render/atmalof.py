@@ -16,6 +16,7 @@ from PIL import Image, ImageDraw
 from engine.atmalof import SIDE_NAMES, AtmalofState, Drop, Move, fours, winning_lines
 from engine.core import Outcome, Termination
 from render.board import BoardRenderer, mix, result_status, who
+from render.canvas import mark
 from render.frame import Hand, Status, bands, board_box
 from render.model import Last, Layout
 from render.paint import (
@@ -173,16 +174,15 @@ class AtmalofRenderer(BoardRenderer):
         outcome: Outcome | None,
     ) -> None:
         cell = layout.spacing
-        d = ImageDraw.Draw(img)
         # Tints go under the pieces: the last action's squares.
         for last in lasts:
             square = _landing(last)
             if square is not None:
                 colour = theme.warn if _lost(last) else theme.accent
-                self._tint(d, state, layout, theme, square, colour)
+                self._tint(img, state, layout, theme, square, colour)
             elif isinstance(last.action, Move):
-                self._tint(d, state, layout, theme, last.action.origin, theme.accent, 0.3)
-                self._tint(d, state, layout, theme, last.action.target, theme.accent)
+                self._tint(img, state, layout, theme, last.action.origin, theme.accent, 0.3)
+                self._tint(img, state, layout, theme, last.action.target, theme.accent)
         styles = theme.atmalof
         sprites = [disc_sprite(style, round(layout.radius)) for style in styles]
         for square, side in state.cells():
@@ -210,20 +210,19 @@ class AtmalofRenderer(BoardRenderer):
         draw_segment(img, centre, centre, fill, 2 * r, (255, 255, 255))
         draw_text(img, centre, str(number), round(r * 1.3), (255, 255, 255), "mm", bold=True)
 
-    def _tint(self, d, state, layout, theme, square, colour, amount=0.55) -> None:
+    def _tint(self, img, state, layout, theme, square, colour, amount=0.55) -> None:
         x, y = layout.centres[square]
         h = layout.spacing / 2
         base = _square_colour(_dims(state), theme, *square)
         inset = max(1, round(layout.spacing * 0.04))
-        d.rectangle(
-            (
-                round(x - h) + inset,
-                round(y - h) + inset,
-                round(x + h) - inset - 1,
-                round(y + h) - inset - 1,
-            ),
-            fill=mix(base, colour, amount),
+        box = (
+            round(x - h) + inset,
+            round(y - h) + inset,
+            round(x + h) - inset - 1,
+            round(y + h) - inset - 1,
         )
+        mark(img, (box[0], box[1], box[2] + 1, box[3] + 1))
+        ImageDraw.Draw(img).rectangle(box, fill=mix(base, colour, amount))
 
     def _strike(self, img, layout, run, fill, outline, width, extend=0.3) -> None:
         (ax, ay), (bx, by) = layout.centres[run[0]], layout.centres[run[-1]]
@@ -245,11 +244,10 @@ class AtmalofRenderer(BoardRenderer):
                 box = (gx + (k - 1) * cell, gy, gx + k * cell, gy1)
             die_at = die_centre(layout, action.axis, k)
             w = max(2, round(cell * 0.07))
+            outline = (box[0] - w // 2, box[1] - w // 2, box[2] + w // 2, box[3] + w // 2)
+            mark(img, (outline[0], outline[1], outline[2] + 1, outline[3] + 1))
             ImageDraw.Draw(img).rounded_rectangle(
-                (box[0] - w // 2, box[1] - w // 2, box[2] + w // 2, box[3] + w // 2),
-                radius=round(cell * 0.12),
-                outline=theme.accent,
-                width=w,
+                outline, radius=round(cell * 0.12), outline=theme.accent, width=w
             )
             if last.roll is not None:
                 side = round(cell * DIE) | 1

@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from render.canvas import mark
 from render.paint import (
     Sprite,
     die_sprite,
@@ -110,12 +111,17 @@ def _card_size(size: int) -> tuple[int, int, int]:
 
 
 def draw_header(img: Image.Image, theme: Theme, size: int, cards: tuple[Card, Card]) -> None:
-    pad, w, h = _card_size(size)
     for side, card in enumerate(cards):
-        x0 = pad + side * (w + pad)
-        sprite = _card_sprite(theme, w, h, card.active)
-        img.paste(sprite.rgb, (x0, pad), sprite.mask)
-        _draw_card(img, theme, size, card, x0, pad, w, h)
+        draw_card(img, theme, size, side, card)
+
+
+def draw_card(img: Image.Image, theme: Theme, size: int, side: int, card: Card) -> None:
+    """One player's card in the top band (side 0 on the left)."""
+    pad, w, h = _card_size(size)
+    x0 = pad + side * (w + pad)
+    sprite = _card_sprite(theme, w, h, card.active)
+    img.paste(sprite.rgb, (x0, pad), sprite.mask)
+    _draw_card(img, theme, size, card, x0, pad, w, h)
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,6 +177,7 @@ def _draw_card(
     if card.tag and text.tag_width:
         tag_h = text.tag_px * 1.45
         box = (right - text.tag_width, line1 - tag_h / 2, right, line1 + tag_h / 2)
+        mark(img, (box[0], box[1], box[2] + 1, box[3] + 1))
         ImageDraw.Draw(img).rounded_rectangle(box, radius=tag_h / 2, fill=theme.accent)
         dark = (20, 20, 20) if sum(theme.accent) > 380 else (255, 255, 255)
         draw_text(img, ((box[0] + box[2]) / 2, line1), card.tag, text.tag_px, dark, "mm", bold=True)
@@ -210,20 +217,25 @@ def _slot_sprite(theme: Theme, r: int) -> Sprite:
     return Sprite.of(layer.reduce(s))
 
 
-def draw_footer(img: Image.Image, theme: Theme, size: int, move_label: str, status: Status) -> None:
+def draw_footer(
+    img: Image.Image, theme: Theme, size: int, move_label: str, status: Status, fill: bool = True
+) -> None:
+    """The bottom band. ``fill=False`` when the band is already the panel colour (the
+    background's, nothing drawn over it): only the texts, the line and the die change it."""
     _top, bottom = bands(size)
     pad = round(size * PAD)
     y0 = size - bottom
     mid = y0 + bottom / 2
-    ImageDraw.Draw(img).rectangle((0, y0, size, size), fill=theme.panel)
+    if fill:
+        mark(img, (0, y0, size, size))
+        ImageDraw.Draw(img).rectangle((0, y0, size, size), fill=theme.panel)
     px = text_px(size, STATUS, 14)
     draw_text(img, (pad * 1.5, mid), move_label, px, theme.muted, "lm", bold=True)
     x = pad * 2.5 + text_width(move_label, px, True)
-    ImageDraw.Draw(img).line(
-        (x, y0 + bottom * 0.22, x, size - bottom * 0.22),
-        fill=theme.muted,
-        width=max(1, size // 400),
-    )
+    line = (x, y0 + bottom * 0.22, x, size - bottom * 0.22)
+    width = max(1, size // 400)
+    mark(img, (x - width - 1, line[1] - width - 1, x + width + 2, line[3] + width + 2))
+    ImageDraw.Draw(img).line(line, fill=theme.muted, width=width)
     x += pad * 1.2
     if status.die is not None:
         side = round(bottom * 0.62) | 1

@@ -64,6 +64,7 @@ def palette(game: str, theme: Theme) -> Image.Image:
     flat = [v for colour in (*exact, *edges) for v in colour]
     out = Image.new("P", (1, 1))
     out.putpalette(flat + [0] * (768 - len(flat)))
+    out.load()  # the palette goes into the image here, once, not in each thread that maps
     return out
 
 

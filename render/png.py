@@ -37,13 +37,27 @@ def encode_png(img: Image.Image, level: int = LEVEL) -> bytes:
     if img.mode == "P":
         framed.putpalette(img.getpalette() or [])
     framed.paste(img, (1, 0))
-    rows = framed.tobytes()
-    if img.mode == "RGB":  # the first pixel is three zero bytes: keep the first of them
-        stride = 3 * (width + 1)
-        rows = b"".join(rows[i + 2 : i + stride] for i in range(0, len(rows), stride))
-    header = struct.pack(">IIBBBBB", width, height, 8, COLOUR_TYPE[img.mode], 0, 0, 0)
-    chunks = [SIGNATURE, _chunk(b"IHDR", header)]
     if img.mode == "P":
-        chunks.append(_chunk(b"PLTE", bytes((img.getpalette() or [0, 0, 0])[:768])))
+        return encode_framed(framed, img.getpalette() or [0, 0, 0], level)
+    rows = framed.tobytes()
+    stride = 3 * (width + 1)  # the first pixel is three zero bytes: keep the first of them
+    rows = b"".join(rows[i + 2 : i + stride] for i in range(0, len(rows), stride))
+    return _png(width, height, COLOUR_TYPE["RGB"], None, rows, level)
+
+
+def encode_framed(framed: Image.Image, palette: list[int], level: int = LEVEL) -> bytes:
+    """A P image whose first column is zero (each row's filter byte) as the PNG of the rest,
+    ``palette`` its colours (r, g, b, ...): its bytes are the PNG's rows as they are."""
+    width, height = framed.size
+    return _png(width - 1, height, COLOUR_TYPE["P"], palette, framed.tobytes(), level)
+
+
+def _png(
+    width: int, height: int, colour_type: int, palette: list[int] | None, rows: bytes, level: int
+) -> bytes:
+    header = struct.pack(">IIBBBBB", width, height, 8, colour_type, 0, 0, 0)
+    chunks = [SIGNATURE, _chunk(b"IHDR", header)]
+    if palette is not None:
+        chunks.append(_chunk(b"PLTE", bytes(palette[:768])))
     chunks += [_chunk(b"IDAT", isal_zlib.compress(rows, level)), _chunk(b"IEND", b"")]
     return b"".join(chunks)
