@@ -44,6 +44,8 @@ HISTORY_PAGE = 20
 MAX_CHOICES = 25
 MAX_REASON = 300
 STALE_ROLL_AFTER = 5.0  # seconds after which the sweeper completes an announced roll itself
+REQUESTS_KEPT_FOR = 24 * 3600.0  # answered request ids older than this are forgotten
+REQUESTS_PRUNED_PER_SWEEP = 500  # ... at most this many per sweep (a short write)
 POSITIONS_KEPT = 2000  # positions kept in memory (any other is replayed from the store)
 _REQUEST: ContextVar[str | None] = ContextVar("referee_request_id", default=None)
 _Command = TypeVar("_Command", bound=Callable[..., Awaitable[Reply]])

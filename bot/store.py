@@ -151,6 +151,9 @@ class GameRow:
     log_version: int = 1  # 2: actions and events form one chain (migration 4)
     links: int = 0  # rows in that chain
     frozen_at: float | None = None  # a dispute froze the clocks at this time
+    checkpoint_text: str | None = None  # the position after move checkpoint_seq (migration 6)
+    checkpoint_seq: int | None = None
+    checkpoint_head: str | None = None  # that move's row hash: the checkpoint's proof
 
     @property
     def players(self) -> tuple[int, int]:
@@ -268,6 +271,15 @@ _GAME_SELECT = (
 _CHALLENGE_SELECT = (
     "SELECT c.*, p.name AS challenger_name, o.name AS opponent_name FROM challenges c "
     "JOIN players p ON p.id = c.challenger_id LEFT JOIN players o ON o.id = c.opponent_id "
+)
+
+
+# Two index lookups (the channel's one active game, else its highest id), never a sort of every
+# game the channel has held: /board stays as cheap after 100,000 games as after one.
+_LATEST_GAME = _GAME_SELECT + (
+    "WHERE g.id = COALESCE("
+    "(SELECT id FROM games WHERE channel_id = ? AND status = 'active'),"
+    " (SELECT id FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1))"
 )
 
 
@@ -487,13 +499,7 @@ class Store:
 
     async def latest_game(self, channel_id: int) -> GameRow | None:
         """The channel's active game, else its most recent one."""
-        return _game(
-            await self._one(
-                _GAME_SELECT + "WHERE g.channel_id = ? ORDER BY g.status = 'active' DESC, g.id DESC"
-                " LIMIT 1",
-                (channel_id,),
-            )
-        )
+        return _game(await self._one(_LATEST_GAME, (channel_id, channel_id)))
 
     async def actions(self, game_id: int, upto: int | None = None) -> list[ActionRow]:
         """The game's live line of moves (seq 1..``upto``, default the game's seq): for each
@@ -601,6 +607,18 @@ class Store:
                 " ON CONFLICT(request_id) DO UPDATE SET reply = excluded.reply",
                 (request_id, game_id, json.dumps(reply), at),
             )
+
+    async def prune_requests(self, before: float, limit: int) -> int:
+        """Forget at most ``limit`` answered request ids older than ``before`` (oldest first,
+        through the index on their time): a repeat that late is no longer a redelivery. Small
+        batches keep each write short; the sweeper calls it every round. How many went."""
+        async with self._write("pruning old request ids") as db:
+            cur = await db.execute(
+                "DELETE FROM request_ids WHERE rowid IN"
+                " (SELECT rowid FROM request_ids WHERE at < ? ORDER BY at LIMIT ?)",
+                (before, limit),
+            )
+            return cur.rowcount
 
     async def set_takebacks(self, guild_id: int, allowed: bool, now: float) -> None:
         """Whether casual games on this server may take back a move by consent."""
@@ -786,7 +804,12 @@ class Store:
             if request is not None:
                 await db.execute(
                     "INSERT INTO request_ids (request_id, game_id, reply, at) VALUES (?,?,?,?)",
-                    (request[0], game.id, json.dumps(request[1]), changes.get("updated_at", 0.0)),
+                    (
+                        request[0],
+                        game.id,
+                        json.dumps(request[1]),
+                        changes.get("updated_at", game.updated_at),  # its age, for pruning
+                    ),
                 )
         values = {f: getattr(game, f) for f in GameRow.__slots__}  # type: ignore[attr-defined]
         values.update(sets, version=game.version + 1)
