@@ -501,19 +501,30 @@ class Store:
         """The channel's active game, else its most recent one."""
         return _game(await self._one(_LATEST_GAME, (channel_id, channel_id)))
 
-    async def actions(self, game_id: int, upto: int | None = None) -> list[ActionRow]:
-        """The game's live line of moves (seq 1..``upto``, default the game's seq): for each
-        seq the newest row, so moves taken back are left out though never deleted."""
+    async def actions(
+        self, game_id: int, upto: int | None = None, after: int = 0
+    ) -> list[ActionRow]:
+        """The game's live line of moves (seq ``after``+1..``upto``, default the game's seq):
+        for each seq the newest row, so moves taken back are left out though never deleted."""
         if upto is None:
             row = await self._one("SELECT seq FROM games WHERE id = ?", (game_id,))
             upto = 0 if row is None else int(row[0])
         rows = await self._all(
-            "SELECT * FROM actions WHERE game_id = ? AND seq <= ? ORDER BY id", (game_id, upto)
+            "SELECT * FROM actions WHERE game_id = ? AND seq > ? AND seq <= ? ORDER BY id",
+            (game_id, after, upto),
         )
         line: dict[int, ActionRow] = {}
         for r in rows:
             line[r["seq"]] = ActionRow(**dict(r))
         return [line[n] for n in sorted(line)]
+
+    async def live_hash(self, game_id: int, seq: int) -> str | None:
+        """The hash of the live row at ``seq`` (the newest with that seq), or None."""
+        row = await self._one(
+            "SELECT hash FROM actions WHERE game_id = ? AND seq = ? ORDER BY id DESC LIMIT 1",
+            (game_id, seq),
+        )
+        return None if row is None else str(row[0])
 
     async def all_actions(self, game_id: int) -> list[ActionRow]:
         """Every stored move row in insertion order, taken-back ones included."""
@@ -757,6 +768,7 @@ class Store:
         events: Sequence[NewEvent] = (),
         *,
         request: tuple[str, dict[str, Any]] | None = None,
+        checkpoint: str | None = None,
     ) -> GameRow:
         """Apply ``changes`` to the game's row and append ``actions`` and ``events``, if the game
         is still at ``game.version``; raises GameMovedOn otherwise. Returns the row as written.
@@ -764,6 +776,8 @@ class Store:
         Appending moves sets seq and last_hash; a takeback passes seq in ``changes`` instead
         (and, in a log_version 1 game, last_hash). In a log_version 2 game the events are
         chained after the actions, in the order given, and last_hash and links follow.
+        ``checkpoint``: the position after ``actions`` (bot.checkpoint), kept with the hash of
+        the last of them in the same transaction.
         """
         chained = game.log_version >= LOG_VERSION
         bad = (set(changes) - set(GAME_COLUMNS)) | ({"id", "version", "links"} & set(changes))
@@ -780,6 +794,10 @@ class Store:
         if actions:
             rows, head = _chain_rows(game.id, game.seq, head, actions, link)
             sets.update(seq=game.seq + len(actions), last_hash=head)
+            if checkpoint is not None:
+                sets.update(
+                    checkpoint_text=checkpoint, checkpoint_seq=sets["seq"], checkpoint_head=head
+                )
         event_rows, head = _event_rows(
             game.id, events, head, None if link is None else link + len(actions)
         )

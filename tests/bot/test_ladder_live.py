@@ -346,7 +346,11 @@ UNDO_MIGRATION_4 = """
     ALTER TABLE events DROP COLUMN link; ALTER TABLE events DROP COLUMN prev_hash;
     ALTER TABLE events DROP COLUMN hash; ALTER TABLE guild_settings DROP COLUMN mod_role;
     ALTER TABLE guild_settings DROP COLUMN takebacks;
-"""  # (and migration 5's column)
+    DROP INDEX games_pending_roll; DROP INDEX games_active_by_player0;
+    DROP INDEX games_active_by_player1; DROP INDEX challenges_open_by_challenger;
+    DROP INDEX request_ids_by_time; ALTER TABLE games DROP COLUMN checkpoint_text;
+    ALTER TABLE games DROP COLUMN checkpoint_seq; ALTER TABLE games DROP COLUMN checkpoint_head;
+"""  # (and migrations 5's and 6's)
 
 
 def test_migration_3_is_the_ladder_schema() -> None:
