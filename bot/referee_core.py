@@ -188,12 +188,14 @@ class RefereeCore:
         self._states[g.id] = (g.last_hash, state)
         return state
 
-    async def _restored(self, g: GameRow) -> Any:
-        """The position from the game's checkpoint and the few moves after it, or None when
-        there is none to trust: its move is no longer the live row with that hash (taken back,
-        or the log was changed), or its text does not read back."""
+    async def _restored(self, g: GameRow, upto: int | None = None) -> Any:
+        """The position after move ``upto`` (default the last) from the game's checkpoint and
+        the few moves after it, or None when there is none to trust: its move is no longer the
+        live row with that hash (taken back, or the log was changed), or its text does not read
+        back."""
+        upto = g.seq if upto is None else upto
         at = g.checkpoint_seq
-        if g.checkpoint_text is None or at is None or not 0 < at <= g.seq:
+        if g.checkpoint_text is None or at is None or not 0 < at <= upto:
             return None
         if await self.store.live_hash(g.id, at) != g.checkpoint_head:
             return None
@@ -204,7 +206,7 @@ class RefereeCore:
                 "game %s: its checkpoint at move %s does not read back; replaying", g.id, at
             )
             return None
-        return self._replay_rows(g, await self.store.actions(g.id, g.seq, after=at), state)
+        return self._replay_rows(g, await self.store.actions(g.id, upto, after=at), state)
 
     @staticmethod
     def _replay_rows(g: GameRow, rows: list[Any], start: Any = None) -> Any:
@@ -467,11 +469,12 @@ class RefereeCore:
         if turn_start is not None:
             _, earlier, made_action, made_roll = turn_start
             return (Last(earlier, made_action, made_roll), this)
-        rows = await self.store.actions(g.id, g.seq)
-        made, removal = rows[-2], rows[-1]
+        made, removal = await self.store.actions(g.id, g.seq, after=g.seq - 2)
         if made.side != removal.side:
             return this
-        earlier = self._replay_rows(g, rows[:-2])
+        earlier = await self._restored(g, g.seq - 2)
+        if earlier is None:
+            earlier = self._replay_rows(g, await self.store.actions(g.id, g.seq - 2))
         return (Last(earlier, rules.parse(earlier, made.action), made.roll), this)
 
     async def _moved_on(self, request_id: str | None = None) -> Reply:

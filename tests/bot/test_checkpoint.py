@@ -19,7 +19,7 @@ from bot.clock import ManualClock
 from bot.records import check_stored
 from bot.referee import Referee
 from bot.store import Store
-from tests.bot.conftest import ALICE, BOB, HERE, start
+from tests.bot.conftest import ALICE, BOB, HERE, THERE, start
 
 PLAYERS = {ALICE.id: ALICE, BOB.id: BOB}
 OPTIONS = {
@@ -177,5 +177,14 @@ async def test_a_removal_sent_alone_draws_the_turn_without_reading_the_log(
     rules = engine.get_game("morris")
     assert rules.notation(made.before, made.action) == "place g7"
     assert rules.notation(removal.before, removal.action) == "remove d1"
-    fresh = Referee(store, clock, render=renderer)  # after a restart: replayed, same picture
-    assert (await fresh.board(HERE)).ok
+
+    await start(referee, "morris", THERE)  # a restart between the mill and the removal
+    for mover, text in [(ALICE, "place d7"), (BOB, "place d1"), (ALICE, "place a7")]:
+        assert (await referee.act(THERE, mover, text)).ok
+    assert (await referee.act(THERE, BOB, "place a1")).ok
+    assert (await referee.act(THERE, ALICE, "place g7")).ok
+    fresh = Referee(store, clock, render=renderer)
+    assert (await fresh.act(THERE, ALICE, "remove d1")).ok
+    made, removal = views[-1].last  # the same whole turn, from the log this time
+    assert rules.notation(made.before, made.action) == "place g7"
+    assert rules.notation(removal.before, removal.action) == "remove d1"
