@@ -54,8 +54,10 @@ async def open_challenges(source: Source, user_id: int, now: float) -> int:
 async def active_games(source: Source, user_id: int) -> int:
     return await _count(
         source,
-        "SELECT COUNT(*) FROM games WHERE status = 'active' AND (player0 = ? OR player1 = ?)",
-        (user_id, user_id),
+        # one index range per seat (migration 6), not a scan of every active game
+        "SELECT (SELECT COUNT(*) FROM games WHERE status = 'active' AND player0 = ?)"
+        " + (SELECT COUNT(*) FROM games WHERE status = 'active' AND player1 = ? AND player0 != ?)",
+        (user_id, user_id, user_id),
     )
 
 

@@ -215,6 +215,23 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE challenges ADD COLUMN words TEXT;
     ALTER TABLE games ADD COLUMN dice_mix TEXT;
     """,
+    # 7: costs that grow with the store (issue 17). Indexes for the sweeper's pending rolls, the
+    # per-user limits (active games by either seat, open challenges by challenger) and the
+    # pruning of answered request ids by age. checkpoint_*: the position after the live move
+    # checkpoint_seq (the game's engine state, bot.checkpoint's text) and that move's row hash,
+    # so a restart restores it instead of replaying the whole log; NULL: replay from the start.
+    """
+    CREATE INDEX games_pending_roll ON games(pending_at)
+        WHERE status = 'active' AND pending IS NOT NULL;
+    CREATE INDEX games_active_by_player0 ON games(player0) WHERE status = 'active';
+    CREATE INDEX games_active_by_player1 ON games(player1) WHERE status = 'active';
+    CREATE INDEX challenges_open_by_challenger ON challenges(challenger_id, expires_at)
+        WHERE status = 'open';
+    CREATE INDEX request_ids_by_time ON request_ids(at);
+    ALTER TABLE games ADD COLUMN checkpoint_text TEXT;
+    ALTER TABLE games ADD COLUMN checkpoint_seq INTEGER;
+    ALTER TABLE games ADD COLUMN checkpoint_head TEXT;
+    """,
 )
 
 LATEST = len(MIGRATIONS)

@@ -36,6 +36,8 @@ from bot.records import VERIFY_HINT, check_stored, iso, stored_record
 from bot.referee_core import (
     HISTORY_PAGE,
     MAX_CHOICES,
+    REQUESTS_KEPT_FOR,
+    REQUESTS_PRUNED_PER_SWEEP,
     STALE_ROLL_AFTER,
     BrokenGame,
     RefereeCore,
@@ -392,6 +394,7 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
                 text = f"{c.challenger_name}'s challenge to {c.opponent_name or 'anyone'} expired."
                 where = Where(c.guild_id, c.channel_id, c.parent_id)
                 notices.append(Notice(where, Reply(text=text, challenge_id=c.id)))
+        await self.store.prune_requests(now - REQUESTS_KEPT_FOR, REQUESTS_PRUNED_PER_SWEEP)
         return notices
 
     async def handle(

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 import engine
 import render
-from bot import boards, ladder_store, texts
+from bot import boards, checkpoint, ladder_store, texts
 from bot.boards import BoardView, Renderer
 from bot.clock import Clock, ClockSpec, SystemClock
 from bot.lru import LRU
@@ -45,6 +45,8 @@ HISTORY_PAGE = 20
 MAX_CHOICES = 25
 MAX_REASON = 300
 STALE_ROLL_AFTER = 5.0  # seconds after which the sweeper completes an announced roll itself
+REQUESTS_KEPT_FOR = 24 * 3600.0  # answered request ids older than this are forgotten
+REQUESTS_PRUNED_PER_SWEEP = 500  # ... at most this many per sweep (a short write)
 POSITIONS_KEPT = 2000  # positions kept in memory (any other is replayed from the store)
 _REQUEST: ContextVar[str | None] = ContextVar("referee_request_id", default=None)
 _Command = TypeVar("_Command", bound=Callable[..., Awaitable[Reply]])
@@ -111,6 +113,9 @@ class RefereeCore:
         self.abandon_after = abandon_after
         # game id -> (chain head, state): the games in play and recently shown, bounded
         self._states: LRU[int, tuple[str, Any]] = LRU(positions_kept)
+        # game id -> (chain head, the turn's start, the move that made a mill): a removal sent
+        # as its own command draws the whole turn from it without replaying the log
+        self._turn_starts: LRU[int, tuple[str, Any, Any, int | None]] = LRU(positions_kept)
         self._broken_logged: set[int] = set()  # games whose log no longer replays (BrokenGame)
         self._broken: set[int] = set()  # ... whose players have been told (this process)
 
@@ -163,7 +168,9 @@ class RefereeCore:
         if cached is not None and cached[0] == g.last_hash:
             return cached[1]
         try:
-            state = self._replay_rows(g, await self.store.actions(g.id, g.seq))
+            state = await self._restored(g)
+            if state is None:
+                state = self._replay_rows(g, await self.store.actions(g.id, g.seq))
         except BrokenGame as broken:
             if g.id not in self._broken_logged:
                 self._broken_logged.add(g.id)
@@ -188,15 +195,39 @@ class RefereeCore:
         self._states[g.id] = (g.last_hash, state)
         return state
 
+    async def _restored(self, g: GameRow, upto: int | None = None) -> Any:
+        """The position after move ``upto`` (default the last) from the game's checkpoint and
+        the few moves after it, or None when there is none to trust: its move is no longer the
+        live row with that hash (taken back, or the log was changed), or its text does not read
+        back."""
+        upto = g.seq if upto is None else upto
+        at = g.checkpoint_seq
+        if g.checkpoint_text is None or at is None or not 0 < at <= upto:
+            return None
+        if await self.store.live_hash(g.id, at) != g.checkpoint_head:
+            return None
+        try:
+            state = checkpoint.decode(g.game, g.checkpoint_text)
+        except Exception:
+            log.warning(
+                "game %s: its checkpoint at move %s does not read back; replaying", g.id, at
+            )
+            return None
+        return self._replay_rows(g, await self.store.actions(g.id, upto, after=at), state)
+
     @staticmethod
-    def _replay_rows(g: GameRow, rows: list[Any]) -> Any:
+    def _replay_rows(g: GameRow, rows: list[Any], start: Any = None) -> Any:
         """Replay stored rows from the start; BrokenGame when one of them (or the game's own
         columns) no longer makes sense to the engine: whatever the engine raises is a damaged
         row here, not a bug in the command that asked."""
         seq, action, state = 0, "(the start)", None
         try:
             rules = engine.get_game(g.game)
-            state = rules.new(g.variant, **stored_options(g.game, json.loads(g.options)))
+            state = (
+                rules.new(g.variant, **stored_options(g.game, json.loads(g.options)))
+                if start is None
+                else start
+            )
             for row in rows:
                 seq, action = row.seq, row.action
                 state = rules.apply(state, rules.parse(state, row.action), row.roll)
@@ -411,30 +442,50 @@ class RefereeCore:
         text = prefix + _named(said, rules.side_names[seat], g.names[seat])
         reply = Reply(text=text, game_id=g.id, version=g.version + 1)
         request = (request_id, reply_dict(reply)) if request_id else None
+        kept = checkpoint.encode(g.game, after) if checkpoint.due(g.seq + 1) else None
+        head_before = g.last_hash
         try:
-            g = await self.store.change_game(g, changes, [entry], events, request=request)
+            g = await self.store.change_game(
+                g, changes, [entry], events, request=request, checkpoint=kept
+            )
         except GameMovedOn:
             return await self._moved_on(request_id)
         self._states[g.id] = (g.last_hash, after)
+        turn_start = self._turn_starts.pop(g.id, None)
         if outcome is not None:
             self._states.pop(g.id, None)
-        last = await self._turn_shown(g, before, action, entry.roll)
+        elif after.to_move == seat and not extra:  # the turn goes on (a mill: a removal owed)
+            self._turn_starts[g.id] = (g.last_hash, before, action, entry.roll)
+        if turn_start is not None and turn_start[0] != head_before:
+            turn_start = None
+        last = await self._turn_shown(g, before, action, entry.roll, turn_start)
         return await self._board_reply(g, after, text, last=last)
 
     async def _turn_shown(
-        self, g: GameRow, before: Any, action: Any, roll: int | None
+        self,
+        g: GameRow,
+        before: Any,
+        action: Any,
+        roll: int | None,
+        turn_start: tuple[str, Any, Any, int | None] | None = None,
     ) -> boards.LastShown:
         """What the picture marks: this action, or, for a removal sent as its own command, the
-        mover's whole turn (the move that made the mill, then the removal)."""
+        mover's whole turn (the move that made the mill, then the removal). ``turn_start``:
+        the mill's move as this process stored it; without it (a restart between the two),
+        the log is read and replayed."""
         this = Last(before, action, roll)
         rules = engine.get_game(g.game)
         if self._renderer is None or g.seq < 2 or not _is_removal(rules, before, action):
             return this
-        rows = await self.store.actions(g.id, g.seq)
-        made, removal = rows[-2], rows[-1]
+        if turn_start is not None:
+            _, earlier, made_action, made_roll = turn_start
+            return (Last(earlier, made_action, made_roll), this)
+        made, removal = await self.store.actions(g.id, g.seq, after=g.seq - 2)
         if made.side != removal.side:
             return this
-        earlier = self._replay_rows(g, rows[:-2])
+        earlier = await self._restored(g, g.seq - 2)
+        if earlier is None:
+            earlier = self._replay_rows(g, await self.store.actions(g.id, g.seq - 2))
         return (Last(earlier, rules.parse(earlier, made.action), made.roll), this)
 
     async def _moved_on(self, request_id: str | None = None) -> Reply:

@@ -152,6 +152,9 @@ class GameRow:
     links: int = 0  # rows in that chain
     frozen_at: float | None = None  # a dispute froze the clocks at this time
     dice_mix: str | None = field(default=None, repr=False)  # mixed into every roll (migration 5)
+    checkpoint_text: str | None = None  # the position after move checkpoint_seq (migration 7)
+    checkpoint_seq: int | None = None
+    checkpoint_head: str | None = None  # that move's row hash: the checkpoint's proof
 
     @property
     def players(self) -> tuple[int, int]:
@@ -271,6 +274,15 @@ _GAME_SELECT = (
 _CHALLENGE_SELECT = (
     "SELECT c.*, p.name AS challenger_name, o.name AS opponent_name FROM challenges c "
     "JOIN players p ON p.id = c.challenger_id LEFT JOIN players o ON o.id = c.opponent_id "
+)
+
+
+# Two index lookups (the channel's one active game, else its highest id), never a sort of every
+# game the channel has held: /board stays as cheap after 100,000 games as after one.
+_LATEST_GAME = _GAME_SELECT + (
+    "WHERE g.id = COALESCE("
+    "(SELECT id FROM games WHERE channel_id = ? AND status = 'active'),"
+    " (SELECT id FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1))"
 )
 
 
@@ -493,27 +505,32 @@ class Store:
 
     async def latest_game(self, channel_id: int) -> GameRow | None:
         """The channel's active game, else its most recent one."""
-        return _game(
-            await self._one(
-                _GAME_SELECT + "WHERE g.channel_id = ? ORDER BY g.status = 'active' DESC, g.id DESC"
-                " LIMIT 1",
-                (channel_id,),
-            )
-        )
+        return _game(await self._one(_LATEST_GAME, (channel_id, channel_id)))
 
-    async def actions(self, game_id: int, upto: int | None = None) -> list[ActionRow]:
-        """The game's live line of moves (seq 1..``upto``, default the game's seq): for each
-        seq the newest row, so moves taken back are left out though never deleted."""
+    async def actions(
+        self, game_id: int, upto: int | None = None, after: int = 0
+    ) -> list[ActionRow]:
+        """The game's live line of moves (seq ``after``+1..``upto``, default the game's seq):
+        for each seq the newest row, so moves taken back are left out though never deleted."""
         if upto is None:
             row = await self._one("SELECT seq FROM games WHERE id = ?", (game_id,))
             upto = 0 if row is None else int(row[0])
         rows = await self._all(
-            "SELECT * FROM actions WHERE game_id = ? AND seq <= ? ORDER BY id", (game_id, upto)
+            "SELECT * FROM actions WHERE game_id = ? AND seq > ? AND seq <= ? ORDER BY id",
+            (game_id, after, upto),
         )
         line: dict[int, ActionRow] = {}
         for r in rows:
             line[r["seq"]] = ActionRow(**dict(r))
         return [line[n] for n in sorted(line)]
+
+    async def live_hash(self, game_id: int, seq: int) -> str | None:
+        """The hash of the live row at ``seq`` (the newest with that seq), or None."""
+        row = await self._one(
+            "SELECT hash FROM actions WHERE game_id = ? AND seq = ? ORDER BY id DESC LIMIT 1",
+            (game_id, seq),
+        )
+        return None if row is None else str(row[0])
 
     async def all_actions(self, game_id: int) -> list[ActionRow]:
         """Every stored move row in insertion order, taken-back ones included."""
@@ -607,6 +624,18 @@ class Store:
                 " ON CONFLICT(request_id) DO UPDATE SET reply = excluded.reply",
                 (request_id, game_id, json.dumps(reply), at),
             )
+
+    async def prune_requests(self, before: float, limit: int) -> int:
+        """Forget at most ``limit`` answered request ids older than ``before`` (oldest first,
+        through the index on their time): a repeat that late is no longer a redelivery. Small
+        batches keep each write short; the sweeper calls it every round. How many went."""
+        async with self._write("pruning old request ids") as db:
+            cur = await db.execute(
+                "DELETE FROM request_ids WHERE rowid IN"
+                " (SELECT rowid FROM request_ids WHERE at < ? ORDER BY at LIMIT ?)",
+                (before, limit),
+            )
+            return cur.rowcount
 
     async def set_takebacks(self, guild_id: int, allowed: bool, now: float) -> None:
         """Whether casual games on this server may take back a move by consent."""
@@ -745,6 +774,7 @@ class Store:
         events: Sequence[NewEvent] = (),
         *,
         request: tuple[str, dict[str, Any]] | None = None,
+        checkpoint: str | None = None,
     ) -> GameRow:
         """Apply ``changes`` to the game's row and append ``actions`` and ``events``, if the game
         is still at ``game.version``; raises GameMovedOn otherwise. Returns the row as written.
@@ -752,6 +782,8 @@ class Store:
         Appending moves sets seq and last_hash; a takeback passes seq in ``changes`` instead
         (and, in a log_version 1 game, last_hash). In a log_version 2 game the events are
         chained after the actions, in the order given, and last_hash and links follow.
+        ``checkpoint``: the position after ``actions`` (bot.checkpoint), kept with the hash of
+        the last of them in the same transaction.
         """
         chained = game.log_version >= LOG_VERSION
         bad = (set(changes) - set(GAME_COLUMNS)) | ({"id", "version", "links"} & set(changes))
@@ -768,6 +800,10 @@ class Store:
         if actions:
             rows, head = _chain_rows(game.id, game.seq, head, actions, link)
             sets.update(seq=game.seq + len(actions), last_hash=head)
+            if checkpoint is not None:
+                sets.update(
+                    checkpoint_text=checkpoint, checkpoint_seq=sets["seq"], checkpoint_head=head
+                )
         event_rows, head = _event_rows(
             game.id, events, head, None if link is None else link + len(actions)
         )
@@ -792,7 +828,12 @@ class Store:
             if request is not None:
                 await db.execute(
                     "INSERT INTO request_ids (request_id, game_id, reply, at) VALUES (?,?,?,?)",
-                    (request[0], game.id, json.dumps(request[1]), changes.get("updated_at", 0.0)),
+                    (
+                        request[0],
+                        game.id,
+                        json.dumps(request[1]),
+                        changes.get("updated_at", game.updated_at),  # its age, for pruning
+                    ),
                 )
         values = {f: getattr(game, f) for f in GameRow.__slots__}  # type: ignore[attr-defined]
         values.update(sets, version=game.version + 1)

@@ -34,6 +34,7 @@ from engine.abalone_board import (
     VARIANTS,
     start_board,
 )
+from engine.abalone_history import History
 from engine.abalone_moves import (
     INFO,
     NOT_A_LINE,
@@ -66,9 +67,10 @@ class AbaloneState:
     """A position with its options.
 
     ``history`` holds the boards of the earlier positions since the last push-off, oldest
-    first (a push-off makes every earlier position unreachable). It decides the repetition draw
-    but is left out of equality, hashing and ``to_text``: a position read back from text starts
-    its repetition count afresh.
+    first (a push-off makes every earlier position unreachable), shared with the states before
+    it (``engine.abalone_history``; a tuple given here is read into one). It decides the
+    repetition draw but is left out of equality, hashing and ``to_text``: a position read back
+    from text starts its repetition count afresh.
     """
 
     variant: str
@@ -77,7 +79,11 @@ class AbaloneState:
     ply: int = 0
     repetition: bool = True
     move_limit: int = DEFAULT_MOVE_LIMIT
-    history: tuple[bytes, ...] = field(default=(), compare=False, hash=False, repr=False)
+    history: History = field(default_factory=History, compare=False, hash=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.history, History):
+            object.__setattr__(self, "history", History(self.history))
 
 
 def marble_at(state: AbaloneState, cell: str | int) -> int | None:
@@ -155,7 +161,7 @@ class AbaloneGame:
         extended = state.board + _BORDER
         self._check(state, extended, action)
         board, off = play(extended, moved_pairs(extended, action))
-        history = (*state.history, state.board) if state.repetition and not off else ()
+        history = state.history.plus(state.board) if state.repetition and not off else History()
         return AbaloneState(
             state.variant,
             board,
@@ -179,7 +185,7 @@ class AbaloneGame:
                     winner,
                     f"{SIDE_NAMES[winner]} pushed six {SIDE_NAMES[loser]} marbles off the board",
                 )
-        if state.repetition and state.history[-2::-2].count(board) >= 2:
+        if state.repetition and state.history.same_side_count(board) >= 2:
             return Outcome(
                 Termination.REPETITION,
                 None,

@@ -326,7 +326,7 @@ async def test_a_schema_2_file_is_migrated_and_its_ladders_rebuilt(
     old.executescript(
         "DROP TABLE ratings; DROP TABLE seasons; DROP TABLE rating_changes; PRAGMA user_version=2;"
     )
-    old.executescript(UNDO_MIGRATION_6 + UNDO_MIGRATION_5 + UNDO_MIGRATION_4)
+    old.executescript(UNDO_MIGRATION_7 + UNDO_MIGRATION_6 + UNDO_MIGRATION_5 + UNDO_MIGRATION_4)
     old.close()
     store = await Store.open(db_path)
     try:
@@ -340,6 +340,12 @@ async def test_a_schema_2_file_is_migrated_and_its_ladders_rebuilt(
         await store.close()
 
 
+UNDO_MIGRATION_7 = """
+    DROP INDEX games_pending_roll; DROP INDEX games_active_by_player0;
+    DROP INDEX games_active_by_player1; DROP INDEX challenges_open_by_challenger;
+    DROP INDEX request_ids_by_time; ALTER TABLE games DROP COLUMN checkpoint_text;
+    ALTER TABLE games DROP COLUMN checkpoint_seq; ALTER TABLE games DROP COLUMN checkpoint_head;
+"""
 UNDO_MIGRATION_6 = """
     ALTER TABLE challenges DROP COLUMN seed; ALTER TABLE challenges DROP COLUMN words;
     ALTER TABLE games DROP COLUMN dice_mix;
