@@ -24,8 +24,10 @@ def encode(game: str, state: Any) -> str | None:
     """The checkpoint text of ``state``, or None when reading it back would not give it."""
     rules = engine.get_game(game)
     history = getattr(state, "history", ())
+    raw = any(isinstance(h, bytes) for h in history)
     kept: list[Any] = [h.hex() if isinstance(h, bytes) else h for h in history]
-    text = json.dumps({"position": rules.to_text(state), "history": kept}, separators=(",", ":"))
+    data = {"position": rules.to_text(state), "history": kept, "bytes": raw}
+    text = json.dumps(data, separators=(",", ":"))
     try:
         back = decode(game, text)
     except Exception:
@@ -43,7 +45,7 @@ def decode(game: str, text: str) -> Any:
         if history:
             raise ValueError("a history for a game that keeps none")
         return state
-    if game == "abalone":
+    if data.get("bytes"):  # Abalone's and Atmalof's keys are bytes, Morris's are numbers
         return dataclasses.replace(state, history=tuple(bytes.fromhex(h) for h in history))
     return dataclasses.replace(state, history=tuple(int(h) for h in history))
 
