@@ -488,7 +488,7 @@ async def run_all(tmp: Path, seconds: float) -> None:
     print(
         f"{TABLES} tables, each acting every {TABLES / RATE:.1f} s at {RATE:.0f}/s; "
         f"{seconds:.0f} s a run; {os.cpu_count()} CPUs, load average {load:.1f} at the start "
-        "(on a shared machine other work competes for the cores: see 'cores used')"
+        "(on a shared machine other work competes for the cores: see 'cores' on each line)"
     )
     reference = reference_board_ms()
     print(f"yardstick: one board drawn alone, {reference:.2f} ms CPU (median)")
