@@ -18,9 +18,10 @@ machine inflates both). Capacity, two ways: 1 / CPU per interaction, and a step 
 rates, pinned to one core, for the highest rate answered in time (>= 95 % within the run) with
 p99 under ``BOUND_MS``.
 
-Board drawing is compared four ways at ``RATE``/s: inline on the event loop, asyncio's default
-executor (``asyncio.to_thread``, as the bot drew before), the bot's bounded pool
-(``bot.boards.render_pool``, two threads) and a pool of two processes.
+Board drawing is compared four ways, one after the other on the same bot and games, at
+``GENTLE``/s and ``RATE``/s: inline on the event loop, asyncio's default executor
+(``asyncio.to_thread``, as the bot drew before), the bot's bounded pool (``bot.boards``, two
+threads) and a pool of two processes.
 
 Goals (issue 17): one core sustains 300 interactions/s with a board on every move (CPU per
 interaction at most 3.3 ms); the p99 of the first response under 50 ms at 100/s.
@@ -422,11 +423,18 @@ class TimedDrawing:
             self.boards += 1
         return png
 
+    def __getstate__(self) -> dict[str, Any]:
+        return {}  # a process pool's worker draws with its own copy (its counts stay there)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__()  # type: ignore[misc]
+
 
 async def open_bench(db: Path, pool: Executor) -> tuple[Bench, Store]:
+    """The bot on a new store, its boards drawn in ``pool``, every table's game started."""
     store = await Store.open(str(db))
-    timed = None if isinstance(pool, ProcessPoolExecutor) else TimedDrawing()  # not picklable
-    bot = RefereeBot(Referee(store, clock=ManualClock(), render=timed or True), sweep_seconds=None)
+    timed = TimedDrawing()
+    bot = RefereeBot(Referee(store, clock=ManualClock(), render=timed), sweep_seconds=None)
     h = await OpenLoop(bot).start()
     boards.use_render_pool(pool)
     bench = Bench(h, pool, timed)
@@ -497,36 +505,38 @@ async def run_all(tmp: Path, seconds: float) -> None:
     best_one = best_two = 0.0
     results: dict[str, Run] = {}
     gentle: dict[str, Run] = {}
-    for n, (label, make) in enumerate(_pools().items()):
-        pool = make()
-        if isinstance(pool, ProcessPoolExecutor):
-            for future in [pool.submit(_warm_worker) for _ in range(4)]:
-                future.result()
-        bench, store = await open_bench(tmp / f"bench-{n}.db", pool)
-        try:
-            if label == "inline":
-                pick_ms = await bench.pick_cost_ms()
-                print(f"(the benchmark's own move picking: {pick_ms:.2f} ms CPU a legal_for call, "
-                      "subtracted from every CPU figure)")  # fmt: skip
-            clean = gentle[label] = await bench.measure(GENTLE, seconds)
-            print(line(f"{label}, a rate served with room to spare,", clean, pick_ms))
-            if label == "inline":
-                busy = await bench.measure(0, seconds)
-                print(line(f"{label}, {IN_FLIGHT} tables", busy, pick_ms))
-            run = results[label] = await bench.measure(RATE, seconds)
-            print(line(label, run, pick_ms), flush=True)
-            if label == "inline":
-                with one_core() as cpu:
-                    print(f"capacity search, boards inline, every thread pinned to CPU {cpu}:")
-                    best_one = await search(bench, seconds * 0.75, pick_ms)
-            elif label.startswith("pool of") and "threads" in label:
-                print("capacity search, the bot's pool, both CPUs:")
-                best_two = await search(bench, seconds * 0.75, pick_ms)
-        finally:
-            await bench.h.close()
-            await store.close()
-            boards.use_render_pool(None)
-            pool.shutdown(wait=True)
+    bench, store = await open_bench(tmp / "bench.db", Inline())
+    try:
+        pick_ms = await bench.pick_cost_ms()
+        print(f"(the benchmark's own move picking: {pick_ms:.2f} ms CPU a legal_for call, "
+              "subtracted from every CPU figure)")  # fmt: skip
+        for label, make in _pools().items():  # one bot and its games; the pool changes
+            pool = bench.pool = make()
+            if isinstance(pool, ProcessPoolExecutor):
+                for future in [pool.submit(_warm_worker) for _ in range(4)]:
+                    future.result()
+            boards.use_render_pool(pool)
+            try:
+                clean = gentle[label] = await bench.measure(GENTLE, seconds)
+                print(line(f"{label}, a rate served with room to spare,", clean, pick_ms))
+                if label == "inline":
+                    busy = await bench.measure(0, seconds)
+                    print(line(f"{label}, {IN_FLIGHT} tables", busy, pick_ms))
+                run = results[label] = await bench.measure(RATE, seconds)
+                print(line(label, run, pick_ms), flush=True)
+                if label == "inline":
+                    with one_core() as cpu:
+                        print(f"capacity search, boards inline, every thread pinned to CPU {cpu}:")
+                        best_one = await search(bench, seconds * 0.75, pick_ms)
+                elif label.startswith("pool of") and "threads" in label:
+                    print("capacity search, the bot's pool, both CPUs:")
+                    best_two = await search(bench, seconds * 0.75, pick_ms)
+            finally:
+                pool.shutdown(wait=True)
+    finally:
+        await bench.h.close()
+        await store.close()
+        boards.use_render_pool(None)
     logging.getLogger().removeHandler(TALLY)
     for what, count in TALLY.counts.most_common(3):
         print(f"logged {count} times: {what}")
