@@ -42,9 +42,10 @@ class BoardView:
 
 Renderer = Callable[[BoardView], bytes]
 
-# Threads that draw boards. Two: the host's second core. Pillow's drawing and ISA-L's deflate
-# release the GIL, so a second thread draws while the event loop answers the next interaction;
-# more threads only crowd the loop for the GIL (bench/discord.py compares the choices).
+# Threads that draw boards. Two: the host's second core. Parts of Pillow's work and ISA-L's
+# deflate release the GIL, so a drawing thread can run while the event loop answers the next
+# interaction; the bound keeps a burst from starting a drawing per move at once. A bound, not a
+# measured optimum: on a loaded 2-core machine bench/discord.py found no mode clearly better.
 RENDER_THREADS = 2
 _pool: Executor | None = None
 
