@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
 import platform
 import sys
@@ -15,9 +16,15 @@ SKIP = {"__main__", "timing", "positions", "soak"}  # helpers, and the long soak
 def main(argv: list[str]) -> int:
     here = Path(__file__).parent
     names = argv or sorted(m.name for m in pkgutil.iter_modules([str(here)]) if m.name not in SKIP)
+    load = (
+        "load average {:.1f} {:.1f} {:.1f}".format(*os.getloadavg())
+        if hasattr(os, "getloadavg")
+        else ""
+    )
     print(
         f"# {platform.python_implementation()} {platform.python_version()} on "
-        f"{platform.machine()}, {platform.processor() or 'cpu'}; {time.strftime('%Y-%m-%d')}"
+        f"{platform.machine()}, {platform.processor() or 'cpu'}, {os.cpu_count()} CPUs, {load} "
+        f"(other work on a shared machine slows every figure); {time.strftime('%Y-%m-%d %H:%M')}"
     )
     failed = 0
     for name in names:

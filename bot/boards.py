@@ -1,4 +1,4 @@
-"""Board pictures for replies: the PNG (via render/, in a worker thread) and a text board.
+"""Board pictures for replies: the PNG (via render/, in a bounded pool of threads) and a text board.
 
 A renderer passed to the Referee is a callable ``(BoardView) -> bytes``; the default draws with
 ``render.board_png``. A drawing failure never loses the move: the reply goes out without the
@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,6 +41,30 @@ class BoardView:
 
 
 Renderer = Callable[[BoardView], bytes]
+
+# Threads that draw boards. Two: the host's second core. Parts of Pillow's work and ISA-L's
+# deflate release the GIL, so a drawing thread can run while the event loop answers the next
+# interaction; the bound keeps a burst from starting a drawing per move at once. A bound, not a
+# measured optimum: on a loaded 2-core machine bench/discord.py found no mode clearly better.
+RENDER_THREADS = 2
+_pool: Executor | None = None
+
+
+def render_pool() -> Executor:
+    """The pool boards are drawn in, made on first use: a burst of moves queues here for a
+    drawing thread instead of taking every thread asyncio's default executor has."""
+    global _pool
+    if _pool is None:
+        _pool = ThreadPoolExecutor(RENDER_THREADS, thread_name_prefix="board")
+    return _pool
+
+
+def use_render_pool(executor: Executor | None) -> Executor | None:
+    """Draw boards in ``executor`` from now on (None: a new default pool on next use); returns
+    the pool used until now, for the benchmark's comparisons and the caller to shut down."""
+    global _pool
+    previous, _pool = _pool, executor
+    return previous
 
 
 def _kwargs(view: BoardView) -> dict[str, Any]:
@@ -95,11 +120,11 @@ def alt_text(view: BoardView) -> str:
 
 
 async def png(renderer: Renderer | None, view: BoardView) -> bytes | None:
-    """The PNG bytes, drawn in a worker thread so the event loop keeps serving; None on failure."""
+    """The PNG bytes, drawn in the render pool so the event loop keeps serving; None on failure."""
     if renderer is None:
         return None
     try:
-        return await asyncio.to_thread(renderer, view)
+        return await asyncio.get_running_loop().run_in_executor(render_pool(), renderer, view)
     except Exception:  # the move stands even if the picture fails
         log.exception("rendering %s failed", view.game)
         return None

@@ -4,9 +4,15 @@ board of a finished game says the result."""
 
 from __future__ import annotations
 
+import asyncio
+import threading
+import time
+
 import pytest
 
+import engine
 import render
+from bot import boards
 from bot.boards import BoardView, draw_png
 from bot.clock import ManualClock
 from bot.referee import Referee
@@ -109,3 +115,35 @@ async def test_an_aborted_game_has_no_result_rather_than_a_draw(referee: Referee
     assert ended.board_text.splitlines()[-1].endswith(
         "; game over: no result (aborted by alice before both moved)"
     )
+
+
+async def test_boards_are_drawn_in_the_bounded_pool_off_the_event_loop() -> None:
+    """Many moves at once: every board is drawn on one of the pool's threads, never the event
+    loop's, and no more than RENDER_THREADS at a time (the rest wait for a drawing thread)."""
+    lock = threading.Lock()
+    names: list[str] = []
+    drawing = peak = 0
+
+    def slow(view: BoardView) -> bytes:
+        nonlocal drawing, peak
+        with lock:
+            drawing += 1
+            peak = max(peak, drawing)
+            names.append(threading.current_thread().name)
+        time.sleep(0.05)  # long enough for the others to pile up
+        with lock:
+            drawing -= 1
+        return draw_png(view)
+
+    view = BoardView("morris", engine.get_game("morris").new())
+    previous = boards.use_render_pool(None)  # the bot's own pool, made on first use
+    try:
+        images = await asyncio.gather(*(boards.png(slow, view) for _ in range(8)))
+    finally:
+        pool = boards.use_render_pool(previous)
+        if pool is not None:
+            pool.shutdown(wait=False)
+    assert all(image and image.startswith(b"\x89PNG") for image in images)
+    assert peak == boards.RENDER_THREADS
+    assert threading.main_thread().name not in names
+    assert all(name.startswith("board") for name in names)
