@@ -583,7 +583,7 @@ class RefereeCore:
     async def _agree_draw(
         self, g: GameRow, state: Any, actor: Actor, seat: int, prefix: str
     ) -> Reply:
-        outcome = Outcome(Termination.AGREEMENT, None, "drawn by agreement")
+        outcome = Outcome(Termination.AGREEMENT, None, "agreed by both players")
         return await self._end(g, state, outcome, actor, seat, "draw", prefix=prefix)
 
     async def _takeback_span(self, g: GameRow, seat: int) -> str | tuple[list[Any], list[Any]]:

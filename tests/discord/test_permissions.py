@@ -344,7 +344,7 @@ COLUMNS = (
     Column(
         "draw accept",
         draw_offered,
-        play_cells(Ok("drawn by agreement"), No("no draw offer for you")),
+        play_cells(Ok("agreed by both players"), No("no draw offer for you")),
     ),
     Column(
         "draw decline",
@@ -354,7 +354,7 @@ COLUMNS = (
     Column(
         "button:draw-accept",
         draw_offered,
-        play_cells(Ok("drawn by agreement"), No("no draw offer for you"))
+        play_cells(Ok("agreed by both players"), No("no draw offer for you"))
         | BUTTONS_ELSEWHERE
         | BUTTON_BOT,
     ),
