@@ -69,8 +69,25 @@ RULES: dict[str, tuple[str, str]] = {
 }
 
 _LINK = re.compile(r"\[([^\]]+)\]\(([^)]+)\)")
+_SLASH_COMMAND = re.compile(r"`(/[^`]+)`")
+# The summaries' slash commands typed at the console where dropping the "/" is not enough:
+# the console has no Discord options, and its moderator speaks as ``referee:``.
+_AT_THE_CONSOLE = {
+    "/move d7 d6 remove:b6": "move d7 d6 x b6",
+    "/referee settings": "referee: settings",
+}
 
 
 def plain(text: str) -> str:
     """A summary for a terminal: no bold marks, no code ticks, a link as "text (address)"."""
     return _LINK.sub(r"\1 (\2)", text).replace("**", "").replace("`", "")
+
+
+def console(text: str) -> str:
+    """A summary for the console table: plain text, each slash command as it is typed there."""
+
+    def typed(command: re.Match[str]) -> str:
+        slash = command.group(1)
+        return _AT_THE_CONSOLE.get(slash, slash.removeprefix("/"))
+
+    return plain(_SLASH_COMMAND.sub(typed, text))
