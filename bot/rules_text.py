@@ -48,7 +48,7 @@ RULES: dict[str, tuple[str, str]] = {
         "point (`/move d7 d6`). With three men left you may fly to any empty point (an option).\n"
         "• **Mills**: three of your men in a row on a line let you remove one of the opponent's "
         "(`/remove b6`, or `/move d7 d6 remove:b6`). A man standing in a mill is safe unless "
-        "every one of them stands in a mill. Removed men never come back.\n"
+        "all of that side's men stand in mills. Removed men never come back.\n"
         "You lose with two men left or when you cannot move. Repeating a position three times, "
         "or a long run without a removal, is a draw.\n"
         f"{_TAKEBACKS}",
@@ -63,6 +63,9 @@ RULES: dict[str, tuple[str, str]] = {
         "numbers cannot push, and you may never move your own marble off the board.\n"
         "Push six of your opponent's marbles off the board to win. Layouts: standard, Belgian "
         "daisy, German daisy.\n"
+        "**The referee's own rules**, not the original's: the third repetition of a position "
+        "(same side to move) is a draw, and after 200 moves in all the side with more marbles "
+        "on the board wins (equal numbers draw).\n"
         f"{_TAKEBACKS} The original rules say a move cannot be changed once made: takebacks "
         "are the referee's allowance, not part of Abalone.",
     ),

@@ -327,7 +327,7 @@ async def _(tmp_path: Path) -> None:
     )
 
 
-@claim("morris", "A man standing in a mill is safe unless every one of them stands in a mill")
+@claim("morris", "A man standing in a mill is safe unless all of that side's men stand in mills")
 async def _(tmp_path: Path) -> None:
     state = morris_play(morris_position("a7 d7", "b6 d6 f6 a4", hand=(7, 5)), "place g7")
     assert names(removable(state)) == {"a4"}
@@ -431,6 +431,35 @@ async def _(tmp_path: Path) -> None:
     outcome = ABALONE.result(ABALONE.apply(state, ABALONE.parse(state, "push a3 a4 e")))
     assert outcome is not None and outcome.winner == 0
     assert outcome.termination is Termination.SIX_OFF
+
+
+@claim("abalone", "The referee's own rules, not the original's")
+async def _(tmp_path: Path) -> None:
+    assert ABALONE.options(ABALONE.new()) == {"repetition": True, "move_limit": 200}
+    # The 200th move ends the game: White has more marbles on the board and wins.
+    state = abalone_position("d1", "a5", ply=199, lost=(2, 1))
+    outcome = ABALONE.result(ABALONE.apply(state, ABALONE.parse(state, "push d1 e")))
+    assert outcome is not None and outcome.termination is Termination.MOVE_LIMIT
+    assert outcome.winner == 1
+    level = abalone_position("d1", "a5", ply=199)
+    drawn = ABALONE.result(ABALONE.apply(level, ABALONE.parse(level, "push d1 e")))
+    assert drawn is not None and drawn.winner is None
+    # Shuffling back and forth: the third time a position comes round with Black to move.
+    state = abalone_position("d1", "a5")
+    for _ in range(2):
+        for text in ("push d1 e", "push a5 w", "push d2 w", "push a4 e"):
+            assert ABALONE.result(state) is None
+            state = ABALONE.apply(state, ABALONE.parse(state, text))
+    outcome = ABALONE.result(state)
+    assert outcome is not None and outcome.termination is Termination.REPETITION
+
+
+cites(
+    "abalone",
+    "The referee's own rules",
+    "seed 003 ends the game only when six marbles are pushed off; a draw by repetition and a "
+    "move limit are not in it",
+)
 
 
 @claim("abalone", "Layouts: standard, Belgian daisy, German daisy")
