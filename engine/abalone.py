@@ -308,7 +308,7 @@ def _check_options(options: dict[str, Any]) -> tuple[bool, int]:
 
 def _move_limit_outcome(state: AbaloneState) -> Outcome:
     black, white = state.board.count(1), state.board.count(2)
-    limit = f"the move limit of {state.move_limit} plies was reached"
+    limit = f"the limit of {state.move_limit} moves in all was reached"  # not "plies"
     if black == white:
         return Outcome(
             Termination.MOVE_LIMIT, None, f"{limit} with {black} marbles each on the board"

@@ -453,9 +453,9 @@ def test_move_limit_draws_with_equal_marbles() -> None:
     outcome = GAME.result(state)
     assert outcome is not None and outcome.termination == Termination.MOVE_LIMIT
     assert outcome.winner is None
-    assert (
-        outcome.reason == "the move limit of 4 plies was reached with 14 marbles each on the board"
-    )
+    assert outcome.reason == (
+        "the limit of 4 moves in all was reached with 14 marbles each on the board"
+    )  # "moves", as players count them and the picture says; not "plies"
 
 
 def test_move_limit_won_by_more_marbles_on_the_board() -> None:
@@ -464,7 +464,7 @@ def test_move_limit_won_by_more_marbles_on_the_board() -> None:
     outcome = GAME.result(state)
     assert outcome is not None and outcome.winner == 1
     assert outcome.reason == (
-        "the move limit of 4 plies was reached: White has 13 marbles on the board, Black 12"
+        "the limit of 4 moves in all was reached: White has 13 marbles on the board, Black 12"
     )
 
 
