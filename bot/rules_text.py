@@ -45,12 +45,13 @@ RULES: dict[str, tuple[str, str]] = {
         "24 points on three nested squares joined by four lines; nine men each, White first.\n"
         "• **Placing**: take turns putting a man on an empty point (`/place d7`).\n"
         "• **Moving**: once all are placed, slide a man along a line to a neighbouring empty "
-        "point (`/move d7 d6`). With three men left you may fly to any empty point (an option).\n"
+        "point (`/move d7 d6`). With three men left you may fly to any empty point (an option, "
+        "on unless the challenge says `flying=off`).\n"
         "• **Mills**: three of your men in a row on a line let you remove one of the opponent's "
         "(`/remove b6`, or `/move d7 d6 remove:b6`). A man standing in a mill is safe unless "
         "all of that side's men stand in mills. Removed men never come back.\n"
         "You lose with two men left or when you cannot move. Repeating a position three times, "
-        "or a long run without a removal, is a draw.\n"
+        "or 50 moves each without a removal once all are placed, is a draw.\n"
         f"{_TAKEBACKS}",
     ),
     "abalone": (

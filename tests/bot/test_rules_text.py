@@ -313,8 +313,10 @@ async def _(tmp_path: Path) -> None:
         MORRIS.parse(state, "move a7 g7")
 
 
-@claim("morris", "With three men left you may fly to any empty point (an option)")
+@claim("morris", "With three men left you may fly to any empty point (an option, on unless")
 async def _(tmp_path: Path) -> None:
+    assert MORRIS.options(MORRIS.new())["flying"] is True  # "on unless ... flying=off"
+    assert MORRIS.options(MORRIS.new(flying=False))["flying"] is False
     assert can_fly(morris_position(**FLYING), 0)
     assert not can_fly(morris_position(**FLYING, flying=False), 0)
 
@@ -352,8 +354,13 @@ async def _(tmp_path: Path) -> None:
     assert blocked is not None and blocked.termination is Termination.BLOCKED
 
 
-@claim("morris", "Repeating a position three times, or a long run without a removal")
+@claim("morris", "Repeating a position three times, or 50 moves each without a removal")
 async def _(tmp_path: Path) -> None:
+    assert MORRIS.options(MORRIS.new())["move_limit"] == 50
+    (limit,) = re.findall(r"or (\d+) moves each without a removal", RULES["morris"][1])
+    assert int(limit) == MORRIS.options(MORRIS.new())["move_limit"]
+    calm = MORRIS.result(morris_play(morris_position(**MOVING, quiet=2 * 50 - 2), "move a7 d7"))
+    assert calm is None  # 49.5 moves each: not yet
     shuffle = ("move a7 d7", "move c5 d5", "move d7 a7", "move d5 c5")
     repeated = MORRIS.result(morris_play(morris_position(**MOVING), *shuffle, *shuffle))
     assert repeated is not None and repeated.termination is Termination.REPETITION
