@@ -258,3 +258,15 @@ async def test_an_agreed_draw_is_not_called_a_draw_twice(referee: Referee) -> No
     done = await referee.answer_draw(HERE, BOB, True)
     (over,) = [line for line in done.text.splitlines() if line.startswith("Game over:")]
     assert over.lower().count("draw") == 1 and "agreed" in over, over
+
+
+async def test_nonsense_out_of_turn_is_called_nonsense_not_the_wrong_turn(
+    referee: Referee,
+) -> None:
+    """ "bob: frobnicate" while alice is to move: the command is the problem, not the turn."""
+    await start(referee, "morris")
+    nonsense = await referee.act(HERE, BOB, "frobnicate")
+    assert nonsense.refused and "expected: place <point>" in nonsense.text, nonsense.text
+    assert "turn" not in nonsense.text
+    early = await referee.act(HERE, BOB, "place d7")  # a real move, only not bob's turn
+    assert early.refused and "it is alice (White)'s turn, not yours" in early.text
