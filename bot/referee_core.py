@@ -466,7 +466,8 @@ class RefereeCore:
             if clocks:
                 lines.append(clocks)
             if g.frozen_at is not None:
-                lines.append("Frozen for a dispute: the clocks are stopped.")
+                stopped = ": the clocks are stopped" if clocks else ""  # none to stop
+                lines.append(f"Frozen for a dispute{stopped}.")
             mentions.append(g.players[to_move])
         elif outcome is not None:
             lines.append(texts.result_line(g, sides, outcome))
