@@ -16,7 +16,7 @@ from bot import texts
 from bot.console_names import name_key
 from bot.ladder_service import ladder_setting_text
 from bot.replies import Actor, Reply, Where, refusal
-from bot.rules_text import RULES, plain
+from bot.rules_text import RULES, console
 
 if TYPE_CHECKING:
     from bot.referee import Referee
@@ -152,7 +152,7 @@ def rules_reply(words: list[str]) -> Reply:
     except engine.EngineError:
         return refusal(f"I have no rules for {' '.join(words)[:40]!r}: {games}")
     title, text = RULES[name]
-    return Reply(text=f"{title}: the rules\n{plain(text)}", ephemeral=True)
+    return Reply(text=f"{title}: the rules\n{console(text)}", ephemeral=True)
 
 
 async def _moves(

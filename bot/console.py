@@ -128,6 +128,8 @@ class ConsoleTable:
         """The reply's buttons as lines to type: "(to answer, type `bob: accept` or ...)"."""
         names = {a.id: a.name for a in self.people.values()}
         asked = [names[i] for i in reply.mentions if i in names]
+        if reply.ephemeral and self.current is not None:  # a private question: its asker's
+            asked = [self.current.name]
         whom = asked[0] if len(asked) == 1 else "name"
         lines = [b.typed or TYPED.get(b.kind) for b in reply.buttons]
         typed = " or ".join(f"`{whom}: {line}`" for line in lines if line)

@@ -214,10 +214,9 @@ class Disputes(RefereeCore):
         if stored is None:
             return refusal(texts.MOVED_ON)
         g = stored
-        text = (
-            f"Moderator {actor.name} resumes the game ({why}). The clocks go on from where "
-            f"they stopped ({format_seconds(paused)} paused)."
-        )
+        text = f"Moderator {actor.name} resumes the game ({why})."
+        if spec.enabled:  # a game without a clock has nothing to go on
+            text += f" The clocks go on from where they stopped ({format_seconds(paused)} paused)."
         return await self._board_reply(g, state, text)
 
     async def restore(self, where: Where, actor: Actor, number: int, reason: str) -> Reply:

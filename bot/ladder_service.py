@@ -270,7 +270,8 @@ def _leaderboard_text(
         lines.append("No ranked players yet" + ("." if provisional else settle))
     lines += [_row_text(r, names.get(r.player, "?")) for r in board.rows]
     if board.hidden:
-        lines.append(f"({board.hidden} provisional or inactive player(s) hidden)")
+        players = "player" if board.hidden == 1 else "players"
+        lines.append(f"({board.hidden} provisional or inactive {players} hidden)")
     me = board.caller
     if me is None:
         lines.append(f"{actor.name}: not on this ladder yet; play a rated game to join.")
@@ -301,7 +302,8 @@ def _stats_lines(st: PlayerStats, opponent: Actor | None) -> list[str]:
     else:
         lines.append("Rating: no rated games yet this season.")
     lines.append(f"Record (rated): {st.record.text()}")
-    lines.append(f"Streak: {st.current_streak.text()} now; best {st.best_win_streak.text()}")
+    best = st.best_win_streak.text()  # "best none" read as if there were no streak at all
+    lines.append(f"Streak: {st.current_streak.text()} now; most wins in a row: {best}")
     if opponent is not None and st.head_to_head is not None:
         lines.append(f"Head-to-head against {opponent.name}: {st.head_to_head.text()}")
     if any(is_provisional(s) for s in st.ratings.values()):

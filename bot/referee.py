@@ -61,7 +61,7 @@ from bot.store import (
     NewAction,
     StoreUnavailable,
 )
-from engine import EngineError, Outcome, Termination, chain
+from engine import EngineError, Outcome, ParseError, Termination, chain
 
 log = logging.getLogger(__name__)
 
@@ -118,6 +118,12 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
         g, state, seat, prefix = loaded
         rules = engine.get_game(g.game)
         if seat != state.to_move:
+            try:
+                rules.parse(state, text)
+            except ParseError as exc:  # not a command of this game at all: say that first
+                return refusal(str(exc), game_id=g.id, version=g.version)
+            except EngineError:  # a real command, only not now: the turn is the reason
+                pass
             return refusal(
                 f"it is {texts.seat_label(g, rules.side_names, state.to_move)}'s turn, not yours",
                 game_id=g.id,

@@ -524,7 +524,8 @@ class RefereeCore:
             if clocks:
                 lines.append(clocks)
             if g.frozen_at is not None:
-                lines.append("Frozen for a dispute: the clocks are stopped.")
+                stopped = ": the clocks are stopped" if clocks else ""  # none to stop
+                lines.append(f"Frozen for a dispute{stopped}.")
             mentions.append(g.players[to_move])
         elif outcome is not None:
             lines.append(texts.result_line(g, sides, outcome))
@@ -638,7 +639,7 @@ class RefereeCore:
     async def _agree_draw(
         self, g: GameRow, state: Any, actor: Actor, seat: int, prefix: str
     ) -> Reply:
-        outcome = Outcome(Termination.AGREEMENT, None, "drawn by agreement")
+        outcome = Outcome(Termination.AGREEMENT, None, "agreed by both players")
         return await self._end(g, state, outcome, actor, seat, "draw", prefix=prefix)
 
     async def _takeback_span(self, g: GameRow, seat: int) -> str | tuple[list[Any], list[Any]]:

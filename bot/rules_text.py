@@ -47,12 +47,13 @@ RULES: dict[str, tuple[str, str]] = {
         "24 points on three nested squares joined by four lines; nine men each, White first.\n"
         "• **Placing**: take turns putting a man on an empty point (`/place d7`).\n"
         "• **Moving**: once all are placed, slide a man along a line to a neighbouring empty "
-        "point (`/move d7 d6`). With three men left you may fly to any empty point (an option).\n"
+        "point (`/move d7 d6`). With three men left you may fly to any empty point (an option, "
+        "on unless the challenge says `flying=off`).\n"
         "• **Mills**: three of your men in a row on a line let you remove one of the opponent's "
         "(`/remove b6`, or `/move d7 d6 remove:b6`). A man standing in a mill is safe unless "
-        "every one of them stands in a mill. Removed men never come back.\n"
+        "all of that side's men stand in mills. Removed men never come back.\n"
         "You lose with two men left or when you cannot move. Repeating a position three times, "
-        "or a long run without a removal, is a draw.\n"
+        "or 50 moves each without a removal once all are placed, is a draw.\n"
         f"{_TAKEBACKS}",
     ),
     "abalone": (
@@ -65,14 +66,34 @@ RULES: dict[str, tuple[str, str]] = {
         "numbers cannot push, and you may never move your own marble off the board.\n"
         "Push six of your opponent's marbles off the board to win. Layouts: standard, Belgian "
         "daisy, German daisy.\n"
+        "**The referee's own rules**, not the original's: the third repetition of a position "
+        "(same side to move) is a draw, and after 200 moves in all the side with more marbles "
+        "on the board wins (equal numbers draw).\n"
         f"{_TAKEBACKS} The original rules say a move cannot be changed once made: takebacks "
         "are the referee's allowance, not part of Abalone.",
     ),
 }
 
 _LINK = re.compile(r"\[([^\]]+)\]\(([^)]+)\)")
+_SLASH_COMMAND = re.compile(r"`(/[^`]+)`")
+# The summaries' slash commands typed at the console where dropping the "/" is not enough:
+# the console has no Discord options, and its moderator speaks as ``referee:``.
+_AT_THE_CONSOLE = {
+    "/move d7 d6 remove:b6": "move d7 d6 x b6",
+    "/referee settings": "referee: settings",
+}
 
 
 def plain(text: str) -> str:
     """A summary for a terminal: no bold marks, no code ticks, a link as "text (address)"."""
     return _LINK.sub(r"\1 (\2)", text).replace("**", "").replace("`", "")
+
+
+def console(text: str) -> str:
+    """A summary for the console table: plain text, each slash command as it is typed there."""
+
+    def typed(command: re.Match[str]) -> str:
+        slash = command.group(1)
+        return _AT_THE_CONSOLE.get(slash, slash.removeprefix("/"))
+
+    return plain(_SLASH_COMMAND.sub(typed, text))

@@ -213,11 +213,15 @@ class AbaloneGame:
             return f"{side} moves {span} {word}."
         off = sum(1 for _, t in pairs if t == OFF)
         noun = "marble" if pushed == 1 else "marbles"
-        text = f"{side} pushes {span} {word}, pushing {NUMBER_WORDS[pushed]} {other} {noun}"
+        # "pushes ...: two White marbles move back", never "pushes ..., pushing ...".
+        text = f"{side} pushes {span} {word}: {NUMBER_WORDS[pushed]} {other} {noun}"
+        if pushed == 1:
+            text += " falls off the board" if off else " moves back"
+        else:
+            text += " move back" + (", one off the board" if off else "")
         if not off:
             return text + "."
         lost = marbles_off(state, 1 - state.to_move) + off
-        text += " off the board" if pushed == 1 else ", one off the board"
         wins = f": {side} wins" if lost >= WINNING_PUSH_OFFS else ""
         return f"{text} ({other} has lost {lost}{wins})."
 
@@ -310,7 +314,7 @@ def _check_options(options: dict[str, Any]) -> tuple[bool, int]:
 
 def _move_limit_outcome(state: AbaloneState) -> Outcome:
     black, white = state.board.count(1), state.board.count(2)
-    limit = f"the move limit of {state.move_limit} plies was reached"
+    limit = f"the limit of {state.move_limit} moves in all was reached"  # not "plies"
     if black == white:
         return Outcome(
             Termination.MOVE_LIMIT, None, f"{limit} with {black} marbles each on the board"

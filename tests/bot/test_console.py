@@ -180,3 +180,18 @@ def test_ctrl_c_leaves_the_console_without_a_traceback(tmp_path: Path) -> None:
     assert proc.returncode == 0, err
     assert "Traceback" not in err and "KeyboardInterrupt" not in err
     assert out.rstrip().endswith("bye")
+
+
+async def test_a_private_question_names_the_player_who_must_answer_it(tmp_path: Path) -> None:
+    """Announcing a drop into a full line is asked back of the player who typed it, by name
+    (not "`name: drop row 1 confirm`"): the reply is private and mentions nobody."""
+    narrow = "rows=5 cols=3 beyond_rows=0 beyond_cols=0 pieces=6 line=4"
+    script = f"alice: challenge bob atmalof custom first me {narrow}\nbob: accept\n"
+    script += "alice: drop row 1\nbob: drop row 1\n" * 20
+    text = await run_table(tmp_path, script)
+    assert "can only lose your turn" in text, text
+    asked = [line for line in text.splitlines() if line.startswith("(to answer, type `")]
+    confirms = [line for line in asked if "drop row 1 confirm" in line]
+    assert confirms and all(
+        line.startswith(("(to answer, type `alice:", "(to answer, type `bob:")) for line in confirms
+    ), confirms

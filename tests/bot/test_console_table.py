@@ -21,7 +21,8 @@ import engine
 from bot.config import Config
 from bot.console import UNEXPECTED, ConsoleTable, play, run_console
 from bot.console_names import CONSOLE_IDS, console_id, name_problem
-from bot.rules_text import RULES, plain
+from bot.rules_text import RULES
+from bot.rules_text import console as console_summary
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -333,8 +334,20 @@ async def test_rules_at_the_console_are_the_discord_summary(tmp_path: Path, game
     text = await table(tmp_path / "r.db", f"rules\nalice: rules {game}\n")
     assert "(refused) rules of which game? rules atmalof | rules morris | rules abalone" in text
     title, summary = RULES[game]
-    assert f"{title}: the rules\n{plain(summary)}" in text
+    assert f"{title}: the rules\n{console_summary(summary)}" in text
     assert "**" not in text
+
+
+@pytest.mark.parametrize("game", sorted(RULES))
+async def test_rules_at_the_console_give_commands_as_typed_at_the_console(
+    tmp_path: Path, game: str
+) -> None:
+    """No Discord slash command or option at the table: each example is a line it takes."""
+    text = await table(tmp_path / "r.db", f"alice: rules {game}\n")
+    assert not re.search(r"(^|[\s(])/[a-z]", text), text
+    assert "remove:" not in text and "referee: settings" in text
+    if game == "morris":
+        assert "move d7 d6 x b6" in text
 
 
 async def test_import_without_a_path_gives_its_usage(tmp_path: Path) -> None:

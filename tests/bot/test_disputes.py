@@ -176,6 +176,23 @@ async def test_award_decides_a_frozen_game(referee: Referee, store: Store) -> No
     assert (await check_stored(store, g)).ok
 
 
+async def test_resuming_a_game_without_a_clock_says_nothing_of_clocks(referee: Referee) -> None:
+    await start(referee, "morris")  # no clock
+    await morris_moves(referee, 2)
+    await referee.dispute(HERE, ALICE, "lag")
+    reply = await referee.resume(HERE, MOD, "no fault")
+    assert reply.ok and "resumes the game (no fault)" in reply.text
+    assert "clock" not in reply.text.lower(), reply.text
+
+
+async def test_a_frozen_game_without_a_clock_says_nothing_of_clocks(referee: Referee) -> None:
+    await start(referee, "morris")  # no clock
+    await morris_moves(referee, 2)
+    frozen = await referee.dispute(HERE, ALICE, "lag")
+    assert "Frozen for a dispute." in frozen.text, frozen.text
+    assert "clocks" not in (await referee.board(HERE)).text
+
+
 MOD2 = Actor(919, "mod two", is_moderator=True)
 # Every moderator action that decides the course or the result of a game: not for its players
 ADJUDICATIONS: dict[str, Callable[[Referee, Actor], Awaitable[Reply]]] = {

@@ -165,7 +165,7 @@ async def test_leaderboard_order_provisional_marks_and_the_callers_rank(
     assert lines[0] == "Nine Men's Morris ladder, season 1"
     assert lines[1].startswith("1. alice ") and lines[2].startswith("2. bob ")
     assert "?" not in lines[1] + lines[2]
-    assert "(2 provisional or inactive player(s) hidden)" in board.text
+    assert "(2 provisional or inactive players hidden)" in board.text
     assert lines[-2:] == ["carol: 1662?, unranked (provisional).", PROVISIONAL_NOTE]
     wide = await referee.ladder(HERE, BOB, "morris", include_provisional=True)
     names = [line.split()[1] for line in wide.text.splitlines()[1:5]]
@@ -196,11 +196,11 @@ async def test_stats_on_a_scripted_history(referee: Referee, store: Store) -> No
     assert lines[0] == "alice, season 1, Nine Men's Morris"
     assert lines[1] == f"Rating: Nine Men's Morris {round(rating.rating)}? (5 games)"
     assert lines[2] == "Record (rated): 3W 1L 1D"
-    assert lines[3] == "Streak: 1 win now; best 2 wins"
+    assert lines[3] == "Streak: 1 win now; most wins in a row: 2 wins"
     assert lines[4] == "Head-to-head against bob: 2W 1L 1D"
     mine = await referee.stats(HERE, BOB)  # no player: the caller
     assert mine.text.startswith("bob, season 1") and "Record (rated): 1W 2L 1D" in mine.text
-    assert "Streak: 1 loss now; best 1 win" in mine.text
+    assert "Streak: 1 loss now; most wins in a row: 1 win" in mine.text
     assert not (await referee.stats(HERE, BOB, ALICE, None, ALICE)).ok
 
 

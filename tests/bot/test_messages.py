@@ -249,3 +249,24 @@ async def test_the_console_shows_a_fallen_flag_as_news_not_as_a_refusal(
     shown = out.getvalue()
     assert "(refused)" not in shown and "[private]" not in shown
     assert "alice's command came after White's flag fell" in shown and "Game over" in shown
+
+
+async def test_an_agreed_draw_is_not_called_a_draw_twice(referee: Referee) -> None:
+    """ "Game over: a draw (drawn by agreement)" said it twice; the reason says who agreed."""
+    await start(referee, "morris")
+    assert (await referee.offer_draw(HERE, ALICE)).ok
+    done = await referee.answer_draw(HERE, BOB, True)
+    (over,) = [line for line in done.text.splitlines() if line.startswith("Game over:")]
+    assert over.lower().count("draw") == 1 and "agreed" in over, over
+
+
+async def test_nonsense_out_of_turn_is_called_nonsense_not_the_wrong_turn(
+    referee: Referee,
+) -> None:
+    """ "bob: frobnicate" while alice is to move: the command is the problem, not the turn."""
+    await start(referee, "morris")
+    nonsense = await referee.act(HERE, BOB, "frobnicate")
+    assert nonsense.refused and "expected: place <point>" in nonsense.text, nonsense.text
+    assert "turn" not in nonsense.text
+    early = await referee.act(HERE, BOB, "place d7")  # a real move, only not bob's turn
+    assert early.refused and "it is alice (White)'s turn, not yours" in early.text

@@ -320,8 +320,10 @@ async def _(tmp_path: Path) -> None:
         MORRIS.parse(state, "move a7 g7")
 
 
-@claim("morris", "With three men left you may fly to any empty point (an option)")
+@claim("morris", "With three men left you may fly to any empty point (an option, on unless")
 async def _(tmp_path: Path) -> None:
+    assert MORRIS.options(MORRIS.new())["flying"] is True  # "on unless ... flying=off"
+    assert MORRIS.options(MORRIS.new(flying=False))["flying"] is False
     assert can_fly(morris_position(**FLYING), 0)
     assert not can_fly(morris_position(**FLYING, flying=False), 0)
 
@@ -334,7 +336,7 @@ async def _(tmp_path: Path) -> None:
     )
 
 
-@claim("morris", "A man standing in a mill is safe unless every one of them stands in a mill")
+@claim("morris", "A man standing in a mill is safe unless all of that side's men stand in mills")
 async def _(tmp_path: Path) -> None:
     state = morris_play(morris_position("a7 d7", "b6 d6 f6 a4", hand=(7, 5)), "place g7")
     assert names(removable(state)) == {"a4"}
@@ -359,8 +361,13 @@ async def _(tmp_path: Path) -> None:
     assert blocked is not None and blocked.termination is Termination.BLOCKED
 
 
-@claim("morris", "Repeating a position three times, or a long run without a removal")
+@claim("morris", "Repeating a position three times, or 50 moves each without a removal")
 async def _(tmp_path: Path) -> None:
+    assert MORRIS.options(MORRIS.new())["move_limit"] == 50
+    (limit,) = re.findall(r"or (\d+) moves each without a removal", RULES["morris"][1])
+    assert int(limit) == MORRIS.options(MORRIS.new())["move_limit"]
+    calm = MORRIS.result(morris_play(morris_position(**MOVING, quiet=2 * 50 - 2), "move a7 d7"))
+    assert calm is None  # 49.5 moves each: not yet
     shuffle = ("move a7 d7", "move c5 d5", "move d7 a7", "move d5 c5")
     repeated = MORRIS.result(morris_play(morris_position(**MOVING), *shuffle, *shuffle))
     assert repeated is not None and repeated.termination is Termination.REPETITION
@@ -438,6 +445,35 @@ async def _(tmp_path: Path) -> None:
     outcome = ABALONE.result(ABALONE.apply(state, ABALONE.parse(state, "push a3 a4 e")))
     assert outcome is not None and outcome.winner == 0
     assert outcome.termination is Termination.SIX_OFF
+
+
+@claim("abalone", "The referee's own rules, not the original's")
+async def _(tmp_path: Path) -> None:
+    assert ABALONE.options(ABALONE.new()) == {"repetition": True, "move_limit": 200}
+    # The 200th move ends the game: White has more marbles on the board and wins.
+    state = abalone_position("d1", "a5", ply=199, lost=(2, 1))
+    outcome = ABALONE.result(ABALONE.apply(state, ABALONE.parse(state, "push d1 e")))
+    assert outcome is not None and outcome.termination is Termination.MOVE_LIMIT
+    assert outcome.winner == 1
+    level = abalone_position("d1", "a5", ply=199)
+    drawn = ABALONE.result(ABALONE.apply(level, ABALONE.parse(level, "push d1 e")))
+    assert drawn is not None and drawn.winner is None
+    # Shuffling back and forth: the third time a position comes round with Black to move.
+    state = abalone_position("d1", "a5")
+    for _ in range(2):
+        for text in ("push d1 e", "push a5 w", "push d2 w", "push a4 e"):
+            assert ABALONE.result(state) is None
+            state = ABALONE.apply(state, ABALONE.parse(state, text))
+    outcome = ABALONE.result(state)
+    assert outcome is not None and outcome.termination is Termination.REPETITION
+
+
+cites(
+    "abalone",
+    "The referee's own rules",
+    "seed 003 ends the game only when six marbles are pushed off; a draw by repetition and a "
+    "move limit are not in it",
+)
 
 
 @claim("abalone", "Layouts: standard, Belgian daisy, German daisy")

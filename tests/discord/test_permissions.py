@@ -355,7 +355,7 @@ COLUMNS = (
     Column(
         "draw accept",
         draw_offered,
-        play_cells(Ok("drawn by agreement"), No("no draw offer for you")),
+        play_cells(Ok("agreed by both players"), No("no draw offer for you")),
     ),
     Column(
         "draw decline",
@@ -365,7 +365,7 @@ COLUMNS = (
     Column(
         "button:draw-accept",
         draw_offered,
-        play_cells(Ok("drawn by agreement"), No("no draw offer for you"))
+        play_cells(Ok("agreed by both players"), No("no draw offer for you"))
         | BUTTONS_ELSEWHERE
         | BUTTON_BOT,
     ),

@@ -385,7 +385,7 @@ def test_pushing_the_sixth_marble_off_wins() -> None:
     state = position("a3 a4", "a5", lost=(0, 5))
     action = GAME.parse(state, "push a3 a4 e")
     assert GAME.describe(state, action) == (
-        "Black pushes a3-a4 east, pushing one White marble off the board "
+        "Black pushes a3-a4 east: one White marble falls off the board "
         "(White has lost 6: Black wins)."
     )
     new = GAME.apply(state, action)
@@ -453,9 +453,9 @@ def test_move_limit_draws_with_equal_marbles() -> None:
     outcome = GAME.result(state)
     assert outcome is not None and outcome.termination == Termination.MOVE_LIMIT
     assert outcome.winner is None
-    assert (
-        outcome.reason == "the move limit of 4 plies was reached with 14 marbles each on the board"
-    )
+    assert outcome.reason == (
+        "the limit of 4 moves in all was reached with 14 marbles each on the board"
+    )  # "moves", as players count them and the picture says; not "plies"
 
 
 def test_move_limit_won_by_more_marbles_on_the_board() -> None:
@@ -464,7 +464,7 @@ def test_move_limit_won_by_more_marbles_on_the_board() -> None:
     outcome = GAME.result(state)
     assert outcome is not None and outcome.winner == 1
     assert outcome.reason == (
-        "the move limit of 4 plies was reached: White has 13 marbles on the board, Black 12"
+        "the limit of 4 moves in all was reached: White has 13 marbles on the board, Black 12"
     )
 
 
@@ -650,21 +650,23 @@ def test_describe_says_what_moved_in_side_names() -> None:
 
 
 def test_describe_a_push_and_a_push_off() -> None:
+    """A sumito "pushes" once: the pushed marbles "move back" or fall off, no "pushing"."""
     state = position("d1 d2 d3", "d4 d5")
     assert GAME.describe(state, GAME.parse(state, "push d1 d3 e")) == (
-        "Black pushes d1-d3 east, pushing two White marbles."
+        "Black pushes d1-d3 east: two White marbles move back."
     )
     state = position("c4", "c5 c6 c7", to_move=1)
     assert GAME.describe(state, GAME.parse(state, "push c7 c5 w")) == (
-        "White pushes c5-c7 west, pushing one Black marble."
+        "White pushes c5-c7 west: one Black marble moves back."
     )
     state = position("c1", "c2 c3 c4", to_move=1, lost=(2, 0))
     assert GAME.describe(state, GAME.parse(state, "push c4 c2 w")) == (
-        "White pushes c2-c4 west, pushing one Black marble off the board (Black has lost 3)."
+        "White pushes c2-c4 west: one Black marble falls off the board (Black has lost 3)."
     )
     state = position("c1 c2", "c3 c4 c5", to_move=1)
     assert GAME.describe(state, GAME.parse(state, "c5c4")) == (
-        "White pushes c3-c5 west, pushing two Black marbles, one off the board (Black has lost 1)."
+        "White pushes c3-c5 west: two Black marbles move back, one off the board "
+        "(Black has lost 1)."
     )
 
 
