@@ -91,6 +91,11 @@ class History:
             return tuple(self) == other
         return NotImplemented
 
+    def __reduce__(self) -> tuple[type[History], tuple[tuple[bytes, ...]]]:
+        """A copy holds just its boards (a worker process gets a state by pickle; a lock
+        cannot travel)."""
+        return (History, (tuple(self),))
+
     __hash__ = None  # type: ignore[assignment]  # a state's history is left out of its hash
 
     def __repr__(self) -> str:

@@ -4,6 +4,7 @@ included; and a move appends to the line instead of copying it (its cost does no
 
 from __future__ import annotations
 
+import pickle
 import random
 
 from hypothesis import given, settings
@@ -75,3 +76,12 @@ def test_a_history_compares_as_its_boards_and_never_hashes_into_the_state() -> N
     one = position("d1", "a5")
     two = AbaloneState(one.variant, one.board, one.to_move, one.ply, history=boards)
     assert one == two and hash(one) == hash(two)
+
+
+def test_a_state_travels_by_pickle_with_its_history_and_still_counts_repetitions() -> None:
+    state = GAME.new("standard")
+    for _ in range(4):
+        state = GAME.apply(state, GAME.legal(state)[0])
+    back = pickle.loads(pickle.dumps(state))  # a practice search runs in a worker process
+    assert back == state and tuple(back.history) == tuple(state.history)
+    assert back.history.same_side_count(state.board) == state.history.same_side_count(state.board)
