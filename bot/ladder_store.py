@@ -34,7 +34,7 @@ from bot.ladder import (
     game_ladder,
     ladder_key,
 )
-from bot.ratings import PROVISIONAL_NOTE, RatingState, is_provisional, rating_change_text
+from bot.ladder.ratings import PROVISIONAL_NOTE, RatingState, is_provisional, rating_change_text
 
 if TYPE_CHECKING:
     from bot.store import Store

@@ -11,13 +11,13 @@ from bot import ladder_store
 from bot.clock import ManualClock
 from bot.config import Config
 from bot.ladder import ladder_ratings, rebuild
+from bot.ladder.ratings import NEW_PLAYER, PROVISIONAL_NOTE, RatingState, rating_change_text, update
+from bot.ladder.stats import DiceDrop, dice_luck
 from bot.ladder_cli import main as ladder_cli
-from bot.migrations import LATEST, MIGRATIONS
-from bot.ratings import NEW_PLAYER, PROVISIONAL_NOTE, RatingState, rating_change_text, update
 from bot.referee import Referee
 from bot.replies import Actor, Where
-from bot.stats import DiceDrop, dice_luck
 from bot.store import Store
+from bot.store.migrations import LATEST, MIGRATIONS
 from tests.bot.conftest import ALICE, BOB, CAROL, HERE, MOD, THERE, play, start
 
 GUILD = HERE.guild_id

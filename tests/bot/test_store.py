@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from bot.clock import ManualClock
-from bot.migrations import LATEST, MIGRATIONS
 from bot.records import iso
 from bot.referee import Referee
 from bot.store import EventRow, GameMovedOn, Store
+from bot.store.migrations import LATEST, MIGRATIONS
 from engine import chain
 from engine.record import event_hash, row_hash
 from tests.bot.conftest import ALICE, BOB, HERE, play, start

@@ -21,11 +21,11 @@ import pytest
 
 from bot.__main__ import main
 from bot.clock import ManualClock
-from bot.migrations import LATEST
 from bot.referee import Referee
 from bot.replies import Where
 from bot.store import Store, StoreDamaged, StoreUnavailable
-from bot.store_cli import main as store_main
+from bot.store.cli import main as store_main
+from bot.store.migrations import LATEST
 from bot.texts import CANT_SAVE
 from tests.bot.conftest import ALICE, BOB, HERE
 

@@ -1,6 +1,6 @@
 """The SQLite store: games, the append-only chained action log, challenges, players, settings.
 
-One file through aiosqlite, WAL, foreign keys on, migrations from ``bot.migrations`` applied at
+One file through aiosqlite, WAL, foreign keys on, migrations from ``bot.store.migrations`` at
 open. Every change to a game is one transaction guarded by its version
 (``UPDATE games SET version = version + 1 ... WHERE id = ? AND version = ?``): of two commands
 that race, one lands and the other is told the game has moved on. Each log row carries the hash
@@ -20,7 +20,7 @@ import logging
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
-from dataclasses import dataclass, field, fields
+from dataclasses import fields
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -29,14 +29,28 @@ import aiosqlite
 
 from bot import deadline
 from bot.ladder_store import RESULT_COLUMNS, rate_finished, result_changed
-from bot.migrations import LATEST, MIGRATIONS, statements
-from bot.store_files import FileIdentity, prepare
+from bot.store.files import FileIdentity, prepare
+from bot.store.migrations import LATEST, MIGRATIONS, statements
+from bot.store.protocol import (
+    ActionRow,
+    ChallengeRow,
+    ChannelBusy,
+    EventRow,
+    FileLost,
+    GameMovedOn,
+    GameRow,
+    NewAction,
+    NewEvent,
+    SchemaTooNew,
+    StoreDamaged,
+    StoreUnavailable,
+)
 from engine import chain
 from engine.record import LOG_VERSION, event_hash, iso_time, row_hash
 
 BUSY_TIMEOUT_MS = 2_000  # a lock held longer is "can't save" within Discord's 3 s
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("bot.store")  # the name operators filter on, as before the package
 # aiosqlite's DEBUG lines print every statement with its parameters, a running game's secret
 # dice seed included: keep them off even when the bot logs at DEBUG.
 logging.getLogger("aiosqlite").setLevel(logging.INFO)
@@ -59,211 +73,15 @@ FAULTS = (
 QUICK_CHECK_ERRORS = 5  # the start's integrity check stops after this many problems
 
 
-class StoreUnavailable(Exception):
-    """The file cannot be written (or read) right now; nothing was changed, and the same command
-    may work once the fault clears. ``reason`` says which fault, for the log."""
-
-    def __init__(self, reason: str, context: str = "") -> None:
-        super().__init__(f"{reason} ({context})" if context else reason)
-        self.reason = reason
-        self.context = context
-
-
-class StoreDamaged(StoreUnavailable):
-    """The integrity check at start found the file damaged: the bot refuses to run on it."""
-
-
-class FileLost(StoreUnavailable):
-    """The database file was deleted or replaced under the running bot: nothing written from
-    now on would survive a restart, so no write is acknowledged any more."""
-
-    REASON = "the database file was deleted or replaced"
-
-
-class SchemaTooNew(Exception):
-    """The file was written by a newer version of the bot: this one refuses to open it (it never
-    downgrades, and writing with an older schema could corrupt what the newer one keeps)."""
-
-
 def fault_of(exc: BaseException) -> str | None:
     """The fault an sqlite3 error stands for (see FAULTS), or None for a bug in a statement."""
     name = getattr(exc, "sqlite_errorname", None) or ""
     return next((reason for prefix, reason in FAULTS if name.startswith(prefix)), None)
 
 
-class GameMovedOn(Exception):
-    """The game's version changed under a command: someone else's command landed first."""
-
-
-class ChannelBusy(Exception):
-    """The channel already has an active game (or an open challenge)."""
-
-
 # A check run first inside a write transaction (after BEGIN IMMEDIATE, on its connection): it
 # raises to refuse the write, so what it read cannot change before the insert (bot.limits).
 Guard = Callable[[aiosqlite.Connection], Awaitable[None]]
-
-
-@dataclass(slots=True)
-class GameRow:
-    """One row of ``games`` plus the two players' names."""
-
-    id: int
-    guild_id: int | None
-    channel_id: int
-    parent_id: int | None
-    game: str
-    variant: str
-    options: str
-    rated: int
-    clock: str
-    player0: int
-    player1: int
-    status: str
-    version: int
-    position: str
-    ply: int
-    seq: int
-    last_hash: str
-    rolls: int
-    seed: str = field(repr=False)  # secret until the game ends: never in a log line
-    commitment: str
-    toss: int | None
-    created_at: float
-    updated_at: float
-    turn_started_at: float
-    bank0: float
-    bank1: float
-    deadline: float | None
-    pending: str | None
-    pending_seat: int | None
-    pending_at: float | None
-    draw_offer: int | None
-    takeback_offer: int | None
-    moved: int
-    winner: int | None
-    termination: str | None
-    reason: str | None
-    ended_at: float | None
-    rematch_of: int | None
-    name0: str
-    name1: str
-    log_version: int = 1  # 2: actions and events form one chain (migration 4)
-    links: int = 0  # rows in that chain
-    frozen_at: float | None = None  # a dispute froze the clocks at this time
-    dice_mix: str | None = field(default=None, repr=False)  # mixed into every roll (migration 5)
-    checkpoint_text: str | None = None  # the position after move checkpoint_seq (migration 7)
-    checkpoint_seq: int | None = None
-    checkpoint_head: str | None = None  # that move's row hash: the checkpoint's proof
-
-    @property
-    def players(self) -> tuple[int, int]:
-        return (self.player0, self.player1)
-
-    @property
-    def names(self) -> tuple[str, str]:
-        return (self.name0, self.name1)
-
-    @property
-    def banks(self) -> tuple[float, float]:
-        return (self.bank0, self.bank1)
-
-    def seat_of(self, user_id: int) -> int | None:
-        """0 or 1 for a player of this game (0 if they play themselves), None for others."""
-        if user_id == self.player0:
-            return 0
-        if user_id == self.player1:
-            return 1
-        return None
-
-
-@dataclass(slots=True)
-class ChallengeRow:
-    """One row of ``challenges`` plus the names."""
-
-    id: int
-    guild_id: int | None
-    channel_id: int
-    parent_id: int | None
-    challenger_id: int
-    opponent_id: int | None
-    game: str
-    variant: str
-    options: str
-    rated: int
-    clock: str
-    starter: str
-    status: str
-    created_at: float
-    expires_at: float
-    game_id: int | None
-    rematch_of: int | None
-    challenger_name: str
-    opponent_name: str | None
-    seed: str | None = field(default=None, repr=False)  # the game's seed, drawn at the challenge
-    words: str | None = None  # the challenger's dice words (migration 5)
-
-
-@dataclass(frozen=True, slots=True)
-class ActionRow:
-    """One stored move: ``seq`` in the game's line, the side that moved, the actor's user id as
-    text, the notation, the die's roll, the ISO time, and the chain hashes (engine.record)."""
-
-    id: int
-    game_id: int
-    seq: int
-    side: int
-    actor: str
-    action: str
-    roll: int | None
-    at: str
-    announced_at: str | None
-    prev_hash: str
-    hash: str
-    link: int | None = None  # its place in the game's log (log_version 2)
-
-
-@dataclass(frozen=True, slots=True)
-class EventRow:
-    """What the referee decided: start, resign, draw, takeback, timeout, abandon, abort, award."""
-
-    id: int
-    game_id: int
-    kind: str
-    seat: int | None
-    user_id: int | None
-    at: float
-    note: str
-    link: int | None = None  # its place in the game's log, and its chain hashes (log_version 2)
-    prev_hash: str | None = None
-    hash: str | None = None
-
-    @property
-    def details(self) -> dict[str, Any]:
-        return json.loads(self.note)
-
-
-@dataclass(frozen=True, slots=True)
-class NewAction:
-    """A move to append; seq and hashes are filled in by the store."""
-
-    side: int
-    actor: str
-    action: str
-    roll: int | None
-    at: str
-    announced_at: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class NewEvent:
-    """An event to append to the game's event log."""
-
-    kind: str
-    at: float
-    seat: int | None = None
-    user_id: int | None = None
-    note: Mapping[str, Any] = field(default_factory=dict)
 
 
 GAME_COLUMNS = tuple(f.name for f in fields(GameRow) if f.name not in ("name0", "name1"))

@@ -1,0 +1,53 @@
+"""Where games live: the ``Store`` protocol with its units of work (``protocol``), the SQLite
+implementation (``sqlite``: every line of SQLite-specific code), its schema migrations
+(``migrations``), owner-only files (``files``) and ``python -m bot store`` (``cli``).
+
+Nothing outside this package touches a store's private members or writes SQL
+(``tests/bot/test_store_boundary.py``).
+"""
+
+from bot.store.protocol import (
+    ActionRow,
+    ChallengeRow,
+    ChannelBusy,
+    EventRow,
+    FileLost,
+    ForgetCounts,
+    GameMovedOn,
+    GameRow,
+    GameView,
+    LoggedChange,
+    NewAction,
+    NewEvent,
+    OneShot,
+    Reader,
+    SchemaTooNew,
+    StoreDamaged,
+    StoreUnavailable,
+    Transaction,
+)
+from bot.store.sqlite import BUSY_TIMEOUT_MS, Guard, Store
+
+__all__ = [
+    "BUSY_TIMEOUT_MS",
+    "ActionRow",
+    "ChallengeRow",
+    "ChannelBusy",
+    "EventRow",
+    "FileLost",
+    "ForgetCounts",
+    "GameMovedOn",
+    "GameRow",
+    "GameView",
+    "Guard",
+    "LoggedChange",
+    "NewAction",
+    "NewEvent",
+    "OneShot",
+    "Reader",
+    "SchemaTooNew",
+    "Store",
+    "StoreDamaged",
+    "StoreUnavailable",
+    "Transaction",
+]
