@@ -16,6 +16,7 @@ import render
 from bot import boards, checkpoint, ladder_store, texts
 from bot.boards import BoardView, Renderer
 from bot.clock import Clock, ClockSpec, SystemClock
+from bot.ladder_store import change_game
 from bot.lru import LRU
 from bot.records import iso, outcome_of
 from bot.replies import (
@@ -324,7 +325,7 @@ class RefereeCore:
         reply = Reply(text=text, pending_roll=True, game_id=g.id, version=g.version + 1)
         request = (request_id, reply_dict(reply)) if request_id else None
         try:
-            g = await self.store.change_game(g, changes, request=request)
+            g = await change_game(self.store, g, changes, request=request)
         except GameMovedOn:
             return await self._moved_on(request_id)
         return reply
@@ -445,8 +446,8 @@ class RefereeCore:
         kept = checkpoint.encode(g.game, after) if checkpoint.due(g.seq + 1) else None
         head_before = g.last_hash
         try:
-            g = await self.store.change_game(
-                g, changes, [entry], events, request=request, checkpoint=kept
+            g = await change_game(
+                self.store, g, changes, [entry], events, request=request, checkpoint=kept
             )
         except GameMovedOn:
             return await self._moved_on(request_id)
@@ -630,7 +631,7 @@ class RefereeCore:
         sides = engine.get_game(g.game).side_names
         first = self._request(g, f"{prefix}{texts.result_line(g, sides, outcome)}")
         try:
-            g = await self.store.change_game(g, changes, events=[event], request=first)
+            g = await change_game(self.store, g, changes, events=[event], request=first)
         except GameMovedOn:
             return await self._moved_on()
         self._states.pop(g.id, None)

@@ -16,17 +16,24 @@ from bot.store.protocol import (
     GameMovedOn,
     GameRow,
     GameView,
+    Guard,
     LoggedChange,
     NewAction,
     NewEvent,
-    OneShot,
     Reader,
     SchemaTooNew,
+    Store,
     StoreDamaged,
     StoreUnavailable,
     Transaction,
 )
-from bot.store.sqlite import BUSY_TIMEOUT_MS, Guard, Store
+from bot.store.sqlite import BUSY_TIMEOUT_MS, SqliteStore
+
+
+async def open_store(url: str) -> Store:
+    """The store at ``url``: a SQLite file path (or ':memory:'), opened and migrated."""
+    return await SqliteStore.open(url)
+
 
 __all__ = [
     "BUSY_TIMEOUT_MS",
@@ -43,11 +50,12 @@ __all__ = [
     "LoggedChange",
     "NewAction",
     "NewEvent",
-    "OneShot",
     "Reader",
     "SchemaTooNew",
+    "SqliteStore",
     "Store",
     "StoreDamaged",
     "StoreUnavailable",
     "Transaction",
+    "open_store",
 ]

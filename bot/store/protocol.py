@@ -11,11 +11,12 @@ ladders does it through a unit of work::
 A ``transaction`` commits when its block ends and rolls everything back when the block raises;
 of two transactions that change one game, the second's ``change_game`` raises ``GameMovedOn``
 (every change to a game is guarded by its version). A ``reading`` sees one consistent snapshot
-of the whole store and writes nothing. ``OneShot`` gives the common single reads and writes as
-their own unit of work (an implementation inherits it). SQLite (``bot.store.sqlite``)
-implements it; PostgreSQL implements the same contract. Store faults (read-only, full, locked,
-lost file) surface as ``StoreUnavailable`` when the unit of work begins, runs or commits, with
-nothing changed; a bug in a statement propagates as the driver's own error.
+of the whole store and writes nothing. ``Store`` also gives the common single reads and
+writes, each as its own unit of work (an implementation inherits them). SQLite
+(``bot.store.sqlite``) implements it; PostgreSQL implements the same contract. Store faults
+(read-only, full, locked, lost file) surface as ``StoreUnavailable`` when the unit of work
+begins, runs or commits, with nothing changed; a bug in a statement propagates as the
+driver's own error.
 
 The row types are plain dataclasses named for their tables; ``ladder`` types come from the pure
 ``bot.ladder`` package (the store keeps rows, the ladder computes).
@@ -27,7 +28,7 @@ import json
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from bot.ladder import FinishedGame, RatingChange, SeasonArchive, Table
 from bot.ladder.ratings import RatingState
@@ -561,8 +562,15 @@ class Transaction(Reader, Protocol):
         ...
 
 
+Guard = Callable[[Reader], Awaitable[None]]
+"""A check run first inside a write transaction: it raises to refuse the write, so what it read
+cannot change before the write lands (``bot.limits``)."""
+
+
+@runtime_checkable
 class Store(Protocol):
-    """A place where games live. ``transaction`` and ``reading`` are its units of work."""
+    """A place where games live. ``transaction`` and ``reading`` are its units of work; an
+    implementation subclasses this protocol to inherit the one-shot methods below."""
 
     def transaction(self, what: str = "a write") -> AbstractAsyncContextManager[Transaction]:
         """A unit of work that may write: commits when the block ends, rolls back (and re-raises)
@@ -578,23 +586,10 @@ class Store(Protocol):
         """Release the store's connections; safe to call twice."""
         ...
 
-
-Guard = Callable[[Reader], Awaitable[None]]
-"""A check run first inside a write transaction: it raises to refuse the write, so what it read
-cannot change before the write lands (``bot.limits``)."""
-
-
-class OneShot:
-    """The single reads and writes most commands need, each its own unit of work, for any
-    ``Store`` that inherits this (both implementations do). Two of them are two snapshots: read
-    what must agree in one ``reading`` (``game_view``). Ending a game is never a one-shot: the
-    referee rates it in the same transaction."""
-
-    def transaction(self, what: str = "a write") -> AbstractAsyncContextManager[Transaction]:
-        raise NotImplementedError
-
-    def reading(self) -> AbstractAsyncContextManager[Reader]:
-        raise NotImplementedError
+    # Single reads and writes, each its own unit of work, for an implementation that inherits
+    # this class (both do). Two of them are two snapshots: read what must agree in one
+    # ``reading`` (``game_view``). Ending a game is never a one-shot: the referee rates it in
+    # the same transaction (``change_game`` is only a ``Transaction`` method).
 
     async def game(self, game_id: int) -> GameRow | None:
         async with self.reading() as rx:
