@@ -30,6 +30,7 @@ from bot.replies import (
 from bot.store import (
     GameMovedOn,
     GameRow,
+    GameView,
     NewAction,
     NewEvent,
     Store,
@@ -168,10 +169,21 @@ class RefereeCore:
         cached = self._states.get(g.id)
         if cached is not None and cached[0] == g.last_hash:
             return cached[1]
+        head = g.last_hash
         try:
-            state = await self._restored(g)
+            # the row and its moves in one snapshot: a takeback landing between two reads
+            # would mix two lines (issue 14); a newer row than ``g`` only means that a write
+            # with ``g``'s version is told the game has moved on
+            view = await self.store.game_view(g.id)
+            state = None if view is None else self._from_view(view)
             if state is None:
-                state = self._replay_rows(g, await self.store.actions(g.id, g.seq))
+                view = await self.store.game_view(g.id, from_start=True)
+                if view is None:
+                    state = self._replay_rows(g, [])
+                else:
+                    state = self._replay_rows(view.game, list(view.actions))
+            if view is not None:
+                head = view.game.last_hash
         except BrokenGame as broken:
             if g.id not in self._broken_logged:
                 self._broken_logged.add(g.id)
@@ -193,8 +205,23 @@ class RefereeCore:
                     ),
                 )
             raise
-        self._states[g.id] = (g.last_hash, state)
+        self._states[g.id] = (head, state)
         return state
+
+    def _from_view(self, view: GameView) -> Any:
+        """The position from a snapshot that starts at the checkpoint, or None when it starts
+        at move 0 or the checkpoint's text does not read back (then replay from the start)."""
+        g = view.game
+        if view.after == 0 or g.checkpoint_text is None:
+            return self._replay_rows(g, list(view.actions)) if view.after == 0 else None
+        try:
+            state = checkpoint.decode(g.game, g.checkpoint_text)
+        except Exception:
+            log.warning(
+                "game %s: its checkpoint at move %s does not read back; replaying", g.id, view.after
+            )
+            return None
+        return self._replay_rows(g, list(view.actions), state)
 
     async def _restored(self, g: GameRow, upto: int | None = None) -> Any:
         """The position after move ``upto`` (default the last) from the game's checkpoint and
