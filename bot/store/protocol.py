@@ -19,7 +19,8 @@ begins, runs or commits, with nothing changed; a bug in a statement propagates a
 driver's own error.
 
 The row types are plain dataclasses named for their tables; ``ladder`` types come from the pure
-``bot.ladder`` package (the store keeps rows, the ladder computes).
+``bot.ladder`` package (the store keeps rows, the ladder computes). The module is long because
+it is the whole contract, a docstring per method, in one place for every implementation.
 """
 
 from __future__ import annotations

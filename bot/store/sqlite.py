@@ -10,6 +10,10 @@ reordered or deleted row shows; what the referee decided goes to an append-only 
 All statements of one Store run on one connection, one at a time (an asyncio lock), so a read
 never sees another coroutine's half-done transaction. Several Store objects (or processes) on
 the same file are serialised by SQLite itself (BEGIN IMMEDIATE, a busy timeout).
+
+It is long because it is all of SQLite's file handling (open, check, migrate, faults, the
+lock) and the games' statements in one place; the ladders' and forgetting's statements are
+beside it (``sqlite_ladders``, ``sqlite_forget``).
 """
 
 from __future__ import annotations
