@@ -31,6 +31,8 @@ lint: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy --follow-imports=silent bot/store bot/ladder
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest
 
 # Re-resolve requirements.lock from pyproject.toml's ranges (plus setuptools, which builds the

@@ -58,7 +58,7 @@ from bot.app import RefereeBot
 from bot.clock import ManualClock
 from bot.referee import Referee
 from bot.replies import Actor, Where
-from bot.store import Store
+from bot.store import SqliteStore, Store
 from render.gallery import random_game
 from tests.discord.harness import GUILD_ID, Exchange, Harness, Person
 from tests.discord.harness import _current as current_exchange
@@ -432,7 +432,7 @@ class TimedDrawing:
 
 async def open_bench(db: Path, pool: Executor) -> tuple[Bench, Store]:
     """The bot on a new store, its boards drawn in ``pool``, every table's game started."""
-    store = await Store.open(str(db))
+    store = await SqliteStore.open(str(db))
     timed = TimedDrawing()
     bot = RefereeBot(Referee(store, clock=ManualClock(), render=timed), sweep_seconds=None)
     h = await OpenLoop(bot).start()

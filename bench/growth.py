@@ -20,7 +20,7 @@ from bot import limits
 from bot.clock import ManualClock
 from bot.referee import Referee
 from bot.replies import Actor, Where
-from bot.store import Store
+from bot.store import SqliteStore
 from engine.abalone import moved_marbles
 
 ALICE, BOB = Actor(1, "alice"), Actor(2, "bob")
@@ -57,17 +57,17 @@ async def per_call(run: Callable[[], Awaitable[object]], times: int = 200) -> fl
 async def store_costs(folder: Path) -> None:
     for n in (1_000, 100_000):
         path = str(folder / f"channel-{n}.db")
-        await (await Store.open(path)).close()
+        await (await SqliteStore.open(path)).close()
         fill(path, n, status="finished", same_channel=True)
-        store = await Store.open(path)
+        store = await SqliteStore.open(path)
         ms = await per_call(lambda store=store: store.latest_game(10))
         print(f"latest_game (/board) with {n:>7,} games in the channel: {ms:.3f} ms")
         await store.close()
     for n in (1_000, 50_000):
         path = str(folder / f"active-{n}.db")
-        await (await Store.open(path)).close()
+        await (await SqliteStore.open(path)).close()
         fill(path, n, status="active", same_channel=False)
-        store = await Store.open(path)
+        store = await SqliteStore.open(path)
         ms = await per_call(lambda store=store: limits.active_games(store, 3))
         rolls = await per_call(lambda store=store: store.stale_rolls(1e12))
         print(
@@ -80,7 +80,7 @@ async def store_costs(folder: Path) -> None:
 async def restart_costs(folder: Path) -> None:
     for plies in (60, 600):
         path = str(folder / f"restart-{plies}.db")
-        store = await Store.open(path)
+        store = await SqliteStore.open(path)
         clock = ManualClock()
         referee = Referee(store, clock, render=False)
         await referee.challenge(
@@ -134,7 +134,7 @@ def abalone_apply() -> None:
 
 async def request_ids(folder: Path) -> None:
     path = str(folder / "requests.db")
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     db = sqlite3.connect(path, isolation_level=None)
     db.executemany(
         "INSERT INTO request_ids (request_id, game_id, reply, at) VALUES (?, NULL, '{}', ?)",

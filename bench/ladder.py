@@ -10,8 +10,8 @@ from datetime import UTC, datetime, timedelta
 
 from bench.timing import fmt_time, per_call
 from bot.ladder import FinishedGame, ladder_ratings, leaderboard, rebuild
-from bot.ratings import NEW_PLAYER, update
-from bot.stats import player_stats
+from bot.ladder.ratings import NEW_PLAYER, update
+from bot.ladder.stats import player_stats
 from engine.core import Termination
 from render.chart import Standing, leaderboard_png, rating_chart_png
 

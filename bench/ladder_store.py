@@ -14,7 +14,7 @@ from bot import ladder_store
 from bot.clock import ManualClock
 from bot.referee import Referee
 from bot.replies import Actor, Where
-from bot.store import Store
+from bot.store import SqliteStore
 
 PLAYERS = [Actor(i, f"p{i}") for i in range(1, 41)]
 GAMES = 600
@@ -54,7 +54,7 @@ async def _atmalof_games(referee: Referee, clock: ManualClock) -> None:
 
 async def _run(path: str) -> None:
     clock = ManualClock()
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     try:
         referee = Referee(store, clock, render=False)
         casual = [await _ended(referee, clock, i, False) for i in range(200)]

@@ -17,7 +17,7 @@ from bench.timing import percentile
 from bot.clock import ManualClock
 from bot.referee import Referee
 from bot.replies import Actor, Where
-from bot.store import Store
+from bot.store import SqliteStore
 
 GAMES = 1000
 GAME_KINDS = ("morris", "atmalof", "abalone")
@@ -85,7 +85,7 @@ async def run_level(referee: Referee, tables: Tables, flight: int, commands: int
 
 async def bench() -> list[str]:
     with tempfile.TemporaryDirectory() as tmp:
-        store = await Store.open(Path(tmp) / "bench.db")
+        store = await SqliteStore.open(Path(tmp) / "bench.db")
         try:
             referee = Referee(store, ManualClock(), render=False)
             tables = Tables()

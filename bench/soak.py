@@ -34,7 +34,7 @@ import engine
 from bench.timing import percentile
 from bot.referee import Referee
 from bot.replies import Actor, ButtonKind, Reply, Where
-from bot.store import Store
+from bot.store import SqliteStore
 from engine import EngineError
 from engine.record import Record, verify
 
@@ -310,7 +310,7 @@ async def check_store(referee: Referee, tally: Tally) -> tuple[int, list[str]]:
 async def soak(seconds: float, tables: int, seed: int, db: Path) -> int:
     errors = ErrorLog()
     logging.getLogger().addHandler(errors)
-    store = await Store.open(db)
+    store = await SqliteStore.open(db)
     tally = Tally()
     try:
         referee = Referee(store, render=False)

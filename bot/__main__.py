@@ -109,7 +109,7 @@ def _command(argv: Sequence[str] | None) -> int:
     if command == "store" and args.store_command == "check":
         from pathlib import Path
 
-        from bot.store_cli import check
+        from bot.store.cli import check
 
         return check(Path(args.db or config.db_path), sys.stdout)
     if command == "store":
@@ -117,12 +117,9 @@ def _command(argv: Sequence[str] | None) -> int:
 
         return forget_cli(config, args.guild, delete=args.yes)
     if command == "ladder":
-        try:
-            from bot.ladder import cli
-        except ImportError:
-            print("ladder commands are not available in this version", file=sys.stderr)
-            return 1
-        return int(cli(config, args.args) or 0)
+        from bot.ladder_cli import main as ladder_cli
+
+        return int(ladder_cli(config, args.args) or 0)
     if config.has_token:
         app = _app()
         if app is None:

@@ -25,7 +25,7 @@ from bot.errors import RefereeTree
 from bot.guards import Cooldowns, Deliveries
 from bot.replies import Actor, ButtonSpec, Reply, Where, refusal
 from bot.shutdown import GRACE_SECONDS, Drain
-from bot.store import StoreUnavailable
+from bot.store import SqliteStore, StoreUnavailable
 from bot.texts import ROLL_LATER
 from bot.views import RefereeButton, UnknownButton
 
@@ -300,9 +300,8 @@ def configure_logging(level: str = "INFO") -> None:
 async def _open(config: Any) -> tuple[Any, Any]:
     """The store and referee for a configuration (imported here: they are the other layer's)."""
     from bot.referee import Referee
-    from bot.store import Store
 
-    store = await Store.open(str(config.db_path))
+    store = await SqliteStore.open(str(config.db_path))
     return store, Referee(store)
 
 

@@ -29,7 +29,7 @@ from bot.config import Config
 from bot.console_names import MODERATOR, console_actor, name_key, name_problem
 from bot.referee import Referee
 from bot.replies import Actor, ButtonKind, Reply, Where
-from bot.store import Store, StoreUnavailable
+from bot.store import SqliteStore, StoreUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -216,7 +216,7 @@ async def open_table(
     db_path: str, out: TextIO, image_dir: Path | None, *, render: bool = True
 ) -> ConsoleTable:
     """A table over the store at ``db_path``; close it with ``close``."""
-    store = await Store.open(db_path)
+    store = await SqliteStore.open(db_path)
     return ConsoleTable(Referee(store, render=render), out, image_dir)
 
 

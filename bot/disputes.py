@@ -18,6 +18,7 @@ import engine
 from bot import boards, texts
 from bot.boards import BoardView
 from bot.clock import ClockSpec, format_seconds
+from bot.ladder_store import change_game
 from bot.records import stored_record
 from bot.referee_core import HISTORY_PAGE, MAX_REASON, BrokenGame, RefereeCore
 from bot.replies import Actor, Reply, Where, refusal
@@ -88,7 +89,7 @@ class Disputes(RefereeCore):
         """Store a moderation's change with its event and keep ``state`` as the game's
         position; None if the game moved on meanwhile."""
         try:
-            g = await self.store.change_game(g, changes, events=[event])
+            g = await change_game(self.store, g, changes, events=[event])
         except GameMovedOn:
             return None
         self._states[g.id] = (g.last_hash, state)
@@ -155,7 +156,7 @@ class Disputes(RefereeCore):
         else:
             event = NewEvent("rewind", now, user_id=actor.id, note={"to": number, "reason": why})
             try:
-                g = await self.store.change_game(g, {"updated_at": now}, events=[event])
+                g = await change_game(self.store, g, {"updated_at": now}, events=[event])
             except GameMovedOn:
                 return refusal(texts.MOVED_ON)
         rows = await self.store.actions(g.id, number)

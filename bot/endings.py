@@ -6,6 +6,7 @@ from __future__ import annotations
 import engine
 from bot import texts
 from bot.clock import ClockSpec, format_seconds
+from bot.ladder_store import change_game
 from bot.referee_core import MAX_REASON, RefereeCore, once_per_request, turn_words
 from bot.replies import (
     Actor,
@@ -55,7 +56,7 @@ class Endings(RefereeCore):
         text = f"{prefix}{actor.name} offers a draw. {g.names[other]}, accept or decline?"
         changes = {"draw_offer": seat, "updated_at": self._now()}
         try:
-            g = await self.store.change_game(g, changes, request=self._request(g, text))
+            g = await change_game(self.store, g, changes, request=self._request(g, text))
         except GameMovedOn:
             return await self._moved_on()
         return Reply(
@@ -91,7 +92,7 @@ class Endings(RefereeCore):
         text = f"{prefix}{actor.name} declines the draw."
         changes = {"draw_offer": None, "updated_at": self._now()}
         try:
-            g = await self.store.change_game(g, changes, request=self._request(g, text))
+            g = await change_game(self.store, g, changes, request=self._request(g, text))
         except GameMovedOn:
             return await self._moved_on()
         return Reply(text=text, game_id=g.id, version=g.version)
@@ -120,7 +121,7 @@ class Endings(RefereeCore):
         )
         changes = {"takeback_offer": seat, "updated_at": self._now()}
         try:
-            g = await self.store.change_game(g, changes, request=self._request(g, text))
+            g = await change_game(self.store, g, changes, request=self._request(g, text))
         except GameMovedOn:
             return await self._moved_on()
         return Reply(
@@ -159,7 +160,7 @@ class Endings(RefereeCore):
             text = f"{prefix}{actor.name} refuses the takeback."
             changes = {"takeback_offer": None, "updated_at": now}
             try:
-                g = await self.store.change_game(g, changes, request=self._request(g, text))
+                g = await change_game(self.store, g, changes, request=self._request(g, text))
             except GameMovedOn:
                 return await self._moved_on()
             return Reply(text=text, game_id=g.id, version=g.version)
@@ -187,8 +188,8 @@ class Endings(RefereeCore):
         event = NewEvent("takeback", now, seat=asker, user_id=actor.id, note=note)
         text = f"{prefix}Takeback accepted, undone: {turn_words(g, keep, gone)}."
         try:
-            g = await self.store.change_game(
-                g, changes, events=[event], request=self._request(g, text)
+            g = await change_game(
+                self.store, g, changes, events=[event], request=self._request(g, text)
             )
         except GameMovedOn:
             return await self._moved_on()

@@ -1,7 +1,7 @@
 """The referee's ladder commands: the leaderboard, a player's stats, closing a season.
 
 Ratings themselves are written by the store in the transaction that ends a game
-(``bot.ladder_store.rate_finished``); these commands only read them, draw them (in a worker
+(``bot.ladder_store.change_game``); these commands only read them, draw them (in a worker
 thread, like boards) and let a moderator close a season.
 """
 
@@ -16,11 +16,11 @@ from typing import Any
 import engine
 from bot import ladder_store
 from bot.ladder import Leaderboard, LeaderboardRow, leaderboard
+from bot.ladder.ratings import PROVISIONAL_NOTE, is_provisional, rating_text
+from bot.ladder.stats import DiceDrop, PlayerStats, dice_luck, player_stats
 from bot.ladder_store import GAMES, guild_key, ladder_for, per_variant_rule
-from bot.ratings import PROVISIONAL_NOTE, is_provisional, rating_text
 from bot.referee_core import RefereeCore
 from bot.replies import Actor, Reply, Where, refusal
-from bot.stats import DiceDrop, PlayerStats, dice_luck, player_stats
 from bot.store import Store
 
 log = logging.getLogger(__name__)
@@ -51,20 +51,17 @@ async def atmalof_drops(store: Store, guild_id: int | None, player: int) -> list
     """
     from engine.atmalof import landing
 
-    where = "guild_id IS NULL" if guild_id is None else "guild_id = ?"
-    rows = await store._all(
-        f"SELECT id FROM games WHERE game = 'atmalof' AND {where} AND (player0 = ? OR player1 = ?)"
-        " ORDER BY id DESC LIMIT ?",
-        (*(() if guild_id is None else (guild_id,)), player, player, LUCK_GAMES),
-    )
+    async with store.reading() as rx:
+        ids = await rx.recent_games("atmalof", guild_id, player, LUCK_GAMES)
     rules = engine.get_game("atmalof")
     drops: list[DiceDrop] = []
-    for (game_id,) in reversed(rows):
-        g = await store.game(game_id)
-        if g is None:
+    for game_id in ids:
+        view = await store.game_view(game_id, from_start=True)  # the row and its moves together
+        if view is None:
             continue
+        g = view.game
         state = rules.new(g.variant, **json.loads(g.options))
-        for row in await store.actions(game_id):
+        for row in view.actions:
             action = rules.parse(state, row.action)
             faces = rules.die_faces(state, action)
             if faces is not None and row.roll is not None and g.players[row.side] == player:

@@ -16,6 +16,7 @@ import render
 from bot import boards, checkpoint, ladder_store, texts
 from bot.boards import BoardView, Renderer
 from bot.clock import Clock, ClockSpec, SystemClock
+from bot.ladder_store import change_game
 from bot.lru import LRU
 from bot.records import iso, outcome_of
 from bot.replies import (
@@ -29,6 +30,7 @@ from bot.replies import (
 from bot.store import (
     GameMovedOn,
     GameRow,
+    GameView,
     NewAction,
     NewEvent,
     Store,
@@ -167,10 +169,21 @@ class RefereeCore:
         cached = self._states.get(g.id)
         if cached is not None and cached[0] == g.last_hash:
             return cached[1]
+        head = g.last_hash
         try:
-            state = await self._restored(g)
+            # the row and its moves in one snapshot: a takeback landing between two reads
+            # would mix two lines (issue 14); a newer row than ``g`` only means that a write
+            # with ``g``'s version is told the game has moved on
+            view = await self.store.game_view(g.id)
+            state = None if view is None else self._from_view(view)
             if state is None:
-                state = self._replay_rows(g, await self.store.actions(g.id, g.seq))
+                view = await self.store.game_view(g.id, from_start=True)
+                if view is None:
+                    state = self._replay_rows(g, [])
+                else:
+                    state = self._replay_rows(view.game, list(view.actions))
+            if view is not None:
+                head = view.game.last_hash
         except BrokenGame as broken:
             if g.id not in self._broken_logged:
                 self._broken_logged.add(g.id)
@@ -192,8 +205,23 @@ class RefereeCore:
                     ),
                 )
             raise
-        self._states[g.id] = (g.last_hash, state)
+        self._states[g.id] = (head, state)
         return state
+
+    def _from_view(self, view: GameView) -> Any:
+        """The position from a snapshot that starts at the checkpoint, or None when it starts
+        at move 0 or the checkpoint's text does not read back (then replay from the start)."""
+        g = view.game
+        if view.after == 0 or g.checkpoint_text is None:
+            return self._replay_rows(g, list(view.actions)) if view.after == 0 else None
+        try:
+            state = checkpoint.decode(g.game, g.checkpoint_text)
+        except Exception:
+            log.warning(
+                "game %s: its checkpoint at move %s does not read back; replaying", g.id, view.after
+            )
+            return None
+        return self._replay_rows(g, list(view.actions), state)
 
     async def _restored(self, g: GameRow, upto: int | None = None) -> Any:
         """The position after move ``upto`` (default the last) from the game's checkpoint and
@@ -324,7 +352,7 @@ class RefereeCore:
         reply = Reply(text=text, pending_roll=True, game_id=g.id, version=g.version + 1)
         request = (request_id, reply_dict(reply)) if request_id else None
         try:
-            g = await self.store.change_game(g, changes, request=request)
+            g = await change_game(self.store, g, changes, request=request)
         except GameMovedOn:
             return await self._moved_on(request_id)
         return reply
@@ -445,8 +473,8 @@ class RefereeCore:
         kept = checkpoint.encode(g.game, after) if checkpoint.due(g.seq + 1) else None
         head_before = g.last_hash
         try:
-            g = await self.store.change_game(
-                g, changes, [entry], events, request=request, checkpoint=kept
+            g = await change_game(
+                self.store, g, changes, [entry], events, request=request, checkpoint=kept
             )
         except GameMovedOn:
             return await self._moved_on(request_id)
@@ -630,7 +658,7 @@ class RefereeCore:
         sides = engine.get_game(g.game).side_names
         first = self._request(g, f"{prefix}{texts.result_line(g, sides, outcome)}")
         try:
-            g = await self.store.change_game(g, changes, events=[event], request=first)
+            g = await change_game(self.store, g, changes, events=[event], request=first)
         except GameMovedOn:
             return await self._moved_on()
         self._states.pop(g.id, None)

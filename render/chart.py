@@ -28,7 +28,7 @@ MAX_ROWS = 30
 PROVISIONAL_MARK = "?"
 
 ChartPoint = tuple[datetime, float] | tuple[datetime, float, float]
-"""(time, rating) or (time, rating, rd), e.g. ``bot.stats.RatingPoint``."""
+"""(time, rating) or (time, rating, rd), e.g. ``bot.ladder.stats.RatingPoint``."""
 
 
 def _png(img: Image.Image) -> bytes:

@@ -11,7 +11,7 @@ import pytest
 from bot.clock import ManualClock
 from bot.referee import Referee
 from bot.replies import Actor, ButtonKind, Reply, Where
-from bot.store import Store
+from bot.store import SqliteStore, Store
 
 ALICE = Actor(101, "alice")
 BOB = Actor(202, "bob")
@@ -33,7 +33,7 @@ def clock() -> ManualClock:
 
 @pytest.fixture
 async def store(db_path: str) -> AsyncIterator[Store]:
-    s = await Store.open(db_path)
+    s = await SqliteStore.open(db_path)
     yield s
     await s.close()
 

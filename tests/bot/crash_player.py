@@ -14,7 +14,7 @@ import sys
 
 from bot.referee import Referee
 from bot.replies import Actor, Where
-from bot.store import Store
+from bot.store import SqliteStore
 
 ALICE, BOB = Actor(1, "alice"), Actor(2, "bob")
 TABLE = Where(None, 5)
@@ -28,7 +28,7 @@ async def wait_to_be_killed(line: str) -> None:
 
 async def main(path: str, seed: int, mode: str = "run") -> None:
     rng = random.Random(seed)
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     referee = Referee(store, render=False)
     people = {ALICE.id: ALICE, BOB.id: BOB}
     acks = 0

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from bot.referee import Referee
-from bot.store import Store
+from bot.store import SqliteStore
 from tests.bot.crash_player import MODES, TABLE
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,7 +58,7 @@ def run_until_killed(
 
 async def check_file(db: str, acked: list[tuple[int, int, str]], moment: str | None) -> None:
     """Every acknowledged row is stored; the game's line is whole; the killed moment is kept."""
-    store = await Store.open(db)
+    store = await SqliteStore.open(db)
     try:
         for game_id, seq, digest in acked:
             stored = {(a.seq, a.hash) for a in await store.all_actions(game_id)}
@@ -88,7 +88,7 @@ async def test_acknowledged_moves_survive_sigkill(tmp_path: Path) -> None:
     assert len({seq for _, seq, _ in acked}) > 3  # the game went on across the kills
     if len(MODES) <= ROUNDS:
         assert seen == {"run", "ANNOUNCED", "CHALLENGED"}
-    store = await Store.open(db)
+    store = await SqliteStore.open(db)
     try:
         referee = Referee(store, render=False)
         for game_id in {g for g, _, _ in acked}:

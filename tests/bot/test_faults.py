@@ -23,10 +23,10 @@ import pytest
 
 from bot.__main__ import main
 from bot.clock import ManualClock
-from bot.migrations import LATEST
 from bot.referee import Referee
 from bot.replies import Actor
-from bot.store import SchemaTooNew, Store, StoreUnavailable
+from bot.store import SchemaTooNew, SqliteStore, Store, StoreUnavailable
+from bot.store.migrations import LATEST
 from bot.texts import CANT_SAVE
 from tests.bot.conftest import ALICE, BOB, HERE, play, start
 
@@ -36,7 +36,7 @@ UNLIMITED_PAGES = 1_073_741_823
 
 @pytest.fixture
 async def store(db_path: str) -> AsyncIterator[Store]:
-    s = await Store.open(db_path, busy_timeout_ms=LOCK_WAIT_MS)
+    s = await SqliteStore.open(db_path, busy_timeout_ms=LOCK_WAIT_MS)
     yield s
     await s.close()
 
@@ -196,7 +196,7 @@ def file_digest(path: Path) -> str:
 
 
 async def newer_file(path: Path) -> None:
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     await store.close()
     with sqlite3.connect(path) as db:
         db.execute(f"PRAGMA user_version = {LATEST + 1}")
@@ -211,14 +211,14 @@ async def test_a_file_from_a_newer_schema_is_refused_untouched(
     digest, listing = file_digest(path), sorted(p.name for p in tmp_path.iterdir())
     caplog.clear()
     with pytest.raises(SchemaTooNew):
-        await Store.open(path)
+        await SqliteStore.open(path)
     (line,) = [r for r in caplog.records if r.name == "bot.store"]
     assert line.levelno == logging.CRITICAL
     text = line.getMessage()
     assert str(path) in text and f"version {LATEST + 1}" in text and str(LATEST) in text
     assert file_digest(path) == digest  # never migrated down, never switched to WAL
     assert sorted(p.name for p in tmp_path.iterdir()) == listing
-    store = await Store.open(tmp_path / "other.db")  # the bot itself is fine with other files
+    store = await SqliteStore.open(tmp_path / "other.db")  # the bot itself is fine with other files
     await store.close()
 
 

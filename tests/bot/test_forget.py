@@ -25,7 +25,7 @@ from bot.forget import cli, forget_guild
 from bot.records import check_stored
 from bot.referee import Referee
 from bot.replies import Actor, Where
-from bot.store import Store
+from bot.store import SqliteStore, Store
 from tests.bot.conftest import ALICE, BOB, CAROL, MOD, random_game, start
 
 GONE = 1  # the server that asks to be forgotten
@@ -59,7 +59,9 @@ async def two_servers(referee: Referee, store: Store, clock: ManualClock) -> lis
     await start(referee, "atmalof", at(STAYS, 40), DAVE, ALICE)
     await referee.act(at(STAYS, 40), DAVE, "drop col 3", request_id="req-stays-1")
     assert (await referee.set_setting(at(STAYS, 30), MOD, "theme", "dark")).ok
-    rows = await store._all("SELECT id FROM games WHERE guild_id = ?", (STAYS,))
+    rows = list(
+        await store.db.execute_fetchall("SELECT id FROM games WHERE guild_id = ?", (STAYS,))
+    )
     return [r[0] for r in rows]
 
 
@@ -112,12 +114,19 @@ async def test_a_moderator_forgets_the_server_and_only_what_others_need_stays(
     referee: Referee, store: Store, clock: ManualClock, db_path: str
 ) -> None:
     kept = await two_servers(referee, store, clock)
-    gone = {r[0] for r in await store._all("SELECT id FROM games WHERE guild_id = ?", (GONE,))}
+    gone = {
+        r[0]
+        for r in list(
+            await store.db.execute_fetchall("SELECT id FROM games WHERE guild_id = ?", (GONE,))
+        )
+    }
     before = triggers(db_path)
 
     refused = await referee.forget_server(at(GONE, 10), ALICE)
     assert not refused.ok and refused.ephemeral
-    assert len(await store._all("SELECT 1 FROM games WHERE guild_id = ?", (GONE,))) == len(gone)
+    assert len(
+        list(await store.db.execute_fetchall("SELECT 1 FROM games WHERE guild_id = ?", (GONE,)))
+    ) == len(gone)
     assert not (await referee.forget_server(Where(None, 99), MOD)).ok
 
     reply = await referee.forget_server(at(GONE, 10), MOD)
@@ -127,7 +136,8 @@ async def test_a_moderator_forgets_the_server_and_only_what_others_need_stays(
     await assert_forgotten(store, db_path, gone, kept)
     assert triggers(db_path) == before  # the logs are append-only again
     with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-        async with store.transaction("a test") as db:
+        async with store.transaction("a test") as tx:
+            db = tx.db  # type: ignore[attr-defined]  # SQLite's own, for this test
             await db.execute("DELETE FROM actions WHERE game_id = ?", (kept[0],))
 
     again = await referee.forget_server(at(GONE, 10), MOD)
@@ -145,7 +155,12 @@ async def test_the_command_line_counts_first_and_deletes_only_with_yes(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     kept = await two_servers(referee, store, clock)
-    gone = {r[0] for r in await store._all("SELECT id FROM games WHERE guild_id = ?", (GONE,))}
+    gone = {
+        r[0]
+        for r in list(
+            await store.db.execute_fetchall("SELECT id FROM games WHERE guild_id = ?", (GONE,))
+        )
+    }
     cells = every_value(db_path)
     out = io.StringIO()
     config = Config(db_path=db_path)
@@ -157,7 +172,7 @@ async def test_the_command_line_counts_first_and_deletes_only_with_yes(
     await store.close()  # the command opens the file itself, as an operator would
     monkeypatch.setenv("REFEREE_DB", db_path)
     assert await asyncio.to_thread(main, ["store", "forget", "--guild", str(GONE), "--yes"]) == 0
-    reopened = await Store.open(db_path)
+    reopened = await SqliteStore.open(db_path)
     try:
         await assert_forgotten(reopened, db_path, gone, kept)
     finally:
@@ -169,7 +184,8 @@ async def test_a_failure_midway_leaves_everything_as_it_was(
 ) -> None:
     await two_servers(referee, store, clock)
     before = triggers(db_path)
-    async with store.transaction("a link the forget cannot honour") as db:
+    async with store.transaction("a link the forget cannot honour") as tx:
+        db = tx.db  # type: ignore[attr-defined]  # SQLite's own, for this test
         # a row of another server pointing at a game of the forgotten one: the foreign key
         # check at commit refuses the whole forget
         gone_game = next(

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from bot.clock import ManualClock
 from bot.referee import Referee
 from bot.replies import Actor, Reply, Where
-from bot.store import Store
+from bot.store import SqliteStore, Store
 from engine.record import Record, verify
 from tests.bot.conftest import ALICE, BOB, CAROL, HERE, MOD, THERE
 
@@ -200,7 +200,7 @@ class Run:
 
 async def run_example(steps: list[tuple[str, str, int, str, str]], game: str, variant: str) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        store = await Store.open(Path(tmp) / "fuzz.db")
+        store = await SqliteStore.open(Path(tmp) / "fuzz.db")
         try:
             referee = Referee(store, ManualClock(), render=False)
             made = await referee.challenge(HERE, ALICE, game, opponent=BOB, variant=variant)

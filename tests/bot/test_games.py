@@ -7,7 +7,7 @@ import json
 import engine
 from bot.records import stored_record
 from bot.referee import Referee
-from bot.store import Store
+from bot.store import SqliteStore, Store
 from engine import Termination
 from engine.record import verify
 from tests.bot.conftest import ALICE, BOB, HERE, play, random_game, start
@@ -79,12 +79,12 @@ async def test_a_drop_is_announced_first_then_rolled(referee: Referee, store: St
 
 
 async def test_a_pending_roll_survives_a_restart(db_path: str, clock) -> None:
-    store = await Store.open(db_path)
+    store = await SqliteStore.open(db_path)
     referee = Referee(store, clock, render=False)
     await start(referee)
     assert (await referee.act(HERE, ALICE, "drop col 2")).pending_roll
     await store.close()  # the process "dies" before rolling
-    store = await Store.open(db_path)
+    store = await SqliteStore.open(db_path)
     try:
         referee = Referee(store, clock, render=False)
         shown = await referee.board(HERE)
@@ -118,13 +118,13 @@ async def test_morris_mill_and_removal_in_one_command(referee: Referee) -> None:
 
 
 async def test_restart_in_the_middle_of_a_game(db_path: str, clock) -> None:
-    store = await Store.open(db_path)
+    store = await SqliteStore.open(db_path)
     referee = Referee(store, clock, render=False)
     await start(referee, "abalone")
     first = (await referee.legal_for(HERE, ALICE))[0]
     assert (await play(referee, HERE, ALICE, first)).ok
     await store.close()
-    store = await Store.open(db_path)
+    store = await SqliteStore.open(db_path)
     try:
         referee = Referee(store, clock, render=False)  # a new process: empty caches
         assert not (await play(referee, HERE, ALICE, first)).ok  # not her turn any more

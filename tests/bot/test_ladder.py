@@ -20,7 +20,7 @@ from bot.ladder import (
     leaderboard,
     rebuild,
 )
-from bot.ratings import (
+from bot.ladder.ratings import (
     NEW_PLAYER,
     PROVISIONAL_RD,
     START_RD,

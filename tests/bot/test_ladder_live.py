@@ -11,13 +11,13 @@ from bot import ladder_store
 from bot.clock import ManualClock
 from bot.config import Config
 from bot.ladder import ladder_ratings, rebuild
+from bot.ladder.ratings import NEW_PLAYER, PROVISIONAL_NOTE, RatingState, rating_change_text, update
+from bot.ladder.stats import DiceDrop, dice_luck
 from bot.ladder_cli import main as ladder_cli
-from bot.migrations import LATEST, MIGRATIONS
-from bot.ratings import NEW_PLAYER, PROVISIONAL_NOTE, RatingState, rating_change_text, update
 from bot.referee import Referee
 from bot.replies import Actor, Where
-from bot.stats import DiceDrop, dice_luck
-from bot.store import Store
+from bot.store import SqliteStore, Store
+from bot.store.migrations import LATEST, MIGRATIONS
 from tests.bot.conftest import ALICE, BOB, CAROL, HERE, MOD, THERE, play, start
 
 GUILD = HERE.guild_id
@@ -90,7 +90,7 @@ async def test_an_aborted_game_never_counts(referee: Referee, store: Store) -> N
     await play(referee, HERE, BOB, "place d1")
     assert (await referee.moderator_abort(HERE, MOD, "wrong channel")).ok
     assert await stored(store) == {}
-    assert await store._all("SELECT * FROM rating_changes") == []
+    assert list(await store.db.execute_fetchall("SELECT * FROM rating_changes")) == []
 
 
 async def test_a_loss_on_time_counts_as_a_loss(
@@ -316,7 +316,7 @@ async def test_games_that_end_out_of_clock_order_are_refolded(
 async def test_a_schema_2_file_is_migrated_and_its_ladders_rebuilt(
     db_path: str, clock: ManualClock
 ) -> None:
-    store = await Store.open(db_path)
+    store = await SqliteStore.open(db_path)
     referee = Referee(store, clock, render=False)
     for winner, loser in ((ALICE, BOB), (BOB, CAROL), (ALICE, CAROL)):
         await resigned(referee, winner, loser)
@@ -328,7 +328,7 @@ async def test_a_schema_2_file_is_migrated_and_its_ladders_rebuilt(
     )
     old.executescript(UNDO_MIGRATION_7 + UNDO_MIGRATION_6 + UNDO_MIGRATION_5 + UNDO_MIGRATION_4)
     old.close()
-    store = await Store.open(db_path)
+    store = await SqliteStore.open(db_path)
     try:
         assert await store.schema_version() == LATEST >= 3
         assert await ladder_store.table(store, GUILD, 1) == {}
@@ -404,15 +404,15 @@ async def test_a_ladder_bug_never_keeps_a_game_from_ending(
 async def test_a_result_changed_after_the_end_recomputes_the_season(
     referee: Referee, store: Store
 ) -> None:
-    """A dispute that voids or reverses a rated game (through Store.change_game) is refolded."""
+    """A dispute that voids or reverses a rated game (ladder_store.change_game) is refolded."""
     await resigned(referee, ALICE, BOB)
     await resigned(referee, ALICE, CAROL)
     first = await store.game(1)
-    await store.change_game(first, {"winner": 1})  # reversed: bob won game 1
+    await ladder_store.change_game(store, first, {"winner": 1})  # reversed: bob won game 1
     table = await stored(store)
     assert (table[BOB.id].wins, table[ALICE.id].losses, table[ALICE.id].wins) == (1, 1, 1)
     await assert_rebuild_equals_live(store)
-    await store.change_game(await store.game(1), {"rated": 0})  # voided: unrated
+    await ladder_store.change_game(store, await store.game(1), {"rated": 0})  # voided: unrated
     table = await stored(store)
     assert BOB.id not in table and table[ALICE.id].games == 1
     assert await ladder_store.rating_change(store, 1) is None

@@ -23,7 +23,7 @@ from bot.config import Config
 from bot.ladder_cli import main as ladder_cli
 from bot.referee import Referee
 from bot.replies import Reply, Where
-from bot.store import Store, StoreUnavailable
+from bot.store import SqliteStore, StoreUnavailable
 from tests.bot.conftest import ALICE, BOB, CAROL, HERE, start
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,7 +35,7 @@ COPIES = int(os.environ.get("REBUILD_GAMES") or 10_000)
 async def many_rated_games(path: str, copies: int) -> None:
     """One rated game resigned through the referee, then ``copies`` more like it between
     POOL players, each ending a second after the one before."""
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     referee = Referee(store, ManualClock(), render=False, per_user_limits=False)
     await start(referee, "morris", rated=True)
     assert (await referee.resign(HERE, BOB)).finished
@@ -75,7 +75,7 @@ async def resign_one(referee: Referee, where: Where) -> None:
 async def test_a_game_ended_while_the_rebuild_computes_is_folded_in(tmp_path: Path) -> None:
     path = str(tmp_path / "referee.db")
     await many_rated_games(path, 200)
-    bot_store, cli_store = await Store.open(path), await Store.open(path)
+    bot_store, cli_store = await SqliteStore.open(path), await SqliteStore.open(path)
     clock = ManualClock()
     clock.advance(3600)  # after the stored games (one that ended earlier is refolded instead)
     referee = Referee(bot_store, clock, render=False)
@@ -104,7 +104,7 @@ async def test_a_result_changed_while_the_rebuild_computes_is_computed_again(
 ) -> None:
     path = str(tmp_path / "referee.db")
     await many_rated_games(path, 200)
-    cli_store = await Store.open(path)
+    cli_store = await SqliteStore.open(path)
     changed: list[int] = []
 
     async def a_result_changes(guild: int) -> None:
@@ -157,7 +157,7 @@ async def test_a_rebuild_beside_a_playing_bot_never_keeps_it_from_saving(
 ) -> None:
     path = str(tmp_path / "referee.db")
     await many_rated_games(path, COPIES)
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     clock = ManualClock()
     clock.advance(COPIES + 3600)  # the bot's games end after the stored ones
     referee = Referee(store, clock, render=False, per_user_limits=False)

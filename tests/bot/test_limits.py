@@ -19,7 +19,7 @@ from bot.lru import LRU
 from bot.referee import Referee
 from bot.referee_core import HISTORY_PAGE
 from bot.replies import Actor, Where
-from bot.store import Store
+from bot.store import SqliteStore, Store
 from engine.atmalof_config import MAX_SIZE
 from render.replay import MAX_FRAMES
 from tests.bot.conftest import ALICE, BOB, CAROL, HERE, random_game, start
@@ -120,7 +120,7 @@ async def test_two_referees_on_one_file_share_the_limits(
 ) -> None:
     """Two processes (two Stores) on one file: SQLite's write lock makes the count and the
     insert one step across both."""
-    other_store = await Store.open(db_path)
+    other_store = await SqliteStore.open(db_path)
     other = Referee(other_store, clock, render=False)
     try:
         both = (referee, other)

@@ -19,34 +19,35 @@ from bot.limits import (
     games_problem,
     open_challenges,
 )
-from bot.store import Store
+from bot.store import SqliteStore
+from bot.store.sqlite import SqliteReader
 
 NOW = 1_000.0
 ME, YOU = 5, 6
 
 
 @pytest.fixture
-async def db() -> AsyncIterator[aiosqlite.Connection]:
-    """Just the columns the limits read."""
+async def db() -> AsyncIterator[SqliteReader]:
+    """The reads of a unit of work over a connection with just the columns the limits read."""
     conn = await aiosqlite.connect(":memory:")
     await conn.executescript(
         "CREATE TABLE challenges (status TEXT, challenger_id INTEGER, expires_at REAL);"
         "CREATE TABLE games (status TEXT, player0 INTEGER, player1 INTEGER);"
     )
-    yield conn
+    yield SqliteReader(conn)
     await conn.close()
 
 
-async def challenges(db: aiosqlite.Connection, *rows: tuple[str, int, float]) -> None:
-    await db.executemany("INSERT INTO challenges VALUES (?,?,?)", rows)
+async def challenges(db: SqliteReader, *rows: tuple[str, int, float]) -> None:
+    await db.db.executemany("INSERT INTO challenges VALUES (?,?,?)", rows)
 
 
-async def games(db: aiosqlite.Connection, *rows: tuple[str, int, int]) -> None:
-    await db.executemany("INSERT INTO games VALUES (?,?,?)", rows)
+async def games(db: SqliteReader, *rows: tuple[str, int, int]) -> None:
+    await db.db.executemany("INSERT INTO games VALUES (?,?,?)", rows)
 
 
 async def test_open_challenges_count_only_mine_open_and_unexpired(
-    db: aiosqlite.Connection,
+    db: SqliteReader,
 ) -> None:
     await challenges(
         db,
@@ -61,13 +62,13 @@ async def test_open_challenges_count_only_mine_open_and_unexpired(
     assert await open_challenges(db, 77, NOW) == 0
 
 
-async def test_active_games_count_either_seat(db: aiosqlite.Connection) -> None:
+async def test_active_games_count_either_seat(db: SqliteReader) -> None:
     await games(db, ("active", ME, YOU), ("active", YOU, ME), ("finished", ME, YOU))
     assert await active_games(db, ME) == 2
     assert await active_games(db, 77) == 0
 
 
-async def test_the_challenge_limit_and_its_reason(db: aiosqlite.Connection) -> None:
+async def test_the_challenge_limit_and_its_reason(db: SqliteReader) -> None:
     await challenges(db, *[("open", ME, NOW + 60)] * (MAX_OPEN_CHALLENGES - 1))
     assert await challenge_problem(db, ME, NOW) is None
     await challenge_guard(ME, NOW)(db)  # allowed: raises nothing
@@ -82,7 +83,7 @@ async def test_the_challenge_limit_and_its_reason(db: aiosqlite.Connection) -> N
     assert raised.value.reason == reason and str(raised.value) == reason
 
 
-async def test_the_games_limit_names_who_is_over_it(db: aiosqlite.Connection) -> None:
+async def test_the_games_limit_names_who_is_over_it(db: SqliteReader) -> None:
     await games(db, *[("active", ME, YOU)] * (MAX_ACTIVE_GAMES - 1))
     assert await games_problem(db, ME, "you are") is None
     await games(db, ("active", YOU, ME))
@@ -96,7 +97,7 @@ async def test_the_games_limit_names_who_is_over_it(db: aiosqlite.Connection) ->
 
 
 async def test_a_store_is_a_source_too(tmp_path) -> None:
-    store = await Store.open(tmp_path / "limits.db")
+    store = await SqliteStore.open(tmp_path / "limits.db")
     try:
         assert await open_challenges(store, ME, NOW) == 0
         assert await active_games(store, ME) == 0

@@ -18,7 +18,8 @@ async def as_log_version_1(store: Store, game_id: int) -> None:
     events (the new columns NULL), and the head over the actions alone."""
     actions = await store.actions(game_id)
     head = actions[-1].hash if actions else chain.GENESIS
-    async with store.transaction("making an old game") as db:
+    async with store.transaction("making an old game") as tx:
+        db = tx.db  # type: ignore[attr-defined]  # SQLite's own, for this test
         # The log is append-only; the old bot simply never wrote these columns. Lift the
         # guards for this one rewrite and put them back exactly as they were.
         guards = await db.execute_fetchall(

@@ -10,7 +10,7 @@ from bot import texts
 from bot.boards import BoardView
 from bot.clock import ManualClock
 from bot.console import ConsoleTable
-from bot.ratings import PROVISIONAL_NOTE
+from bot.ladder.ratings import PROVISIONAL_NOTE
 from bot.referee import Referee
 from bot.replies import Actor, ButtonKind, Reply
 from bot.store import Store

@@ -4,7 +4,8 @@ and an answer or request that loses a race to another change is told the game ha
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
@@ -12,32 +13,36 @@ import pytest
 from bot import texts
 from bot.referee import Referee
 from bot.replies import Reply
-from bot.store import GameRow, Store
+from bot.store import GameRow, SqliteStore, Store, Transaction
 from tests.bot.conftest import ALICE, BOB, HERE, play, start
 
 
 @pytest.fixture
 async def other(db_path: str) -> AsyncIterator[Store]:
     """A second connection to the same file: another process of the bot, say."""
-    s = await Store.open(db_path)
+    s = await SqliteStore.open(db_path)
     yield s
     await s.close()
 
 
 def lose_the_next_race(store: Store, other: Store, changes: dict[str, Any]) -> list[GameRow]:
-    """Make the store's next change_game lose a real race: just before it runs, ``other``
-    lands ``changes`` on the same game (the loser still writes with the version it read)."""
-    real: Callable[..., Awaitable[GameRow]] = store.change_game
+    """Make the store's next write transaction lose a real race: just before it begins,
+    ``other`` lands ``changes`` on the channel's game (the loser still writes with the version
+    it read)."""
+    real = store.transaction
     landed: list[GameRow] = []
 
-    async def racing(game: GameRow, *args: Any, **kwargs: Any) -> GameRow:
+    @asynccontextmanager
+    async def racing(what: str = "a write") -> AsyncIterator[Transaction]:
         if not landed:
-            fresh = await other.game(game.id)
+            fresh = await other.latest_game(HERE.channel_id)
             assert fresh is not None
-            landed.append(await other.change_game(fresh, changes))
-        return await real(game, *args, **kwargs)
+            async with other.transaction() as tx:
+                landed.append(await tx.change_game(fresh, changes))
+        async with real(what) as tx:
+            yield tx
 
-    store.change_game = racing  # type: ignore[method-assign]
+    store.transaction = racing  # type: ignore[method-assign]
     return landed
 
 

@@ -19,7 +19,7 @@ from bot.clock import ManualClock
 from bot.referee import Referee
 from bot.replies import Actor, Where
 from bot.rules_text import ATMALOF_LICENCE, RULES, plain
-from bot.store import Store
+from bot.store import SqliteStore
 from engine import IllegalAction, Termination
 from engine.abalone import marbles_off
 from engine.atmalof import Drop, Move, landing
@@ -79,7 +79,7 @@ def sentences(text: str) -> list[str]:
 
 
 async def referee_game(tmp_path: Path, game: str, **challenge: object) -> Referee:
-    store = await Store.open(str(tmp_path / "rules.db"))
+    store = await SqliteStore.open(str(tmp_path / "rules.db"))
     referee = Referee(store, ManualClock(), render=False)
     await referee.challenge(HERE, ALICE, game, opponent=BOB, **challenge)  # type: ignore[arg-type]
     assert (await referee.accept(HERE, BOB)).ok

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bot.ladder import FinishedGame, ladder_ratings, rebuild
-from bot.stats import DiceDrop, Record, Streak, dice_luck, player_stats
+from bot.ladder.stats import DiceDrop, Record, Streak, dice_luck, player_stats
 from engine.core import Termination
 
 T0 = datetime(2025, 5, 1, tzinfo=UTC)

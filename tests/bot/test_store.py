@@ -9,17 +9,17 @@ from pathlib import Path
 import pytest
 
 from bot.clock import ManualClock
-from bot.migrations import LATEST, MIGRATIONS
 from bot.records import iso
 from bot.referee import Referee
-from bot.store import EventRow, GameMovedOn, Store
+from bot.store import EventRow, GameMovedOn, SqliteStore, Store
+from bot.store.migrations import LATEST, MIGRATIONS
 from engine import chain
 from engine.record import event_hash, row_hash
 from tests.bot.conftest import ALICE, BOB, HERE, play, start
 
 
 async def test_a_fresh_file_gets_the_newest_schema(db_path: str) -> None:
-    store = await Store.open(db_path)
+    store = await SqliteStore.open(db_path)
     try:
         assert await store.schema_version() == LATEST
         mode = await store.db.execute_fetchall("PRAGMA journal_mode")
@@ -34,7 +34,7 @@ async def test_an_older_file_is_migrated_and_keeps_its_data(tmp_path: Path) -> N
     with sqlite3.connect(path) as old:  # what version 1 of the bot left behind
         old.executescript(MIGRATIONS[0] + "\nPRAGMA user_version = 1;")
         old.execute("INSERT INTO players VALUES (1, 'alice', 0, 0)")
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     try:
         assert await store.schema_version() == LATEST
         rows = await store.db.execute_fetchall("SELECT name FROM players")
@@ -69,9 +69,11 @@ async def test_the_action_log_is_append_only_and_chained(referee: Referee, store
 async def test_a_stale_version_does_not_land(referee: Referee, store: Store) -> None:
     await start(referee, "morris")
     g = await store.active_game(HERE.channel_id)
-    await store.change_game(g, {"draw_offer": 0})
+    async with store.transaction() as tx:
+        await tx.change_game(g, {"draw_offer": 0})
     with pytest.raises(GameMovedOn):
-        await store.change_game(g, {"draw_offer": 1})
+        async with store.transaction() as tx:
+            await tx.change_game(g, {"draw_offer": 1})
     assert (await store.game(g.id)).draw_offer == 0
 
 
@@ -89,7 +91,7 @@ async def test_many_concurrent_commands_one_lands_per_version(
 
 async def test_two_stores_on_one_file_race_safely(db_path: str) -> None:
     clock = ManualClock()
-    one, two = await Store.open(db_path), await Store.open(db_path)
+    one, two = await SqliteStore.open(db_path), await SqliteStore.open(db_path)
     try:
         a, b = Referee(one, clock, render=False), Referee(two, clock, render=False)
         await start(a, "morris")

@@ -32,7 +32,8 @@ async def test_a_change_may_not_set_these_columns(
     g = await store.game(1)
     before = await snapshot(store)
     with pytest.raises(ValueError, match="not changeable here") as raised:
-        await store.change_game(g, changes)
+        async with store.transaction() as tx:
+            await tx.change_game(g, changes)
     assert str(sorted(set(changes) - {"ply"})) in str(raised.value)
     assert await snapshot(store) == before
 
@@ -44,10 +45,12 @@ async def test_moves_may_not_also_set_seq_or_the_head(referee: Referee, store: S
     move = NewAction(side=0, actor=ALICE.id, action="place d7", roll=None, at=1.0)
     for key in ("seq", "last_hash"):
         with pytest.raises(ValueError, match=f"not changeable here: \\['{key}'\\]"):
-            await store.change_game(g, {key: "x"}, actions=[move])
+            async with store.transaction() as tx:
+                await tx.change_game(g, {key: "x"}, actions=[move])
     event = NewEvent("note", 1.0, seat=0, user_id=ALICE.id, note={})
     with pytest.raises(ValueError, match="not changeable here: \\['last_hash'\\]"):
-        await store.change_game(g, {"last_hash": "x"}, events=[event])
+        async with store.transaction() as tx:
+            await tx.change_game(g, {"last_hash": "x"}, events=[event])
     assert (await store.game(1)).version == g.version
 
 
@@ -61,7 +64,8 @@ async def test_a_commit_that_fails_is_rolled_back_and_the_store_goes_on(
     before = await snapshot(store)
     caplog.clear()
     with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
-        async with store.transaction("a bad write") as db:
+        async with store.transaction("a bad write") as tx:
+            db = tx.db  # type: ignore[attr-defined]  # SQLite's own, for this test
             await db.execute("PRAGMA defer_foreign_keys = ON")
             await db.execute("UPDATE games SET player0 = 424242 WHERE id = 1")
     assert not store.db.in_transaction
@@ -81,7 +85,8 @@ async def test_a_bug_in_a_statement_is_raised_as_a_bug_not_as_cant_save(
     caplog.set_level(logging.ERROR, logger="bot.store")
     caplog.clear()
     with pytest.raises(sqlite3.OperationalError, match="no such column") as raised:
-        async with store.transaction("a buggy write") as db:
+        async with store.transaction("a buggy write") as tx:
+            db = tx.db  # type: ignore[attr-defined]  # SQLite's own, for this test
             await db.execute("UPDATE games SET ply = 9 WHERE id = 1")  # lands, then undone
             await db.execute("UPDATE games SET no_such_column = 1")
     assert not isinstance(raised.value, StoreUnavailable)

@@ -21,11 +21,11 @@ import pytest
 
 from bot.__main__ import main
 from bot.clock import ManualClock
-from bot.migrations import LATEST
 from bot.referee import Referee
 from bot.replies import Where
-from bot.store import Store, StoreDamaged, StoreUnavailable
-from bot.store_cli import main as store_main
+from bot.store import SqliteStore, StoreDamaged, StoreUnavailable
+from bot.store.cli import main as store_main
+from bot.store.migrations import LATEST
 from bot.texts import CANT_SAVE
 from tests.bot.conftest import ALICE, BOB, HERE
 
@@ -39,7 +39,7 @@ def _open_once(path: str, barrier: multiprocessing.synchronize.Barrier, errors: 
     """A child: wait for the others, then open (and migrate) the same fresh file."""
 
     async def run() -> None:
-        store = await Store.open(path)
+        store = await SqliteStore.open(path)
         try:
             assert await store.schema_version() == LATEST
         finally:
@@ -85,7 +85,7 @@ def mode(path: Path) -> int:
 
 async def test_a_new_database_and_its_folder_are_owner_only(tmp_path: Path) -> None:
     path = tmp_path / "data" / "referee.db"
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     try:
         await store.db.execute("CREATE TABLE scratch (x)")  # the WAL file exists while open
         for name in ("referee.db", "referee.db-wal", "referee.db-shm"):
@@ -101,12 +101,12 @@ async def test_an_existing_readable_database_is_tightened_with_one_warning(
 ) -> None:
     folder = tmp_path / "data"
     path = folder / "referee.db"
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     await store.close()
     folder.chmod(0o755)
     path.chmod(0o644)
     caplog.clear()
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     try:
         await store.db.execute("CREATE TABLE scratch (x)")
         assert mode(path) == 0o600 and mode(folder) == 0o700
@@ -117,7 +117,7 @@ async def test_an_existing_readable_database_is_tightened_with_one_warning(
     (warning,) = [r.getMessage() for r in caplog.records if r.name == "bot.store"]
     assert str(path) in warning and "0644" in warning and "0600" in warning, warning
     caplog.clear()
-    store = await Store.open(path)  # already tight: nothing more to say
+    store = await SqliteStore.open(path)  # already tight: nothing more to say
     await store.close()
     assert not [r for r in caplog.records if r.name == "bot.store"]
 
@@ -134,7 +134,7 @@ async def test_a_folder_that_cannot_be_made_is_one_clear_line(
     blocker.write_text("not a folder")
     path = blocker / "data" / "referee.db"
     with pytest.raises(StoreUnavailable) as raised:
-        await Store.open(path)
+        await SqliteStore.open(path)
     assert not isinstance(raised.value.__cause__, StoreUnavailable)
     (line,) = store_lines(caplog)
     assert line.levelno == logging.CRITICAL
@@ -163,7 +163,7 @@ def _open_without_root(folder: str, result: object) -> None:
     handler.emit = lambda record: records.append(record.getMessage())  # type: ignore[method-assign]
     logging.getLogger("bot.store").addHandler(handler)
     try:
-        asyncio.run(Store.open(Path(folder) / "referee.db"))
+        asyncio.run(SqliteStore.open(Path(folder) / "referee.db"))
     except StoreUnavailable:
         result.put(("refused", records))  # type: ignore[attr-defined]
     except BaseException as exc:
@@ -197,7 +197,7 @@ def damage(path: Path, offset: int, data: bytes) -> None:
 
 async def file_with_games(path: Path) -> None:
     """A closed database (the WAL folded in) with a few games, so its pages hold rows."""
-    referee = Referee(await Store.open(path), ManualClock(), render=False)
+    referee = Referee(await SqliteStore.open(path), ManualClock(), render=False)
     for n in range(3):
         where = Where(1, 100 + n)
         await referee.challenge(where, ALICE, "morris", opponent=BOB, starter="me")
@@ -216,7 +216,7 @@ async def test_a_damaged_page_is_refused_at_start_with_one_line(
         damage(path, page * 4096 + 100, b"\xff" * 1500)
     caplog.clear()
     with pytest.raises(StoreDamaged):
-        await Store.open(path)
+        await SqliteStore.open(path)
     (line,) = store_lines(caplog)
     text = line.getMessage()
     assert line.levelno == logging.CRITICAL and f"refusing to open {path}" in text, text
@@ -231,7 +231,7 @@ async def test_a_damaged_header_is_refused_with_one_line(
     damage(path, 0, b"this is no database header")
     caplog.clear()
     with pytest.raises(StoreUnavailable):
-        await Store.open(path)
+        await SqliteStore.open(path)
     (line,) = store_lines(caplog)
     assert "not a database" in line.getMessage() and str(path) in line.getMessage()
 
@@ -275,7 +275,7 @@ async def test_a_database_deleted_while_running_stops_acknowledging_writes(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     path = tmp_path / "referee.db"
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     referee = Referee(store, ManualClock(), render=False)
     await referee.challenge(HERE, ALICE, "morris", opponent=BOB, starter="me")
     assert (await referee.accept(HERE, BOB)).ok
@@ -296,11 +296,11 @@ async def test_a_database_replaced_while_running_stops_acknowledging_writes(
     tmp_path: Path,
 ) -> None:
     path = tmp_path / "referee.db"
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     referee = Referee(store, ManualClock(), render=False)
     await referee.challenge(HERE, ALICE, "morris", opponent=BOB, starter="me")
     other = tmp_path / "restored.db"
-    await (await Store.open(other)).close()  # a second, different file: a restore, say
+    await (await SqliteStore.open(other)).close()  # a second, different file: a restore, say
     os.replace(other, path)
     with pytest.raises(StoreUnavailable, match="deleted or replaced"):
         await referee.accept(HERE, BOB)
@@ -318,7 +318,7 @@ async def test_a_file_damaged_after_the_start_is_a_store_fault_not_a_traceback(
         (root,) = db.execute("SELECT rootpage FROM sqlite_master WHERE name = 'games'").fetchone()
     db.close()
     damage(path, (root - 1) * 4096, b"\xff" * 4096)  # the games table's page, nothing else
-    store = await Store.open(path, check=False)
+    store = await SqliteStore.open(path, check=False)
     try:
         referee = Referee(store, ManualClock(), render=False)
         where = Where(1, 100)

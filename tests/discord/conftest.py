@@ -10,7 +10,7 @@ import pytest
 from bot.app import RefereeBot
 from bot.clock import ManualClock
 from bot.referee import Referee
-from bot.store import BUSY_TIMEOUT_MS, Store
+from bot.store import BUSY_TIMEOUT_MS, SqliteStore, Store
 from tests.discord.harness import Harness, Person
 
 ALICE = Person(900_000_000_000_000_001, "alice")
@@ -23,7 +23,7 @@ async def start_bot(
     db: Path, clock: ManualClock, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS
 ) -> tuple[Harness, Store]:
     """A bot as ``python -m bot`` makes it, on the given file, with a hand-moved clock."""
-    store = await Store.open(str(db), busy_timeout_ms=busy_timeout_ms)
+    store = await SqliteStore.open(str(db), busy_timeout_ms=busy_timeout_ms)
     bot = RefereeBot(Referee(store, clock=clock), sweep_seconds=None)
     return await Harness(bot).start(), store
 

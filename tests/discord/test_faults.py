@@ -23,7 +23,7 @@ from discord.webhook.async_ import AsyncWebhookAdapter
 from bot.clock import ManualClock
 from bot.errors import UNEXPECTED
 from bot.replies import Actor, Where
-from bot.store import BUSY_TIMEOUT_MS, Store
+from bot.store import BUSY_TIMEOUT_MS, SqliteStore
 from bot.texts import CANT_SAVE, ROLL_LATER
 from tests.discord.conftest import ALICE, BOB, CAROL, start_bot
 from tests.discord.harness import CHANNEL_ID, Harness
@@ -248,7 +248,7 @@ async def test_the_default_lock_wait_leaves_time_to_answer_within_discords_windo
 ) -> None:
     """A writer that holds the lock longer than the store waits is a "can't save" answer; the
     wait must leave a second of Discord's three for the rest of the answer."""
-    store = await Store.open(str(db_path))
+    store = await SqliteStore.open(str(db_path))
     try:
         ((waits,),) = await store.db.execute_fetchall("PRAGMA busy_timeout")
     finally:

@@ -9,7 +9,11 @@ from tests.discord.play import start_game
 
 
 async def games_here(store: Store) -> int:
-    return len(await store._all("SELECT id FROM games WHERE guild_id = ?", (GUILD_ID,)))
+    return len(
+        list(
+            await store.db.execute_fetchall("SELECT id FROM games WHERE guild_id = ?", (GUILD_ID,))
+        )
+    )
 
 
 async def test_a_moderator_confirms_and_the_server_is_forgotten(harness: Harness) -> None:

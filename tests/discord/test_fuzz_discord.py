@@ -29,7 +29,7 @@ from bot.app import RefereeBot
 from bot.clock import ManualClock
 from bot.errors import UNEXPECTED
 from bot.referee import Referee
-from bot.store import Store
+from bot.store import SqliteStore, Store
 from tests.discord import crowd
 from tests.discord.conftest import ALICE, BOB, CAROL, MODERATOR
 from tests.discord.crowd import snapshot
@@ -95,7 +95,7 @@ class Table:
 
 
 async def _setup(path: Path) -> tuple[Harness, Store, list[dict[str, Any]]]:
-    store = await Store.open(str(path))
+    store = await SqliteStore.open(str(path))
     bot = RefereeBot(Referee(store, clock=ManualClock(), render=False), sweep_seconds=None)
     h = await Harness(bot).start()
     messages = []

@@ -20,7 +20,7 @@ from bot.__main__ import heartbeat_status
 from bot.app import RefereeBot
 from bot.clock import ManualClock
 from bot.referee import Referee
-from bot.store import Store
+from bot.store import SqliteStore
 from tests.discord.harness import BOT_USER_ID, Harness, user_payload
 
 SWEEP = 0.02  # seconds between the sweeper's rounds in these tests
@@ -29,7 +29,7 @@ OLD = 10_000.0  # seconds: an mtime this far back is stale by any measure
 
 @pytest.fixture
 async def bot(tmp_path: Path) -> AsyncIterator[RefereeBot]:
-    store = await Store.open(str(tmp_path / "beat.db"))
+    store = await SqliteStore.open(str(tmp_path / "beat.db"))
     bot = RefereeBot(
         Referee(store, clock=ManualClock()),
         sweep_seconds=SWEEP,

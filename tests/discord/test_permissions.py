@@ -28,7 +28,7 @@ from bot.cogs.referee_mod import NOT_A_MODERATOR
 from bot.errors import BOTS_REFUSED, UNEXPECTED
 from bot.referee import Referee
 from bot.replies import Where
-from bot.store import Store
+from bot.store import SqliteStore, Store
 from tests.discord import crowd
 from tests.discord.conftest import ALICE, BOB, CAROL, MODERATOR
 from tests.discord.crowd import snapshot
@@ -500,7 +500,7 @@ COLUMNS = (
 @pytest.fixture
 async def table(tmp_path: Path) -> AsyncIterator[tuple[Harness, Store, ManualClock]]:
     clock = ManualClock()
-    store = await Store.open(str(tmp_path / "permissions.db"))
+    store = await SqliteStore.open(str(tmp_path / "permissions.db"))
     referee = Referee(store, clock=clock, render=False, per_user_limits=False)  # many scenes
     bot = RefereeBot(referee, sweep_seconds=None)
     bot.cooldowns = None  # one person acts in many cells; the cooldowns have their own tests

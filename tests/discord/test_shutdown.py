@@ -20,7 +20,7 @@ import pytest
 
 from bot.clock import ManualClock
 from bot.replies import Actor, Where
-from bot.store import Store
+from bot.store import SqliteStore
 from bot.texts import CANT_SAVE
 from tests.discord.conftest import start_bot
 from tests.discord.harness import GUILD_ID, Person
@@ -75,7 +75,7 @@ async def test_sigterm_lets_commands_in_flight_finish_and_refuses_new_ones(
         assert not exchange.first.ephemeral, (n, exchange.text)
         assert CANT_SAVE not in exchange.text and "place" in exchange.text.lower(), exchange.text
     assert not [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
-    reopened = await Store.open(db_path)
+    reopened = await SqliteStore.open(db_path)
     try:
         for n in range(TABLES):
             g = await reopened.latest_game(5000 + n)

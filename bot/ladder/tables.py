@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from types import MappingProxyType
 
-from bot.ratings import NEW_PLAYER, RatingState, is_provisional, update
+from bot.ladder.ratings import NEW_PLAYER, RatingState, is_provisional, update
 from engine.core import Termination
 
 RatingKey = tuple[int, str, int]
@@ -240,10 +240,3 @@ def close_season(
     archive = SeasonArchive(guild_id, season, closed_at, MappingProxyType(snapshot))
     fresh = {key: s for key, s in table.items() if key[0] != guild_id}
     return archive, fresh
-
-
-def cli(config: object, args: list[str]) -> int:
-    """``python -m bot ladder ...`` (see ``bot.ladder_cli``; imported late: this module is pure)."""
-    from bot.ladder_cli import main
-
-    return main(config, args)

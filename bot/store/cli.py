@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from bot.migrations import LATEST
-from bot.store import fault_of
+from bot.store.migrations import LATEST
+from bot.store.sqlite import fault_of
 
 MAX_PROBLEMS = 100
 RESTORE = "Restore the file from a backup; the bot refuses to start on it."

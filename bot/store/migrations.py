@@ -141,7 +141,7 @@ MIGRATIONS: tuple[str, ...] = (
     );
     """,
     # 3: ladders. ratings: one row per (guild, season, ladder, player) with the
-    # bot.ratings.RatingState fields (guild 0: games outside any server). seasons: per guild,
+    # bot.ladder.ratings.RatingState fields (guild 0: games outside any server). seasons: per guild,
     # numbered from 1; a guild with no row is in season 1; closing stores the final table as
     # JSON in archive. rating_changes: what each counted game did (both players' states before
     # and after as JSON), for result messages and stats; its season is the game's season.

@@ -1,6 +1,6 @@
 """The SQLite store: games, the append-only chained action log, challenges, players, settings.
 
-One file through aiosqlite, WAL, foreign keys on, migrations from ``bot.migrations`` applied at
+One file through aiosqlite, WAL, foreign keys on, migrations from ``bot.store.migrations`` at
 open. Every change to a game is one transaction guarded by its version
 (``UPDATE games SET version = version + 1 ... WHERE id = ? AND version = ?``): of two commands
 that race, one lands and the other is told the game has moved on. Each log row carries the hash
@@ -10,6 +10,10 @@ reordered or deleted row shows; what the referee decided goes to an append-only 
 All statements of one Store run on one connection, one at a time (an asyncio lock), so a read
 never sees another coroutine's half-done transaction. Several Store objects (or processes) on
 the same file are serialised by SQLite itself (BEGIN IMMEDIATE, a busy timeout).
+
+It is long because it is all of SQLite's file handling (open, check, migrate, faults, the
+lock) and the games' statements in one place; the ladders' and forgetting's statements are
+beside it (``sqlite_ladders``, ``sqlite_forget``).
 """
 
 from __future__ import annotations
@@ -20,23 +24,44 @@ import logging
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
-from dataclasses import dataclass, field, fields
+from dataclasses import fields
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
 from bot import deadline
-from bot.ladder_store import RESULT_COLUMNS, rate_finished, result_changed
-from bot.migrations import LATEST, MIGRATIONS, statements
-from bot.store_files import FileIdentity, prepare
+from bot.store.files import FileIdentity, prepare
+from bot.store.migrations import LATEST, MIGRATIONS, statements
+from bot.store.protocol import (
+    ActionRow,
+    ChallengeRow,
+    ChannelBusy,
+    EventRow,
+    FileLost,
+    ForgetCounts,
+    GameMovedOn,
+    GameRow,
+    GameView,
+    NewAction,
+    NewEvent,
+    Reader,
+    SchemaTooNew,
+    Store,
+    StoreDamaged,
+    StoreUnavailable,
+    Transaction,
+)
+from bot.store.sqlite_forget import forget_guild
+from bot.store.sqlite_ladders import LadderReads, LadderWrites
 from engine import chain
 from engine.record import LOG_VERSION, event_hash, iso_time, row_hash
 
+T = TypeVar("T")
 BUSY_TIMEOUT_MS = 2_000  # a lock held longer is "can't save" within Discord's 3 s
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("bot.store")  # the name operators filter on, as before the package
 # aiosqlite's DEBUG lines print every statement with its parameters, a running game's secret
 # dice seed included: keep them off even when the bot logs at DEBUG.
 logging.getLogger("aiosqlite").setLevel(logging.INFO)
@@ -59,211 +84,10 @@ FAULTS = (
 QUICK_CHECK_ERRORS = 5  # the start's integrity check stops after this many problems
 
 
-class StoreUnavailable(Exception):
-    """The file cannot be written (or read) right now; nothing was changed, and the same command
-    may work once the fault clears. ``reason`` says which fault, for the log."""
-
-    def __init__(self, reason: str, context: str = "") -> None:
-        super().__init__(f"{reason} ({context})" if context else reason)
-        self.reason = reason
-        self.context = context
-
-
-class StoreDamaged(StoreUnavailable):
-    """The integrity check at start found the file damaged: the bot refuses to run on it."""
-
-
-class FileLost(StoreUnavailable):
-    """The database file was deleted or replaced under the running bot: nothing written from
-    now on would survive a restart, so no write is acknowledged any more."""
-
-    REASON = "the database file was deleted or replaced"
-
-
-class SchemaTooNew(Exception):
-    """The file was written by a newer version of the bot: this one refuses to open it (it never
-    downgrades, and writing with an older schema could corrupt what the newer one keeps)."""
-
-
 def fault_of(exc: BaseException) -> str | None:
     """The fault an sqlite3 error stands for (see FAULTS), or None for a bug in a statement."""
     name = getattr(exc, "sqlite_errorname", None) or ""
     return next((reason for prefix, reason in FAULTS if name.startswith(prefix)), None)
-
-
-class GameMovedOn(Exception):
-    """The game's version changed under a command: someone else's command landed first."""
-
-
-class ChannelBusy(Exception):
-    """The channel already has an active game (or an open challenge)."""
-
-
-# A check run first inside a write transaction (after BEGIN IMMEDIATE, on its connection): it
-# raises to refuse the write, so what it read cannot change before the insert (bot.limits).
-Guard = Callable[[aiosqlite.Connection], Awaitable[None]]
-
-
-@dataclass(slots=True)
-class GameRow:
-    """One row of ``games`` plus the two players' names."""
-
-    id: int
-    guild_id: int | None
-    channel_id: int
-    parent_id: int | None
-    game: str
-    variant: str
-    options: str
-    rated: int
-    clock: str
-    player0: int
-    player1: int
-    status: str
-    version: int
-    position: str
-    ply: int
-    seq: int
-    last_hash: str
-    rolls: int
-    seed: str = field(repr=False)  # secret until the game ends: never in a log line
-    commitment: str
-    toss: int | None
-    created_at: float
-    updated_at: float
-    turn_started_at: float
-    bank0: float
-    bank1: float
-    deadline: float | None
-    pending: str | None
-    pending_seat: int | None
-    pending_at: float | None
-    draw_offer: int | None
-    takeback_offer: int | None
-    moved: int
-    winner: int | None
-    termination: str | None
-    reason: str | None
-    ended_at: float | None
-    rematch_of: int | None
-    name0: str
-    name1: str
-    log_version: int = 1  # 2: actions and events form one chain (migration 4)
-    links: int = 0  # rows in that chain
-    frozen_at: float | None = None  # a dispute froze the clocks at this time
-    dice_mix: str | None = field(default=None, repr=False)  # mixed into every roll (migration 5)
-    checkpoint_text: str | None = None  # the position after move checkpoint_seq (migration 7)
-    checkpoint_seq: int | None = None
-    checkpoint_head: str | None = None  # that move's row hash: the checkpoint's proof
-
-    @property
-    def players(self) -> tuple[int, int]:
-        return (self.player0, self.player1)
-
-    @property
-    def names(self) -> tuple[str, str]:
-        return (self.name0, self.name1)
-
-    @property
-    def banks(self) -> tuple[float, float]:
-        return (self.bank0, self.bank1)
-
-    def seat_of(self, user_id: int) -> int | None:
-        """0 or 1 for a player of this game (0 if they play themselves), None for others."""
-        if user_id == self.player0:
-            return 0
-        if user_id == self.player1:
-            return 1
-        return None
-
-
-@dataclass(slots=True)
-class ChallengeRow:
-    """One row of ``challenges`` plus the names."""
-
-    id: int
-    guild_id: int | None
-    channel_id: int
-    parent_id: int | None
-    challenger_id: int
-    opponent_id: int | None
-    game: str
-    variant: str
-    options: str
-    rated: int
-    clock: str
-    starter: str
-    status: str
-    created_at: float
-    expires_at: float
-    game_id: int | None
-    rematch_of: int | None
-    challenger_name: str
-    opponent_name: str | None
-    seed: str | None = field(default=None, repr=False)  # the game's seed, drawn at the challenge
-    words: str | None = None  # the challenger's dice words (migration 5)
-
-
-@dataclass(frozen=True, slots=True)
-class ActionRow:
-    """One stored move: ``seq`` in the game's line, the side that moved, the actor's user id as
-    text, the notation, the die's roll, the ISO time, and the chain hashes (engine.record)."""
-
-    id: int
-    game_id: int
-    seq: int
-    side: int
-    actor: str
-    action: str
-    roll: int | None
-    at: str
-    announced_at: str | None
-    prev_hash: str
-    hash: str
-    link: int | None = None  # its place in the game's log (log_version 2)
-
-
-@dataclass(frozen=True, slots=True)
-class EventRow:
-    """What the referee decided: start, resign, draw, takeback, timeout, abandon, abort, award."""
-
-    id: int
-    game_id: int
-    kind: str
-    seat: int | None
-    user_id: int | None
-    at: float
-    note: str
-    link: int | None = None  # its place in the game's log, and its chain hashes (log_version 2)
-    prev_hash: str | None = None
-    hash: str | None = None
-
-    @property
-    def details(self) -> dict[str, Any]:
-        return json.loads(self.note)
-
-
-@dataclass(frozen=True, slots=True)
-class NewAction:
-    """A move to append; seq and hashes are filled in by the store."""
-
-    side: int
-    actor: str
-    action: str
-    roll: int | None
-    at: str
-    announced_at: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class NewEvent:
-    """An event to append to the game's event log."""
-
-    kind: str
-    at: float
-    seat: int | None = None
-    user_id: int | None = None
-    note: Mapping[str, Any] = field(default_factory=dict)
 
 
 GAME_COLUMNS = tuple(f.name for f in fields(GameRow) if f.name not in ("name0", "name1"))
@@ -294,8 +118,8 @@ def _challenge(row: sqlite3.Row | None) -> ChallengeRow | None:
     return None if row is None else ChallengeRow(**dict(row))
 
 
-class Store:
-    """One SQLite file (or ':memory:'). Open with ``await Store.open(path)``."""
+class SqliteStore(Store):
+    """One SQLite file (or ':memory:'). Open with ``await SqliteStore.open(path)``."""
 
     def __init__(self, path: str, db: aiosqlite.Connection) -> None:
         self.path = path
@@ -307,7 +131,7 @@ class Store:
     @classmethod
     async def open(
         cls, path: str | Path, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS, check: bool = True
-    ) -> Store:
+    ) -> SqliteStore:
         """Open (creating the file and its folder, owner-only, if needed), check the file's
         integrity (``check``: a bounded quick_check) and migrate to the newest schema.
 
@@ -428,11 +252,6 @@ class Store:
                     raise
                 raise self._unavailable(reason, what, exc) from exc
 
-    def transaction(self, what: str) -> AbstractAsyncContextManager[aiosqlite.Connection]:
-        """``_write`` for a module beside the store that needs one transaction of its own
-        (``bot.forget``): BEGIN IMMEDIATE ... COMMIT, rolled back on any exception."""
-        return self._write(what)
-
     def _file_lost(self, what: str) -> FileLost:
         """Refuse this write and every later one, with one critical line for the operator."""
         self._lost = True
@@ -456,7 +275,7 @@ class Store:
         return StoreUnavailable(reason, what)
 
     @asynccontextmanager
-    async def reading(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def _snapshot(self) -> AsyncIterator[aiosqlite.Connection]:
         """One read transaction: every statement inside sees the same snapshot of the file, and
         in WAL no writer waits for it (other connections go on committing). The connection is
         this store's, so the store's other commands wait until it ends: keep it to reading."""
@@ -475,23 +294,35 @@ class Store:
                     raise
                 raise self._unavailable(reason, "a read", exc) from exc
 
-    async def _read(self, sql: str, params: Sequence[Any]) -> list[sqlite3.Row]:
-        async with self._lock:
-            try:
-                return list(await self.db.execute_fetchall(sql, params))
-            except sqlite3.Error as exc:
-                reason = fault_of(exc)
-                if reason is None:
-                    raise
-                raise self._unavailable(reason, "a read", exc) from exc
+    def transaction(self, what: str = "a write") -> AbstractAsyncContextManager[Transaction]:
+        return self._transaction(what)
 
-    async def _one(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
-        return next(iter(await self._read(sql, params)), None)
+    @asynccontextmanager
+    async def _transaction(self, what: str) -> AsyncIterator[Transaction]:
+        async with self._write(what) as db:
+            yield SqliteTransaction(db, what)
+
+    def reading(self) -> AbstractAsyncContextManager[Reader]:
+        return self._reading()
+
+    @asynccontextmanager
+    async def _reading(self) -> AsyncIterator[Reader]:
+        async with self._snapshot() as db:
+            yield SqliteReader(db)
+
+
+class SqliteReader(LadderReads):
+    """The reads of one unit of work on the store's connection (its lock held, a transaction
+    open). ``db`` is the connection, for this package and for tests that poke the file."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self.db = db
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        return await self._read(sql, params)
+        return list(await self.db.execute_fetchall(sql, params))
 
-    # --- reads ------------------------------------------------------------------------------
+    async def _one(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
+        return next(iter(await self._all(sql, params)), None)
 
     async def game(self, game_id: int) -> GameRow | None:
         return _game(await self._one(_GAME_SELECT + "WHERE g.id = ?", (game_id,)))
@@ -613,62 +444,115 @@ class Store:
         row = await self._one("SELECT mod_role FROM guild_settings WHERE guild_id = ?", (guild_id,))
         return None if row is None or row[0] is None else int(row[0])
 
+    async def game_view(self, game_id: int, *, from_start: bool = False) -> GameView | None:
+        game = await self.game(game_id)
+        if game is None:
+            return None
+        after = 0 if from_start else (game.checkpoint_seq or 0)
+        if not 0 < after <= game.seq or game.checkpoint_text is None:
+            after = 0
+        elif await self.live_hash(game_id, after) != game.checkpoint_head:
+            after = 0  # its move was taken back (or the log changed): replay from the start
+        moves = await self.actions(game_id, game.seq, after=after)
+        return GameView(game, tuple(moves), after)
+
+    async def open_challenges(self, user_id: int, now: float) -> int:
+        row = await self._one(
+            "SELECT COUNT(*) FROM challenges WHERE status = 'open' AND challenger_id = ?"
+            " AND expires_at > ?",
+            (user_id, now),
+        )
+        return int(row[0]) if row else 0
+
+    async def active_games(self, user_id: int) -> int:
+        row = await self._one(
+            # one index range per seat (migration 6), not a scan of every active game
+            "SELECT (SELECT COUNT(*) FROM games WHERE status = 'active' AND player0 = ?)"
+            " + (SELECT COUNT(*) FROM games WHERE status = 'active' AND player1 = ?"
+            " AND player0 != ?)",
+            (user_id, user_id, user_id),
+        )
+        return int(row[0]) if row else 0
+
+    async def recent_games(
+        self, game: str, guild_id: int | None, player: int, limit: int
+    ) -> list[int]:
+        where = "guild_id IS NULL" if guild_id is None else "guild_id = ?"
+        rows = await self._all(
+            f"SELECT id FROM games WHERE game = ? AND {where} AND (player0 = ? OR player1 = ?)"
+            " ORDER BY id DESC LIMIT ?",
+            (game, *(() if guild_id is None else (guild_id,)), player, player, limit),
+        )
+        return [int(r[0]) for r in reversed(rows)]
+
+
+class SqliteTransaction(SqliteReader, LadderWrites):
+    """One write transaction (BEGIN IMMEDIATE already run on ``db``): the store commits it when
+    the block ends, rolls it back when the block raises."""
+
+    def __init__(self, db: aiosqlite.Connection, what: str = "a write") -> None:
+        super().__init__(db)
+        self.what = what
+
     async def keep_reply(
         self, request_id: str, game_id: int | None, reply: dict[str, Any], at: float
     ) -> None:
         """Store (or complete) the answer to ``request_id``: a command whose write could not
         carry it, or a fuller text than the one written with the change."""
-        async with self._write(f"keeping the answer to request {request_id}") as db:
-            await db.execute(
-                "INSERT INTO request_ids (request_id, game_id, reply, at) VALUES (?,?,?,?)"
-                " ON CONFLICT(request_id) DO UPDATE SET reply = excluded.reply",
-                (request_id, game_id, json.dumps(reply), at),
-            )
+        db = self.db
+        await db.execute(
+            "INSERT INTO request_ids (request_id, game_id, reply, at) VALUES (?,?,?,?)"
+            " ON CONFLICT(request_id) DO UPDATE SET reply = excluded.reply",
+            (request_id, game_id, json.dumps(reply), at),
+        )
 
     async def prune_requests(self, before: float, limit: int) -> int:
         """Forget at most ``limit`` answered request ids older than ``before`` (oldest first,
         through the index on their time): a repeat that late is no longer a redelivery. Small
         batches keep each write short; the sweeper calls it every round. How many went."""
-        async with self._write("pruning old request ids") as db:
-            cur = await db.execute(
-                "DELETE FROM request_ids WHERE rowid IN"
-                " (SELECT rowid FROM request_ids WHERE at < ? ORDER BY at LIMIT ?)",
-                (before, limit),
-            )
-            return cur.rowcount
+        db = self.db
+        cur = await db.execute(
+            "DELETE FROM request_ids WHERE rowid IN"
+            " (SELECT rowid FROM request_ids WHERE at < ? ORDER BY at LIMIT ?)",
+            (before, limit),
+        )
+        return cur.rowcount
 
     async def set_takebacks(self, guild_id: int, allowed: bool, now: float) -> None:
         """Whether casual games on this server may take back a move by consent."""
-        async with self._write(f"saving the takeback setting of guild {guild_id}") as db:
-            await db.execute(
-                "INSERT INTO guild_settings (guild_id, takebacks, updated_at) VALUES (?,?,?)"
-                " ON CONFLICT(guild_id) DO UPDATE SET takebacks = excluded.takebacks,"
-                " updated_at = excluded.updated_at",
-                (guild_id, int(allowed), now),
-            )
+        db = self.db
+        await db.execute(
+            "INSERT INTO guild_settings (guild_id, takebacks, updated_at) VALUES (?,?,?)"
+            " ON CONFLICT(guild_id) DO UPDATE SET takebacks = excluded.takebacks,"
+            " updated_at = excluded.updated_at",
+            (guild_id, int(allowed), now),
+        )
 
     async def set_mod_role(self, guild_id: int, role_id: int | None, now: float) -> None:
-        async with self._write(f"saving the moderators' role of guild {guild_id}") as db:
-            await db.execute(
-                "INSERT INTO guild_settings (guild_id, mod_role, updated_at) VALUES (?,?,?)"
-                " ON CONFLICT(guild_id) DO UPDATE SET mod_role = excluded.mod_role,"
-                " updated_at = excluded.updated_at",
-                (guild_id, role_id, now),
-            )
-
-    # --- writes -----------------------------------------------------------------------------
+        db = self.db
+        await db.execute(
+            "INSERT INTO guild_settings (guild_id, mod_role, updated_at) VALUES (?,?,?)"
+            " ON CONFLICT(guild_id) DO UPDATE SET mod_role = excluded.mod_role,"
+            " updated_at = excluded.updated_at",
+            (guild_id, role_id, now),
+        )
 
     async def set_guild_settings(
-        self, guild_id: int, now: float, *, theme: str | None = None, ladder: Mapping | None = None
+        self,
+        guild_id: int,
+        now: float,
+        *,
+        theme: str | None = None,
+        ladder: Mapping[str, Any] | None = None,
     ) -> None:
-        async with self._write(f"saving the settings of guild {guild_id}") as db:
-            await db.execute(
-                "INSERT INTO guild_settings (guild_id, theme, ladder, updated_at) VALUES (?,?,?,?)"
-                " ON CONFLICT(guild_id) DO UPDATE SET theme = COALESCE(excluded.theme, theme),"
-                " ladder = CASE WHEN ? THEN excluded.ladder ELSE ladder END,"
-                " updated_at = excluded.updated_at",
-                (guild_id, theme, json.dumps(dict(ladder or {})), now, ladder is not None),
-            )
+        db = self.db
+        await db.execute(
+            "INSERT INTO guild_settings (guild_id, theme, ladder, updated_at) VALUES (?,?,?,?)"
+            " ON CONFLICT(guild_id) DO UPDATE SET theme = COALESCE(excluded.theme, theme),"
+            " ladder = CASE WHEN ? THEN excluded.ladder ELSE ladder END,"
+            " updated_at = excluded.updated_at",
+            (guild_id, theme, json.dumps(dict(ladder or {})), now, ladder is not None),
+        )
 
     async def _upsert_player(
         self, db: aiosqlite.Connection, pid: int, name: str, now: float
@@ -681,40 +565,36 @@ class Store:
 
     async def create_challenge(
         self,
-        fields_: Mapping[str, Any],
+        fields: Mapping[str, Any],
         people: Sequence[tuple[int, str]],
         now: float,
-        guard: Guard | None = None,
     ) -> int:
-        """Insert an open challenge; raises ChannelBusy if the channel has a game or challenge,
-        and whatever ``guard`` raises."""
-        async with self._write(f"a challenge in channel {fields_['channel_id']}") as db:
-            if guard is not None:
-                await guard(db)
-            busy = await db.execute_fetchall(
-                "SELECT 1 FROM games WHERE channel_id = ? AND status = 'active' UNION ALL "
-                "SELECT 1 FROM challenges WHERE channel_id = ? AND status = 'open'",
-                (fields_["channel_id"], fields_["channel_id"]),
-            )
-            if list(busy):
-                raise ChannelBusy
-            for pid, name in people:
-                await self._upsert_player(db, pid, name, now)
-            cols = ", ".join(fields_)
-            cur = await db.execute(
-                f"INSERT INTO challenges ({cols}) VALUES ({', '.join('?' * len(fields_))})",
-                tuple(fields_.values()),
-            )
-            return int(cur.lastrowid or 0)
+        """Insert an open challenge; raises ChannelBusy if the channel has a game or challenge."""
+        db = self.db
+        busy = await db.execute_fetchall(
+            "SELECT 1 FROM games WHERE channel_id = ? AND status = 'active' UNION ALL "
+            "SELECT 1 FROM challenges WHERE channel_id = ? AND status = 'open'",
+            (fields["channel_id"], fields["channel_id"]),
+        )
+        if list(busy):
+            raise ChannelBusy
+        for pid, name in people:
+            await self._upsert_player(db, pid, name, now)
+        cols = ", ".join(fields)
+        cur = await db.execute(
+            f"INSERT INTO challenges ({cols}) VALUES ({', '.join('?' * len(fields))})",
+            tuple(fields.values()),
+        )
+        return int(cur.lastrowid or 0)
 
     async def close_challenge(self, challenge_id: int, status: str) -> bool:
         """Move an open challenge to declined/withdrawn/expired; False if it was not open."""
-        async with self._write(f"closing challenge {challenge_id} as {status}") as db:
-            cur = await db.execute(
-                "UPDATE challenges SET status = ? WHERE id = ? AND status = 'open'",
-                (status, challenge_id),
-            )
-            return cur.rowcount == 1
+        db = self.db
+        cur = await db.execute(
+            "UPDATE challenges SET status = ? WHERE id = ? AND status = 'open'",
+            (status, challenge_id),
+        )
+        return cur.rowcount == 1
 
     async def start_game(
         self,
@@ -722,49 +602,46 @@ class Store:
         people: Sequence[tuple[int, str]],
         build: Callable[[int], tuple[dict[str, Any], NewEvent]],
         now: float,
-        guard: Guard | None = None,
     ) -> GameRow:
-        """Accept an open challenge and insert its game in one transaction.
+        """Accept an open challenge and insert its game.
 
         ``build(game_id)`` returns the game's columns and its start event (the dice
         commitment, the seats and the toss). Raises GameMovedOn if the challenge is no longer
-        open, ChannelBusy if the channel got a game meanwhile, and whatever ``guard`` raises.
+        open, ChannelBusy if the channel got a game meanwhile.
         """
-        async with self._write(f"starting the game of challenge {challenge_id}") as db:
-            if guard is not None:
-                await guard(db)
-            rows = await db.execute_fetchall("SELECT COALESCE(MAX(id), 0) + 1 FROM games")
-            game_id = int(next(iter(rows))[0])
-            cur = await db.execute(
-                "UPDATE challenges SET status = 'accepted', game_id = ? WHERE id = ?"
-                " AND status = 'open'",
-                (game_id, challenge_id),
+        db = self.db
+        rows = await db.execute_fetchall("SELECT COALESCE(MAX(id), 0) + 1 FROM games")
+        game_id = int(next(iter(rows))[0])
+        cur = await db.execute(
+            "UPDATE challenges SET status = 'accepted', game_id = ? WHERE id = ?"
+            " AND status = 'open'",
+            (game_id, challenge_id),
+        )
+        if cur.rowcount != 1:
+            raise GameMovedOn
+        for pid, name in people:
+            await self._upsert_player(db, pid, name, now)
+        columns, start = build(game_id)
+        events, head = _event_rows(game_id, [start], chain.GENESIS, 0)
+        columns = {
+            **columns,
+            "id": game_id,
+            "last_hash": head,
+            "seq": 0,
+            "log_version": LOG_VERSION,
+            "links": 1,
+        }
+        try:
+            await db.execute(
+                f"INSERT INTO games ({', '.join(columns)})"
+                f" VALUES ({', '.join('?' * len(columns))})",
+                tuple(columns.values()),
             )
-            if cur.rowcount != 1:
-                raise GameMovedOn
-            for pid, name in people:
-                await self._upsert_player(db, pid, name, now)
-            columns, start = build(game_id)
-            events, head = _event_rows(game_id, [start], chain.GENESIS, 0)
-            columns = {
-                **columns,
-                "id": game_id,
-                "last_hash": head,
-                "seq": 0,
-                "log_version": LOG_VERSION,
-                "links": 1,
-            }
-            try:
-                await db.execute(
-                    f"INSERT INTO games ({', '.join(columns)})"
-                    f" VALUES ({', '.join('?' * len(columns))})",
-                    tuple(columns.values()),
-                )
-            except sqlite3.IntegrityError:
-                raise ChannelBusy from None
-            await db.executemany(_INSERT_EVENT, events)
-            got = await db.execute_fetchall(_GAME_SELECT + "WHERE g.id = ?", (game_id,))
-            return GameRow(**dict(next(iter(got))))
+        except sqlite3.IntegrityError:
+            raise ChannelBusy from None
+        await db.executemany(_INSERT_EVENT, events)
+        got = await db.execute_fetchall(_GAME_SELECT + "WHERE g.id = ?", (game_id,))
+        return GameRow(**dict(next(iter(got))))
 
     async def change_game(
         self,
@@ -810,34 +687,48 @@ class Store:
         if chained and (actions or events):
             sets.update(last_hash=head, links=game.links + len(actions) + len(events))
         assignments = "".join(f", {k} = ?" for k in sets)
-        async with self._write(f"a change to game {game.id} at version {game.version}") as db:
-            cur = await db.execute(
-                f"UPDATE games SET version = version + 1{assignments} WHERE id = ? AND version = ?",
-                (*sets.values(), game.id, game.version),
+        db = self.db
+        cur = await db.execute(
+            f"UPDATE games SET version = version + 1{assignments} WHERE id = ? AND version = ?",
+            (*sets.values(), game.id, game.version),
+        )
+        if cur.rowcount != 1:
+            raise GameMovedOn
+        if rows:
+            await db.executemany(_INSERT_ACTION, rows)
+        if events:
+            await db.executemany(_INSERT_EVENT, event_rows)
+        if request is not None:
+            await db.execute(
+                "INSERT INTO request_ids (request_id, game_id, reply, at) VALUES (?,?,?,?)",
+                (
+                    request[0],
+                    game.id,
+                    json.dumps(request[1]),
+                    changes.get("updated_at", game.updated_at),  # its age, for pruning
+                ),
             )
-            if cur.rowcount != 1:
-                raise GameMovedOn
-            if rows:
-                await db.executemany(_INSERT_ACTION, rows)
-            if events:
-                await db.executemany(_INSERT_EVENT, event_rows)
-            if sets.get("status") == "finished":  # rated in the transaction that ends it
-                await rate_finished(db, game.id)
-            elif game.status == "finished" and RESULT_COLUMNS & set(sets):
-                await result_changed(db, game.id)  # a dispute changed a rated result
-            if request is not None:
-                await db.execute(
-                    "INSERT INTO request_ids (request_id, game_id, reply, at) VALUES (?,?,?,?)",
-                    (
-                        request[0],
-                        game.id,
-                        json.dumps(request[1]),
-                        changes.get("updated_at", game.updated_at),  # its age, for pruning
-                    ),
-                )
         values = {f: getattr(game, f) for f in GameRow.__slots__}  # type: ignore[attr-defined]
         values.update(sets, version=game.version + 1)
         return GameRow(**values)
+
+    async def forget_guild(self, guild_id: int, *, delete: bool) -> ForgetCounts:
+        return await forget_guild(self.db, guild_id, delete=delete)
+
+    async def guarded(self, what: str, work: Callable[[], Awaitable[T]]) -> T | None:
+        await self.db.execute("SAVEPOINT guarded")
+        try:
+            done: T | None = await work()
+        except sqlite3.Error:
+            raise  # a fault or a bad statement: the whole transaction fails
+        except Exception:
+            log.exception(
+                "%s failed; its writes were undone, the rest of %s goes on", what, self.what
+            )
+            await self.db.execute("ROLLBACK TO guarded")
+            done = None
+        await self.db.execute("RELEASE guarded")
+        return done
 
 
 DAMAGED = ("SQLITE_CORRUPT", "SQLITE_NOTADB")  # the file itself is bad, not the folder
@@ -962,7 +853,7 @@ class _AnswerInTime:
     StoreUnavailable says "can't save" in time; nothing was changed. Without a deadline it is a
     plain lock, and SQLite waits the store's own busy timeout."""
 
-    def __init__(self, store: Store, busy_timeout_ms: int) -> None:
+    def __init__(self, store: SqliteStore, busy_timeout_ms: int) -> None:
         self._lock = asyncio.Lock()
         self._store = store
         self._default_ms = busy_timeout_ms

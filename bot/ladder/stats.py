@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import NamedTuple
 
-from bot.ladder import FinishedGame, PerVariant, Table, apply_game, counts, game_ladder
-from bot.ratings import RatingState
+from bot.ladder.ratings import RatingState
+from bot.ladder.tables import FinishedGame, PerVariant, Table, apply_game, counts, game_ladder
 
 
 class RatingPoint(NamedTuple):

@@ -1,0 +1,61 @@
+"""Where games live: the ``Store`` protocol with its units of work (``protocol``), the SQLite
+implementation (``sqlite``: every line of SQLite-specific code), its schema migrations
+(``migrations``), owner-only files (``files``) and ``python -m bot store`` (``cli``).
+
+Nothing outside this package touches a store's private members or writes SQL
+(``tests/bot/test_store_boundary.py``).
+"""
+
+from bot.store.protocol import (
+    ActionRow,
+    ChallengeRow,
+    ChannelBusy,
+    EventRow,
+    FileLost,
+    ForgetCounts,
+    GameMovedOn,
+    GameRow,
+    GameView,
+    Guard,
+    LoggedChange,
+    NewAction,
+    NewEvent,
+    Reader,
+    SchemaTooNew,
+    Store,
+    StoreDamaged,
+    StoreUnavailable,
+    Transaction,
+)
+from bot.store.sqlite import BUSY_TIMEOUT_MS, SqliteStore
+
+
+async def open_store(url: str) -> Store:
+    """The store at ``url``: a SQLite file path (or ':memory:'), opened and migrated."""
+    return await SqliteStore.open(url)
+
+
+__all__ = [
+    "BUSY_TIMEOUT_MS",
+    "ActionRow",
+    "ChallengeRow",
+    "ChannelBusy",
+    "EventRow",
+    "FileLost",
+    "ForgetCounts",
+    "GameMovedOn",
+    "GameRow",
+    "GameView",
+    "Guard",
+    "LoggedChange",
+    "NewAction",
+    "NewEvent",
+    "Reader",
+    "SchemaTooNew",
+    "SqliteStore",
+    "Store",
+    "StoreDamaged",
+    "StoreUnavailable",
+    "Transaction",
+    "open_store",
+]
