@@ -11,9 +11,11 @@ from importlib import import_module
 from typing import Any
 
 from engine.core import (
+    Effect,
     EngineError,
     Game,
     IllegalAction,
+    Landing,
     OptionError,
     Outcome,
     ParseError,
@@ -40,9 +42,11 @@ def get_game(name: str) -> Game[Any, Any]:
 
 __all__ = [
     "GAME_NAMES",
+    "Effect",
     "EngineError",
     "Game",
     "IllegalAction",
+    "Landing",
     "OptionError",
     "Outcome",
     "ParseError",

@@ -54,7 +54,15 @@ from engine.abalone_notation import (
     parse_board,
     parse_push,
 )
-from engine.core import IllegalAction, OptionError, Outcome, ParseError, Termination
+from engine.core import (
+    Effect,
+    IllegalAction,
+    Landing,
+    OptionError,
+    Outcome,
+    ParseError,
+    Termination,
+)
 
 DEFAULT_MOVE_LIMIT = 200
 MAX_MOVE_LIMIT = 100_000
@@ -155,11 +163,21 @@ class AbaloneGame:
         self._shape(action)
         return notation(action)
 
-    def apply(self, state: AbaloneState, action: Push, roll: int | None = None) -> AbaloneState:
+    def apply(
+        self,
+        state: AbaloneState,
+        action: Push,
+        roll: int | None = None,
+        *,
+        checked: bool = False,
+    ) -> AbaloneState:
+        """The position after ``action``; ``checked=True`` trusts that it came from ``parse`` or
+        ``legal`` on this very state, so the legality check is not made a second time."""
         if roll is not None:
-            raise IllegalAction("Abalone uses no dice")
+            raise IllegalAction("Abalone uses no dice", "no_dice")
         extended = state.board + _BORDER
-        self._check(state, extended, action)
+        if not checked:
+            self._check(state, extended, action)
         board, off = play(extended, moved_pairs(extended, action))
         history = state.history.plus(state.board) if state.repetition and not off else History()
         return AbaloneState(
@@ -174,6 +192,29 @@ class AbaloneGame:
 
     def die_faces(self, state: AbaloneState, action: Push) -> int | None:
         return None
+
+    def landings(self, state: AbaloneState, action: Push) -> tuple[Landing, ...]:
+        """Nothing: Abalone has no dice."""
+        return ()
+
+    def pending_removal(self, state: AbaloneState) -> bool:
+        """Never: Abalone has no removals."""
+        return False
+
+    def effect(
+        self, before: AbaloneState, action: Push, roll: int | None, after: AbaloneState
+    ) -> Effect:
+        """What ``action`` did (see ``Effect``): opponent marbles pushed, and how many went off."""
+        them = 1 - before.to_move
+        pushed = sum(1 for _ in moved_pairs(before.board + _BORDER, action)) - len(action.cells)
+        off = marbles_off(after, them) - marbles_off(before, them)
+        return Effect(
+            before.to_move,
+            notation(action),
+            pushed=pushed,
+            pushed_off=off,
+            outcome=self.result(after),
+        )
 
     def result(self, state: AbaloneState) -> Outcome | None:
         board = state.board

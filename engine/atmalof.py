@@ -57,7 +57,16 @@ from engine.atmalof_config import (
     build_config,
     defaults,
 )
-from engine.core import IllegalAction, OptionError, Outcome, ParseError, Termination, clean_command
+from engine.core import (
+    Effect,
+    IllegalAction,
+    Landing,
+    OptionError,
+    Outcome,
+    ParseError,
+    Termination,
+    clean_command,
+)
 
 Action = Drop | Move
 SIDE_NAMES = ("Red", "Blue")
@@ -574,11 +583,22 @@ class Atmalof:
             return f"drop {action.axis} {action.index}"
         return f"move {action.origin[0]},{action.origin[1]} {action.target[0]},{action.target[1]}"
 
-    def apply(self, state: AtmalofState, action: Action, roll: int | None = None) -> AtmalofState:
+    def apply(
+        self,
+        state: AtmalofState,
+        action: Action,
+        roll: int | None = None,
+        *,
+        checked: bool = False,
+    ) -> AtmalofState:
+        """The state after ``action`` (a drop with its ``roll``); ``checked=True`` trusts that
+        ``action`` came from ``parse`` or ``legal`` on this very state (the roll is still read)."""
+        cols = state.config.cols
         if isinstance(action, Drop):
-            _check_drop(state, action)
+            if not checked:
+                _check_drop(state, action)
             r, c = landing(state, action, roll)  # type: ignore[arg-type]
-            i = (r - 1) * state.config.cols + c - 1
+            i = (r - 1) * cols + c - 1
             if state.board[i]:  # occupied by either colour: the turn is lost, the piece stays
                 return _after(state, state.board, state.hands, None)
             board = state.board[:i] + bytes((state.to_move + 1,)) + state.board[i + 1 :]
@@ -586,16 +606,49 @@ class Atmalof:
             hands[state.to_move] -= 1
             return _after(state, board, (hands[0], hands[1]), i)
         if not isinstance(action, Move):
-            raise IllegalAction(f"{action!r} is not an Atmalof action")
+            raise IllegalAction(f"{action!r} is not an Atmalof action", "not_an_action")
         if roll is not None:
-            raise IllegalAction("a move does not roll the die")
-        i, j = _check_move(state, action)
+            raise IllegalAction("a move does not roll the die", "roll_without_die")
+        if checked:
+            (r0, c0), (r1, c1) = action.origin, action.target
+            i, j = (r0 - 1) * cols + c0 - 1, (r1 - 1) * cols + c1 - 1
+        else:
+            i, j = _check_move(state, action)
         cells = bytearray(state.board)
         cells[j], cells[i] = cells[i], 0
         return _after(state, bytes(cells), state.hands, j)
 
     def die_faces(self, state: AtmalofState, action: Action) -> int | None:
         return _faces(state, action) if isinstance(action, Drop) else None
+
+    def landings(self, state: AtmalofState, action: Action) -> tuple[Landing, ...]:
+        """Each face of the drop's die with the square it picks and whether that is free (the
+        piece lands) or taken (the turn is lost); () for a move. Raises IllegalAction for a drop
+        the position forbids."""
+        if not isinstance(action, Drop):
+            return ()
+        _check_drop(state, action)
+        out = []
+        for face in range(1, _faces(state, action) + 1):
+            square = landing(state, action, face)
+            out.append(Landing(face, square, not state.board[state.config.index(square)]))
+        return tuple(out)
+
+    def pending_removal(self, state: AtmalofState) -> bool:
+        """Never: Atmalof has no removals."""
+        return False
+
+    def effect(
+        self, before: AtmalofState, action: Action, roll: int | None, after: AtmalofState
+    ) -> Effect:
+        """What ``action`` (with ``roll``) did from ``before`` to ``after`` (see ``Effect``)."""
+        notation = self.notation(before, action)
+        outcome = after.outcome
+        if isinstance(action, Drop) and roll is not None:
+            square = landing(before, action, roll)
+            lost = after.hands == before.hands
+            return Effect(before.to_move, notation, roll, square, lost, outcome=outcome)
+        return Effect(before.to_move, notation, outcome=outcome)
 
     def result(self, state: AtmalofState) -> Outcome | None:
         return state.outcome
