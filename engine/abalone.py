@@ -42,6 +42,7 @@ from engine.abalone_moves import (
     SIDE_NAMES,
     Push,
     generate,
+    illegal,
     illegal_reason,
     moved_pairs,
     play,
@@ -114,9 +115,9 @@ def marbles_off(state: AbaloneState, side: int) -> int:
 def moved_marbles(state: AbaloneState, action: Push) -> list[tuple[str, str | None]]:
     """Every marble ``action`` moves in ``state``: (from, to or None when pushed off)."""
     extended = state.board + _BORDER
-    reason = illegal_reason(extended, state.to_move + 1, action)
-    if reason:
-        raise IllegalAction(reason)
+    refusal = illegal(extended, state.to_move + 1, action)
+    if refusal:
+        raise refusal
     return [
         (CELL_NAMES[f], None if t == OFF else CELL_NAMES[t])
         for f, t in moved_pairs(extended, action)
@@ -317,17 +318,17 @@ class AbaloneGame:
     def _shape(self, action: Push) -> tuple[tuple[int, ...], int, bool]:
         info = INFO.get(action) if isinstance(action, Push) else None
         if info is None:
-            raise IllegalAction(NOT_A_LINE)
+            raise IllegalAction(NOT_A_LINE, "not_a_line")
         return info
 
     def _check(self, state: AbaloneState, extended: bytes, action: Push) -> None:
         if not isinstance(action, Push):
-            raise IllegalAction("that is not an Abalone move")
+            raise IllegalAction("that is not an Abalone move", "not_an_action")
         if self.result(state) is not None:
-            raise IllegalAction("the game is over")
-        reason = illegal_reason(extended, state.to_move + 1, action)
-        if reason:
-            raise IllegalAction(reason)
+            raise IllegalAction("the game is over", "game_over")
+        refusal = illegal(extended, state.to_move + 1, action)
+        if refusal:
+            raise refusal
 
 
 def _digits(text: str, most: int) -> bool:

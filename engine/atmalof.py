@@ -187,6 +187,11 @@ def _sq(square: Square) -> str:
     return f"({square[0]},{square[1]})"
 
 
+def _name(square: Square) -> str:
+    """A square as the notation writes it ("3,4"), for an error's parameters."""
+    return f"{square[0]},{square[1]}"
+
+
 def _is_number(token: str, digits: int) -> bool:
     """1..``digits`` ASCII digits (``str.isdigit`` alone also accepts "²", which int() refuses)."""
     return 0 < len(token) <= digits and token.isascii() and token.isdigit()
@@ -351,16 +356,24 @@ def _draw_outcome(config: AtmalofConfig, quiet: int, history: tuple[bytes, ...])
 
 def _check_drop(state: AtmalofState, drop: Drop) -> None:
     if state.outcome is not None:
-        raise IllegalAction("the game is over")
+        raise IllegalAction("the game is over", "game_over")
     if drop.axis not in ("row", "col"):
-        raise IllegalAction("a drop announces a row or a column")
+        raise IllegalAction("a drop announces a row or a column", "not_an_action")
     limit = state.rows if drop.axis == "row" else state.cols
     word = "row" if drop.axis == "row" else "column"
     if type(drop.index) is not int or not 1 <= drop.index <= limit:
-        raise IllegalAction(f"there is no {word} {drop.index}: {word}s are numbered 1 to {limit}")
+        raise IllegalAction(
+            f"there is no {word} {drop.index}: {word}s are numbered 1 to {limit}",
+            "no_such_line",
+            axis=drop.axis,
+            index=drop.index,
+            limit=limit,
+        )
     if not state.hands[state.to_move]:
         raise IllegalAction(
-            f"{SIDE_NAMES[state.to_move]} has no pieces left in hand, so cannot drop: move a piece"
+            f"{SIDE_NAMES[state.to_move]} has no pieces left in hand, so cannot drop: move a piece",
+            "no_piece_in_hand",
+            side=state.to_move,
         )
 
 
@@ -371,32 +384,54 @@ def _is_square(value: Any) -> bool:
 def _check_move(state: AtmalofState, move: Move) -> tuple[int, int]:
     """Raise IllegalAction with the reason, or return the (origin, target) board indices."""
     if state.outcome is not None:
-        raise IllegalAction("the game is over")
+        raise IllegalAction("the game is over", "game_over")
     config = state.config
     if not (_is_square(move.origin) and _is_square(move.target)):
-        raise IllegalAction("a move goes from one square (row,col) to another")
+        raise IllegalAction("a move goes from one square (row,col) to another", "not_an_action")
     if not config.contains(move.origin):
-        raise IllegalAction(f"{_sq(move.origin)} is not on the {state.rows}x{state.cols} board")
+        raise IllegalAction(
+            f"{_sq(move.origin)} is not on the {state.rows}x{state.cols} board",
+            "off_board",
+            square=_name(move.origin),
+            rows=state.rows,
+            cols=state.cols,
+        )
     i = config.index(move.origin)
     owner = state.board[i]
     if not owner:
-        raise IllegalAction(f"there is no piece on {_sq(move.origin)}")
+        raise IllegalAction(
+            f"there is no piece on {_sq(move.origin)}", "empty", square=_name(move.origin)
+        )
     if owner != state.to_move + 1:
         raise IllegalAction(
-            f"{_sq(move.origin)} is a {SIDE_NAMES[owner - 1]} piece, not one of yours"
+            f"{_sq(move.origin)} is a {SIDE_NAMES[owner - 1]} piece, not one of yours",
+            "not_yours",
+            square=_name(move.origin),
+            side=owner - 1,
         )
     if not config.contains(move.target):
-        raise IllegalAction(f"{_sq(move.target)} is off the {state.rows}x{state.cols} board")
+        raise IllegalAction(
+            f"{_sq(move.target)} is off the {state.rows}x{state.cols} board",
+            "off_board",
+            square=_name(move.target),
+            rows=state.rows,
+            cols=state.cols,
+        )
     dr = abs(move.target[0] - move.origin[0])
     dc = abs(move.target[1] - move.origin[1])
     if max(dr, dc) != 1:
         raise IllegalAction(
             f"{_sq(move.origin)} to {_sq(move.target)} is not one step: "
-            "a piece moves to an adjacent square"
+            "a piece moves to an adjacent square",
+            "not_adjacent",
+            origin=_name(move.origin),
+            target=_name(move.target),
         )
     j = config.index(move.target)
     if state.board[j]:
-        raise IllegalAction(f"{_sq(move.target)} is occupied")
+        raise IllegalAction(
+            f"{_sq(move.target)} is occupied", "occupied", square=_name(move.target)
+        )
     return i, j
 
 
@@ -407,9 +442,14 @@ def _faces(state: AtmalofState, drop: Drop) -> int:
 def _check_roll(state: AtmalofState, drop: Drop, roll: Any) -> int:
     faces = _faces(state, drop)
     if roll is None:
-        raise IllegalAction(f"a drop needs the die's roll (1 to {faces})")
+        raise IllegalAction(f"a drop needs the die's roll (1 to {faces})", "no_roll", faces=faces)
     if type(roll) is not int or not 1 <= roll <= faces:
-        raise IllegalAction(f"{roll!r} is not a roll of a {faces}-sided die (1 to {faces})")
+        raise IllegalAction(
+            f"{roll!r} is not a roll of a {faces}-sided die (1 to {faces})",
+            "bad_roll",
+            roll=repr(roll),
+            faces=faces,
+        )
     return roll
 
 
@@ -462,7 +502,12 @@ def fours(state: AtmalofState, side: int) -> list[tuple[Square, ...]]:
 
 def _parse_number(token: str, what: str) -> int:
     if not _is_number(token, 3):
-        raise ParseError(f"{_shown(token)} is not a {what} number")
+        raise ParseError(
+            f"{_shown(token)} is not a {what} number",
+            "not_a_number",
+            token=_shown(token),
+            what=what,
+        )
     return int(token)
 
 
@@ -475,7 +520,11 @@ def _parse_square(token: str) -> Square:
     else:
         parts = []
     if len(parts) != 2 or not all(_is_number(p, 3) for p in parts):
-        raise ParseError(f"{_shown(token)} is not a square: write row,column like 3,4 or r3c4")
+        raise ParseError(
+            f"{_shown(token)} is not a square: write row,column like 3,4 or r3c4",
+            "not_a_square",
+            token=_shown(token),
+        )
     return int(parts[0]), int(parts[1])
 
 
@@ -487,7 +536,7 @@ def _parse_drop(words: list[str]) -> Drop:
                 words = [prefix, word[len(prefix) :]]
                 break
     if len(words) != 2 or words[0] not in _AXIS_WORDS:
-        raise ParseError("expected: drop row <k> or drop col <k>")
+        raise ParseError("expected: drop row <k> or drop col <k>", "expected", verb="drop")
     axis = _AXIS_WORDS[words[0]]
     return Drop(axis, _parse_number(words[1], "row" if axis == "row" else "column"))
 
@@ -495,7 +544,11 @@ def _parse_drop(words: list[str]) -> Drop:
 def _parse_move(words: list[str]) -> Move:
     words = [w for w in words if w != "to"]
     if len(words) != 2:
-        raise ParseError("expected: move <row,col> <row,col> or move <row,col> <direction>")
+        raise ParseError(
+            "expected: move <row,col> <row,col> or move <row,col> <direction>",
+            "expected",
+            verb="move",
+        )
     origin = _parse_square(words[0])
     if words[1] in _DIRECTION_ALIASES:
         dr, dc = DIRECTIONS[_DIRECTION_ALIASES[words[1]]]
@@ -503,7 +556,9 @@ def _parse_move(words: list[str]) -> Move:
     if words[1].isalpha():
         raise ParseError(
             f"{_shown(words[1])} is not a direction: use n, ne, e, se, s, sw, w or nw "
-            "(n is towards row 1)"
+            "(n is towards row 1)",
+            "not_a_direction",
+            token=_shown(words[1]),
         )
     return Move(origin, _parse_square(words[1]))
 
@@ -559,12 +614,12 @@ class Atmalof:
         elif isinstance(action, Move):
             _check_move(state, action)
         else:
-            raise IllegalAction(f"{action!r} is not an Atmalof action")
+            raise IllegalAction(f"{action!r} is not an Atmalof action", "not_an_action")
 
     def parse(self, state: AtmalofState, text: str) -> Action:
         words = clean_command(text).split()
         if not words:
-            raise ParseError(f"empty command: {_GRAMMAR}")
+            raise ParseError(f"empty command: {_GRAMMAR}", "empty_command")
         verb, rest = words[0], words[1:]
         action: Action
         if verb == "drop":
@@ -574,7 +629,11 @@ class Atmalof:
         elif verb == "move":
             action = _parse_move(rest)
         else:
-            raise ParseError(f"{_shown(verb)} is not an Atmalof command: {_GRAMMAR}")
+            raise ParseError(
+                f"{_shown(verb)} is not an Atmalof command: {_GRAMMAR}",
+                "unknown_command",
+                token=_shown(verb),
+            )
         self._check(state, action)
         return action
 
