@@ -131,6 +131,7 @@ def build_config(variant: str, options: dict[str, Any]) -> AtmalofConfig:
             raise OptionError(
                 f"unknown Atmalof option {name!r}: the options are {', '.join(OPTION_NAMES)}"
             )
+        value: str | bool | int
         if name == "tiebreak":
             value = _tiebreak(raw)
         elif name == "repetition":
