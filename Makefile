@@ -31,6 +31,7 @@ lint: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy engine render
 	$(BIN)/python -m pytest
 
 # Re-resolve requirements.lock from pyproject.toml's ranges (plus setuptools, which builds the
