@@ -22,7 +22,7 @@ from PIL import Image
 
 import engine
 from engine.abalone import AbaloneState
-from engine.abalone_board import CELL_INDEX
+from engine.abalone.board import CELL_INDEX
 from engine.core import Termination
 from engine.playout import Prefer, random_steps
 from render import THEME_NAMES, Last, board_png, replay_gif

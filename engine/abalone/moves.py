@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine.abalone_board import (
+from engine.abalone.board import (
     AXES,
     BORDER,
     CELL_NAMES,

@@ -2,8 +2,8 @@
 
 Side 0 is Black (moves first), side 1 White. A state holds the 61 cells as bytes (index order
 of ``CELLS``: A1..A5, B1..B6, ..., I5..I9; 0 empty, 1 Black, 2 White), so marbles off the board
-are 14 minus the marbles on it. Actions are ``Push`` values (see ``engine.abalone_moves``);
-commands and notation are described in ``engine.abalone_notation``.
+are 14 minus the marbles on it. Actions are ``Push`` values (see ``engine.abalone.moves``);
+commands and notation are described in ``engine.abalone.notation``.
 
 Accessors for the renderer and the referee:
 
@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.abalone_board import (
+from engine.abalone.board import (
     BORDER,
     CELL_INDEX,
     CELL_NAMES,
@@ -34,8 +34,8 @@ from engine.abalone_board import (
     VARIANTS,
     start_board,
 )
-from engine.abalone_history import History
-from engine.abalone_moves import (
+from engine.abalone.history import History
+from engine.abalone.moves import (
     INFO,
     NOT_A_LINE,
     NUMBER_WORDS,
@@ -47,7 +47,7 @@ from engine.abalone_moves import (
     moved_pairs,
     play,
 )
-from engine.abalone_notation import (
+from engine.abalone.notation import (
     SIDE_LETTERS,
     aba_pro,
     board_text,
@@ -77,7 +77,7 @@ class AbaloneState:
 
     ``history`` holds the boards of the earlier positions since the last push-off, oldest
     first (a push-off makes every earlier position unreachable), shared with the states before
-    it (``engine.abalone_history``; a tuple given here is read into one). It decides the
+    it (``engine.abalone.history``; a tuple given here is read into one). It decides the
     repetition draw but is left out of equality, hashing and ``to_text``: a position read back
     from text starts its repetition count afresh.
     """

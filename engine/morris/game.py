@@ -8,7 +8,7 @@ carry the removal (``move d7 d6 x b6``): applying one equals applying the move a
 removal, state for state (ply included, so it advances by two), but ``legal()`` lists only the
 split form.
 
-Points are ``int`` indices into the board's ``Layout`` (engine/morris_board.py); on the
+Points are ``int`` indices into the board's ``Layout`` (engine/morris/board.py); on the
 24-point board 0..23 are the seed's letters A..X (0 = A = a7, 23 = X = g1). Input accepts grid
 names ("d7") and, as a bare single letter, the seed's letters ("b" is B = d7, never file b);
 output always uses grid names.
@@ -30,8 +30,8 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import Effect, IllegalAction, Landing, Outcome, Termination
-from engine.morris_board import Layout
-from engine.morris_rules import (
+from engine.morris.board import Layout
+from engine.morris.rules import (
     _MILL,
     _NOTHING_TO_TAKE,
     _REMILL,
@@ -63,7 +63,7 @@ from engine.morris_rules import (
     removable,
     start,
 )
-from engine.morris_text import from_text, notation, parse_action, to_text
+from engine.morris.text import from_text, notation, parse_action, to_text
 
 
 class MorrisGame:

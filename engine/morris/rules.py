@@ -1,6 +1,6 @@
 """The rules of Nine Men's Morris (and Six and Twelve Men's Morris) on bitmask states.
 
-engine/morris.py documents the game and is the public face; this module holds the state, the
+engine/morris/game.py documents the game and is the public face; this module holds the state, the
 actions and the rule functions on them, kept apart from text (morris_text.py) so each stays
 small. ``men`` are 24-bit masks per side, so legality is a few bit operations per point.
 """
@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core import IllegalAction, OptionError, Outcome, Termination
-from engine.morris_board import BITS_HI, BITS_LO, GRID_OF_LETTER, NINE, SIX, TWELVE, Layout, bits
+from engine.morris.board import BITS_HI, BITS_LO, GRID_OF_LETTER, NINE, SIX, TWELVE, Layout, bits
 
 SIDES = ("White", "Black")
 POINTS: tuple[tuple[int, int], ...] = NINE.coords

@@ -48,8 +48,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.atmalof_actions import Drop, Move, Square
-from engine.atmalof_config import (
+from engine.atmalof.actions import Drop, Move, Square
+from engine.atmalof.config import (
     DIRECTIONS,
     OPTION_NAMES,
     VARIANTS,

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from engine.abalone_board import (
+from engine.abalone.board import (
     CELL_INDEX,
     CELL_NAMES,
     CELLS,
@@ -31,7 +31,7 @@ from engine.abalone_board import (
     direction_between,
     line_axis,
 )
-from engine.abalone_moves import INFO, NOT_A_LINE, Push, push_for
+from engine.abalone.moves import INFO, NOT_A_LINE, Push, push_for
 from engine.core import IllegalAction, ParseError, clean_command
 
 EXPECTED = "expected: push <first marble> [<last marble>] <direction>, e.g. push a1 a3 ne"

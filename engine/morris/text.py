@@ -19,8 +19,8 @@ repetition history is not included: a position read back starts a fresh history.
 from __future__ import annotations
 
 from engine.core import IllegalAction, OptionError, ParseError, clean_command
-from engine.morris_board import Layout
-from engine.morris_rules import (
+from engine.morris.board import Layout
+from engine.morris.rules import (
     MIN_MEN,
     SIDES,
     VARIANTS,

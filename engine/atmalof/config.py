@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from engine.atmalof_actions import Drop, Move, Square
+from engine.atmalof.actions import Drop, Move, Square
 from engine.core import OptionError
 
 MIN_SIZE = 3
