@@ -49,8 +49,6 @@ async def atmalof_drops(store: Store, guild_id: int | None, player: int) -> list
     the die can reach in the announced line that were empty; ``landed`` says whether the rolled
     square was empty (else the turn was lost).
     """
-    from engine.atmalof import landing
-
     async with store.reading() as rx:
         ids = await rx.recent_games("atmalof", guild_id, player, LUCK_GAMES)
     rules = engine.get_game("atmalof")
@@ -63,14 +61,13 @@ async def atmalof_drops(store: Store, guild_id: int | None, player: int) -> list
         state = rules.new(g.variant, **json.loads(g.options))
         for row in view.actions:
             action = rules.parse(state, row.action)
-            faces = rules.die_faces(state, action)
-            if faces is not None and row.roll is not None and g.players[row.side] == player:
-                empty = sum(
-                    state.at(landing(state, action, face)) is None for face in range(1, faces + 1)
-                )
-                landed = state.at(landing(state, action, row.roll)) is None
+            landings = rules.landings(state, action)
+            if landings and row.roll is not None and g.players[row.side] == player:
+                faces = len(landings)
+                empty = sum(x.free for x in landings)
+                landed = any(x.free for x in landings if x.roll == row.roll)
                 drops.append(DiceDrop(faces, row.roll, landed, empty / faces))
-            state = rules.apply(state, action, row.roll)
+            state = rules.apply(state, action, row.roll, checked=True)
     return drops
 
 

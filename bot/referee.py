@@ -42,7 +42,6 @@ from bot.referee_core import (
     BrokenGame,
     RefereeCore,
     known_themes,
-    lost_turn,
     once_per_request,
     reply_from,
     where_of,
@@ -139,7 +138,7 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
             if not confirmed and self._futile(g, state, action):
                 return self._confirm_first(g, state, actor, notation, prefix)
             return await self._announce(g, state, seat, actor, notation, now, request_id, prefix)
-        after = rules.apply(state, action)
+        after = rules.apply(state, action, checked=True)  # parse above is the one check
         said = rules.describe(state, action, None)
         entry = NewAction(seat, str(actor.id), notation, None, iso(now))
         return await self._commit_move(
@@ -249,8 +248,9 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
         state = rules.new(g.variant, **json.loads(g.options))
         lost = set()
         for row in rows:
-            after = rules.apply(state, rules.parse(state, row.action), row.roll)
-            if lost_turn(state, after, row.roll):
+            action = rules.parse(state, row.action)
+            after = rules.apply(state, action, row.roll, checked=True)
+            if rules.effect(state, action, row.roll, after).lost_turn:
                 lost.add(row.seq)
             state = after
         return lost

@@ -360,8 +360,8 @@ class RefereeCore:
     @staticmethod
     def _futile(g: GameRow, state: Any, action: Any) -> bool:
         """An announcement that can only lose the turn (every square the die reaches is taken)."""
-        futile = import_module_attr(g.game, "drop_is_futile")
-        return bool(callable(futile) and futile(state, action))
+        landings = engine.get_game(g.game).landings(state, action)
+        return bool(landings) and not any(x.free for x in landings)
 
     def _confirm_first(
         self, g: GameRow, state: Any, actor: Actor, notation: str, prefix: str
@@ -410,7 +410,7 @@ class RefereeCore:
         faces = rules.die_faces(state, action)
         assert faces is not None
         roll = dice.roll(g.seed, str(g.id), g.rolls + 1, notation, faces, g.dice_mix)
-        after = rules.apply(state, action, roll)
+        after = rules.apply(state, action, roll, checked=True)  # parse checked it
         said = rules.describe(state, action, roll)
         now = self._now()
         entry = NewAction(
@@ -502,8 +502,10 @@ class RefereeCore:
         the mill's move as this process stored it; without it (a restart between the two),
         the log is read and replayed."""
         this = Last(before, action, roll)
+        if self._renderer is None or g.seq < 2:
+            return this
         rules = engine.get_game(g.game)
-        if self._renderer is None or g.seq < 2 or not _is_removal(rules, before, action):
+        if not rules.pending_removal(before):  # only a removal completes a turn begun earlier
             return this
         if turn_start is not None:
             _, earlier, made_action, made_roll = turn_start
@@ -540,8 +542,8 @@ class RefereeCore:
         if g.status == "active" and state is not None:
             to_move = state.to_move
             line = texts.turn_line(g, sides, to_move)
-            legal = rules.legal(state)
-            if legal and g.moved and all(_is_removal(rules, state, a) for a in legal):
+            if g.moved and rules.pending_removal(state):
+                legal = rules.legal(state)
                 points = ", ".join(rules.notation(state, a).split()[-1] for a in legal)
                 line = (
                     f"{texts.seat_label(g, sides, to_move)} to remove one of "
@@ -699,23 +701,6 @@ def turn_words(g: GameRow, kept: list[Any], gone: list[Any]) -> str:
         said.append(_named(sentence, rules.side_names[row.side], g.names[row.side]))
         state = rules.apply(state, action, row.roll)
     return "; ".join(said)
-
-
-def lost_turn(before: Any, after: Any, roll: int | None) -> bool:
-    """A rolled drop that landed on a taken square: the piece stayed in hand, the turn passed."""
-    hands = getattr(before, "hands", None)
-    return roll is not None and hands is not None and hands == getattr(after, "hands", None)
-
-
-def import_module_attr(game: str, name: str) -> Any:
-    """An optional helper of a game module (e.g. atmalof.drop_is_futile), or None."""
-    from importlib import import_module
-
-    return getattr(import_module(f"engine.{game}"), name, None)
-
-
-def _is_removal(rules: Any, state: Any, action: Any) -> bool:
-    return rules.notation(state, action).startswith("remove ")
 
 
 def _ending(outcome: Outcome, now: float) -> dict[str, Any]:

@@ -25,6 +25,7 @@ import secrets
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 from engine import GAME_NAMES, chain, dice, get_game
@@ -308,7 +309,7 @@ class RecordEvent:
         if self.kind not in ENDING_EVENTS:
             return None
         try:
-            termination = Termination(self.note.get("termination"))
+            termination = Termination(str(self.note.get("termination")))
         except ValueError:
             return None
         winner = self.note.get("winner")
@@ -544,10 +545,10 @@ class Record:
         seats = []
         for seat, entry in enumerate(players):
             where = f"players[{seat}]: "
-            fields = _wrap(where, lambda e=entry: _fields(e, ("seat", "id", "name"), "the player"))
+            fields = _wrap(where, partial(_fields, entry, ("seat", "id", "name"), "the player"))
             if fields["seat"] != seat or isinstance(fields["seat"], bool):
                 raise RecordError(f"{where}seat must be {seat}")
-            seats.append(_wrap(where, lambda f=fields: Player(f["id"], f["name"])))
+            seats.append(_wrap(where, partial(Player, fields["id"], fields["name"])))
         dice_names = ("commitment", "seed", "accept", "words")[: 4 if version == 3 else 2]
         dice_fields = _fields(top["dice"], dice_names, "dice")
         actions = top[rows_key]
@@ -558,7 +559,7 @@ class Record:
                 f"a record here holds at most {max_rows} {rows_key} rows, not {len(actions)}"
             )
         parsed = tuple(
-            _wrap(f"{rows_key}[{i}]: ", lambda a=a: _log_entry(a, rows_key == "log"))
+            _wrap(f"{rows_key}[{i}]: ", partial(_log_entry, a, rows_key == "log"))
             for i, a in enumerate(actions)
         )
         result = None
@@ -952,8 +953,8 @@ def _check_action(
         if not 1 <= entry.roll <= faces:
             return f"roll {entry.roll} is not a face of a {faces}-sided die"
         walk.rolls += 1
-        if walk.record.seed is not None:
-            record = walk.record
+        record = walk.record
+        if record.seed is not None:
             expected = dice.roll(record.seed, record.game_id, walk.rolls, text, faces, record.mixed)
             if entry.roll != expected:
                 return f"roll {entry.roll} does not match the seed (expected {expected})"
@@ -1321,7 +1322,8 @@ def _time(value: Any, name: str) -> str:
         moment = datetime.fromisoformat(value)
     except ValueError:
         raise RecordError(f"{name} must be an ISO 8601 time, not {value!r}") from None
-    if moment.utcoffset() is None or moment.utcoffset().total_seconds() != 0:
+    offset = moment.utcoffset()
+    if offset is None or offset.total_seconds() != 0:
         raise RecordError(f"{name} must be in UTC (ending in Z), not {value!r}")
     return value
 

@@ -39,7 +39,7 @@ from render.model import MAX_SIZE, MIN_SIZE, Last, Layout, RenderError, check_si
 from render.paint import printable
 from render.palette import palette
 from render.png import encode_framed
-from render.theme import THEME_NAMES, THEMES, get_theme
+from render.theme import THEME_NAMES, THEMES, Theme, get_theme
 
 MAX_ALT_TEXT = 1000  # Discord's file description limit is 1024
 LABEL_STYLES = ("grid", "letters")
@@ -96,7 +96,7 @@ def board_image(
     state: Any,
     last: Last | Sequence[Last] | None = None,
     *,
-    theme: str = "dark",
+    theme: str | Theme = "dark",
     size: int = 800,
     players: Sequence[str] | None = None,
     outcome: Outcome | None = None,
@@ -121,7 +121,7 @@ class _Scene:
         game_name: str,
         state: Any,
         last: Last | Sequence[Last] | None,
-        theme: str,
+        theme: str | Theme,
         size: int,
         players: Sequence[str] | None,
         outcome: Outcome | None,
@@ -196,7 +196,7 @@ def board_png(
     state: Any,
     last: Last | Sequence[Last] | None = None,
     *,
-    theme: str = "dark",
+    theme: str | Theme = "dark",
     size: int = 800,
     players: Sequence[str] | None = None,
     outcome: Outcome | None = None,

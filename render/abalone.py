@@ -26,8 +26,8 @@ from engine.abalone import (
     marbles_off,
     moved_marbles,
 )
-from engine.abalone_board import DIRECTION_WORDS, DIRECTIONS, STEPS
-from engine.abalone_moves import SIDE_NAMES
+from engine.abalone.board import DIRECTION_WORDS, DIRECTIONS, STEPS
+from engine.abalone.moves import SIDE_NAMES
 from engine.core import EngineError, Outcome
 from render.board import BoardRenderer, result_status, who
 from render.frame import Hand, Status, bands, board_box

@@ -238,6 +238,7 @@ class AtmalofRenderer(BoardRenderer):
         action = last.action
         if isinstance(action, Drop):
             k = action.index
+            box: tuple[float, float, float, float]
             if action.axis == "row":
                 box = (gx, gy + (k - 1) * cell, gx1, gy + k * cell)
             else:
@@ -320,6 +321,7 @@ class AtmalofRenderer(BoardRenderer):
                 return Status(f"{mover} announced {word} {action.index}")
             faces = last.before.row_faces if action.axis == "row" else last.before.col_faces
             square = _landing(last)
+            assert square is not None  # a drop with its roll lands somewhere
             if _lost(last):
                 return Status(
                     f"{mover} {word} {action.index}: {_sq(square)} is occupied, turn lost",

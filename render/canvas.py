@@ -20,6 +20,7 @@ from collections import OrderedDict
 from collections.abc import Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import cast
 
 from PIL import Image
 from PIL.ImageFile import ImageFile
@@ -210,7 +211,7 @@ class Mapped:
         key = (box, colour)
         found = self.uniform_boxes.get(key)
         if found is None:
-            bands = self.background.crop(box).getextrema()
+            bands = cast(tuple[tuple[int, int], ...], self.background.crop(box).getextrema())
             found = all(low == high == c for (low, high), c in zip(bands, colour, strict=True))
             self.uniform_boxes[key] = found
         return found

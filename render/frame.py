@@ -232,10 +232,10 @@ def draw_footer(
     px = text_px(size, STATUS, 14)
     draw_text(img, (pad * 1.5, mid), move_label, px, theme.muted, "lm", bold=True)
     x = pad * 2.5 + text_width(move_label, px, True)
-    line = (x, y0 + bottom * 0.22, x, size - bottom * 0.22)
-    width = max(1, size // 400)
-    mark(img, (x - width - 1, line[1] - width - 1, x + width + 2, line[3] + width + 2))
-    ImageDraw.Draw(img).line(line, fill=theme.muted, width=width)
+    rule = (x, y0 + bottom * 0.22, x, size - bottom * 0.22)
+    stroke = max(1, size // 400)
+    mark(img, (x - stroke - 1, rule[1] - stroke - 1, x + stroke + 2, rule[3] + stroke + 2))
+    ImageDraw.Draw(img).line(rule, fill=theme.muted, width=stroke)
     x += pad * 1.2
     if status.die is not None:
         side = round(bottom * 0.62) | 1

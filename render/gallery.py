@@ -22,7 +22,7 @@ from PIL import Image
 
 import engine
 from engine.abalone import AbaloneState
-from engine.abalone_board import CELL_INDEX
+from engine.abalone.board import CELL_INDEX
 from engine.core import Termination
 from engine.playout import Prefer, random_steps
 from render import THEME_NAMES, Last, board_png, replay_gif
@@ -85,17 +85,17 @@ def atmalof_scenes() -> Iterator[Scene]:
     yield Scene("atmalof-standard-start", "atmalof", g.new("standard"))
     frames = random_game("atmalof", seed=3, plies=30)
     state, last = frames[-1]
-    yield Scene("atmalof-standard-mid", "atmalof", state, (last,))
+    yield Scene("atmalof-standard-mid", "atmalof", state, _lasts(last))
     state, last = _first(
         frames[10:], lambda s, x: x.roll is not None and x.before.at(_land(x)) is None
     )
-    yield Scene("atmalof-standard-drop", "atmalof", state, (last,))
+    yield Scene("atmalof-standard-drop", "atmalof", state, _lasts(last))
     state, last = _first(
         frames, lambda s, x: x.roll is not None and x.before.at(_land(x)) is not None
     )
-    yield Scene("atmalof-standard-lost-turn", "atmalof", state, (last,))
+    yield Scene("atmalof-standard-lost-turn", "atmalof", state, _lasts(last))
     state, last = _first(frames[8:], lambda s, x: type(x.action).__name__ == "Move")
-    yield Scene("atmalof-standard-move", "atmalof", state, (last,))
+    yield Scene("atmalof-standard-move", "atmalof", state, _lasts(last))
     start = g.from_text(
         "standard board=......./......./......./RRRR.../BBB..../B....../....... "
         "hands=18,18 turn=red ply=8"
@@ -105,7 +105,7 @@ def atmalof_scenes() -> Iterator[Scene]:
     yield Scene("atmalof-junior-tiebreak", "atmalof", *_tiebreak())
     for variant, seed in (("junior", 4), ("atmalos", 5)):
         state, last = random_game("atmalof", variant, seed=seed, plies=36)[-1]
-        yield Scene(f"atmalof-{variant}-mid", "atmalof", state, (last,))
+        yield Scene(f"atmalof-{variant}-mid", "atmalof", state, _lasts(last))
     custom = g.new("custom", rows=8, cols=11, beyond_rows=2, beyond_cols=3, pieces=20, line=4)
     state, last = random_game(
         "atmalof",
@@ -120,12 +120,18 @@ def atmalof_scenes() -> Iterator[Scene]:
         line=4,
     )[-1]
     yield Scene("atmalof-custom-start", "atmalof", custom)
-    yield Scene("atmalof-custom-mid", "atmalof", state, (last,))
+    yield Scene("atmalof-custom-mid", "atmalof", state, _lasts(last))
+
+
+def _lasts(last: Last | None) -> tuple[Last, ...]:
+    """What a scene marks: the last action, or nothing at the start."""
+    return () if last is None else (last,)
 
 
 def _land(last: Last) -> tuple[int, int]:
-    a = last.action
-    return (a.index, last.roll) if a.axis == "row" else (last.roll, a.index)
+    a, roll = last.action, last.roll
+    assert roll is not None  # asked only of a rolled drop
+    return (a.index, roll) if a.axis == "row" else (roll, a.index)
 
 
 def _tiebreak() -> tuple[Any, tuple[Last, ...]]:
@@ -138,7 +144,7 @@ def _tiebreak() -> tuple[Any, tuple[Last, ...]]:
             and outcome.termination is Termination.TIEBREAK
             and outcome.winner is not None
         ):
-            return state, (last,)
+            return state, _lasts(last)
     raise LookupError("no tie-break found")
 
 
@@ -162,17 +168,17 @@ def morris_scenes() -> Iterator[Scene]:
     yield Scene("morris-standard-removed", "morris", after, (lasts[-1], *removal))
     frames = random_game("morris", seed=2)
     state, last = frames[24]
-    yield Scene("morris-standard-mid", "morris", state, (last,))
+    yield Scene("morris-standard-mid", "morris", state, _lasts(last))
     state, last = _first(
         frames, lambda s, x: type(x.action).__name__ == "Move" and not _adjacent(x.before, x.action)
     )
-    yield Scene("morris-standard-fly", "morris", state, (last,))
+    yield Scene("morris-standard-fly", "morris", state, _lasts(last))
     state, last = frames[-1]
-    yield Scene("morris-standard-end", "morris", state, (last,))
+    yield Scene("morris-standard-end", "morris", state, _lasts(last))
     for variant, seed in (("six", 3), ("twelve", 4)):
         frames = random_game("morris", variant, seed=seed)
         state, last = frames[min(len(frames) - 1, 20)]
-        yield Scene(f"morris-{variant}-mid", "morris", state, (last,))
+        yield Scene(f"morris-{variant}-mid", "morris", state, _lasts(last))
 
 
 def _adjacent(state: Any, move: Any) -> bool:
@@ -196,7 +202,7 @@ def abalone_scenes() -> Iterator[Scene]:
         yield Scene(f"abalone-{variant}-start", "abalone", g.new(variant))
     frames = random_game("abalone", seed=7, plies=60)
     state, last = frames[-1]
-    yield Scene("abalone-standard-mid", "abalone", state, (last,))
+    yield Scene("abalone-standard-mid", "abalone", state, _lasts(last))
     position = abalone_position(
         "a1 a2 a3 b2 b3 b4 c3 c4 c5 d4 e4 e5 e6 d5", "f6 g6 h6 g5 h5 i5 h4 i6 i7 f7", 0, 30
     )

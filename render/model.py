@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,7 +52,7 @@ class Layout:
 
     width: int
     height: int
-    centres: Mapping[Hashable, Point]
+    centres: Mapping[Any, Point]  # keyed by each game's own cell names (above)
     radius: float  # of a piece, in pixels
     spacing: float  # distance between neighbouring cell centres, in pixels
     board: tuple[int, int, int, int]  # the box the board is drawn in (x0, y0, x1, y1)

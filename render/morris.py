@@ -28,7 +28,7 @@ from engine.morris import (
     removable,
 )
 from engine.morris import layout as board_layout
-from engine.morris_board import Layout as Board
+from engine.morris.board import Layout as Board
 from render.board import BoardRenderer, result_status, who
 from render.frame import Hand, Status, bands, board_box
 from render.model import Last, Layout

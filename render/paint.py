@@ -84,7 +84,7 @@ def text_px(size: float, fraction: float, minimum: int = MIN_PX) -> int:
 
 def label(text: str, centre: Point, px: int, bold: bool = True) -> Label:
     """A coordinate label drawn centred on ``centre``, with the box its glyphs cover."""
-    left, top, right, bottom = font(px, bold).getbbox(text, anchor="mm")
+    left, top, right, bottom = (round(v) for v in font(px, bold).getbbox(text, anchor="mm"))
     x, y = round(centre[0]), round(centre[1])
     return Label(text, centre, px, (x + left, y + top, x + right, y + bottom))
 
@@ -136,7 +136,7 @@ def fit_text(
 @lru_cache(maxsize=2048)
 def _text_mask(text: str, px: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int]:
     f = font(px, bold)
-    left, top, right, bottom = f.getbbox(text, anchor=anchor)
+    left, top, right, bottom = (round(v) for v in f.getbbox(text, anchor=anchor))
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
     ImageDraw.Draw(mask).text((-left, -top), text, font=f, fill=255, anchor=anchor)
     return mask, left, top

@@ -28,11 +28,10 @@ Frame = tuple[Any, tuple[Last, ...]]
 
 def _game_of(state: Any) -> str:
     """The game a state belongs to, from its module (engine.atmalof -> "atmalof")."""
-    module = type(state).__module__
-    for name in engine.GAME_NAMES:
-        if module == f"engine.{name}" or module.startswith(f"engine.{name}_"):
-            return name
-    raise RenderError(f"cannot tell which game a {type(state).__name__} belongs to")
+    try:
+        return engine.game_of(state)
+    except engine.OptionError:
+        raise RenderError(f"cannot tell which game a {type(state).__name__} belongs to") from None
 
 
 def frames_of_record(record: Any) -> tuple[str, list[Frame], tuple[str, str], Outcome | None]:

@@ -28,7 +28,7 @@ from bot.store import StoreUnavailable
 from engine.core import clean_command
 
 MAX_CHOICES = 25
-MAX_LINE = 12  # engine.atmalof_config.MAX_SIZE: the largest custom board
+MAX_LINE = 12  # engine.atmalof.config.MAX_SIZE: the largest custom board
 GAME_TITLES = {"atmalof": "Atmalof", "morris": "Nine Men's Morris", "abalone": "Abalone"}
 CLOCK_SUGGESTIONS = ("none", "5+3", "10+0", "15+5", "30+0", "24h", "72h")
 DIRECTIONS = ("ne", "e", "se", "sw", "w", "nw")

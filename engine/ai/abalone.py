@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 from engine.abalone import GAME, AbaloneState, Push
-from engine.abalone_board import AXES, CELLS, EMPTY, N_CELLS, NEIGHBOURS, OFF
-from engine.abalone_moves import INFO
+from engine.abalone.board import AXES, CELLS, EMPTY, N_CELLS, NEIGHBOURS, OFF
+from engine.abalone.moves import INFO
 from engine.core import Outcome
 
 MARBLE = 1000.0

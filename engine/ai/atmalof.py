@@ -17,7 +17,7 @@ from functools import cache
 
 from engine.ai.search import WIN
 from engine.atmalof import Action, AtmalofState, Drop
-from engine.atmalof_config import AtmalofConfig
+from engine.atmalof.config import AtmalofConfig
 from engine.core import Outcome
 
 _RED = bytes(1 if v == 1 else 0 for v in range(256))

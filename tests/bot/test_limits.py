@@ -20,7 +20,7 @@ from bot.referee import Referee
 from bot.referee_core import HISTORY_PAGE
 from bot.replies import Actor, Where
 from bot.store import SqliteStore, Store
-from engine.atmalof_config import MAX_SIZE
+from engine.atmalof.config import MAX_SIZE
 from render.replay import MAX_FRAMES
 from tests.bot.conftest import ALICE, BOB, CAROL, HERE, random_game, start
 from tests.discord.conftest import ALICE as ALICE_P  # members, not referee actors

@@ -24,7 +24,7 @@ from engine.abalone import (
     marbles_off,
     moved_marbles,
 )
-from engine.abalone_board import CELL_INDEX
+from engine.abalone.board import CELL_INDEX
 from engine.playout import perft
 
 DATA = Path(__file__).parent / "data"

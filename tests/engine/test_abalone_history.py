@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.abalone import GAME, AbaloneState, moved_marbles
-from engine.abalone_history import History
+from engine.abalone.history import History
 from tests.engine.test_abalone import position
 
 

@@ -9,7 +9,7 @@ from engine import OptionError, Termination
 from engine.atmalof import GAME as ATMALOF
 from engine.atmalof import AtmalofState, fours
 from engine.morris import GAME as MORRIS
-from engine.morris_rules import MAX_MOVE_LIMIT
+from engine.morris.rules import MAX_MOVE_LIMIT
 
 
 def atmalof(picture: str, turn: str, **options: object) -> AtmalofState:

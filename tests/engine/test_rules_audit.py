@@ -14,7 +14,7 @@ import pytest
 from engine import IllegalAction, ParseError, Termination
 from engine.abalone import GAME as ABALONE
 from engine.abalone import AbaloneState, Push, marbles_off
-from engine.abalone_board import CELL_INDEX
+from engine.abalone.board import CELL_INDEX
 from engine.atmalof import GAME as ATMALOF
 from engine.atmalof import AtmalofState, Drop, fours
 from engine.morris import GAME as MORRIS

@@ -7,7 +7,7 @@ import pytest
 import engine
 import render
 from engine.abalone import CELL_NAMES, marble_at, marbles_off
-from engine.abalone_board import CELLS, DIRECTIONS, STEPS
+from engine.abalone.board import CELLS, DIRECTIONS, STEPS
 from render.gallery import abalone_position, play, random_game
 from render.theme import THEMES
 from tests.render.pixels import close, labels_unchanged, nearest, pixel

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine.abalone_board import (
+from engine.abalone.board import (
     AXES,
     BORDER,
     CELL_NAMES,
@@ -21,6 +21,7 @@ from engine.abalone_board import (
     OFF,
     opposite,
 )
+from engine.core import IllegalAction
 
 SIDE_NAMES = ("Black", "White")
 NOT_A_LINE = "that is not a line of one to three marbles moving in one direction"
@@ -169,58 +170,93 @@ def _line(board: bytes, moves: tuple, k: int, opp: int, append: Callable[[Push],
             append(push)
 
 
-def _owner_reason(board: bytes, me: int, cell: int) -> str | None:
+def _owner_refusal(board: bytes, me: int, cell: int) -> IllegalAction | None:
     v = board[cell]
     if v == me:
         return None
+    name = CELL_NAMES[cell]
     if v == EMPTY:
-        return f"there is no marble on {CELL_NAMES[cell]}"
-    return f"{CELL_NAMES[cell]} is not one of your marbles"
+        return IllegalAction(f"there is no marble on {name}", "empty", cell=name)
+    return IllegalAction(f"{name} is not one of your marbles", "not_yours", cell=name)
 
 
 def illegal_reason(board: bytes, me: int, push: Push) -> str | None:
     """Why ``push`` is illegal for the side owning ``me`` on an extended board (None: legal)."""
+    refusal = illegal(board, me, push)
+    return None if refusal is None else str(refusal)
+
+
+def illegal(board: bytes, me: int, push: Push) -> IllegalAction | None:
+    """The refusal (message, code and params) of an illegal ``push`` on an extended board for
+    the side owning ``me``; None when it is legal."""
     info = INFO.get(push)
     if info is None:
-        return NOT_A_LINE
+        return IllegalAction(NOT_A_LINE, "not_a_line")
     cells, d, inline = info
     for c in cells:
-        reason = _owner_reason(board, me, c)
-        if reason:
-            return reason
+        refusal = _owner_refusal(board, me, c)
+        if refusal:
+            return refusal
     nb = NEIGHBOURS[d]
     word = DIRECTIONS[d]
     if not inline:
         for c in cells:
             t = nb[c]
             if t == OFF:
-                return f"{CELL_NAMES[c]} cannot move {word}: your own marble would leave the board"
+                return _leaves(CELL_NAMES[c], word)
             if board[t] != EMPTY:
-                return f"{CELL_NAMES[t]} is occupied: a broadside move needs every cell empty"
+                return IllegalAction(
+                    f"{CELL_NAMES[t]} is occupied: a broadside move needs every cell empty",
+                    "broadside_blocked",
+                    cell=CELL_NAMES[t],
+                )
         return None
     k = len(cells)
     front = cells[-1]
     ahead = nb[front]
     if ahead == OFF:
-        return f"{CELL_NAMES[front]} cannot move {word}: your own marble would leave the board"
+        return _leaves(CELL_NAMES[front], word)
     v = board[ahead]
     if v == EMPTY:
         return None
     if v == me:
         if k == 3:
-            return f"{CELL_NAMES[ahead]} would make a line of four: at most three marbles move"
-        return f"{CELL_NAMES[ahead]} is your own marble, in the way (name the whole line)"
+            return IllegalAction(
+                f"{CELL_NAMES[ahead]} would make a line of four: at most three marbles move",
+                "line_of_four",
+                cell=CELL_NAMES[ahead],
+            )
+        return IllegalAction(
+            f"{CELL_NAMES[ahead]} is your own marble, in the way (name the whole line)",
+            "own_marble_ahead",
+            cell=CELL_NAMES[ahead],
+        )
     m = 0
     n = ahead
     while board[n] == v:
         m += 1
         n = nb[n]
     if m >= k:
-        return f"{k} against {m} cannot push"
+        return IllegalAction(f"{k} against {m} cannot push", "outnumbered", mine=k, theirs=m)
     if board[n] != EMPTY and n != OFF:
         pushed = "marble" if m == 1 else "marbles"
-        return f"{CELL_NAMES[n]} is occupied, so the {SIDE_NAMES[v - 1]} {pushed} cannot be pushed"
+        return IllegalAction(
+            f"{CELL_NAMES[n]} is occupied, so the {SIDE_NAMES[v - 1]} {pushed} cannot be pushed",
+            "push_blocked",
+            cell=CELL_NAMES[n],
+            side=v - 1,
+            count=m,
+        )
     return None
+
+
+def _leaves(cell: str, word: str) -> IllegalAction:
+    return IllegalAction(
+        f"{cell} cannot move {word}: your own marble would leave the board",
+        "own_marble_off",
+        cell=cell,
+        direction=word,
+    )
 
 
 def moved_pairs(board: bytes, push: Push) -> list[tuple[int, int]]:

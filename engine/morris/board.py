@@ -59,9 +59,11 @@ class Layout:
             shown = "".join(ch if ch.isprintable() else "?" for ch in token.strip()[:12])
             if len(key) == 1 and key.isalpha():
                 raise ParseError(
-                    f"'{shown}' is not a point on this board (letters A..X name points)"
+                    f"'{shown}' is not a point on this board (letters A..X name points)",
+                    "not_a_point",
+                    token=shown,
                 )
-            raise ParseError(f"'{shown}' is not a point on the board")
+            raise ParseError(f"'{shown}' is not a point on the board", "not_a_point", token=shown)
         return found
 
 

@@ -2,8 +2,8 @@
 
 Side 0 is Black (moves first), side 1 White. A state holds the 61 cells as bytes (index order
 of ``CELLS``: A1..A5, B1..B6, ..., I5..I9; 0 empty, 1 Black, 2 White), so marbles off the board
-are 14 minus the marbles on it. Actions are ``Push`` values (see ``engine.abalone_moves``);
-commands and notation are described in ``engine.abalone_notation``.
+are 14 minus the marbles on it. Actions are ``Push`` values (see ``engine.abalone.moves``);
+commands and notation are described in ``engine.abalone.notation``.
 
 Accessors for the renderer and the referee:
 
@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.abalone_board import (
+from engine.abalone.board import (
     BORDER,
     CELL_INDEX,
     CELL_NAMES,
@@ -34,19 +34,20 @@ from engine.abalone_board import (
     VARIANTS,
     start_board,
 )
-from engine.abalone_history import History
-from engine.abalone_moves import (
+from engine.abalone.history import History
+from engine.abalone.moves import (
     INFO,
     NOT_A_LINE,
     NUMBER_WORDS,
     SIDE_NAMES,
     Push,
     generate,
+    illegal,
     illegal_reason,
     moved_pairs,
     play,
 )
-from engine.abalone_notation import (
+from engine.abalone.notation import (
     SIDE_LETTERS,
     aba_pro,
     board_text,
@@ -54,7 +55,15 @@ from engine.abalone_notation import (
     parse_board,
     parse_push,
 )
-from engine.core import IllegalAction, OptionError, Outcome, ParseError, Termination
+from engine.core import (
+    Effect,
+    IllegalAction,
+    Landing,
+    OptionError,
+    Outcome,
+    ParseError,
+    Termination,
+)
 
 DEFAULT_MOVE_LIMIT = 200
 MAX_MOVE_LIMIT = 100_000
@@ -68,7 +77,7 @@ class AbaloneState:
 
     ``history`` holds the boards of the earlier positions since the last push-off, oldest
     first (a push-off makes every earlier position unreachable), shared with the states before
-    it (``engine.abalone_history``; a tuple given here is read into one). It decides the
+    it (``engine.abalone.history``; a tuple given here is read into one). It decides the
     repetition draw but is left out of equality, hashing and ``to_text``: a position read back
     from text starts its repetition count afresh.
     """
@@ -106,9 +115,9 @@ def marbles_off(state: AbaloneState, side: int) -> int:
 def moved_marbles(state: AbaloneState, action: Push) -> list[tuple[str, str | None]]:
     """Every marble ``action`` moves in ``state``: (from, to or None when pushed off)."""
     extended = state.board + _BORDER
-    reason = illegal_reason(extended, state.to_move + 1, action)
-    if reason:
-        raise IllegalAction(reason)
+    refusal = illegal(extended, state.to_move + 1, action)
+    if refusal:
+        raise refusal
     return [
         (CELL_NAMES[f], None if t == OFF else CELL_NAMES[t])
         for f, t in moved_pairs(extended, action)
@@ -155,11 +164,21 @@ class AbaloneGame:
         self._shape(action)
         return notation(action)
 
-    def apply(self, state: AbaloneState, action: Push, roll: int | None = None) -> AbaloneState:
+    def apply(
+        self,
+        state: AbaloneState,
+        action: Push,
+        roll: int | None = None,
+        *,
+        checked: bool = False,
+    ) -> AbaloneState:
+        """The position after ``action``; ``checked=True`` trusts that it came from ``parse`` or
+        ``legal`` on this very state, so the legality check is not made a second time."""
         if roll is not None:
-            raise IllegalAction("Abalone uses no dice")
+            raise IllegalAction("Abalone uses no dice", "no_dice")
         extended = state.board + _BORDER
-        self._check(state, extended, action)
+        if not checked:
+            self._check(state, extended, action)
         board, off = play(extended, moved_pairs(extended, action))
         history = state.history.plus(state.board) if state.repetition and not off else History()
         return AbaloneState(
@@ -174,6 +193,29 @@ class AbaloneGame:
 
     def die_faces(self, state: AbaloneState, action: Push) -> int | None:
         return None
+
+    def landings(self, state: AbaloneState, action: Push) -> tuple[Landing, ...]:
+        """Nothing: Abalone has no dice."""
+        return ()
+
+    def pending_removal(self, state: AbaloneState) -> bool:
+        """Never: Abalone has no removals."""
+        return False
+
+    def effect(
+        self, before: AbaloneState, action: Push, roll: int | None, after: AbaloneState
+    ) -> Effect:
+        """What ``action`` did (see ``Effect``): opponent marbles pushed, and how many went off."""
+        them = 1 - before.to_move
+        pushed = sum(1 for _ in moved_pairs(before.board + _BORDER, action)) - len(action.cells)
+        off = marbles_off(after, them) - marbles_off(before, them)
+        return Effect(
+            before.to_move,
+            notation(action),
+            pushed=pushed,
+            pushed_off=off,
+            outcome=self.result(after),
+        )
 
     def result(self, state: AbaloneState) -> Outcome | None:
         board = state.board
@@ -276,17 +318,17 @@ class AbaloneGame:
     def _shape(self, action: Push) -> tuple[tuple[int, ...], int, bool]:
         info = INFO.get(action) if isinstance(action, Push) else None
         if info is None:
-            raise IllegalAction(NOT_A_LINE)
+            raise IllegalAction(NOT_A_LINE, "not_a_line")
         return info
 
     def _check(self, state: AbaloneState, extended: bytes, action: Push) -> None:
         if not isinstance(action, Push):
-            raise IllegalAction("that is not an Abalone move")
+            raise IllegalAction("that is not an Abalone move", "not_an_action")
         if self.result(state) is not None:
-            raise IllegalAction("the game is over")
-        reason = illegal_reason(extended, state.to_move + 1, action)
-        if reason:
-            raise IllegalAction(reason)
+            raise IllegalAction("the game is over", "game_over")
+        refusal = illegal(extended, state.to_move + 1, action)
+        if refusal:
+            raise refusal
 
 
 def _digits(text: str, most: int) -> bool:

@@ -8,7 +8,7 @@ carry the removal (``move d7 d6 x b6``): applying one equals applying the move a
 removal, state for state (ply included, so it advances by two), but ``legal()`` lists only the
 split form.
 
-Points are ``int`` indices into the board's ``Layout`` (engine/morris_board.py); on the
+Points are ``int`` indices into the board's ``Layout`` (engine/morris/board.py); on the
 24-point board 0..23 are the seed's letters A..X (0 = A = a7, 23 = X = g1). Input accepts grid
 names ("d7") and, as a bare single letter, the seed's letters ("b" is B = d7, never file b);
 output always uses grid names.
@@ -29,9 +29,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import IllegalAction, Outcome, Termination
-from engine.morris_board import Layout
-from engine.morris_rules import (
+from engine.core import Effect, IllegalAction, Landing, Outcome, Termination
+from engine.morris.board import Layout
+from engine.morris.rules import (
     _MILL,
     _NOTHING_TO_TAKE,
     _REMILL,
@@ -63,7 +63,7 @@ from engine.morris_rules import (
     removable,
     start,
 )
-from engine.morris_text import from_text, notation, parse_action, to_text
+from engine.morris.text import from_text, notation, parse_action, to_text
 
 
 class MorrisGame:
@@ -107,15 +107,46 @@ class MorrisGame:
         return notation(state, action)
 
     def apply(
-        self, state: MorrisState, action: MorrisAction, roll: int | None = None
+        self,
+        state: MorrisState,
+        action: MorrisAction,
+        roll: int | None = None,
+        *,
+        checked: bool = False,
     ) -> MorrisState:
-        """The position after ``action``; raises IllegalAction with the reason if forbidden."""
+        """The position after ``action``; raises IllegalAction with the reason if forbidden.
+
+        ``checked`` changes nothing here: Morris's checks are a few bit tests made in the same
+        pass that applies the action, so there is no second check to skip."""
         if roll is not None:
-            raise IllegalAction("Morris uses no dice, so an action takes no roll")
+            raise IllegalAction("Morris uses no dice, so an action takes no roll", "no_dice")
         return _play(state, action)[0]
 
     def die_faces(self, state: MorrisState, action: MorrisAction) -> int | None:
         return None
+
+    def landings(self, state: MorrisState, action: MorrisAction) -> tuple[Landing, ...]:
+        """Nothing: Morris has no dice."""
+        return ()
+
+    def pending_removal(self, state: MorrisState) -> bool:
+        """True when the side to move closed a mill and must now remove a man (and the game
+        goes on): then only ``Remove`` actions are legal."""
+        return pending_removal(state) and _final(state) is None
+
+    def effect(
+        self, before: MorrisState, action: MorrisAction, roll: int | None, after: MorrisState
+    ) -> Effect:
+        """What ``action`` did (see ``Effect``): the man removed, or a mill that owes one."""
+        taken = action.point if isinstance(action, Remove) else action.remove
+        removed = None if taken is None else before.rules.layout.points[taken]
+        return Effect(
+            before.to_move,
+            notation(before, action),
+            removed=removed,
+            mill=pending_removal(after),
+            outcome=self.result(after),
+        )
 
     def result(self, state: MorrisState) -> Outcome | None:
         """How the game ended (two men left, blocked, repetition, move limit), or None.

@@ -1,6 +1,6 @@
 """The rules of Nine Men's Morris (and Six and Twelve Men's Morris) on bitmask states.
 
-engine/morris.py documents the game and is the public face; this module holds the state, the
+engine/morris/game.py documents the game and is the public face; this module holds the state, the
 actions and the rule functions on them, kept apart from text (morris_text.py) so each stays
 small. ``men`` are 24-bit masks per side, so legality is a few bit operations per point.
 """
@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core import IllegalAction, OptionError, Outcome, Termination
-from engine.morris_board import BITS_HI, BITS_LO, GRID_OF_LETTER, NINE, SIX, TWELVE, Layout, bits
+from engine.morris.board import BITS_HI, BITS_LO, GRID_OF_LETTER, NINE, SIX, TWELVE, Layout, bits
 
 SIDES = ("White", "Black")
 POINTS: tuple[tuple[int, int], ...] = NINE.coords
@@ -208,7 +208,7 @@ def _name(st: MorrisState, p: int) -> str:
 
 def _check_point(st: MorrisState, p: object) -> None:
     if type(p) is not int or not 0 <= p < st.rules.layout.size:
-        raise IllegalAction(f"{p!r} is not a point on this board")
+        raise IllegalAction(f"{p!r} is not a point on this board", "not_a_point", token=repr(p))
 
 
 def _after_turn(
@@ -237,10 +237,12 @@ def _place(st: MorrisState, p: int) -> tuple[MorrisState, int]:
     me = st.to_move
     mine, theirs = st.men[me], st.men[1 - me]
     if not st.hand[me]:
-        raise IllegalAction(f"{SIDES[me]} has no men left to place: move one instead")
+        raise IllegalAction(
+            f"{SIDES[me]} has no men left to place: move one instead", "no_man_in_hand", side=me
+        )
     bit = 1 << p
     if (mine | theirs) & bit:
-        raise IllegalAction(f"{_name(st, p)} is occupied")
+        raise IllegalAction(f"{_name(st, p)} is occupied", "occupied", point=_name(st, p))
     mine |= bit
     closed = _mill_status(st, mine, theirs, p, returning=False)
     if me:
@@ -260,21 +262,35 @@ def _move(st: MorrisState, s: int, d: int) -> tuple[MorrisState, int]:
     rules = st.rules
     if st.hand[me]:
         raise IllegalAction(
-            f"{SIDES[me]} still has {_count(st.hand[me], 'man', 'men')} to place: place one first"
+            f"{SIDES[me]} still has {_count(st.hand[me], 'man', 'men')} to place: place one first",
+            "men_to_place",
+            side=me,
+            men=st.hand[me],
         )
     if not mine >> s & 1:
-        raise IllegalAction(f"{_name(st, s)} is not one of {SIDES[me]}'s men")
+        raise IllegalAction(
+            f"{_name(st, s)} is not one of {SIDES[me]}'s men",
+            "not_yours",
+            point=_name(st, s),
+            side=me,
+        )
     if s == d:
-        raise IllegalAction("a man must move to another point")
+        raise IllegalAction("a man must move to another point", "same_point", point=_name(st, s))
     if (mine | theirs) >> d & 1:
-        raise IllegalAction(f"{_name(st, d)} is occupied")
+        raise IllegalAction(f"{_name(st, d)} is occupied", "occupied", point=_name(st, d))
     if not rules.layout.neighbours[s] >> d & 1 and not _can_fly(st, me):
         why = (
             "flying is off in this game"
             if not rules.flying
             else "only a side with exactly three men may fly"
         )
-        raise IllegalAction(f"{_name(st, s)} and {_name(st, d)} are not adjacent ({why})")
+        raise IllegalAction(
+            f"{_name(st, s)} and {_name(st, d)} are not adjacent ({why})",
+            "not_adjacent",
+            origin=_name(st, s),
+            target=_name(st, d),
+            flying=rules.flying,
+        )
     mine ^= 1 << s | 1 << d
     returning = rules.no_remill and st.last[me] == d * 32 + s
     closed = _mill_status(st, mine, theirs, d, returning=returning)
@@ -312,18 +328,26 @@ def _with_last(st: MorrisState, move: int) -> MorrisState:
 def _remove(st: MorrisState, p: int) -> MorrisState:
     me = st.to_move
     if not st.pending:
-        raise IllegalAction("no mill was closed, so nothing can be removed")
+        raise IllegalAction("no mill was closed, so nothing can be removed", "no_mill")
     _check_point(st, p)
     mine, theirs = st.men[me], st.men[1 - me]
     bit = 1 << p
     if mine & bit:
-        raise IllegalAction(f"{_name(st, p)} is one of {SIDES[me]}'s own men")
+        raise IllegalAction(
+            f"{_name(st, p)} is one of {SIDES[me]}'s own men",
+            "own_man",
+            point=_name(st, p),
+            side=me,
+        )
     if not theirs & bit:
-        raise IllegalAction(f"{_name(st, p)} is empty")
+        raise IllegalAction(f"{_name(st, p)} is empty", "empty", point=_name(st, p))
     if not _removable_mask(st.rules.layout, theirs) & bit:
         raise IllegalAction(
             f"{_name(st, p)} stands in a mill and {SIDES[1 - me]} has men outside mills: "
-            "remove one of those"
+            "remove one of those",
+            "in_mill",
+            point=_name(st, p),
+            side=1 - me,
         )
     theirs ^= bit
     men = (theirs, mine) if me else (mine, theirs)
@@ -345,17 +369,19 @@ def _remove(st: MorrisState, p: int) -> MorrisState:
 def _play(st: MorrisState, action: object) -> tuple[MorrisState, int]:
     """Validate and apply one action; returns the new state and what it did about mills."""
     if _final(st) is not None:
-        raise IllegalAction("the game is over")
+        raise IllegalAction("the game is over", "game_over")
     kind = type(action)
     if kind is Remove:
         return _remove(st, action.point), _NO_MILL  # type: ignore[attr-defined]
     if kind is not Place and kind is not Move:
-        raise IllegalAction("that is not a Morris action")
+        raise IllegalAction("that is not a Morris action", "not_an_action")
     me = st.to_move
     if st.pending:
         raise IllegalAction(
             f"{SIDES[me]} closed a mill and must first remove a {SIDES[1 - me]} man "
-            "(remove <point>)"
+            "(remove <point>)",
+            "removal_pending",
+            side=me,
         )
     if kind is Place:
         nxt, closed = _place(st, action.point)  # type: ignore[attr-defined]
@@ -372,11 +398,17 @@ def _play(st: MorrisState, action: object) -> tuple[MorrisState, int]:
     if closed == _REMILL:
         raise IllegalAction(
             f"{here} closes a mill by returning to where it came from, which removes nothing "
-            "under the no_remill rule"
+            "under the no_remill rule",
+            "remill",
+            point=here,
         )
     if closed == _NOTHING_TO_TAKE:
-        raise IllegalAction(f"{SIDES[1 - me]} has no man on the board, so nothing can be removed")
-    raise IllegalAction(f"{here} closes no mill, so nothing can be removed")
+        raise IllegalAction(
+            f"{SIDES[1 - me]} has no man on the board, so nothing can be removed",
+            "nothing_to_remove",
+            side=1 - me,
+        )
+    raise IllegalAction(f"{here} closes no mill, so nothing can be removed", "no_mill", point=here)
 
 
 def _count(n: int, one: str, many: str) -> str:

@@ -48,8 +48,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.atmalof_actions import Drop, Move, Square
-from engine.atmalof_config import (
+from engine.atmalof.actions import Drop, Move, Square
+from engine.atmalof.config import (
     DIRECTIONS,
     OPTION_NAMES,
     VARIANTS,
@@ -57,7 +57,16 @@ from engine.atmalof_config import (
     build_config,
     defaults,
 )
-from engine.core import IllegalAction, OptionError, Outcome, ParseError, Termination, clean_command
+from engine.core import (
+    Effect,
+    IllegalAction,
+    Landing,
+    OptionError,
+    Outcome,
+    ParseError,
+    Termination,
+    clean_command,
+)
 
 Action = Drop | Move
 SIDE_NAMES = ("Red", "Blue")
@@ -176,6 +185,11 @@ class AtmalofState:
 
 def _sq(square: Square) -> str:
     return f"({square[0]},{square[1]})"
+
+
+def _name(square: Square) -> str:
+    """A square as the notation writes it ("3,4"), for an error's parameters."""
+    return f"{square[0]},{square[1]}"
 
 
 def _is_number(token: str, digits: int) -> bool:
@@ -342,16 +356,24 @@ def _draw_outcome(config: AtmalofConfig, quiet: int, history: tuple[bytes, ...])
 
 def _check_drop(state: AtmalofState, drop: Drop) -> None:
     if state.outcome is not None:
-        raise IllegalAction("the game is over")
+        raise IllegalAction("the game is over", "game_over")
     if drop.axis not in ("row", "col"):
-        raise IllegalAction("a drop announces a row or a column")
+        raise IllegalAction("a drop announces a row or a column", "not_an_action")
     limit = state.rows if drop.axis == "row" else state.cols
     word = "row" if drop.axis == "row" else "column"
     if type(drop.index) is not int or not 1 <= drop.index <= limit:
-        raise IllegalAction(f"there is no {word} {drop.index}: {word}s are numbered 1 to {limit}")
+        raise IllegalAction(
+            f"there is no {word} {drop.index}: {word}s are numbered 1 to {limit}",
+            "no_such_line",
+            axis=drop.axis,
+            index=drop.index,
+            limit=limit,
+        )
     if not state.hands[state.to_move]:
         raise IllegalAction(
-            f"{SIDE_NAMES[state.to_move]} has no pieces left in hand, so cannot drop: move a piece"
+            f"{SIDE_NAMES[state.to_move]} has no pieces left in hand, so cannot drop: move a piece",
+            "no_piece_in_hand",
+            side=state.to_move,
         )
 
 
@@ -362,32 +384,54 @@ def _is_square(value: Any) -> bool:
 def _check_move(state: AtmalofState, move: Move) -> tuple[int, int]:
     """Raise IllegalAction with the reason, or return the (origin, target) board indices."""
     if state.outcome is not None:
-        raise IllegalAction("the game is over")
+        raise IllegalAction("the game is over", "game_over")
     config = state.config
     if not (_is_square(move.origin) and _is_square(move.target)):
-        raise IllegalAction("a move goes from one square (row,col) to another")
+        raise IllegalAction("a move goes from one square (row,col) to another", "not_an_action")
     if not config.contains(move.origin):
-        raise IllegalAction(f"{_sq(move.origin)} is not on the {state.rows}x{state.cols} board")
+        raise IllegalAction(
+            f"{_sq(move.origin)} is not on the {state.rows}x{state.cols} board",
+            "off_board",
+            square=_name(move.origin),
+            rows=state.rows,
+            cols=state.cols,
+        )
     i = config.index(move.origin)
     owner = state.board[i]
     if not owner:
-        raise IllegalAction(f"there is no piece on {_sq(move.origin)}")
+        raise IllegalAction(
+            f"there is no piece on {_sq(move.origin)}", "empty", square=_name(move.origin)
+        )
     if owner != state.to_move + 1:
         raise IllegalAction(
-            f"{_sq(move.origin)} is a {SIDE_NAMES[owner - 1]} piece, not one of yours"
+            f"{_sq(move.origin)} is a {SIDE_NAMES[owner - 1]} piece, not one of yours",
+            "not_yours",
+            square=_name(move.origin),
+            side=owner - 1,
         )
     if not config.contains(move.target):
-        raise IllegalAction(f"{_sq(move.target)} is off the {state.rows}x{state.cols} board")
+        raise IllegalAction(
+            f"{_sq(move.target)} is off the {state.rows}x{state.cols} board",
+            "off_board",
+            square=_name(move.target),
+            rows=state.rows,
+            cols=state.cols,
+        )
     dr = abs(move.target[0] - move.origin[0])
     dc = abs(move.target[1] - move.origin[1])
     if max(dr, dc) != 1:
         raise IllegalAction(
             f"{_sq(move.origin)} to {_sq(move.target)} is not one step: "
-            "a piece moves to an adjacent square"
+            "a piece moves to an adjacent square",
+            "not_adjacent",
+            origin=_name(move.origin),
+            target=_name(move.target),
         )
     j = config.index(move.target)
     if state.board[j]:
-        raise IllegalAction(f"{_sq(move.target)} is occupied")
+        raise IllegalAction(
+            f"{_sq(move.target)} is occupied", "occupied", square=_name(move.target)
+        )
     return i, j
 
 
@@ -398,9 +442,14 @@ def _faces(state: AtmalofState, drop: Drop) -> int:
 def _check_roll(state: AtmalofState, drop: Drop, roll: Any) -> int:
     faces = _faces(state, drop)
     if roll is None:
-        raise IllegalAction(f"a drop needs the die's roll (1 to {faces})")
+        raise IllegalAction(f"a drop needs the die's roll (1 to {faces})", "no_roll", faces=faces)
     if type(roll) is not int or not 1 <= roll <= faces:
-        raise IllegalAction(f"{roll!r} is not a roll of a {faces}-sided die (1 to {faces})")
+        raise IllegalAction(
+            f"{roll!r} is not a roll of a {faces}-sided die (1 to {faces})",
+            "bad_roll",
+            roll=repr(roll),
+            faces=faces,
+        )
     return roll
 
 
@@ -453,7 +502,12 @@ def fours(state: AtmalofState, side: int) -> list[tuple[Square, ...]]:
 
 def _parse_number(token: str, what: str) -> int:
     if not _is_number(token, 3):
-        raise ParseError(f"{_shown(token)} is not a {what} number")
+        raise ParseError(
+            f"{_shown(token)} is not a {what} number",
+            "not_a_number",
+            token=_shown(token),
+            what=what,
+        )
     return int(token)
 
 
@@ -466,7 +520,11 @@ def _parse_square(token: str) -> Square:
     else:
         parts = []
     if len(parts) != 2 or not all(_is_number(p, 3) for p in parts):
-        raise ParseError(f"{_shown(token)} is not a square: write row,column like 3,4 or r3c4")
+        raise ParseError(
+            f"{_shown(token)} is not a square: write row,column like 3,4 or r3c4",
+            "not_a_square",
+            token=_shown(token),
+        )
     return int(parts[0]), int(parts[1])
 
 
@@ -478,7 +536,7 @@ def _parse_drop(words: list[str]) -> Drop:
                 words = [prefix, word[len(prefix) :]]
                 break
     if len(words) != 2 or words[0] not in _AXIS_WORDS:
-        raise ParseError("expected: drop row <k> or drop col <k>")
+        raise ParseError("expected: drop row <k> or drop col <k>", "expected", verb="drop")
     axis = _AXIS_WORDS[words[0]]
     return Drop(axis, _parse_number(words[1], "row" if axis == "row" else "column"))
 
@@ -486,7 +544,11 @@ def _parse_drop(words: list[str]) -> Drop:
 def _parse_move(words: list[str]) -> Move:
     words = [w for w in words if w != "to"]
     if len(words) != 2:
-        raise ParseError("expected: move <row,col> <row,col> or move <row,col> <direction>")
+        raise ParseError(
+            "expected: move <row,col> <row,col> or move <row,col> <direction>",
+            "expected",
+            verb="move",
+        )
     origin = _parse_square(words[0])
     if words[1] in _DIRECTION_ALIASES:
         dr, dc = DIRECTIONS[_DIRECTION_ALIASES[words[1]]]
@@ -494,7 +556,9 @@ def _parse_move(words: list[str]) -> Move:
     if words[1].isalpha():
         raise ParseError(
             f"{_shown(words[1])} is not a direction: use n, ne, e, se, s, sw, w or nw "
-            "(n is towards row 1)"
+            "(n is towards row 1)",
+            "not_a_direction",
+            token=_shown(words[1]),
         )
     return Move(origin, _parse_square(words[1]))
 
@@ -550,12 +614,12 @@ class Atmalof:
         elif isinstance(action, Move):
             _check_move(state, action)
         else:
-            raise IllegalAction(f"{action!r} is not an Atmalof action")
+            raise IllegalAction(f"{action!r} is not an Atmalof action", "not_an_action")
 
     def parse(self, state: AtmalofState, text: str) -> Action:
         words = clean_command(text).split()
         if not words:
-            raise ParseError(f"empty command: {_GRAMMAR}")
+            raise ParseError(f"empty command: {_GRAMMAR}", "empty_command")
         verb, rest = words[0], words[1:]
         action: Action
         if verb == "drop":
@@ -565,7 +629,11 @@ class Atmalof:
         elif verb == "move":
             action = _parse_move(rest)
         else:
-            raise ParseError(f"{_shown(verb)} is not an Atmalof command: {_GRAMMAR}")
+            raise ParseError(
+                f"{_shown(verb)} is not an Atmalof command: {_GRAMMAR}",
+                "unknown_command",
+                token=_shown(verb),
+            )
         self._check(state, action)
         return action
 
@@ -574,11 +642,22 @@ class Atmalof:
             return f"drop {action.axis} {action.index}"
         return f"move {action.origin[0]},{action.origin[1]} {action.target[0]},{action.target[1]}"
 
-    def apply(self, state: AtmalofState, action: Action, roll: int | None = None) -> AtmalofState:
+    def apply(
+        self,
+        state: AtmalofState,
+        action: Action,
+        roll: int | None = None,
+        *,
+        checked: bool = False,
+    ) -> AtmalofState:
+        """The state after ``action`` (a drop with its ``roll``); ``checked=True`` trusts that
+        ``action`` came from ``parse`` or ``legal`` on this very state (the roll is still read)."""
+        cols = state.config.cols
         if isinstance(action, Drop):
-            _check_drop(state, action)
+            if not checked:
+                _check_drop(state, action)
             r, c = landing(state, action, roll)  # type: ignore[arg-type]
-            i = (r - 1) * state.config.cols + c - 1
+            i = (r - 1) * cols + c - 1
             if state.board[i]:  # occupied by either colour: the turn is lost, the piece stays
                 return _after(state, state.board, state.hands, None)
             board = state.board[:i] + bytes((state.to_move + 1,)) + state.board[i + 1 :]
@@ -586,16 +665,49 @@ class Atmalof:
             hands[state.to_move] -= 1
             return _after(state, board, (hands[0], hands[1]), i)
         if not isinstance(action, Move):
-            raise IllegalAction(f"{action!r} is not an Atmalof action")
+            raise IllegalAction(f"{action!r} is not an Atmalof action", "not_an_action")
         if roll is not None:
-            raise IllegalAction("a move does not roll the die")
-        i, j = _check_move(state, action)
+            raise IllegalAction("a move does not roll the die", "roll_without_die")
+        if checked:
+            (r0, c0), (r1, c1) = action.origin, action.target
+            i, j = (r0 - 1) * cols + c0 - 1, (r1 - 1) * cols + c1 - 1
+        else:
+            i, j = _check_move(state, action)
         cells = bytearray(state.board)
         cells[j], cells[i] = cells[i], 0
         return _after(state, bytes(cells), state.hands, j)
 
     def die_faces(self, state: AtmalofState, action: Action) -> int | None:
         return _faces(state, action) if isinstance(action, Drop) else None
+
+    def landings(self, state: AtmalofState, action: Action) -> tuple[Landing, ...]:
+        """Each face of the drop's die with the square it picks and whether that is free (the
+        piece lands) or taken (the turn is lost); () for a move. Raises IllegalAction for a drop
+        the position forbids."""
+        if not isinstance(action, Drop):
+            return ()
+        _check_drop(state, action)
+        out = []
+        for face in range(1, _faces(state, action) + 1):
+            square = landing(state, action, face)
+            out.append(Landing(face, square, not state.board[state.config.index(square)]))
+        return tuple(out)
+
+    def pending_removal(self, state: AtmalofState) -> bool:
+        """Never: Atmalof has no removals."""
+        return False
+
+    def effect(
+        self, before: AtmalofState, action: Action, roll: int | None, after: AtmalofState
+    ) -> Effect:
+        """What ``action`` (with ``roll``) did from ``before`` to ``after`` (see ``Effect``)."""
+        notation = self.notation(before, action)
+        outcome = after.outcome
+        if isinstance(action, Drop) and roll is not None:
+            square = landing(before, action, roll)
+            lost = after.hands == before.hands
+            return Effect(before.to_move, notation, roll, square, lost, outcome=outcome)
+        return Effect(before.to_move, notation, outcome=outcome)
 
     def result(self, state: AtmalofState) -> Outcome | None:
         return state.outcome

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from engine.abalone_board import (
+from engine.abalone.board import (
     CELL_INDEX,
     CELL_NAMES,
     CELLS,
@@ -31,7 +31,7 @@ from engine.abalone_board import (
     direction_between,
     line_axis,
 )
-from engine.abalone_moves import INFO, NOT_A_LINE, Push, push_for
+from engine.abalone.moves import INFO, NOT_A_LINE, Push, push_for
 from engine.core import IllegalAction, ParseError, clean_command
 
 EXPECTED = "expected: push <first marble> [<last marble>] <direction>, e.g. push a1 a3 ne"
@@ -54,7 +54,7 @@ SIDE_LETTERS = "bw"
 def _cell(token: str) -> int:
     index = CELL_INDEX.get(token)
     if index is None:
-        raise ParseError(f"'{token}' is not a cell on the board")
+        raise ParseError(f"'{token}' is not a cell on the board", "not_a_cell", token=token)
     return index
 
 
@@ -64,12 +64,21 @@ def _line(a: int, b: int) -> tuple[int, ...]:
         return (a,)
     axis = line_axis(a, b)
     if axis is None:
-        raise ParseError(f"{CELL_NAMES[a]} and {CELL_NAMES[b]} are not in one line")
+        raise ParseError(
+            f"{CELL_NAMES[a]} and {CELL_NAMES[b]} are not in one line",
+            "not_in_line",
+            first=CELL_NAMES[a],
+            last=CELL_NAMES[b],
+        )
     d, steps = axis
     if steps > 2:
         raise ParseError(
             f"{CELL_NAMES[a]} to {CELL_NAMES[b]} is a line of {steps + 1} marbles: "
-            "at most three move together"
+            "at most three move together",
+            "too_many_marbles",
+            first=CELL_NAMES[a],
+            last=CELL_NAMES[b],
+            count=steps + 1,
         )
     cell = min(a, b)
     cells = [cell]
@@ -89,7 +98,7 @@ def parse_push(board: bytes, me: int, text: str) -> Push:
     compact = _SEPARATORS.sub("", clean_command(text)).removeprefix("/").removeprefix("push")
     match = _COMMAND.fullmatch(compact)
     if match is None:
-        raise ParseError(EXPECTED)
+        raise ParseError(EXPECTED, "expected", verb="push")
     coords = match.group(1)
     cells = [_cell(coords[i : i + 2]) for i in range(0, len(coords), 2)]
     word = match.group(2)
@@ -97,20 +106,30 @@ def parse_push(board: bytes, me: int, text: str) -> Push:
         direction = DIRECTION_ALIASES.get(word)
         if direction is None:
             shown = word if len(word) <= 16 else word[:16] + "..."
-            raise ParseError(f"'{shown}' is not a direction: use ne, e, se, sw, w or nw")
+            raise ParseError(
+                f"'{shown}' is not a direction: use ne, e, se, sw, w or nw",
+                "not_a_direction",
+                token=shown,
+            )
         if len(cells) > 3:
-            raise ParseError("at most three marbles move together")
+            raise ParseError(
+                "at most three marbles move together", "too_many_marbles", count=len(cells)
+            )
         line = _line(cells[0], cells[-1])
         if len(cells) == 3 and sorted(cells) != list(line):
             names = ", ".join(CELL_NAMES[c] for c in cells)
-            raise ParseError(f"{names} are not three neighbouring marbles in one line")
+            raise ParseError(
+                f"{names} are not three neighbouring marbles in one line",
+                "not_in_line",
+                cells=[CELL_NAMES[c] for c in cells],
+            )
         return push_for(line, direction)
     if len(cells) == 2:
         return _aba_pro_inline(board, me, cells[0], cells[1])
     if len(cells) == 3:
         direction = _direction(cells[0], cells[2])
         return push_for(_line(cells[0], cells[1]), direction)
-    raise ParseError(EXPECTED)
+    raise ParseError(EXPECTED, "expected", verb="push")
 
 
 def _direction(a: int, b: int) -> int:
@@ -118,7 +137,10 @@ def _direction(a: int, b: int) -> int:
     if direction is None:
         raise ParseError(
             f"{CELL_NAMES[a]} and {CELL_NAMES[b]} are not neighbours; to move a line write "
-            f"push {CELL_NAMES[a]} {CELL_NAMES[b]} <direction>"
+            f"push {CELL_NAMES[a]} {CELL_NAMES[b]} <direction>",
+            "not_neighbours",
+            first=CELL_NAMES[a],
+            last=CELL_NAMES[b],
         )
     return direction
 
@@ -128,8 +150,8 @@ def _aba_pro_inline(board: bytes, me: int, trailing: int, target: int) -> Push:
     if board[trailing] != me:
         name = CELL_NAMES[trailing]
         if board[trailing] == EMPTY:
-            raise IllegalAction(f"there is no marble on {name}")
-        raise IllegalAction(f"{name} is not one of your marbles")
+            raise IllegalAction(f"there is no marble on {name}", "empty", cell=name)
+        raise IllegalAction(f"{name} is not one of your marbles", "not_yours", cell=name)
     group = [trailing]
     cell = NEIGHBOURS[direction][trailing]
     while len(group) < 3 and board[cell] == me:
@@ -149,11 +171,15 @@ def aba_pro(push: Push) -> str:
     """Aba-Pro notation: ``a1b2`` for an in-line move, ``c3c5d4`` for a broadside."""
     info = INFO.get(push)
     if info is None:
-        raise IllegalAction(NOT_A_LINE)
+        raise IllegalAction(NOT_A_LINE, "not_a_line")
     cells, d, inline = info
     target = NEIGHBOURS[d][cells[0]]
     if target == OFF:
-        raise IllegalAction(f"{CELL_NAMES[cells[0]]} cannot move off the board")
+        raise IllegalAction(
+            f"{CELL_NAMES[cells[0]]} cannot move off the board",
+            "own_marble_off",
+            cell=CELL_NAMES[cells[0]],
+        )
     if inline:
         return f"{CELL_NAMES[cells[0]]}{CELL_NAMES[target]}"
     return f"{CELL_NAMES[cells[0]]}{CELL_NAMES[cells[-1]]}{CELL_NAMES[target]}"

@@ -19,8 +19,8 @@ repetition history is not included: a position read back starts a fresh history.
 from __future__ import annotations
 
 from engine.core import IllegalAction, OptionError, ParseError, clean_command
-from engine.morris_board import Layout
-from engine.morris_rules import (
+from engine.morris.board import Layout
+from engine.morris.rules import (
     MIN_MEN,
     SIDES,
     VARIANTS,
@@ -50,10 +50,10 @@ def parse_action(st: MorrisState, text: str) -> MorrisAction:
     """Untrusted text -> a legal action; ParseError for non-commands, IllegalAction if forbidden."""
     words = clean_command(text).replace("-", " ").replace(",", " ").split()
     if not words:
-        raise ParseError(USAGE)
+        raise ParseError(USAGE, "empty_command")
     verb = _ALIASES.get(words[0], words[0])
     if verb not in _FORMS:
-        raise ParseError(USAGE)
+        raise ParseError(USAGE, "unknown_command", token=words[0][:24])
     args = words[1:]
     want = 1 if verb in ("place", "remove") else 2
     take = None
@@ -61,7 +61,7 @@ def parse_action(st: MorrisState, text: str) -> MorrisAction:
         take = args[-1]  # the separator is found by position: "x" alone is also point X
         args = args[:want]
     if len(args) != want:
-        raise ParseError(_FORMS[verb])
+        raise ParseError(_FORMS[verb], "expected", verb=verb)
     layout = st.rules.layout
     points = [layout.point(word) for word in args]
     removal = None if take is None else layout.point(take)
@@ -76,10 +76,13 @@ def parse_action(st: MorrisState, text: str) -> MorrisAction:
     if verb == "fly" and not _can_fly(st, st.to_move):
         me = st.to_move
         if not st.rules.flying:
-            raise IllegalAction("flying is off in this game: move along the lines")
+            raise IllegalAction("flying is off in this game: move along the lines", "flying_off")
         raise IllegalAction(
             f"{SIDES[me]} has {st.men[me].bit_count()} men and cannot fly: "
-            "only a side with exactly three men may fly"
+            "only a side with exactly three men may fly",
+            "cannot_fly",
+            side=me,
+            men=st.men[me].bit_count(),
         )
     return action
 
@@ -95,7 +98,7 @@ def notation(st: MorrisState, action: MorrisAction) -> str:
         verb = "fly" if _can_fly(st, st.to_move) else "move"
         text = f"{verb} {names[action.src]} {names[action.dst]}"
     else:
-        raise IllegalAction("that is not a Morris action")
+        raise IllegalAction("that is not a Morris action", "not_an_action")
     if action.remove is not None:
         text += f" x {names[action.remove]}"
     return text

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from engine.atmalof_actions import Drop, Move, Square
+from engine.atmalof.actions import Drop, Move, Square
 from engine.core import OptionError
 
 MIN_SIZE = 3
@@ -131,6 +131,7 @@ def build_config(variant: str, options: dict[str, Any]) -> AtmalofConfig:
             raise OptionError(
                 f"unknown Atmalof option {name!r}: the options are {', '.join(OPTION_NAMES)}"
             )
+        value: str | bool | int
         if name == "tiebreak":
             value = _tiebreak(raw)
         elif name == "repetition":
