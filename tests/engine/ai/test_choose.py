@@ -92,7 +92,7 @@ def test_low_levels_vary_with_the_seed_and_high_levels_do_not() -> None:
     game = engine.get_game("morris")
     state = game.new()
     low = {choose("morris", state, 1, seed=s) for s in range(12)}
-    high = {choose("morris", state, 4, seed=s, nodes=3_000) for s in range(3)}
+    high = {choose("morris", state, 5, seed=s, nodes=3_000) for s in range(3)}
     assert len(low) > 3
     assert len(high) == 1
 
