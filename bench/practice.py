@@ -1,21 +1,35 @@
-"""The practice opponent (engine/ai): search speed per game, and a small strength table.
+"""The practice opponent (engine/ai): search speed per game, and the strength tables.
 
-Speed: nodes per CPU second and CPU seconds per move of level 5 on mid-game positions (the level's
-wall-clock bound is two seconds; a move that hits it is reported). Strength: a few games of
-level 3 against ``random`` and against ``greedy`` per game, colours alternating, with the
-Wilson interval; docs/practice.md records the longer runs made with ``python -m engine.ai.match``.
+Speed: nodes per CPU second and CPU seconds per move of level 5 on mid-game positions (the
+level's bound is two CPU seconds). Strength: the issue's goals as a table per game, each level
+against the one below and level 5 against ``random`` and ``greedy``, over a few games each
+(``PRACTICE_GAMES``, default 2, colours alternating), with the win count. Few games show a
+broken level, not a measured one: docs/practice.md records the longer runs made with
+``python -m engine.ai.match``. ``PRACTICE_NODES_SCALE`` (default 1) shrinks every budget for a
+quick look at the wiring.
 """
 
 from __future__ import annotations
 
+import os
 import time
 
 import engine
 from engine.ai import analyse, level
-from engine.ai.match import run_match, wilson
+from engine.ai.match import run_match
 from engine.playout import mid_game_positions
 
-GAMES = 2  # per row: enough to see a broken level, not to measure a strong one
+GAMES = int(os.environ.get("PRACTICE_GAMES", "2"))
+NODES_SCALE = float(os.environ.get("PRACTICE_NODES_SCALE", "1"))
+PAIRS = (
+    (2, "level:1"),
+    (3, "level:2"),
+    (4, "level:3"),
+    (5, "level:4"),
+    (5, "random"),
+    (5, "greedy"),
+)
+"""The cells of a strength table: (level, opponent)."""
 
 
 def speed_line(name: str) -> None:
@@ -35,21 +49,22 @@ def speed_line(name: str) -> None:
     )
 
 
-def strength_line(name: str, opponent: str) -> None:
-    tally = run_match(name, 3, opponent, GAMES, seed=7)
-    lo, hi = wilson(tally.wins, tally.games)
-    print(
-        f"{name} level 3 vs {opponent}: {tally.wins}-{tally.draws}-{tally.losses} "
-        f"(win/draw/loss over {tally.games} games; win rate 95% Wilson {lo:.0%}-{hi:.0%})"
-    )
+def strength_table(name: str) -> None:
+    """One row of cells: wins-draws-losses of the level against the opponent."""
+    cells = []
+    for number, opponent in PAIRS:
+        tally = run_match(name, number, opponent, GAMES, seed=7, nodes_scale=NODES_SCALE)
+        them = opponent.removeprefix("level:")
+        cells.append(f"{number} vs {them}: {tally.wins}-{tally.draws}-{tally.losses}")
+    print(f"{name:8} " + " | ".join(cells))
 
 
 def main() -> None:
     for name in engine.GAME_NAMES:
         speed_line(name)
+    print(f"strength, wins-draws-losses over {GAMES} games per cell (docs/practice.md: goals):")
     for name in engine.GAME_NAMES:
-        for opponent in ("random", "greedy"):
-            strength_line(name, opponent)
+        strength_table(name)
 
 
 if __name__ == "__main__":

@@ -1,52 +1,132 @@
-"""What the search knows about Atmalof: open lines.
+"""What the search knows about Atmalof: open lines, and the chances of a five next turn.
 
 Every window of L squares in a straight line that holds pieces of one colour only is an open
-line; its worth grows steeply with the pieces in it (a four with its fifth square free is a
-threat). The side to move gets a little extra for its own lines, since it acts on them first.
-The dice are the search's business: a drop is a chance node over its landing squares
-(engine/ai/search.py), so the evaluation only scores positions.
+line; its worth grows steeply with the pieces in it. A window with L-1 pieces and one hole is a
+threat, and what a threat is worth depends on how its hole can be filled:
 
-Boards become two integers, one byte per square (1 where a side stands), so a window's count is
-``(mask & window).bit_count()``: two C-level operations per window instead of L lookups.
+- a step: an own piece next to the hole (outside the window) completes the line for certain;
+- a drop: a row or column announcement whose die can land on the hole completes it on one face
+  in ``faces`` (several holes in one line add up).
+
+From the side to move's view the evaluation first settles the next two turns as a race: a step
+to a five wins; otherwise it either tries its best drop (and the opponent then gets its own
+chance) or steps into the opponent's single step-threat to block it. Those chances are real
+probabilities times a win, so they add up with the search's own averages over the die. The open
+lines come on top, as a small positional term.
+
+Each maximal line of the board is read as one tuple of its squares' values (one C call), and
+the line's score is looked up in a table filled on first sight of each pattern, so a position
+costs a few dozen lookups rather than one Python loop per window.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable
 from functools import cache
+from operator import itemgetter
+from typing import Any
 
 from engine.ai.search import WIN
 from engine.atmalof import Action, AtmalofState, Drop
-from engine.atmalof.config import AtmalofConfig
 from engine.core import Outcome
 
-_RED = bytes(1 if v == 1 else 0 for v in range(256))
-_BLUE = bytes(1 if v == 2 else 0 for v in range(256))
 _TEMPO = 1.3  # the side to move's own lines count this much more
 _SURE = 0.9 * WIN  # the side to move can complete a line by a step: a win next ply
-_FORK = 0.7 * WIN  # the opponent can complete two lines by steps: one block cannot stop both
+_FAR = 99  # no piece can reach the square
+_RACE = 0.85 * WIN  # a chance of a five within two turns is worth this chance of a win
+
+_Pattern = tuple[int, ...]
+_LineScore = tuple[float, float, tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]
+"""(Red's open-line score, Blue's, Red's threats, Blue's): a threat is (hole, window start),
+both positions along the line."""
 
 
-@cache
-def _windows(config: AtmalofConfig) -> tuple[int, ...]:
-    """Every run of ``line`` squares along a straight line, as a byte-per-square mask."""
-    masks = []
-    for seg in config.tables.segments:
-        for start in range(len(seg) - config.line + 1):
-            masks.append(sum(1 << (8 * i) for i in seg[start : start + config.line]))
-    return tuple(masks)
+class _Line:
+    """One maximal straight line of at least L squares, and a table of its patterns' scores."""
 
+    __slots__ = ("get", "squares", "table", "windows")
 
-@cache
-def _neighbours(config: AtmalofConfig) -> tuple[int, ...]:
-    """Each square's king-step neighbours, as a byte-per-square mask."""
-    return tuple(sum(1 << (8 * j) for j, _ in steps) for steps in config.tables.steps)
+    def __init__(self, squares: tuple[int, ...], line: int) -> None:
+        self.squares = squares
+        self.get = itemgetter(*squares)
+        self.table: dict[_Pattern, _LineScore] = {}
+        # The squares of the window starting at s, keyed by (hole, s) for every hole in it:
+        # a piece inside the window cannot fill its hole without opening another.
+        self.windows: dict[tuple[int, int], int] = {}
+        for s in range(len(squares) - line + 1):
+            window = sum(1 << squares[i] for i in range(s, s + line))
+            for h in range(s, s + line):
+                self.windows[(h, s)] = window
 
 
 @cache
 def _weights(line: int) -> tuple[float, ...]:
     """Worth of an open window by its piece count: 0, 1, 8, 64, ... up to L-1 pieces."""
     return (0.0, *(8.0 ** (k - 1) for k in range(1, line)), 0.0)
+
+
+def _score(pattern: _Pattern, line: int) -> _LineScore:
+    """Both sides' open-line scores and threats in one line's pattern of values (0, 1, 2)."""
+    weights = _weights(line)
+    score = [0.0, 0.0]
+    threats: tuple[list[tuple[int, int]], list[tuple[int, int]]] = ([], [])
+    for s in range(len(pattern) - line + 1):
+        window = pattern[s : s + line]
+        red, blue = window.count(1), window.count(2)
+        if red and blue:
+            continue
+        side, n = (0, red) if red else (1, blue)
+        score[side] += weights[n]
+        if n == line - 1:
+            threats[side].append((s + window.index(0), s))
+    return score[0], score[1], tuple(threats[0]), tuple(threats[1])
+
+
+@cache
+def _geometry(config: Any) -> tuple[tuple[_Line, ...], tuple[int, int, int]]:
+    """The lines of at least L squares, and the masks a king step needs on a bit-per-square
+    board: the whole board, and the board less its first or last column (no wrapping)."""
+    lines = tuple(
+        _Line(seg, config.line) for seg in config.tables.segments if len(seg) >= config.line
+    )
+    cols, rows = config.cols, config.rows
+    full = (1 << rows * cols) - 1
+    first = sum(1 << (r * cols) for r in range(rows))
+    last = first << (cols - 1)
+    return lines, (full, full & ~first, full & ~last)
+
+
+def _reach(pieces: int, hole: int, empty: int, cols: int, masks: tuple[int, int, int]) -> int:
+    """King steps the nearest of ``pieces`` needs to reach ``hole``, through empty squares
+    only (``_FAR`` if none can)."""
+    full, no_first, no_last = masks
+    seen = frontier = 1 << hole
+    for d in range(1, _FAR):
+        west, east = (frontier >> 1) & no_last, (frontier << 1) & no_first
+        row = frontier | west | east
+        grown = (row | row << cols | row >> cols) & full & ~seen
+        if grown & pieces:
+            return d
+        frontier = grown & empty
+        if not frontier:
+            return _FAR
+        seen |= grown
+    return _FAR
+
+
+def _drop_chance(holes: set[int], config: Any) -> float:
+    """The best chance that one announcement lands on one of ``holes`` (square indices)."""
+    cols, row_faces, col_faces = config.cols, config.row_faces, config.col_faces
+    rows: dict[int, int] = {}
+    columns: dict[int, int] = {}
+    for i in holes:
+        r, c = divmod(i, cols)
+        if c < row_faces:
+            rows[r] = rows.get(r, 0) + 1
+        if r < col_faces:
+            columns[c] = columns.get(c, 0) + 1
+    best = max((n / row_faces for n in rows.values()), default=0.0)
+    return max(best, max((n / col_faces for n in columns.values()), default=0.0))
 
 
 class AtmalofEvaluator:
@@ -61,34 +141,84 @@ class AtmalofEvaluator:
         return state.outcome
 
     def evaluate(self, state: AtmalofState) -> float:
+        config = state.config
         board = state.board
-        masks = (
-            int.from_bytes(board.translate(_RED), "little"),
-            int.from_bytes(board.translate(_BLUE), "little"),
-        )
-        occupied = masks[0] | masks[1]
-        weights = _weights(state.line)
-        near = state.line - 1
-        neighbours = _neighbours(state.config)
-        score = [0.0, 0.0]
-        steps = [0, 0]  # fours whose missing square an own piece can step into
-        for w in _windows(state.config):
-            r = (masks[0] & w).bit_count()
-            b = (masks[1] & w).bit_count()
-            if r and b:
-                continue
-            side, n = (0, r) if r else (1, b)
-            score[side] += weights[n]
-            if n == near:
-                hole = ((w & ~occupied).bit_length() - 1) // 8
-                if masks[side] & neighbours[hole] & ~w:
-                    steps[side] += 1
+        lines, masks = _geometry(config)
+        line = config.line
+        red = blue = 0.0
+        threats: tuple[list[tuple[_Line, int, int]], list[tuple[_Line, int, int]]] = ([], [])
+        for ln in lines:
+            pattern = ln.get(board)
+            found = ln.table.get(pattern)
+            if found is None:
+                found = ln.table[pattern] = _score(pattern, line)
+            red += found[0]
+            blue += found[1]
+            if found[2]:
+                threats[0].extend((ln, h, s) for h, s in found[2])
+            if found[3]:
+                threats[1].extend((ln, h, s) for h, s in found[3])
         me = state.to_move
-        if steps[me]:
-            return _SURE
-        if steps[1 - me] >= 2:
-            return -_FORK
-        return _TEMPO * score[me] - score[1 - me]
+        lines_value = _TEMPO * (red, blue)[me] - (red, blue)[1 - me]
+        if not threats[0] and not threats[1]:
+            return lines_value
+        sides = [0, 0]
+        for i, v in enumerate(board):
+            if v:
+                sides[v - 1] |= 1 << i
+        mine, theirs = sides[me], sides[1 - me]
+        empty = masks[0] & ~(mine | theirs)
+        cols = config.cols
+        # Turns each side needs to step a piece into its best hole before the other side can
+        # occupy it (king steps, obstacles ignored): the side to move wins a race it ties.
+        my_first = their_first = _FAR
+        my_holes: set[int] = set()
+        first_hole = -1
+        for ln, h, s in threats[me]:
+            hole = ln.squares[h]
+            my_holes.add(hole)
+            arrive = _reach(mine & ~ln.windows[(h, s)], hole, empty, cols, masks)
+            if arrive == 1:
+                return _SURE
+            if arrive < my_first and arrive <= _reach(theirs, hole, empty, cols, masks):
+                my_first, first_hole = arrive, hole
+        their_steps: set[int] = set()
+        their_holes: set[int] = set()
+        for ln, h, s in threats[1 - me]:
+            hole = ln.squares[h]
+            their_holes.add(hole)
+            arrive = _reach(theirs & ~ln.windows[(h, s)], hole, empty, cols, masks)
+            if arrive == 1:
+                their_steps.add(hole)
+            if arrive < their_first and arrive < _reach(mine, hole, empty, cols, masks):
+                their_first = arrive
+        if len(their_steps) >= 2:
+            their_first = 1  # one block cannot stop both
+        hands = state.hands
+        p_me = _drop_chance(my_holes, config) if hands[me] and my_holes else 0.0
+        c_them = _drop_chance(their_holes, config) if hands[1 - me] and their_holes else 0.0
+        if my_first < _FAR and my_first <= their_first:
+            # Mine arrives first, unless a drop of theirs completes a line or fills the hole.
+            block = _drop_chance({first_hole}, config) if hands[1 - me] else 0.0
+            held = (1.0 - max(c_them, block)) ** (my_first - 1)
+            race = 2.0 * held - 1.0
+        elif their_first < _FAR:
+            # Theirs arrives first: only my drops can win, or a lucky drop can block.
+            luck = 1.0 - (1.0 - p_me) ** their_first
+            race = 2.0 * luck - 1.0
+            if len(their_steps) == 1 and hands[me]:
+                rest = their_holes - their_steps
+                c_rest = _drop_chance(rest, config) if hands[1 - me] and rest else 0.0
+                block = _drop_chance(their_steps, config)
+                race = max(race, -(block * c_rest + 1.0 - block))
+        else:
+            # No race is won outright: try the best drop, or block a step-threat by a step.
+            race = p_me - (1.0 - p_me) * (1.0 if their_steps else c_them)
+            if their_steps:
+                rest = their_holes - their_steps
+                c_rest = _drop_chance(rest, config) if hands[1 - me] and rest else 0.0
+                race = max(race, -c_rest)
+        return race * _RACE + lines_value
 
     def priority(self, state: AtmalofState, action: Action) -> float:
         """Drops into lines holding own pieces first; moves keep their generated order."""

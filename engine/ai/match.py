@@ -8,7 +8,8 @@ Opponents: ``random`` (a uniform legal action), ``greedy`` (the best action one 
 the same evaluation), ``level:M``, and for Morris ``openspiel-mcts[:SIMULATIONS]`` (OpenSpiel's
 MCTS bot with random rollouts, 1,000 simulations by default; engine/ai/openspiel.py). The
 level plays side 0 in even games and side 1 in odd ones; each pair of games opens with the
-same two random plies (Morris, Abalone), so deterministic levels do not replay one game.
+same two random plies (Morris, Abalone), so deterministic levels do not replay one game, and
+the same sequence of die rolls (Atmalof), so luck weighs less on a comparison.
 Every game has a ply cap (a game still running at the cap counts as a draw), and every die
 and choice comes from the seed, so a run can be repeated. The functions here are pure; only
 ``main`` prints.
@@ -93,12 +94,14 @@ def play_game(
     variant: str = "standard",
     max_plies: int | None = None,
     opening: Sequence[Any] = (),
+    dice_seed: int | None = None,
 ) -> tuple[int | None, int, bool]:
     """One game from the start, after the ``opening`` actions (no dice in them): (winner side
-    or None, plies played, whether the cap ended it)."""
+    or None, plies played, whether the cap ended it). The dice come from ``dice_seed`` (by
+    default ``seed``), in the order they are rolled."""
     game = engine.get_game(game_name)
     cap = max_plies or MAX_PLIES[game.name]
-    dice = random.Random(seed)
+    dice = random.Random(seed if dice_seed is None else dice_seed)
     state = game.new(variant)
     history: list[Any] = []
     for action in opening:
@@ -155,7 +158,13 @@ def run_match(
         players = (me, them) if side == 0 else (them, me)
         opening = random_opening(game_name, variant, seed * 1_000 + g // 2)
         winner, plies, capped = play_game(
-            game_name, players, seed * 1_000 + g, variant, max_plies, opening
+            game_name,
+            players,
+            seed * 1_000 + g,
+            variant,
+            max_plies,
+            opening,
+            dice_seed=seed * 1_000 + g // 2 * 2,  # both games of a pair roll the same dice
         )
         tally.plies.append(plies)
         tally.capped += capped

@@ -11,7 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
-from engine.ai import Level, analyse, choose, level
+from engine.ai import Level, analyse, choose, evaluator, level
+from engine.ai.search import Budget, Search
 from engine.core import OptionError
 from engine.playout import favouring, playout
 
@@ -92,7 +93,7 @@ def test_low_levels_vary_with_the_seed_and_high_levels_do_not() -> None:
     game = engine.get_game("morris")
     state = game.new()
     low = {choose("morris", state, 1, seed=s) for s in range(12)}
-    high = {choose("morris", state, 4, seed=s, nodes=3_000) for s in range(3)}
+    high = {choose("morris", state, 5, seed=s, nodes=3_000) for s in range(3)}
     assert len(low) > 3
     assert len(high) == 1
 
@@ -110,3 +111,21 @@ def test_a_finished_game_has_nothing_to_choose() -> None:
     assert game.result(over) is not None
     with pytest.raises(ValueError):
         choose("abalone", over, 3)
+
+
+@pytest.mark.parametrize("name", ["atmalof", "morris", "abalone"])
+def test_the_time_bound_stops_a_search_that_still_has_nodes(name: str) -> None:
+    # A clock that advances a tenth of a second at each look: a 2 s bound allows about 20
+    # looks (one every 128 nodes), far below the node budget, and a legal action still comes.
+    ticks = iter(range(10**6))
+    game = engine.get_game(name)
+    state = playout(game, game.new(), random.Random(5), 14)
+    search = Search(
+        game,
+        evaluator(name),
+        Budget(nodes=10**6, depth=30, seconds=2.0),
+        clock=lambda: next(ticks) / 10,
+    )
+    result = search.run(state)
+    assert 128 * 15 <= result.nodes <= 128 * 25
+    assert game.is_legal(state, result.action)
