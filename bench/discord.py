@@ -54,8 +54,8 @@ from typing import Any
 import render
 from bench.timing import percentile
 from bot import boards
-from bot.app import RefereeBot
 from bot.clock import ManualClock
+from bot.discord_ui.app import RefereeBot
 from bot.referee import Referee
 from bot.replies import Actor, Where
 from bot.store import Store

@@ -70,7 +70,7 @@ def parser() -> argparse.ArgumentParser:
 
 def _app():  # the Discord layer is optional for the console
     try:
-        import bot.app as app
+        import bot.discord_ui.app as app
     except ImportError as exc:
         print(f"the Discord layer cannot be loaded ({exc}); use `python -m bot console`")
         return None

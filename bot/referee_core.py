@@ -16,6 +16,7 @@ import render
 from bot import boards, checkpoint, ladder_store, texts
 from bot.boards import BoardView, Renderer
 from bot.clock import Clock, ClockSpec, SystemClock
+from bot.errors import BrokenGame
 from bot.lru import LRU
 from bot.records import iso, outcome_of
 from bot.replies import (
@@ -50,20 +51,6 @@ REQUESTS_PRUNED_PER_SWEEP = 500  # ... at most this many per sweep (a short writ
 POSITIONS_KEPT = 2000  # positions kept in memory (any other is replayed from the store)
 _REQUEST: ContextVar[str | None] = ContextVar("referee_request_id", default=None)
 _Command = TypeVar("_Command", bound=Callable[..., Awaitable[Reply]])
-
-
-class BrokenGame(Exception):
-    """A game whose stored log no longer replays through the engine (a damaged or hand-edited
-    row): ``seq`` and ``action`` name the first row that fails, ``state`` is the position
-    before it (None when even the start cannot be built), ``error`` what the engine said."""
-
-    def __init__(self, game_id: int, seq: int, action: str, error: str, state: Any) -> None:
-        super().__init__(f"game {game_id}: action {seq} ({action!r}) does not replay: {error}")
-        self.game_id = game_id
-        self.seq = seq
-        self.action = action
-        self.error = error
-        self.state = state
 
 
 def once_per_request(command: _Command) -> _Command:

@@ -28,6 +28,8 @@ from typing import Any
 import aiosqlite
 
 from bot import deadline
+from bot.errors import Conflict as GameMovedOn  # re-exported: the store raises both
+from bot.errors import StoreUnavailable
 from bot.ladder_store import RESULT_COLUMNS, rate_finished, result_changed
 from bot.migrations import LATEST, MIGRATIONS, statements
 from bot.store_files import FileIdentity, prepare
@@ -59,16 +61,6 @@ FAULTS = (
 QUICK_CHECK_ERRORS = 5  # the start's integrity check stops after this many problems
 
 
-class StoreUnavailable(Exception):
-    """The file cannot be written (or read) right now; nothing was changed, and the same command
-    may work once the fault clears. ``reason`` says which fault, for the log."""
-
-    def __init__(self, reason: str, context: str = "") -> None:
-        super().__init__(f"{reason} ({context})" if context else reason)
-        self.reason = reason
-        self.context = context
-
-
 class StoreDamaged(StoreUnavailable):
     """The integrity check at start found the file damaged: the bot refuses to run on it."""
 
@@ -89,10 +81,6 @@ def fault_of(exc: BaseException) -> str | None:
     """The fault an sqlite3 error stands for (see FAULTS), or None for a bug in a statement."""
     name = getattr(exc, "sqlite_errorname", None) or ""
     return next((reason for prefix, reason in FAULTS if name.startswith(prefix)), None)
-
-
-class GameMovedOn(Exception):
-    """The game's version changed under a command: someone else's command landed first."""
 
 
 class ChannelBusy(Exception):

@@ -38,6 +38,24 @@ ROLL_LATER = (
 )
 
 
+# Why the referee refuses a command, by the reason code a ``bot.errors.Refusal`` carries; its
+# parameters fill the sentence. The one place these sentences live (a language adds a catalog).
+REFUSALS: dict[str, str] = {
+    "no_game": NO_GAME,
+    "not_a_player": NOT_A_PLAYER,
+    "frozen": FROZEN,
+    "moved_on": MOVED_ON,
+    "cant_save": CANT_SAVE,
+    "broken_game": BROKEN_GAME_AGAIN,
+    "engine": "{message}",  # the engine's own sentence ("c3 is occupied")
+}
+
+
+def refusal_text(code: str, params: Mapping[str, Any]) -> str:
+    """The English sentence for a refusal's reason code and parameters."""
+    return REFUSALS[code].format(**params)
+
+
 def seat_label(g: GameRow, sides: tuple[str, str], seat: int) -> str:
     """ "alice (Red)"."""
     return f"{g.names[seat]} ({sides[seat]})"

@@ -14,7 +14,7 @@ import pytest
 from bot import limits
 from bot.clock import ManualClock
 from bot.commands import MAX_TEXT
-from bot.guards import COOLDOWNS, Cooldowns
+from bot.discord_ui.guards import COOLDOWNS, Cooldowns
 from bot.lru import LRU
 from bot.referee import Referee
 from bot.referee_core import HISTORY_PAGE
@@ -330,7 +330,7 @@ async def test_history_pages_are_clamped_to_the_game(referee: Referee) -> None:
 
 
 def test_replays_are_bounded_in_frames_and_bytes() -> None:
-    from bot.cogs.info import MAX_REPLAY_BYTES
+    from bot.discord_ui.cogs.info import MAX_REPLAY_BYTES
 
     assert MAX_FRAMES <= 400 and MAX_REPLAY_BYTES <= 8 * 1024 * 1024
 

@@ -21,7 +21,7 @@ import pytest
 from discord.webhook.async_ import AsyncWebhookAdapter
 
 from bot.clock import ManualClock
-from bot.errors import UNEXPECTED
+from bot.discord_ui.tree import UNEXPECTED
 from bot.replies import Actor, Where
 from bot.store import BUSY_TIMEOUT_MS, Store
 from bot.texts import CANT_SAVE, ROLL_LATER

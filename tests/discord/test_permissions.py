@@ -22,10 +22,10 @@ import pytest
 from discord import AppCommandOptionType, app_commands
 
 from bot import texts
-from bot.app import RefereeBot
 from bot.clock import ManualClock
-from bot.cogs.referee_mod import NOT_A_MODERATOR
-from bot.errors import BOTS_REFUSED, UNEXPECTED
+from bot.discord_ui.app import RefereeBot
+from bot.discord_ui.cogs.referee_mod import NOT_A_MODERATOR
+from bot.discord_ui.tree import BOTS_REFUSED, UNEXPECTED
 from bot.referee import Referee
 from bot.replies import Where
 from bot.store import Store

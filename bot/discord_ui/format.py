@@ -6,7 +6,7 @@ The rules of the translation, so every command looks alike:
 - a public reply is an embed saying what happened, the board image attached with its alt text and
   shown inside the embed, and the players to ping named in ``content`` (mentions in embeds do
   not notify anyone), with ``allowed_mentions`` limited to exactly those players;
-- ``reply.buttons`` become persistent buttons (see ``bot.views``);
+- ``reply.buttons`` become persistent buttons (see ``bot.discord_ui.views``);
 - the footer names the game and the chain head ("log #3fa9c01b2e"), taken out of the text.
 """
 
@@ -19,8 +19,8 @@ from typing import Any
 
 import discord
 
+from bot.discord_ui.views import buttons_view
 from bot.replies import Reply
-from bot.views import buttons_view
 
 EMBED_DESCRIPTION_LIMIT = 4096
 CONTENT_LIMIT = 2000

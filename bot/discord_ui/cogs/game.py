@@ -8,8 +8,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import RefereeBot, where_of
-from bot.guards import expensive
+from bot.discord_ui.app import RefereeBot, where_of
+from bot.discord_ui.guards import expensive
 
 
 class GameFlow(commands.Cog):

@@ -9,8 +9,8 @@ from discord import app_commands
 from discord.app_commands import Choice, Range
 from discord.ext import commands
 
-from bot.app import RefereeBot, actor_of, where_of
-from bot.guards import expensive
+from bot.discord_ui.app import RefereeBot, actor_of, where_of
+from bot.discord_ui.guards import expensive
 
 MAX_CHOICES = 25
 

@@ -14,10 +14,10 @@ from typing import Any
 import discord
 
 from bot import deadline
-from bot.errors import report, send_private
-from bot.guards import first_delivery
+from bot.discord_ui.guards import first_delivery
+from bot.discord_ui.shutdown import RESTARTING, admitted
+from bot.discord_ui.tree import report, send_private
 from bot.replies import CUSTOM_ID_PREFIX, ButtonKind, ButtonSpec
-from bot.shutdown import RESTARTING, admitted
 
 log = logging.getLogger("bot.discord")
 
@@ -72,7 +72,7 @@ class RefereeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEM
         deadline.start(answered=interaction.response.is_done)  # the first answer is due
         if not first_delivery(interaction):  # a click delivered twice is handled once
             return False
-        if not admitted(interaction):  # stopping (bot.shutdown)
+        if not admitted(interaction):  # stopping (bot.discord_ui.shutdown)
             await send_private(interaction, RESTARTING)
             return False
         return True

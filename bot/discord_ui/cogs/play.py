@@ -19,10 +19,10 @@ from discord.app_commands import Choice, Range
 from discord.ext import commands
 
 import engine
-from bot.app import RefereeBot, actor_of, where_of
-from bot.discord_format import mentions_of, to_message
-from bot.errors import UserFacingError
-from bot.guards import Cooldowns
+from bot.discord_ui.app import RefereeBot, actor_of, where_of
+from bot.discord_ui.format import mentions_of, to_message
+from bot.discord_ui.guards import Cooldowns
+from bot.discord_ui.tree import UserFacingError
 from bot.replies import Where
 from bot.store import StoreUnavailable
 from engine.core import clean_command

@@ -20,25 +20,25 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot.discord_format import Outgoing, to_message
-from bot.errors import RefereeTree
-from bot.guards import Cooldowns, Deliveries
+from bot.discord_ui.format import Outgoing, to_message
+from bot.discord_ui.guards import Cooldowns, Deliveries
+from bot.discord_ui.shutdown import GRACE_SECONDS, Drain
+from bot.discord_ui.tree import RefereeTree
+from bot.discord_ui.views import RefereeButton, UnknownButton
 from bot.replies import Actor, ButtonSpec, Reply, Where, refusal
-from bot.shutdown import GRACE_SECONDS, Drain
 from bot.store import StoreUnavailable
 from bot.texts import ROLL_LATER
-from bot.views import RefereeButton, UnknownButton
 
 log = logging.getLogger("bot.discord")
 
 SWEEP_SECONDS = 5.0
 COG_MODULES = (
-    "bot.cogs.play",
-    "bot.cogs.game",
-    "bot.cogs.info",
-    "bot.cogs.ladder",
-    "bot.cogs.disputes",
-    "bot.cogs.referee_mod",
+    "bot.discord_ui.cogs.play",
+    "bot.discord_ui.cogs.game",
+    "bot.discord_ui.cogs.info",
+    "bot.discord_ui.cogs.ladder",
+    "bot.discord_ui.cogs.disputes",
+    "bot.discord_ui.cogs.referee_mod",
 )
 
 
@@ -95,9 +95,9 @@ class RefereeBot(commands.Bot):
         self.heartbeat = Path(heartbeat) if heartbeat else None
         self.gateway_connected = False  # on_connect / on_resumed set it, on_disconnect clears it
         self._sweeper: asyncio.Task[None] | None = None
-        self.deliveries: Deliveries | None = Deliveries()  # bot.guards: None switches it off
+        self.deliveries: Deliveries | None = Deliveries()  # discord_ui.guards: None: off
         self.cooldowns: Cooldowns | None = Cooldowns()
-        self.drain = Drain()  # bot.shutdown: what is in flight when the bot stops
+        self.drain = Drain()  # discord_ui.shutdown: what is in flight when the bot stops
         self.grace_seconds = GRACE_SECONDS
 
     async def setup_hook(self) -> None:

@@ -25,7 +25,7 @@ T = TypeVar("T")
 # referee answers them in milliseconds (and their board is drawn once per move).
 COOLDOWNS: Mapping[str, tuple[int, float]] = {
     "board": (5, 15.0),
-    "thread": (3, 300.0),  # threads a user's challenges open (bot.cogs.play)
+    "thread": (3, 300.0),  # threads a user's challenges open (bot.discord_ui.cogs.play)
     "replay": (4, 60.0),
     "record": (5, 30.0),
     "verify": (5, 30.0),

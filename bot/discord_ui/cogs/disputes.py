@@ -17,11 +17,11 @@ from discord import app_commands
 from discord.app_commands import Range
 from discord.ext import commands
 
-from bot.app import RefereeBot, where_of
-from bot.cogs.info import replay_gif
-from bot.discord_format import Outgoing, to_message
-from bot.errors import UserFacingError
-from bot.guards import expensive
+from bot.discord_ui.app import RefereeBot, where_of
+from bot.discord_ui.cogs.info import replay_gif
+from bot.discord_ui.format import Outgoing, to_message
+from bot.discord_ui.guards import expensive
+from bot.discord_ui.tree import UserFacingError
 from bot.imports import MAX_GIF_BYTES, MAX_IMPORT_BYTES
 from bot.replies import Reply
 

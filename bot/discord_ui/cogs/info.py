@@ -13,9 +13,9 @@ from discord.app_commands import Choice, Range
 from discord.ext import commands
 
 import render
-from bot.app import RefereeBot, where_of
-from bot.discord_format import COLOUR_INFO
-from bot.guards import expensive
+from bot.discord_ui.app import RefereeBot, where_of
+from bot.discord_ui.format import COLOUR_INFO
+from bot.discord_ui.guards import expensive
 from bot.rules_text import RULES
 
 log = logging.getLogger("bot.discord")
