@@ -101,7 +101,7 @@ def _command(argv: Sequence[str] | None) -> int:
         print(f"configuration error: {exc}", file=sys.stderr)
         return 2
     if command == "console":
-        from bot.console import run_console
+        from bot.console.table import run_console
 
         return run_console(config)
     if command == "sync":
@@ -133,7 +133,7 @@ def _command(argv: Sequence[str] | None) -> int:
         print(NO_TOKEN_NO_INPUT, file=sys.stderr)
         return 2
     print(NO_TOKEN)
-    from bot.console import run_console
+    from bot.console.table import run_console
 
     return run_console(config)
 

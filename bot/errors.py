@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from bot.replies import Reply
+    from bot.referee.replies import Reply
 
 
 class RefereeError(Exception):

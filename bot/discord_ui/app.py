@@ -25,7 +25,7 @@ from bot.discord_ui.guards import Cooldowns, Deliveries
 from bot.discord_ui.shutdown import GRACE_SECONDS, Drain
 from bot.discord_ui.tree import RefereeTree
 from bot.discord_ui.views import RefereeButton, UnknownButton
-from bot.replies import Actor, ButtonSpec, Reply, Where, refusal
+from bot.referee.replies import Actor, ButtonSpec, Reply, Where, refusal
 from bot.store import StoreUnavailable
 from bot.texts import ROLL_LATER
 

@@ -20,7 +20,7 @@ from typing import Any
 import discord
 
 from bot.discord_ui.views import buttons_view
-from bot.replies import Reply
+from bot.referee.replies import Reply
 
 EMBED_DESCRIPTION_LIMIT = 4096
 CONTENT_LIMIT = 2000

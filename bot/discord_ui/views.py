@@ -1,8 +1,9 @@
 """Buttons that survive restarts: one ``DynamicItem`` class matches every custom_id we make.
 
-A custom_id is ``ref:<kind>:<target id>:<version>`` (``bot.replies.ButtonSpec.custom_id``). The
-class is registered in ``setup_hook``, so a click on any message, however old and whichever
-process sent it, reaches the referee, which refuses stale versions and strangers politely.
+A custom_id is ``ref:<kind>:<target id>:<version>``
+(``bot.referee.replies.ButtonSpec.custom_id``). The class is registered in ``setup_hook``, so
+a click on any message, however old and whichever process sent it, reaches the referee, which
+refuses stale versions and strangers politely.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from bot import deadline
 from bot.discord_ui.guards import first_delivery
 from bot.discord_ui.shutdown import RESTARTING, admitted
 from bot.discord_ui.tree import report, send_private
-from bot.replies import CUSTOM_ID_PREFIX, ButtonKind, ButtonSpec
+from bot.referee.replies import CUSTOM_ID_PREFIX, ButtonKind, ButtonSpec
 
 log = logging.getLogger("bot.discord")
 

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 import engine
 from bot import checkpoint
 from bot.clock import ManualClock
-from bot.records import check_stored
 from bot.referee import Referee
+from bot.referee.records import check_stored
 from bot.store import Store
 from tests.bot.conftest import ALICE, BOB, HERE, THERE, start
 

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from bot import console
 from bot.clock import ManualClock
-from bot.records import check_stored, stored_record
+from bot.console import table as console
 from bot.referee import Referee
-from bot.replies import Actor, Reply, Where
+from bot.referee.records import check_stored, stored_record
+from bot.referee.replies import Actor, Reply, Where
 from bot.store import Store
 from engine.record import Record, verify
 from tests.bot.conftest import ALICE, BOB, CAROL, HERE, MOD, THERE, play, start

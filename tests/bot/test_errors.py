@@ -13,7 +13,7 @@ from bot.errors import (
     Refusal,
     StoreUnavailable,
 )
-from bot.replies import Reply
+from bot.referee.replies import Reply
 from bot.store import GameMovedOn
 from bot.store import StoreUnavailable as StoresUnavailable
 

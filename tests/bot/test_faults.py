@@ -25,7 +25,7 @@ from bot.__main__ import main
 from bot.clock import ManualClock
 from bot.migrations import LATEST
 from bot.referee import Referee
-from bot.replies import Actor
+from bot.referee.replies import Actor
 from bot.store import SchemaTooNew, Store, StoreUnavailable
 from bot.texts import CANT_SAVE
 from tests.bot.conftest import ALICE, BOB, HERE, play, start

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from bot.clock import ManualClock
 from bot.referee import Referee
-from bot.replies import Actor, Reply, Where
+from bot.referee.replies import Actor, Reply, Where
 from bot.store import Store
 from engine.record import Record, verify
 from tests.bot.conftest import ALICE, BOB, CAROL, HERE, MOD, THERE

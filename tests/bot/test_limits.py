@@ -13,12 +13,12 @@ import pytest
 
 from bot import limits
 from bot.clock import ManualClock
-from bot.commands import MAX_TEXT
 from bot.discord_ui.guards import COOLDOWNS, Cooldowns
 from bot.lru import LRU
 from bot.referee import Referee
-from bot.referee_core import HISTORY_PAGE
-from bot.replies import Actor, Where
+from bot.referee.core import HISTORY_PAGE
+from bot.referee.grammar import MAX_TEXT
+from bot.referee.replies import Actor, Where
 from bot.store import Store
 from engine.atmalof_config import MAX_SIZE
 from render.replay import MAX_FRAMES

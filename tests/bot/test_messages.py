@@ -7,12 +7,12 @@ import json
 import random
 
 from bot import texts
-from bot.boards import BoardView
 from bot.clock import ManualClock
-from bot.console import ConsoleTable
+from bot.console.table import ConsoleTable
 from bot.ratings import PROVISIONAL_NOTE
 from bot.referee import Referee
-from bot.replies import Actor, ButtonKind, Reply
+from bot.referee.boards import BoardView
+from bot.referee.replies import Actor, ButtonKind, Reply
 from bot.store import Store
 from tests.bot.conftest import ALICE, BOB, HERE, MOD, THERE, start
 

@@ -11,7 +11,7 @@ import pytest
 
 from bot import texts
 from bot.referee import Referee
-from bot.replies import Reply
+from bot.referee.replies import Reply
 from bot.store import GameRow, Store
 from tests.bot.conftest import ALICE, BOB, HERE, play, start
 

@@ -10,8 +10,8 @@ import pytest
 
 from bot.clock import ManualClock
 from bot.migrations import LATEST, MIGRATIONS
-from bot.records import iso
 from bot.referee import Referee
+from bot.referee.records import iso
 from bot.store import EventRow, GameMovedOn, Store
 from engine import chain
 from engine.record import event_hash, row_hash

@@ -23,7 +23,7 @@ from bot.__main__ import main
 from bot.clock import ManualClock
 from bot.migrations import LATEST
 from bot.referee import Referee
-from bot.replies import Where
+from bot.referee.replies import Where
 from bot.store import Store, StoreDamaged, StoreUnavailable
 from bot.store_cli import main as store_main
 from bot.texts import CANT_SAVE

@@ -22,7 +22,7 @@ from discord.webhook.async_ import AsyncWebhookAdapter
 
 from bot.clock import ManualClock
 from bot.discord_ui.tree import UNEXPECTED
-from bot.replies import Actor, Where
+from bot.referee.replies import Actor, Where
 from bot.store import BUSY_TIMEOUT_MS, Store
 from bot.texts import CANT_SAVE, ROLL_LATER
 from tests.discord.conftest import ALICE, BOB, CAROL, start_bot

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from bot.clock import ManualClock
-from bot.replies import Actor, Where
+from bot.referee.replies import Actor, Where
 from bot.store import Store
 from bot.texts import CANT_SAVE
 from tests.discord.conftest import start_bot

@@ -22,8 +22,8 @@ from bot.discord_ui.cogs.info import replay_gif
 from bot.discord_ui.format import Outgoing, to_message
 from bot.discord_ui.guards import expensive
 from bot.discord_ui.tree import UserFacingError
-from bot.imports import MAX_GIF_BYTES, MAX_IMPORT_BYTES
-from bot.replies import Reply
+from bot.referee.imports import MAX_GIF_BYTES, MAX_IMPORT_BYTES
+from bot.referee.replies import Reply
 
 log = logging.getLogger("bot.discord")
 

@@ -23,7 +23,7 @@ from bot.discord_ui.app import RefereeBot, actor_of, where_of
 from bot.discord_ui.format import mentions_of, to_message
 from bot.discord_ui.guards import Cooldowns
 from bot.discord_ui.tree import UserFacingError
-from bot.replies import Where
+from bot.referee.replies import Where
 from bot.store import StoreUnavailable
 from engine.core import clean_command
 

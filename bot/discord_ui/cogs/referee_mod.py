@@ -16,7 +16,7 @@ from discord.app_commands import Choice, Range
 from discord.ext import commands
 
 from bot.discord_ui.app import RefereeBot, actor_of, is_moderator, where_of
-from bot.ladder_service import ladder_setting_text
+from bot.referee.ladders import ladder_setting_text
 from render.theme import THEME_NAMES
 
 LADDER_CHOICES = {

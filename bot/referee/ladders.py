@@ -18,8 +18,8 @@ from bot import ladder_store
 from bot.ladder import Leaderboard, LeaderboardRow, leaderboard
 from bot.ladder_store import GAMES, guild_key, ladder_for, per_variant_rule
 from bot.ratings import PROVISIONAL_NOTE, is_provisional, rating_text
-from bot.referee_core import RefereeCore
-from bot.replies import Actor, Reply, Where, refusal
+from bot.referee.core import RefereeCore
+from bot.referee.replies import Actor, Reply, Where, refusal
 from bot.stats import DiceDrop, PlayerStats, dice_luck, player_stats
 from bot.store import Store
 

@@ -25,15 +25,11 @@ from collections.abc import Mapping
 from typing import Any
 
 import engine
-from bot import commands, ladder_store, texts
-from bot.disputes import Disputes
-from bot.endings import Endings
+from bot import ladder_store, texts
 from bot.forget import forget_guild
-from bot.imports import Imports
-from bot.ladder_service import Ladders, ladder_setting_problem, ladder_setting_text
-from bot.lifecycle import Challenges
-from bot.records import VERIFY_HINT, check_stored, iso, stored_record
-from bot.referee_core import (
+from bot.referee import grammar as commands
+from bot.referee.challenges import Challenges
+from bot.referee.core import (
     HISTORY_PAGE,
     MAX_CHOICES,
     REQUESTS_KEPT_FOR,
@@ -47,7 +43,12 @@ from bot.referee_core import (
     reply_from,
     where_of,
 )
-from bot.replies import (
+from bot.referee.endings import Endings
+from bot.referee.imports import Imports
+from bot.referee.ladders import Ladders, ladder_setting_problem, ladder_setting_text
+from bot.referee.moderation import Disputes
+from bot.referee.records import VERIFY_HINT, check_stored, iso, stored_record
+from bot.referee.replies import (
     Actor,
     ButtonKind,
     Notice,
@@ -82,8 +83,8 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
     ``positions_kept``: how many games' positions stay in memory (least recently used go first;
     any other is replayed from the store when needed).
 
-    Commands live by concept: challenges in ``bot.lifecycle``, endings in ``bot.endings``,
-    shared machinery in ``bot.referee_core``; play, proof and upkeep here.
+    Commands live by concept: challenges in ``bot.referee.challenges``, endings in
+    ``bot.referee.endings``, shared machinery in ``bot.referee.core``; play, proof and upkeep here.
     """
 
     # --- play -------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import unicodedata
 
-from bot.replies import Actor
+from bot.referee.replies import Actor
 
 MAX_NAME = 32
 CONSOLE_IDS = 2**53

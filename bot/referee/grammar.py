@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 import engine
 from bot import texts
-from bot.console_names import name_key
-from bot.ladder_service import ladder_setting_text
-from bot.replies import Actor, Reply, Where, refusal
+from bot.referee.ladders import ladder_setting_text
+from bot.referee.names import name_key
+from bot.referee.replies import Actor, Reply, Where, refusal
 from bot.rules_text import RULES, console
 
 if TYPE_CHECKING:
@@ -128,7 +128,7 @@ def _dice_words(words: list[str]) -> tuple[list[str], str]:
 
 async def _import(referee: Referee, where: Where, path: str) -> Reply:
     """``import <path>``: a record file from this machine (the console only)."""
-    from bot.imports import MAX_IMPORT_BYTES
+    from bot.referee.imports import MAX_IMPORT_BYTES
 
     if not path:
         return refusal("import which file? `import <path>`, e.g. a file `record` saved")

@@ -2,7 +2,7 @@
 
 Each line is ``name: command`` (``alice: challenge bob atmalof``, ``bob: accept``,
 ``alice: drop row 4``); a bare command is played by the last named player. A name is the same
-player in every run on the same database (``bot.console_names``). ``referee:`` speaks for the
+player in every run on the same database (``bot.referee.names``). ``referee:`` speaks for the
 table's moderator (``referee: resume``, ``referee: void <reason>``). Boards are shown as text;
 each board image and record is written to a folder of this run's own, whose path is printed.
 When the input is not a terminal (a script piped in), each line is echoed before its answer, so
@@ -24,11 +24,11 @@ from typing import TextIO
 
 import engine
 from bot import texts
-from bot.commands import rules_reply
 from bot.config import Config
-from bot.console_names import MODERATOR, console_actor, name_key, name_problem
 from bot.referee import Referee
-from bot.replies import Actor, ButtonKind, Reply, Where
+from bot.referee.grammar import rules_reply
+from bot.referee.names import MODERATOR, console_actor, name_key, name_problem
+from bot.referee.replies import Actor, ButtonKind, Reply, Where
 from bot.store import Store, StoreUnavailable
 
 log = logging.getLogger(__name__)

@@ -13,13 +13,14 @@ from typing import Any, TypeVar
 
 import engine
 import render
-from bot import boards, checkpoint, ladder_store, texts
-from bot.boards import BoardView, Renderer
+from bot import checkpoint, ladder_store, texts
 from bot.clock import Clock, ClockSpec, SystemClock
 from bot.errors import BrokenGame
 from bot.lru import LRU
-from bot.records import iso, outcome_of
-from bot.replies import (
+from bot.referee import boards
+from bot.referee.boards import BoardView, Renderer
+from bot.referee.records import iso, outcome_of
+from bot.referee.replies import (
     Actor,
     ButtonKind,
     ButtonSpec,

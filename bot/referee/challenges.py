@@ -10,9 +10,9 @@ from typing import Any
 import engine
 from bot import limits, texts
 from bot.clock import ClockSpec, ClockSpecError
-from bot.records import TOSS_ANNOUNCEMENT, TOSS_NUMBER
-from bot.referee_core import STARTERS, RefereeCore, current_request_id, once_per_request
-from bot.replies import (
+from bot.referee.core import STARTERS, RefereeCore, current_request_id, once_per_request
+from bot.referee.records import TOSS_ANNOUNCEMENT, TOSS_NUMBER
+from bot.referee.replies import (
     Actor,
     ButtonKind,
     ButtonSpec,

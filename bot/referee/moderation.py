@@ -5,7 +5,7 @@ and answers with the evidence: the log, the dice commitment (never the seed of a
 the position and the chain head. Moderators then ``rewind`` (look at the position after action
 N), ``resume`` (clocks go on from where they stopped), ``restore`` (by agreement, the game goes
 on from action N; later actions stay in the log), ``void`` (ended, unrated) or ``award``
-(``bot.endings``). Each step is a chained event naming who did it and why.
+(``bot.referee.endings``). Each step is a chained event naming who did it and why.
 """
 
 from __future__ import annotations
@@ -15,12 +15,13 @@ from collections.abc import Mapping
 from typing import Any
 
 import engine
-from bot import boards, texts
-from bot.boards import BoardView
+from bot import texts
 from bot.clock import ClockSpec, format_seconds
-from bot.records import stored_record
-from bot.referee_core import HISTORY_PAGE, MAX_REASON, BrokenGame, RefereeCore
-from bot.replies import Actor, Reply, Where, refusal
+from bot.referee import boards
+from bot.referee.boards import BoardView
+from bot.referee.core import HISTORY_PAGE, MAX_REASON, BrokenGame, RefereeCore
+from bot.referee.records import stored_record
+from bot.referee.replies import Actor, Reply, Where, refusal
 from bot.store import GameMovedOn, GameRow, NewEvent
 from engine import Outcome, Termination, chain
 from engine.record import LOG_VERSION

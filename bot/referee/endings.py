@@ -6,8 +6,8 @@ from __future__ import annotations
 import engine
 from bot import texts
 from bot.clock import ClockSpec, format_seconds
-from bot.referee_core import MAX_REASON, RefereeCore, once_per_request, turn_words
-from bot.replies import (
+from bot.referee.core import MAX_REASON, RefereeCore, once_per_request, turn_words
+from bot.referee.replies import (
     Actor,
     ButtonKind,
     ButtonSpec,

@@ -11,10 +11,10 @@ import asyncio
 import logging
 from typing import Any
 
-from bot import boards
-from bot.boards import BoardView
-from bot.referee_core import RefereeCore
-from bot.replies import Reply, Where, refusal
+from bot.referee import boards
+from bot.referee.boards import BoardView
+from bot.referee.core import RefereeCore
+from bot.referee.replies import Reply, Where, refusal
 from bot.texts import outcome_words
 from engine import EngineError, Outcome, chain, get_game
 from engine.record import MAX_ACTIONS, MAX_JSON_CHARS, Record, RecordError, replay, verify
