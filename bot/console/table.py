@@ -25,10 +25,12 @@ from typing import TextIO
 import engine
 from bot import texts
 from bot.config import Config
+from bot.errors import Refusal
 from bot.referee import Referee
 from bot.referee.grammar import rules_reply
 from bot.referee.names import MODERATOR, console_actor, name_key, name_problem
 from bot.referee.replies import Actor, ButtonKind, Reply, Where
+from bot.referee.wrapper import refused
 from bot.store import Store, StoreUnavailable
 
 log = logging.getLogger(__name__)
@@ -181,7 +183,10 @@ class ConsoleTable:
             self.show(Reply(text=texts.HELP, ephemeral=True))
             return True
         if words and words[0].lower() == "rules":  # nor for the rules
-            self.show(rules_reply(words[1:]))
+            try:
+                self.show(rules_reply(words[1:]))
+            except Refusal as exc:
+                self.show(refused(exc))
             return True
         if self.current is None:
             self.say("who is speaking? write `name: command`, e.g. `alice: help`")
@@ -194,13 +199,17 @@ class ConsoleTable:
         self.show(reply)
         if reply.ok and words and words[0].lower() == "dispute":
             self.say(MODERATOR_HINT)
+        if reply.pending_roll:
+            rolled = await self.referee.roll_pending(TABLE)
+            if rolled.reason == "cant_save":  # the store logged it; the next line rolls it
+                self.say(texts.ROLL_LATER)
+                return True
+            self.show(rolled)
         try:
-            if reply.pending_roll:
-                self.show(await self.referee.roll_pending(TABLE))
             for notice in await self.referee.sweep():
                 self.show(notice.reply)
         except StoreUnavailable:  # logged by the store; the next line tries again
-            self.say(texts.ROLL_LATER if reply.pending_roll else texts.CANT_SAVE)
+            self.say(texts.CANT_SAVE)
         return True
 
 

@@ -25,9 +25,9 @@ from bot.discord_ui.guards import Cooldowns, Deliveries
 from bot.discord_ui.shutdown import GRACE_SECONDS, Drain
 from bot.discord_ui.tree import RefereeTree
 from bot.discord_ui.views import RefereeButton, UnknownButton
-from bot.referee.replies import Actor, ButtonSpec, Reply, Where, refusal
-from bot.store import StoreUnavailable
-from bot.texts import ROLL_LATER
+from bot.errors import Refusal, StoreUnavailable
+from bot.referee.replies import Actor, ButtonSpec, Reply, Where
+from bot.referee.wrapper import refused
 
 log = logging.getLogger("bot.discord")
 
@@ -168,13 +168,9 @@ class RefereeBot(commands.Bot):
         """
         await self._deliver(interaction, to_message(reply, title=title), reply)
         if reply.ok and reply.pending_roll:
-            try:
-                rolled = await self.referee.roll_pending(
-                    where_of(interaction), game_id=reply.game_id
-                )
-            except StoreUnavailable:  # logged by the store; the sweeper rolls it later
-                await self._deliver(interaction, to_message(refusal(ROLL_LATER)), reply)
-                return
+            rolled = await self.referee.roll_pending(where_of(interaction), game_id=reply.game_id)
+            if rolled.reason == "cant_save":  # logged by the store; the sweeper rolls it later
+                rolled = refused(Refusal("roll_later"))
             await self._deliver(interaction, to_message(rolled), rolled)
 
     async def _deliver(

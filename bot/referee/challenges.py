@@ -10,7 +10,8 @@ from typing import Any
 import engine
 from bot import limits, texts
 from bot.clock import ClockSpec, ClockSpecError
-from bot.referee.core import STARTERS, RefereeCore, current_request_id, once_per_request
+from bot.errors import Refusal
+from bot.referee.core import STARTERS, RefereeCore
 from bot.referee.records import TOSS_ANNOUNCEMENT, TOSS_NUMBER
 from bot.referee.replies import (
     Actor,
@@ -18,8 +19,8 @@ from bot.referee.replies import (
     ButtonSpec,
     Reply,
     Where,
-    refusal,
 )
+from bot.referee.wrapper import command, current_request_id, refused
 from bot.store import (
     ChallengeRow,
     ChannelBusy,
@@ -33,6 +34,7 @@ from engine.record import FULL_VERSION, stored_options
 class Challenges(RefereeCore):
     """challenge, accept, decline, rematch."""
 
+    @command()
     async def challenge(
         self,
         where: Where,
@@ -58,14 +60,9 @@ class Challenges(RefereeCore):
         "24h". The reply carries Accept/Decline buttons and ``challenge_id``.
         """
         words = _dice_words(dice_words)
-        if isinstance(words, Reply):
-            return words
-        prepared = await self._challenge_prepared(
+        rules, state, spec = await self._challenge_prepared(
             actor, game, opponent, variant, options, clock, starter
         )
-        if isinstance(prepared, Reply):
-            return prepared
-        rules, state, spec = prepared
         full_options = rules.options(state)
         seed = dice.new_seed()
         now = self._now()
@@ -92,12 +89,9 @@ class Challenges(RefereeCore):
         try:
             cid = await self.store.create_challenge(row, people, now, guard)
         except limits.OverLimit as exc:  # the count inside the insert's transaction decides
-            return refusal(exc.reason)
-        except ChannelBusy:
-            return refusal(
-                "this channel is busy: a game or a challenge is already here. Finish it, or "
-                "play in another channel or a thread"
-            )
+            raise Refusal("over_limit", {"message": exc.reason}) from exc
+        except ChannelBusy as exc:
+            raise Refusal("channel_busy") from exc
         whom = opponent.name if opponent else "anyone"
         first = {"me": f"{actor.name} moves first", "them": f"{whom} moves first"}.get(
             starter, "a coin toss decides who moves first"
@@ -140,13 +134,12 @@ class Challenges(RefereeCore):
         by a front end that makes something for the challenge (a thread), so a challenge that
         will be refused makes nothing. None is no promise: the write checks the limits again
         (and whether the channel is free), and the front end undoes what it made if refused."""
-        words = _dice_words(dice_words)
-        if isinstance(words, Reply):
-            return words
-        prepared = await self._challenge_prepared(
-            actor, game, opponent, variant, options, clock, starter
-        )
-        return prepared if isinstance(prepared, Reply) else None
+        try:
+            _dice_words(dice_words)
+            await self._challenge_prepared(actor, game, opponent, variant, options, clock, starter)
+        except Refusal as exc:
+            return refused(exc)
+        return None
 
     async def _challenge_prepared(
         self,
@@ -157,31 +150,31 @@ class Challenges(RefereeCore):
         options: Mapping[str, Any] | None,
         clock: str,
         starter: str,
-    ) -> Reply | tuple[Any, Any, ClockSpec]:
-        """(rules, the starting position, the clock) for a challenge, or why it is refused."""
+    ) -> tuple[Any, Any, ClockSpec]:
+        """(rules, the starting position, the clock) for a challenge; refused otherwise."""
         if actor.is_bot:
-            return refusal("bots cannot play")
+            raise Refusal("bots_cannot_play")
         if opponent is not None and opponent.is_bot:
-            return refusal(f"{opponent.name} is a bot and cannot play")
+            raise Refusal("opponent_is_bot", {"opponent_name": opponent.name})
         if opponent is not None and opponent.id == actor.id:
-            return refusal("you cannot challenge yourself: challenge someone else, or anyone")
+            raise Refusal("challenge_yourself")
         if starter not in STARTERS:
-            return refusal("who starts must be me, them or random")
+            raise Refusal("bad_starter")
         if self.per_user_limits:
             busy = await limits.challenge_problem(self.store, actor.id, self._now())
             if busy:
-                return refusal(busy)
+                raise Refusal("over_limit", {"message": busy})
         try:
             rules = engine.get_game(game)
             state = rules.new(variant, **dict(options or {}))
             spec = ClockSpec.parse(clock)
         except (EngineError, ClockSpecError) as exc:
-            return refusal(str(exc))
+            raise Refusal("bad_option", {"message": str(exc)}) from exc
         except TypeError as exc:
-            return refusal(f"those options do not fit {game}: {exc}")
+            raise Refusal("options_do_not_fit", {"game": game, "exc": str(exc)}) from exc
         return rules, state, spec
 
-    @once_per_request
+    @command()
     async def accept(
         self,
         where: Where,
@@ -197,25 +190,21 @@ class Challenges(RefereeCore):
         it) and both players' dice words are mixed into every roll, the coin toss first.
         """
         words = _dice_words(dice_words)
-        if isinstance(words, Reply):
-            return words
         now = self._now()
         c = await self._waiting_challenge(where, challenge_id, now)
-        if isinstance(c, Reply):
-            return c
         if actor.is_bot:
-            return refusal("bots cannot play")
+            raise Refusal("bots_cannot_play")
         if actor.id == c.challenger_id:
-            return refusal("you cannot accept your own challenge (decline withdraws it)")
+            raise Refusal("accept_own_challenge")
         if c.opponent_id is not None and actor.id != c.opponent_id:
-            return refusal(f"this challenge is for {c.opponent_name}")
+            raise Refusal("challenge_for_other", {"opponent_name": c.opponent_name})
         if self.per_user_limits:
             busy = await limits.games_problem(self.store, actor.id, "you are")
             busy = busy or await limits.games_problem(
                 self.store, c.challenger_id, f"{c.challenger_name} is"
             )
             if busy:
-                return refusal(busy)
+                raise Refusal("over_limit", {"message": busy})
         rules = engine.get_game(c.game)
         state = rules.new(c.variant, **stored_options(c.game, json.loads(c.options)))
         seed = c.seed or dice.new_seed()  # a challenge from before migration 5 has none
@@ -295,11 +284,11 @@ class Challenges(RefereeCore):
                 guard,
             )
         except limits.OverLimit as exc:  # the count inside the insert's transaction decides
-            return refusal(exc.reason)
-        except GameMovedOn:
-            return refusal("that challenge was already answered")
-        except ChannelBusy:
-            return refusal("a game is already running here: play in another channel or thread")
+            raise Refusal("over_limit", {"message": exc.reason}) from exc
+        except GameMovedOn as exc:
+            raise Refusal("challenge_answered") from exc
+        except ChannelBusy as exc:
+            raise Refusal("game_running_here") from exc
         self._states[g.id] = (g.last_hash, state)
         sides = rules.side_names
         lines = [f"{rules.title} ({g.variant}): {texts.players_line(g, sides)}."]
@@ -318,7 +307,7 @@ class Challenges(RefereeCore):
         )
         return await self._board_reply(g, state, "\n".join(lines), ok=True)
 
-    @once_per_request
+    @command()
     async def decline(
         self,
         where: Where,
@@ -329,21 +318,19 @@ class Challenges(RefereeCore):
     ) -> Reply:
         """Decline a challenge addressed to you, or withdraw your own."""
         c = await self._waiting_challenge(where, challenge_id, self._now())
-        if isinstance(c, Reply):
-            return c
         if actor.id == c.challenger_id:
             status, text = "withdrawn", f"{actor.name} withdrew the challenge."
         elif c.opponent_id is None or actor.id == c.opponent_id:
             if c.opponent_id is None:
-                return refusal("an open challenge is not declined: just leave it, it will expire")
+                raise Refusal("open_challenge_decline")
             status, text = "declined", f"{actor.name} declined {c.challenger_name}'s challenge."
         else:
-            return refusal(f"this challenge is for {c.opponent_name}")
+            raise Refusal("challenge_for_other", {"opponent_name": c.opponent_name})
         if not await self.store.close_challenge(c.id, status):
-            return refusal("that challenge was already answered")
+            raise Refusal("challenge_answered")
         return Reply(text=text, challenge_id=c.id)
 
-    @once_per_request
+    @command()
     async def rematch(
         self,
         where: Where,
@@ -360,15 +347,15 @@ class Challenges(RefereeCore):
             self.store.game(game_id) if game_id else self.store.latest_game(where.channel_id)
         )
         if g is None or g.status == "active" or g.channel_id != where.channel_id:
-            return refusal("a rematch follows a finished game; none here yet")
+            raise Refusal("no_finished_game")
         seat = g.seat_of(actor.id)
         if seat is None:
-            return refusal(texts.NOT_A_PLAYER.format(players=" vs ".join(g.names)))
+            raise Refusal("not_a_player", {"players": " vs ".join(g.names)})
         waiting = await self.store.open_challenge(where.channel_id)
         if waiting is not None and waiting.rematch_of == g.id:
             if waiting.challenger_id != actor.id:
                 return await self.accept(where, actor, waiting.id)
-            return refusal("you already asked for a rematch; waiting for the answer")
+            raise Refusal("rematch_asked")
         other = 1 - seat
         opponent = Actor(g.players[other], g.names[other])
         return await self.challenge(
@@ -386,13 +373,13 @@ class Challenges(RefereeCore):
 
     async def _waiting_challenge(
         self, where: Where, challenge_id: int | None, now: float
-    ) -> ChallengeRow | Reply:
-        """The challenge to answer (see ``_find_challenge``) while it is open, else why not."""
+    ) -> ChallengeRow:
+        """The challenge to answer (see ``_find_challenge``) while it is open; refused else."""
         c = await self._find_challenge(where, challenge_id)
         if c is None:
-            return refusal("there is no challenge waiting here")
-        problem = await self._challenge_closed(c, now)
-        return refusal(problem) if problem else c
+            raise Refusal("no_challenge")
+        await self._challenge_open(c, now)
+        return c
 
     async def _find_challenge(self, where: Where, challenge_id: int | None) -> ChallengeRow | None:
         if challenge_id is not None:  # from a button: it must be this channel's (or parent's)
@@ -404,24 +391,24 @@ class Challenges(RefereeCore):
             found = await self.store.open_challenge(where.parent_id)
         return found
 
-    async def _challenge_closed(self, c: ChallengeRow, now: float) -> str | None:
+    async def _challenge_open(self, c: ChallengeRow, now: float) -> None:
+        """Refuse an answer to a challenge that expired (closing it now) or was answered."""
         if c.status == "open" and now >= c.expires_at:
             await self.store.close_challenge(c.id, "expired")
-            return "that challenge has expired: make a new one"
+            raise Refusal("challenge_expired")
         if c.status != "open":
-            return f"that challenge was already {c.status}"
-        return None
+            raise Refusal("challenge_closed", {"status": c.status})
 
 
-def _dice_words(text: Any) -> str | Reply:
-    """A player's dice words, stripped; a refusal for what a record cannot hold."""
+def _dice_words(text: Any) -> str:
+    """A player's dice words, stripped; refused when a record cannot hold them."""
     if not isinstance(text, str):
-        return refusal("dice words are text")
+        raise Refusal("dice_words_text")
     text = " ".join(text.split())
     if len(text) > dice.MAX_WORDS:
-        return refusal(f"dice words are at most {dice.MAX_WORDS} characters")
+        raise Refusal("dice_words_too_long", {"max_words": dice.MAX_WORDS})
     try:
         text.encode("utf-8")
-    except UnicodeEncodeError:
-        return refusal("dice words must be plain text")
+    except UnicodeEncodeError as exc:
+        raise Refusal("dice_words_plain") from exc
     return text

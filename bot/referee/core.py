@@ -3,19 +3,16 @@ game, building the board reply. ``bot.referee.Referee`` puts the commands on top
 
 from __future__ import annotations
 
-import contextlib
-import functools
 import json
 import logging
-from collections.abc import Awaitable, Callable, Mapping
-from contextvars import ContextVar
-from typing import Any, TypeVar
+from collections.abc import Mapping
+from typing import Any
 
 import engine
 import render
 from bot import checkpoint, ladder_store, texts
 from bot.clock import Clock, ClockSpec, SystemClock
-from bot.errors import BrokenGame
+from bot.errors import BrokenGame, Conflict, Preempted, Refusal
 from bot.lru import LRU
 from bot.referee import boards
 from bot.referee.boards import BoardView, Renderer
@@ -26,15 +23,13 @@ from bot.referee.replies import (
     ButtonSpec,
     Reply,
     Where,
-    refusal,
 )
+from bot.referee.wrapper import current_request_id, reply_dict
 from bot.store import (
-    GameMovedOn,
     GameRow,
     NewAction,
     NewEvent,
     Store,
-    StoreUnavailable,
 )
 from engine import Outcome, Termination, chain, dice
 from engine.record import stored_options
@@ -50,30 +45,6 @@ STALE_ROLL_AFTER = 5.0  # seconds after which the sweeper completes an announced
 REQUESTS_KEPT_FOR = 24 * 3600.0  # answered request ids older than this are forgotten
 REQUESTS_PRUNED_PER_SWEEP = 500  # ... at most this many per sweep (a short write)
 POSITIONS_KEPT = 2000  # positions kept in memory (any other is replayed from the store)
-_REQUEST: ContextVar[str | None] = ContextVar("referee_request_id", default=None)
-_Command = TypeVar("_Command", bound=Callable[..., Awaitable[Reply]])
-
-
-def once_per_request(command: _Command) -> _Command:
-    """Answer a referee command once per ``request_id`` (see ``RefereeCore._once``): the
-    decorator takes the keyword, so inside the command ``request_id`` is always None and the
-    body states only the command's own logic (``current_request_id()`` gives it)."""
-
-    @functools.wraps(command)
-    async def once(
-        self: RefereeCore, *args: Any, request_id: str | None = None, **kw: Any
-    ) -> Reply:
-        if request_id is None:
-            return await command(self, *args, **kw)
-        return await self._once(request_id, lambda: command(self, *args, **kw))
-
-    return once  # type: ignore[return-value]
-
-
-def current_request_id() -> str | None:
-    """The id of the request being run once (``once_per_request``), e.g. the accept's
-    interaction id that the dice mix; None outside one."""
-    return _REQUEST.get()
 
 
 class RefereeCore:
@@ -107,35 +78,12 @@ class RefereeCore:
         self._broken_logged: set[int] = set()  # games whose log no longer replays (BrokenGame)
         self._broken: set[int] = set()  # ... whose players have been told (this process)
 
-    # --- request ids: a repeated click or a redelivered interaction is answered once ---------
-
-    async def _once(self, request_id: str | None, run: Callable[[], Awaitable[Reply]]) -> Reply:
-        """Run a command once per ``request_id``: a repeat gets the first answer's text again
-        and changes nothing. A change that lands writes the id in its own transaction (see
-        ``_request``); the full answer is kept once it is built. Refusals are not kept."""
-        if request_id is None:
-            return await run()
-        earlier = await self.store.request_reply(request_id)
-        if earlier is not None:
-            return reply_from(earlier)
-        token = _REQUEST.set(request_id)
-        try:
-            reply = await run()
-        finally:
-            _REQUEST.reset(token)
-        if reply.ok or not reply.ephemeral:  # it changed something: keep the whole answer
-            kept = reply_dict(reply)
-            with contextlib.suppress(StoreUnavailable):  # the change stands regardless
-                await self.store.keep_reply(request_id, reply.game_id, kept, self._now())
-            return reply
-        earlier = await self.store.request_reply(request_id)  # its twin landed meanwhile
-        return reply_from(earlier) if earlier is not None else reply
-
     @staticmethod
     def _request(g: GameRow, text: str) -> tuple[str, dict[str, Any]] | None:
-        """The request id of the command being run (``_once``) with a first answer, to write
-        in the same transaction as the change: a twin arriving meanwhile then finds it."""
-        request_id = _REQUEST.get()
+        """The request id of the command being run (``bot.referee.wrapper``) with a first
+        answer, to write in the same transaction as the change: a twin arriving meanwhile then
+        finds it."""
+        request_id = current_request_id()
         if request_id is None:
             return None
         return request_id, reply_dict(Reply(text=text, game_id=g.id, version=g.version + 1))
@@ -227,46 +175,51 @@ class RefereeCore:
         """What players of a broken game hear: the channel once (this process), then a private
         note. Nothing is changed; a moderator's void or abort ends the game."""
         if g.id in self._broken:
-            return refusal(texts.BROKEN_GAME_AGAIN, game_id=g.id, version=g.version)
+            raise Refusal("broken_game", game_id=g.id, version=g.version)
         self._broken.add(g.id)
         text = texts.BROKEN_GAME.format(seq=broken.seq, action=broken.action[:100])
         return Reply(text=text, ok=False, game_id=g.id, version=g.version)
 
     async def _playing(
         self, where: Where, actor: Actor, *, version: int | None = None
-    ) -> Reply | tuple[GameRow, Any, int, str]:
+    ) -> tuple[GameRow, Any, int, str]:
         """The channel's game, its state, the actor's seat and any text to put first (a roll
-        completed, or a fallen flag: then a Reply). Strangers are refused, and so is a button
-        whose ``version`` the game has moved on from."""
+        completed). Strangers are refused, and so is a button whose ``version`` the game has
+        moved on from (``Refusal``); a fallen flag or a broken game is told to the channel
+        instead (``Preempted``)."""
         g = await self.store.active_game(where.channel_id)
         if g is None:
-            return refusal(texts.NO_GAME)
+            raise Refusal("no_game")
         seat = g.seat_of(actor.id)
         if seat is None:
-            return refusal(
-                texts.NOT_A_PLAYER.format(players=" vs ".join(g.names)),
-                game_id=g.id,
-                version=g.version,
+            raise Refusal(
+                "not_a_player", {"players": " vs ".join(g.names)}, game_id=g.id, version=g.version
             )
         if g.frozen_at is not None:
-            return refusal(texts.FROZEN, game_id=g.id, version=g.version)
+            raise Refusal("frozen", game_id=g.id, version=g.version)
         try:
             return await self._playing_state(g, actor, seat, version)
         except BrokenGame as broken:
-            return self._broken_reply(g, broken)
+            raise Preempted(self._broken_reply(g, broken)) from broken
 
     async def _playing_state(
         self, g: GameRow, actor: Actor, seat: int, version: int | None
-    ) -> Reply | tuple[GameRow, Any, int, str]:
+    ) -> tuple[GameRow, Any, int, str]:
         """``_playing`` past the checks on the person: BrokenGame if the log does not replay."""
         prefix = ""
         if g.pending is not None:
-            said, done = await self._roll_stored(g)
+            done: Reply | None = None
+            try:
+                said, done = await self._roll_stored(g)
+            except Conflict:  # someone else's command rolled it meanwhile
+                said = ""
             fresh = await self.store.game(g.id)
             if fresh is None or fresh.status != "active":
+                if done is None:
+                    raise Conflict
                 done.ok = False
-                return done
-            g, prefix = fresh, (said + "\n" if done.ok else "")  # the board lines come once
+                raise Preempted(done)
+            g, prefix = fresh, (said + "\n" if done is not None else "")  # board lines once
         state = await self._state(g)
         now = self._now()
         if g.deadline is not None and now >= g.deadline:
@@ -276,9 +229,9 @@ class RefereeCore:
             late = f"{prefix}{actor.name}'s command came after {sides[loser]}'s flag fell.\n"
             ended = await self._end(g, state, outcome, None, None, "timeout", prefix=late)
             ended.ok = False  # the command did not land; the result is public (not ephemeral)
-            return ended
+            raise Preempted(ended)
         if version is not None and version != g.version:
-            return refusal(texts.MOVED_ON, game_id=g.id, version=g.version)
+            raise Refusal("moved_on", game_id=g.id, version=g.version)
         return g, state, seat, prefix
 
     async def _announce(
@@ -311,10 +264,7 @@ class RefereeCore:
             changes["draw_offer"] = None
         reply = Reply(text=text, pending_roll=True, game_id=g.id, version=g.version + 1)
         request = (request_id, reply_dict(reply)) if request_id else None
-        try:
-            g = await self.store.change_game(g, changes, request=request)
-        except GameMovedOn:
-            return await self._moved_on(request_id)
+        await self.store.change_game(g, changes, request=request)  # Conflict: moved on
         return reply
 
     @staticmethod
@@ -432,12 +382,9 @@ class RefereeCore:
         request = (request_id, reply_dict(reply)) if request_id else None
         kept = checkpoint.encode(g.game, after) if checkpoint.due(g.seq + 1) else None
         head_before = g.last_hash
-        try:
-            g = await self.store.change_game(
-                g, changes, [entry], events, request=request, checkpoint=kept
-            )
-        except GameMovedOn:
-            return await self._moved_on(request_id)
+        g = await self.store.change_game(  # Conflict: moved on
+            g, changes, [entry], events, request=request, checkpoint=kept
+        )
         self._states[g.id] = (g.last_hash, after)
         turn_start = self._turn_starts.pop(g.id, None)
         if outcome is not None:
@@ -475,16 +422,6 @@ class RefereeCore:
         if earlier is None:
             earlier = self._replay_rows(g, await self.store.actions(g.id, g.seq - 2))
         return (Last(earlier, rules.parse(earlier, made.action), made.roll), this)
-
-    async def _moved_on(self, request_id: str | None = None) -> Reply:
-        """MOVED_ON, unless the change that moved the game on was this very request's twin:
-        then its answer."""
-        request_id = request_id or _REQUEST.get()
-        if request_id is not None:
-            earlier = await self.store.request_reply(request_id)
-            if earlier is not None:
-                return reply_from(earlier)
-        return refusal(texts.MOVED_ON)
 
     async def _board_reply(
         self, g: GameRow, state: Any, text: str, *, last: Any = None, ok: bool = True
@@ -547,18 +484,18 @@ class RefereeCore:
 
     async def _moderated(
         self, where: Where, actor: Actor, reason: str, action: str
-    ) -> tuple[Any, Any, Reply | None]:
+    ) -> tuple[GameRow, Any]:
+        """The game a moderator ends and its position; refused to others, without a reason, or
+        in a game the moderator plays in."""
         if not actor.is_moderator:
-            return None, None, refusal("only moderators can do that")
+            raise Refusal("moderators_only")
         if not str(reason or "").strip():
-            return None, None, refusal("give a reason: it is logged with the game")
+            raise Refusal("reason_needed")
         g = await self._game_for_moderator(where)
         if g is None:
-            return None, None, refusal(texts.NO_GAME)
-        own = self._own_game(g, actor, action)
-        if own is not None:
-            return None, None, own
-        return g, await self._state_or_last_good(g), None
+            raise Refusal("no_game")
+        self._own_game(g, actor, action)
+        return g, await self._state_or_last_good(g)
 
     async def _state_or_last_good(self, g: GameRow) -> Any:
         """For moderators ending a game: its position, or for a broken game the last one that
@@ -571,11 +508,11 @@ class RefereeCore:
             return broken.state
 
     @staticmethod
-    def _own_game(g: GameRow, actor: Actor, action: str) -> Reply | None:
+    def _own_game(g: GameRow, actor: Actor, action: str) -> None:
         """Nobody adjudicates a game they play in, moderator or not: another moderator must.
-        The attempt is logged with who tried (None: ``actor`` does not play in ``g``)."""
+        The attempt is logged with who tried, and refused."""
         if g.seat_of(actor.id) is None:
-            return None
+            return
         log.warning(
             "moderator %s (%s) refused: %s of game %s, which they play in",
             actor.id,
@@ -583,7 +520,7 @@ class RefereeCore:
             action,
             g.id,
         )
-        return refusal("you play in this game: another moderator must decide it", game_id=g.id)
+        raise Refusal("own_game", game_id=g.id)
 
     async def _game_for_moderator(self, where: Where) -> GameRow | None:
         """The channel's active game, or, in a dispute's private thread, the frozen game of the
@@ -617,10 +554,7 @@ class RefereeCore:
         event = NewEvent(kind, now, seat=seat, user_id=actor.id if actor else None, note=logged)
         sides = engine.get_game(g.game).side_names
         first = self._request(g, f"{prefix}{texts.result_line(g, sides, outcome)}")
-        try:
-            g = await self.store.change_game(g, changes, events=[event], request=first)
-        except GameMovedOn:
-            return await self._moved_on()
+        g = await self.store.change_game(g, changes, events=[event], request=first)  # Conflict
         self._states.pop(g.id, None)
         return await self._board_reply(g, state, prefix.rstrip())
 
@@ -630,20 +564,21 @@ class RefereeCore:
         outcome = Outcome(Termination.AGREEMENT, None, "agreed by both players")
         return await self._end(g, state, outcome, actor, seat, "draw", prefix=prefix)
 
-    async def _takeback_span(self, g: GameRow, seat: int) -> str | tuple[list[Any], list[Any]]:
-        """(kept rows, undone rows) for taking back ``seat``'s last turn, or why not."""
+    async def _takeback_span(self, g: GameRow, seat: int) -> tuple[list[Any], list[Any]]:
+        """(kept rows, undone rows) for taking back ``seat``'s last turn; refused when none
+        can be."""
         if g.pending is not None:
-            return "a drop has been announced: it cannot be taken back"
+            raise Refusal("takeback_after_announce", game_id=g.id, version=g.version)
         rows = await self.store.actions(g.id, g.seq)
         mine = [i for i, a in enumerate(rows) if a.side == seat]
         if not mine:
-            return "you have no move to take back"
+            raise Refusal("no_move_to_take_back", game_id=g.id, version=g.version)
         start = mine[-1]
         while start > 0 and rows[start - 1].side == seat:
             start -= 1
         gone = rows[start:]
         if any(a.roll is not None for a in gone):
-            return "a drop cannot be taken back: the die has been rolled"
+            raise Refusal("takeback_after_roll", game_id=g.id, version=g.version)
         return rows[:start], gone
 
 
@@ -707,17 +642,6 @@ def _outcome_note(outcome: Outcome) -> dict[str, Any]:
 
 def where_of(g: GameRow) -> Where:
     return Where(g.guild_id, g.channel_id, g.parent_id)
-
-
-_REPLY_FIELDS = ("text", "ok", "ephemeral", "game_id", "version", "pending_roll", "finished")
-
-
-def reply_dict(reply: Reply) -> dict[str, Any]:
-    return {k: getattr(reply, k) for k in _REPLY_FIELDS}
-
-
-def reply_from(data: Mapping[str, Any]) -> Reply:
-    return Reply(**{k: data[k] for k in _REPLY_FIELDS if k in data})
 
 
 def known_themes() -> list[str]:

@@ -5,10 +5,13 @@ Contract for front ends:
   ``record`` a Reply with ``file``). A refusal is ``Reply(ok=False, ephemeral=True, text=reason)``
   and changes nothing. ``ok`` (landed) and ``ephemeral`` (private) are separate: ``ok=False,
   ephemeral=False`` means the command did not land but something public happened instead
-  (the mover's flag had fallen): show it to the channel. Mistakes a user can make
-  never raise; anything that does raise is a bug: log it with context, answer "something went
-  wrong". The exception is ``bot.store.StoreUnavailable``: the file cannot be written right now
-  (read-only, full, locked), nothing changed, the store logged it; answer ``texts.CANT_SAVE``.
+  (the mover's flag had fallen): show it to the channel. A refusal says why as data
+  (``reason``, ``params``: a code of ``bot.texts.REFUSALS``). Every command goes through one
+  wrapper (``bot.referee.wrapper``): mistakes a user can make never raise, and neither does a
+  store that cannot write right now (read-only, full, locked: ``reason == "cant_save"``,
+  nothing changed, the store logged it). Anything that does raise is a bug: log it with
+  context, answer "something went wrong". (``sweep`` is no command: it raises
+  ``StoreUnavailable``.)
 - ``where`` picks the game: one active game per channel (a thread is a channel).
 - Atmalof drops: ``act`` stores the announcement and answers with ``pending_roll=True``; show that
   reply, then call ``roll_pending(where)`` to roll and show the die. If the process dies in
@@ -26,6 +29,7 @@ from typing import Any
 
 import engine
 from bot import ladder_store, texts
+from bot.errors import BrokenGame, Conflict, Refusal
 from bot.forget import forget_guild
 from bot.referee import grammar as commands
 from bot.referee.challenges import Challenges
@@ -35,12 +39,9 @@ from bot.referee.core import (
     REQUESTS_KEPT_FOR,
     REQUESTS_PRUNED_PER_SWEEP,
     STALE_ROLL_AFTER,
-    BrokenGame,
     RefereeCore,
     known_themes,
     lost_turn,
-    once_per_request,
-    reply_from,
     where_of,
 )
 from bot.referee.endings import Endings
@@ -56,12 +57,9 @@ from bot.referee.replies import (
     Where,
     parse_button,
     parse_custom_id,
-    refusal,
 )
-from bot.store import (
-    NewAction,
-    StoreUnavailable,
-)
+from bot.referee.wrapper import command, current_request_id
+from bot.store import NewAction
 from engine import EngineError, Outcome, ParseError, Termination, chain
 
 log = logging.getLogger(__name__)
@@ -89,6 +87,7 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
 
     # --- play -------------------------------------------------------------------------------
 
+    @command(keep=False)
     async def act(
         self,
         where: Where,
@@ -105,35 +104,32 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
         A repeated ``request_id`` gets the first answer again and changes nothing; ``version``
         (from a button) refuses a click on a position the game has moved on from.
         """
-        if request_id is not None:
-            earlier = await self.store.request_reply(request_id)
-            if earlier is not None:
-                return reply_from(earlier)
+        request_id = current_request_id()  # the wrapper answered a repeat already
         words = str(text).split()
         confirmed = len(words) > 1 and words[-1].lower() == CONFIRM_WORD
         if confirmed:
             text = " ".join(words[:-1])
-        loaded = await self._playing(where, actor, version=version)
-        if isinstance(loaded, Reply):
-            return loaded
-        g, state, seat, prefix = loaded
+        g, state, seat, prefix = await self._playing(where, actor, version=version)
         rules = engine.get_game(g.game)
         if seat != state.to_move:
             try:
                 rules.parse(state, text)
             except ParseError as exc:  # not a command of this game at all: say that first
-                return refusal(str(exc), game_id=g.id, version=g.version)
+                raise Refusal(
+                    "engine", {"message": str(exc)}, game_id=g.id, version=g.version
+                ) from exc
             except EngineError:  # a real command, only not now: the turn is the reason
                 pass
-            return refusal(
-                f"it is {texts.seat_label(g, rules.side_names, state.to_move)}'s turn, not yours",
+            raise Refusal(
+                "not_your_turn",
+                {"player": texts.seat_label(g, rules.side_names, state.to_move)},
                 game_id=g.id,
                 version=g.version,
             )
         try:
             action = rules.parse(state, text)
         except EngineError as exc:
-            return refusal(str(exc), game_id=g.id, version=g.version)
+            raise Refusal("engine", {"message": str(exc)}, game_id=g.id, version=g.version) from exc
         now = self._now()
         notation = rules.notation(state, action)
         if rules.die_faces(state, action) is not None:
@@ -147,15 +143,16 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
             g, state, after, action, entry, said, now, request_id, prefix, t_end=now
         )
 
+    @command()
     async def roll_pending(self, where: Where, *, game_id: int | None = None) -> Reply:
         """Roll the die for a stored Atmalof announcement and apply the drop."""
         g = await (
             self.store.game(game_id) if game_id else self.store.active_game(where.channel_id)
         )
         if g is None or g.status != "active":
-            return refusal(texts.NO_GAME)
+            raise Refusal("no_game")
         if g.pending is None:
-            return refusal("no roll is waiting", game_id=g.id, version=g.version)
+            raise Refusal("no_roll_waiting", game_id=g.id, version=g.version)
         try:
             return await self._complete_roll(g)
         except BrokenGame as broken:
@@ -176,17 +173,18 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
         rules = engine.get_game(g.game)
         return [rules.notation(state, a) for a in rules.legal(state)]
 
+    @command()
     async def board(self, where: Where) -> Reply:
         """The current position of the channel's game (or its latest finished game)."""
         g = await self.store.latest_game(where.channel_id)
         if g is None:
-            return refusal(texts.NO_GAME)
+            raise Refusal("no_game")
         try:
             if g.status == "active" and g.pending is not None:
-                done = await self._complete_roll(g)  # the roll's sentence above the board
-                if done.ok:
-                    return done
-                g = await self.store.game(g.id) or g  # someone else rolled it meanwhile
+                try:
+                    return await self._complete_roll(g)  # the roll's sentence above the board
+                except Conflict:  # someone else rolled it meanwhile
+                    g = await self.store.game(g.id) or g
             state = await self._state(g)
         except BrokenGame as broken:
             return self._broken_reply(g, broken)
@@ -219,11 +217,12 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
 
     # --- proof ------------------------------------------------------------------------------
 
+    @command()
     async def history(self, where: Where, page: int = 1, *, game_id: int | None = None) -> Reply:
         """The game's moves with their times, ``HISTORY_PAGE`` to a page (1 is the first)."""
         g = await self._game_here(where, game_id)
         if g is None:
-            return refusal(texts.NO_GAME)
+            raise Refusal("no_game")
         rows = await self.store.actions(g.id)
         sides = engine.get_game(g.game).side_names
         pages = max(1, -(-len(rows) // HISTORY_PAGE))
@@ -256,11 +255,12 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
             state = after
         return lost
 
+    @command()
     async def record(self, where: Where, *, game_id: int | None = None) -> Reply:
         """The game's record as JSON in ``reply.file`` (seed included once the game is over)."""
         g = await self._game_here(where, game_id)
         if g is None:
-            return refusal(texts.NO_GAME)
+            raise Refusal("no_game")
         data = (await stored_record(self.store, g)).to_json().encode()
         note = "" if g.status != "active" else " (the dice seed is added when the game ends)"
         changed = texts.options_line(g.game, g.variant, g.options, g.clock)
@@ -274,11 +274,12 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
             chain=g.last_hash,
         )
 
+    @command()
     async def verify(self, where: Where, *, game_id: int | None = None) -> Reply:
         """Replay the stored log with the engine, recheck rolls (after the end) and the chain."""
         g = await self._game_here(where, game_id)
         if g is None:
-            return refusal(texts.NO_GAME)
+            raise Refusal("no_game")
         verdict = await check_stored(self.store, g)
         lines = [("Verified: " if verdict.ok else "Problem: ") + verdict.reason]
         lines += [f"- {d}" for d in verdict.details]
@@ -294,43 +295,45 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
             return {"theme": None, "ladder": {}, "takebacks": True}
         return await self.store.guild_settings(where.guild_id)
 
+    @command()
     async def set_setting(self, where: Where, actor: Actor, key: str, value: Any) -> Reply:
         """Moderators only; keys: "theme" (a name render knows), "ladder" (a dict),
         "takebacks" (a bool: casual games may take back a move by consent)."""
         if not actor.is_moderator:
-            return refusal("only moderators can change this server's settings")
+            raise Refusal("settings_moderators_only")
         if where.guild_id is None:
-            return refusal("settings belong to a server")
+            raise Refusal("settings_need_server")
         if key == "theme":
             themes = known_themes()
             if themes and value not in themes:
-                return refusal(f"unknown theme {value!r}: choose one of {', '.join(themes)}")
+                raise Refusal("unknown_theme", {"theme": value, "themes": ", ".join(themes)})
             await self.store.set_guild_settings(where.guild_id, self._now(), theme=str(value))
         elif key == "ladder" and isinstance(value, Mapping):
             problem = ladder_setting_problem(value)
             if problem:
-                return refusal(problem)
+                raise Refusal("bad_ladder_setting", {"message": problem})
             await ladder_store.set_ladder_setting(self.store, where.guild_id, value, self._now())
             return Reply(text=f"Ladders on this server: {ladder_setting_text(value)}.")
         elif key == "takebacks" and isinstance(value, bool):
             await self.store.set_takebacks(where.guild_id, value, self._now())
             return Reply(text=texts.takebacks_setting_text(value))
         else:
-            return refusal(f"there is no setting {key!r} (try theme)")
+            raise Refusal("unknown_setting", {"key": key})
         return Reply(text=f"Server setting {key} is now {value}.")
 
+    @command()
     async def forget_server(self, where: Where, actor: Actor) -> Reply:
         """Moderators: remove this server's data (``bot.forget``; docs/privacy.md)."""
         if not actor.is_moderator:
-            return refusal("only moderators can remove this server's data")
+            raise Refusal("forget_moderators_only")
         if where.guild_id is None:
-            return refusal("only a server's data can be removed this way")
+            raise Refusal("forget_needs_server")
         report = await forget_guild(self.store, where.guild_id)
         for game_id in report.game_ids:
             self._states.pop(game_id, None)
         return Reply(text="\n".join(report.lines()), ephemeral=True)
 
-    @once_per_request
+    @command()
     async def press(
         self, where: Where, actor: Actor, custom_id: str, *, request_id: str | None = None
     ) -> Reply:
@@ -340,7 +343,7 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
         """
         parsed = parse_custom_id(custom_id)
         if parsed is None:
-            return refusal("that button is not one of mine")
+            raise Refusal("not_my_button")
         kind, target, version = parsed
         if kind is ButtonKind.ACCEPT:
             return await self.accept(where, actor, target)
@@ -350,13 +353,13 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
             return await self.rematch(where, actor, target)
         g = await self.store.game(target)
         if g is None or g.status != "active" or g.channel_id != where.channel_id:
-            return refusal("that game is over or elsewhere")
+            raise Refusal("button_game_gone")
         if g.version != version:
-            return refusal(texts.MOVED_ON, game_id=g.id, version=g.version)
+            raise Refusal("moved_on", game_id=g.id, version=g.version)
         if kind is ButtonKind.DROP_CONFIRM:
             line = DROP_ARG.fullmatch(parse_button(custom_id)[3])  # type: ignore[index]
             if line is None:
-                return refusal("that button is not one of mine")
+                raise Refusal("not_my_button")
             drop = f"drop {line[1]} {line[2]} {CONFIRM_WORD}"
             return await self.act(where, actor, drop, version=version)
         if kind is ButtonKind.DROP_CANCEL:
@@ -384,18 +387,21 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
             loser = state.to_move
             sides = engine.get_game(g.game).side_names
             outcome = Outcome(Termination.TIMEOUT, 1 - loser, f"{sides[loser]} ran out of time")
-            reply = await self._end(g, state, outcome, None, None, "timeout", at=now)
-            if reply.ok:
-                notices.append(Notice(where_of(g), reply))
+            try:
+                reply = await self._end(g, state, outcome, None, None, "timeout", at=now)
+            except Conflict:  # a command landed first: it saw the flag itself
+                continue
+            notices.append(Notice(where_of(g), reply))
         for g in await self.store.stale_rolls(now - STALE_ROLL_AFTER):
             try:
                 reply = await self._complete_roll(g)
+            except Conflict:  # a command rolled it first
+                continue
             except BrokenGame as broken:
                 if g.id not in self._broken:
                     notices.append(Notice(where_of(g), self._broken_reply(g, broken)))
                 continue
-            if reply.ok:
-                notices.append(Notice(where_of(g), reply))
+            notices.append(Notice(where_of(g), reply))
         for c in await self.store.expired_challenges(now):
             if await self.store.close_challenge(c.id, "expired"):
                 text = f"{c.challenger_name}'s challenge to {c.opponent_name or 'anyone'} expired."
@@ -404,6 +410,7 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
         await self.store.prune_requests(now - REQUESTS_KEPT_FOR, REQUESTS_PRUNED_PER_SWEEP)
         return notices
 
+    @command()
     async def handle(
         self, where: Where, actor: Actor, text: str, *, people: Mapping[str, Actor] | None = None
     ) -> Reply:
@@ -411,7 +418,4 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
 
         ``people`` maps names to actors for "challenge <name>".
         """
-        try:
-            return await commands.dispatch(self, where, actor, text, people or {})
-        except StoreUnavailable:  # logged by the store; nothing was changed
-            return refusal(texts.CANT_SAVE)
+        return await commands.dispatch(self, where, actor, text, people or {})

@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING, Any
 
 import engine
 from bot import texts
+from bot.errors import Refusal
 from bot.referee.ladders import ladder_setting_text
 from bot.referee.names import name_key
-from bot.referee.replies import Actor, Reply, Where, refusal
+from bot.referee.replies import Actor, Reply, Where
 from bot.rules_text import RULES, console
 
 if TYPE_CHECKING:
@@ -25,11 +26,6 @@ ANYONE = ("anyone", "open", "anybody", "*")
 MAX_TEXT = 300
 MAX_DIGITS = 18  # any larger number is no id, page or action SQLite could hold
 MOVES_PAGE = 60
-MODERATOR_USAGE = (
-    "moderator commands: abort <reason> | award <name|draw> <reason> | void <reason> | "
-    "rewind <N> [reason] | restore <N> <reason> | resume [reason] | theme <name> | settings | "
-    "season-close confirm"
-)
 
 
 def _value(raw: str) -> Any:
@@ -52,29 +48,24 @@ def _number(word: str) -> int | None:
     return None
 
 
-def _named(people: Mapping[str, Actor], who: str) -> Actor | Reply:
-    """The player called ``who`` at this table, or a refusal naming the players there are."""
+def _named(people: Mapping[str, Actor], who: str) -> Actor:
+    """The player called ``who`` at this table; refused, naming the players there are."""
     found = people.get(name_key(who))
     if found is not None:
         return found
     known = ", ".join(sorted(a.name for a in people.values())) or "nobody yet"
-    return refusal(f"I don't know {who!r} here (players: {known})")
+    raise Refusal("unknown_person", {"who": who, "known": known})
 
 
 async def _challenge(
     referee: Referee, where: Where, actor: Actor, words: list[str], people: Mapping[str, Actor]
 ) -> Reply:
     if len(words) < 2:
-        return refusal(
-            "challenge whom to what? e.g. `challenge bob atmalof` or `challenge anyone morris`"
-        )
+        raise Refusal("console_challenge_usage")
     who, game, rest = words[0], words[1], words[2:]
     opponent = None
     if who.lower() not in ANYONE:
-        found = _named(people, who)
-        if isinstance(found, Reply):
-            return found
-        opponent = found
+        opponent = _named(people, who)
     variant, rated, clock, starter = "standard", False, "none", "random"
     options: dict[str, Any] = {}
     rest, dice_words = _dice_words(rest)
@@ -131,14 +122,16 @@ async def _import(referee: Referee, where: Where, path: str) -> Reply:
     from bot.referee.imports import MAX_IMPORT_BYTES
 
     if not path:
-        return refusal("import which file? `import <path>`, e.g. a file `record` saved")
+        raise Refusal("console_import_usage")
     try:
         with open(path, "rb") as handle:
             data = handle.read(MAX_IMPORT_BYTES + 1)
     except OSError as exc:
-        return refusal(f"cannot read {path}: {exc.strerror or exc}")
-    except ValueError:  # a path the system cannot even name (a NUL character)
-        return refusal(f"cannot read {path!r}: that is not a file name")
+        raise Refusal(
+            "console_cannot_read", {"path": path, "error": str(exc.strerror or exc)}
+        ) from exc
+    except ValueError as exc:  # a path the system cannot even name (a NUL character)
+        raise Refusal("console_not_a_file", {"path": path}) from exc
     return await referee.import_record(where, data, name=Path(path).name, gif=True)
 
 
@@ -146,11 +139,11 @@ def rules_reply(words: list[str]) -> Reply:
     """``rules <game>``: the same summary ``/rules`` shows, as terminal text."""
     games = " | ".join(f"rules {name}" for name in RULES)
     if not words:
-        return refusal(f"rules of which game? {games}")
+        raise Refusal("console_rules_usage", {"games": games})
     try:
         name = engine.get_game(" ".join(words)).name
-    except engine.EngineError:
-        return refusal(f"I have no rules for {' '.join(words)[:40]!r}: {games}")
+    except engine.EngineError as exc:
+        raise Refusal("console_no_rules", {"words": " ".join(words)[:40], "games": games}) from exc
     title, text = RULES[name]
     return Reply(text=f"{title}: the rules\n{console(text)}", ephemeral=True)
 
@@ -164,21 +157,18 @@ async def _moves(
     if paged and words:
         number = _number(words[0])
         if number is None or len(words) > 1:
-            return refusal("`moves` takes a page number, e.g. `moves 2`; `legal d7` filters")
+            raise Refusal("console_moves_usage")
         page = number
     elif not paged:
         prefix = " ".join(words).lower()
     moves = await referee.legal_moves(where, actor)
     if not moves:
-        return refusal(
-            "no moves for you now: there is no game here, it is not your turn, or the game "
-            "waits for a roll or a moderator"
-        )
+        raise Refusal("console_no_moves")
     if prefix:
         shown = [m for m in moves if m.startswith(prefix)]
         shown += [m for m in moves if prefix in m and not m.startswith(prefix)]
         if not shown:
-            return refusal(f"none of your {len(moves)} legal moves contains {prefix[:40]!r}")
+            raise Refusal("console_no_such_moves", {"count": len(moves), "prefix": prefix[:40]})
         head = f"{len(shown)} of your {len(moves)} legal moves match {prefix!r}:"
         return Reply(text=head + "\n" + _wrapped(shown), ephemeral=True)
     pages = -(-len(moves) // MOVES_PAGE)
@@ -210,7 +200,7 @@ async def _moderate(
     """``referee <command>``: what Discord's /referee group offers; the referee itself checks
     that ``actor`` is a moderator."""
     if not words:
-        return refusal(MODERATOR_USAGE)
+        raise Refusal("console_moderator_usage")
     sub, rest = words[0].lower(), words[1:]
     reason = " ".join(rest)
     if sub == "abort":
@@ -221,18 +211,15 @@ async def _moderate(
         return await referee.resume(where, actor, reason)
     if sub == "award":
         if not rest:
-            return refusal("award to whom? `award alice <reason>`, or `award draw <reason>`")
+            raise Refusal("console_award_usage")
         winner: Actor | None = None
         if rest[0].lower() not in ("draw", "nobody"):
-            found = _named(people, rest[0])
-            if isinstance(found, Reply):
-                return found
-            winner = found
+            winner = _named(people, rest[0])
         return await referee.award(where, actor, winner, " ".join(rest[1:]))
     if sub in ("rewind", "restore"):
         number = _number(rest[0]) if rest else None
         if number is None:
-            return refusal(f"{sub} to which action? e.g. `{sub} 4 <reason>` (0 is the start)")
+            raise Refusal("console_action_usage", {"sub": sub})
         why = " ".join(rest[1:])
         if sub == "rewind":
             return await referee.rewind(where, actor, number, why)
@@ -241,7 +228,7 @@ async def _moderate(
         return await referee.set_setting(where, actor, "theme", rest[0])
     if sub == "settings":
         if not actor.is_moderator:
-            return refusal("only moderators can look at the settings")
+            raise Refusal("console_settings_moderators")
         current = await referee.settings(where)
         lines = [
             f"Board theme: {current.get('theme') or 'dark (default)'}",
@@ -252,9 +239,9 @@ async def _moderate(
         return Reply(text="\n".join(lines), ephemeral=True)
     if sub in ("season-close", "close-season"):
         if [w.lower() for w in rest] != ["confirm"]:
-            return refusal("nothing changed: `season-close confirm` closes the season")
+            raise Refusal("console_season_confirm")
         return await referee.close_season(where, actor)
-    return refusal(MODERATOR_USAGE)
+    raise Refusal("console_moderator_usage")
 
 
 async def dispatch(
@@ -263,7 +250,7 @@ async def dispatch(
     """One line of console text for ``actor``; a refusal for what cannot be read."""
     words = str(text)[:MAX_TEXT].split()
     if not words:
-        return refusal("say something: try help")
+        raise Refusal("console_empty")
     head, rest = words[0].lower(), words[1:]
     answer = rest[0].lower() if rest else ""
     if head in ("help", "?"):
@@ -284,10 +271,8 @@ async def dispatch(
                 return await referee.accept(where, actor, number, dice_words=words)
         if number is None or len(rest) > 1:
             if answer.isascii() and answer.isdigit() and len(rest) == 1:
-                return refusal(f"there is no challenge {answer[:30]} here")
-            return refusal(
-                f"`{head}` alone answers the challenge waiting here; `{head} 3` answers challenge 3"
-            )
+                raise Refusal("console_no_such_challenge", {"answer": answer[:30]})
+            raise Refusal("console_answer_usage", {"head": head})
         if head == "accept":
             return await referee.accept(where, actor, number)
         return await referee.decline(where, actor, number)
@@ -326,7 +311,7 @@ async def dispatch(
     if head == "history":
         page = _number(answer) if rest else 1
         if page is None or len(rest) > 1:
-            return refusal("`history` takes a page number, e.g. `history 2`")
+            raise Refusal("console_history_usage")
         return await referee.history(where, page)
     if head == "record":
         return await referee.record(where)

@@ -11,10 +11,12 @@ import asyncio
 import logging
 from typing import Any
 
+from bot.errors import Refusal
 from bot.referee import boards
 from bot.referee.boards import BoardView
 from bot.referee.core import RefereeCore
-from bot.referee.replies import Reply, Where, refusal
+from bot.referee.replies import Reply, Where
+from bot.referee.wrapper import command
 from bot.texts import outcome_words
 from engine import EngineError, Outcome, chain, get_game
 from engine.record import MAX_ACTIONS, MAX_JSON_CHARS, Record, RecordError, replay, verify
@@ -39,6 +41,7 @@ def _replay_gif(record: Record, theme: str, max_bytes: int) -> bytes | None:
 class Imports(RefereeCore):
     """import_record."""
 
+    @command()
     async def import_record(
         self,
         where: Where,
@@ -50,15 +53,15 @@ class Imports(RefereeCore):
     ) -> Reply:
         """The verdict on a record file, its final position and (``gif``) its replay."""
         if len(data) > MAX_IMPORT_BYTES:
-            return refusal(f"{name} is larger than {MAX_IMPORT_BYTES:,} bytes: not a record")
+            raise Refusal("import_too_large", {"name": name, "max_import_bytes": MAX_IMPORT_BYTES})
         try:
             record = Record.from_json(data, max_chars=MAX_IMPORT_BYTES, max_rows=MAX_ACTIONS)
         except RecordError as exc:
-            return refusal(f"{name} is not a readable record: {exc}")
+            raise Refusal("import_unreadable", {"name": name, "exc": str(exc)}) from exc
         try:
             verdict = verify(record)
         except EngineError as exc:  # a game module refusing what verify did not foresee
-            return refusal(f"{name} cannot be checked: {exc}")
+            raise Refusal("import_uncheckable", {"name": name, "exc": str(exc)}) from exc
         players = " vs ".join(p.name for p in record.players)
         lines = [  # the verdict first: a picture must never read as proof of a forged result
             ("Verified: " if verdict.ok else "Problem: ") + verdict.reason,

@@ -15,11 +15,13 @@ from typing import Any
 
 import engine
 from bot import ladder_store
+from bot.errors import Refusal
 from bot.ladder import Leaderboard, LeaderboardRow, leaderboard
 from bot.ladder_store import GAMES, guild_key, ladder_for, per_variant_rule
 from bot.ratings import PROVISIONAL_NOTE, is_provisional, rating_text
 from bot.referee.core import RefereeCore
-from bot.referee.replies import Actor, Reply, Where, refusal
+from bot.referee.replies import Actor, Reply, Where
+from bot.referee.wrapper import command
 from bot.stats import DiceDrop, PlayerStats, dice_luck, player_stats
 from bot.store import Store
 
@@ -85,7 +87,7 @@ class Ladders(RefereeCore):
             return "dark"
         return str((await self.store.guild_settings(guild)).get("theme") or "dark")
 
-    async def _ladder_here(self, where: Where, game: str | None) -> str | Reply:
+    async def _ladder_here(self, where: Where, game: str | None) -> str:
         """The ladder key meant by ``game`` ("atmalof", "atmalof/junior", or None: this
         channel's latest game, else the server's busiest ladder, else Atmalof)."""
         guild = guild_key(where.guild_id)
@@ -101,7 +103,7 @@ class Ladders(RefereeCore):
                 game = busiest[0] if busiest else "atmalof"
         name, _, given = str(game).strip().lower().partition("/")
         if name not in GAMES:
-            return refusal(f"there is no ladder for {name!r}: choose {', '.join(GAMES)}")
+            raise Refusal("no_such_ladder", {"name": name, "choices": ", ".join(GAMES)})
         return ladder_for(name, given or variant, setting)
 
     async def ladder_names(self, where: Where) -> list[str]:
@@ -111,6 +113,7 @@ class Ladders(RefereeCore):
         found = await ladder_store.ladders(self.store, guild, season)
         return list(dict.fromkeys([*found, *GAMES]))
 
+    @command()
     async def ladder(
         self,
         where: Where,
@@ -122,8 +125,6 @@ class Ladders(RefereeCore):
     ) -> Reply:
         """The leaderboard of one ladder this season, with the caller's own rank."""
         key = await self._ladder_here(where, game)
-        if isinstance(key, Reply):
-            return key
         guild = guild_key(where.guild_id)
         season = await ladder_store.season_of(self.store, guild)
         table = await ladder_store.ratings(self.store, guild, key, season)
@@ -168,6 +169,7 @@ class Ladders(RefereeCore):
             log.exception("leaderboard image failed")
             return None
 
+    @command()
     async def stats(
         self,
         where: Where,
@@ -184,9 +186,9 @@ class Ladders(RefereeCore):
         if game is not None and str(game).strip():
             name = str(game).strip().lower().partition("/")[0]
             if name not in GAMES:
-                return refusal(f"there is no game {name!r}: choose {', '.join(GAMES)}")
+                raise Refusal("no_such_game", {"name": name, "choices": ", ".join(GAMES)})
         if opponent is not None and opponent.id == who.id:
-            return refusal("head-to-head needs an opponent other than the player")
+            raise Refusal("head_to_head_needs_other")
         season = await ladder_store.season_of(self.store, guild)
         setting = (await self.settings(where)).get("ladder") or {}
         rule = per_variant_rule(setting)
@@ -228,12 +230,13 @@ class Ladders(RefereeCore):
             log.exception("rating chart failed")
             return None
 
+    @command()
     async def close_season(self, where: Where, actor: Actor) -> Reply:
         """Moderators: archive this server's ratings; a new season starts with everyone new."""
         if not actor.is_moderator:
-            return refusal("only moderators can close a season")
+            raise Refusal("season_moderators_only")
         if where.guild_id is None:
-            return refusal("seasons belong to a server")
+            raise Refusal("season_needs_server")
         archived = await ladder_store.close_season(
             self.store, where.guild_id, self._now(), actor.id
         )

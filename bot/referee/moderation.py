@@ -17,12 +17,14 @@ from typing import Any
 import engine
 from bot import texts
 from bot.clock import ClockSpec, format_seconds
+from bot.errors import BrokenGame, Refusal
 from bot.referee import boards
 from bot.referee.boards import BoardView
-from bot.referee.core import HISTORY_PAGE, MAX_REASON, BrokenGame, RefereeCore
+from bot.referee.core import HISTORY_PAGE, MAX_REASON, RefereeCore
 from bot.referee.records import stored_record
-from bot.referee.replies import Actor, Reply, Where, refusal
-from bot.store import GameMovedOn, GameRow, NewEvent
+from bot.referee.replies import Actor, Reply, Where
+from bot.referee.wrapper import command
+from bot.store import GameRow, NewEvent
 from engine import Outcome, Termination, chain
 from engine.record import LOG_VERSION
 from render import Last
@@ -42,18 +44,19 @@ def _reason(text: str | None, default: str = "") -> str:
 class Disputes(RefereeCore):
     """dispute, and the moderators' rewind, resume, restore, void; the moderators' role."""
 
+    @command()
     async def dispute(self, where: Where, actor: Actor, reason: str = "") -> Reply:
         """A player of the channel's game freezes it and asks the moderators to look.
 
         The reply carries the board, the log so far as text, the record file (seed hidden) and
         mentions both players; the front end posts it where the moderators will see it.
         """
-        loaded = await self._playing(where, actor)
-        if isinstance(loaded, Reply):
-            if loaded.text == texts.FROZEN:
-                return refusal("a dispute is already open: the moderators have been told")
-            return loaded
-        g, state, seat, prefix = loaded
+        try:
+            g, state, seat, prefix = await self._playing(where, actor)
+        except Refusal as exc:
+            if exc.code == "frozen":  # decided by the reason's code, never by its words
+                raise Refusal("dispute_open", game_id=exc.game_id) from exc
+            raise
         now = self._now()
         why = _reason(reason, "no reason given")
         event = NewEvent("dispute", now, seat=seat, user_id=actor.id, note={"reason": why})
@@ -64,10 +67,7 @@ class Disputes(RefereeCore):
             "takeback_offer": None,
             "updated_at": now,
         }
-        stored = await self._change_kept(g, state, changes, event)
-        if stored is None:
-            return refusal(texts.MOVED_ON)
-        g = stored
+        g = await self._change_kept(g, state, changes, event)
         sides = engine.get_game(g.game).side_names
         lines = [
             f"{prefix}{texts.seat_label(g, sides, seat)} opened a dispute: {why}",
@@ -85,13 +85,10 @@ class Disputes(RefereeCore):
 
     async def _change_kept(
         self, g: GameRow, state: Any, changes: Mapping[str, Any], event: NewEvent
-    ) -> GameRow | None:
+    ) -> GameRow:
         """Store a moderation's change with its event and keep ``state`` as the game's
-        position; None if the game moved on meanwhile."""
-        try:
-            g = await self.store.change_game(g, changes, events=[event])
-        except GameMovedOn:
-            return None
+        position (``Conflict`` if the game moved on meanwhile)."""
+        g = await self.store.change_game(g, changes, events=[event])
         self._states[g.id] = (g.last_hash, state)
         return g
 
@@ -119,52 +116,51 @@ class Disputes(RefereeCore):
         need_reason: bool,
         finished_too: bool = False,
         action: str | None = None,
-    ) -> tuple[GameRow, Any] | Reply:
-        """The game a moderator acts on and its state, or why not. ``action``: the decision
+    ) -> tuple[GameRow, Any]:
+        """The game a moderator acts on and its state; refused otherwise. ``action``: the decision
         being taken (refused to a moderator who plays in the game, ``_own_game``); None for a
         read-only look (rewind), which the game's own players may take too."""
         if not actor.is_moderator:
-            return refusal("only moderators can do that")
+            raise Refusal("moderators_only")
         if need_reason and not _reason(reason):
-            return refusal("give a reason: it is logged with the game")
+            raise Refusal("reason_needed")
         g = await self._game_for_moderator(where)
         if g is None and finished_too:  # players dispute after the end too
             g = await self.store.latest_game(where.channel_id)
             if g is None and where.parent_id is not None:  # a dispute's private thread
                 g = await self.store.latest_game(where.parent_id)
         if g is None:
-            return refusal(texts.NO_GAME)
-        own = self._own_game(g, actor, action) if action else None
-        if own is not None:
-            return own
+            raise Refusal("no_game")
+        if action:
+            self._own_game(g, actor, action)
         return g, await self._state_or_last_good(g)
 
+    @command()
     async def rewind(self, where: Where, actor: Actor, number: int, reason: str = "") -> Reply:
         """The position after action ``number`` (0: the start) as a picture; changes nothing
         but the log, which records that a moderator looked. Finished games too: their chain
         ends with the result, so that look goes to the bot's own log instead."""
         loaded = await self._moderating(where, actor, reason, need_reason=False, finished_too=True)
-        if isinstance(loaded, Reply):
-            return loaded
         g, _ = loaded
         if not 0 <= number <= g.seq:
-            return refusal(f"choose an action from 0 (the start) to {g.seq}", game_id=g.id)
+            raise Refusal("rewind_out_of_range", {"seq": g.seq}, game_id=g.id)
         now = self._now()
         why = _reason(reason, "review")
         if g.status != "active":
             log.info("moderator %s rewound finished game %s to %s: %s", actor.id, g.id, number, why)
         else:
             event = NewEvent("rewind", now, user_id=actor.id, note={"to": number, "reason": why})
-            try:
-                g = await self.store.change_game(g, {"updated_at": now}, events=[event])
-            except GameMovedOn:
-                return refusal(texts.MOVED_ON)
+            g = await self.store.change_game(g, {"updated_at": now}, events=[event])
         rows = await self.store.actions(g.id, number)
         try:
             state = self._replay_rows(g, rows)
             before = self._replay_rows(g, rows[:-1])
         except BrokenGame as broken:
-            return refusal(_unreplayable(broken), game_id=g.id)
+            raise Refusal(
+                "unreplayable",
+                {"seq": broken.seq, "action": broken.action[:100]},
+                game_id=g.id,
+            ) from broken
         last = None
         if rows:
             rules = engine.get_game(g.game)
@@ -190,14 +186,13 @@ class Disputes(RefereeCore):
             chain=g.last_hash,
         )
 
+    @command()
     async def resume(self, where: Where, actor: Actor, reason: str = "") -> Reply:
         """Unfreeze: every clock goes on from what it showed when the dispute froze it."""
         loaded = await self._moderating(where, actor, reason, need_reason=False, action="resume")
-        if isinstance(loaded, Reply):
-            return loaded
         g, state = loaded
         if g.frozen_at is None:
-            return refusal("the game is not frozen", game_id=g.id)
+            raise Refusal("not_frozen", game_id=g.id)
         now = self._now()
         paused = max(0.0, now - g.frozen_at)
         started = g.turn_started_at + paused
@@ -211,31 +206,31 @@ class Disputes(RefereeCore):
         why = _reason(reason, "no fault found")
         note = {"reason": why, "paused": round(paused, 3)}
         event = NewEvent("resume", now, user_id=actor.id, note=note)
-        stored = await self._change_kept(g, state, changes, event)
-        if stored is None:
-            return refusal(texts.MOVED_ON)
-        g = stored
+        g = await self._change_kept(g, state, changes, event)
         text = f"Moderator {actor.name} resumes the game ({why})."
         if spec.enabled:  # a game without a clock has nothing to go on
             text += f" The clocks go on from where they stopped ({format_seconds(paused)} paused)."
         return await self._board_reply(g, state, text)
 
+    @command()
     async def restore(self, where: Where, actor: Actor, number: int, reason: str) -> Reply:
         """By agreement: the game goes on from the position after action ``number``; the later
         actions leave the live line but stay in the log. The game is unfrozen; the clock
         banks stay as they are and the player to move starts a fresh turn."""
         loaded = await self._moderating(where, actor, reason, need_reason=True, action="restore")
-        if isinstance(loaded, Reply):
-            return loaded
         g, _ = loaded
         if not 0 <= number < g.seq:
-            return refusal(f"choose an action from 0 (the start) to {g.seq - 1}", game_id=g.id)
+            raise Refusal("restore_out_of_range", {"last": g.seq - 1}, game_id=g.id)
         rows = await self.store.actions(g.id)
         keep, gone = rows[:number], rows[number:]
         try:
             state = self._replay_rows(g, keep)
         except BrokenGame as broken:
-            return refusal(_unreplayable(broken), game_id=g.id)
+            raise Refusal(
+                "unreplayable",
+                {"seq": broken.seq, "action": broken.action[:100]},
+                game_id=g.id,
+            ) from broken
         rules = engine.get_game(g.game)
         now = self._now()
         spec = ClockSpec.parse(g.clock)
@@ -258,10 +253,7 @@ class Disputes(RefereeCore):
         why = _reason(reason)
         note = {"to": number, "undone": [a.action for a in gone], "reason": why}
         event = NewEvent("restore", now, user_id=actor.id, note=note)
-        stored = await self._change_kept(g, state, changes, event)
-        if stored is None:
-            return refusal(texts.MOVED_ON)
-        g = stored
+        g = await self._change_kept(g, state, changes, event)
         text = (
             f"Moderator {actor.name} restores the game to action {number} ({why}): "
             f"{', '.join(a.action for a in gone)} left the game (they stay in the log). "
@@ -269,11 +261,10 @@ class Disputes(RefereeCore):
         )
         return await self._board_reply(g, state, text)
 
+    @command()
     async def void(self, where: Where, actor: Actor, reason: str) -> Reply:
         """End the game without a result and unrated (frozen or not), the reason logged."""
         loaded = await self._moderating(where, actor, reason, need_reason=True, action="void")
-        if isinstance(loaded, Reply):
-            return loaded
         g, state = loaded
         why = _reason(reason)
         outcome = Outcome(Termination.ABORTED, None, f"voided by moderator {actor.name}: {why}")
@@ -287,11 +278,12 @@ class Disputes(RefereeCore):
             return None
         return await self.store.mod_role(where.guild_id)
 
+    @command()
     async def set_mod_role(self, where: Where, actor: Actor, role_id: int | None) -> Reply:
         if not actor.is_moderator:
-            return refusal("only moderators can change this server's settings")
+            raise Refusal("settings_moderators_only")
         if where.guild_id is None:
-            return refusal("settings belong to a server")
+            raise Refusal("settings_need_server")
         await self.store.set_mod_role(where.guild_id, role_id, self._now())
         shown = f"<@&{role_id}>" if role_id else "nobody (disputes go to the channel)"
         return Reply(text=f"Disputes now notify {shown}.", ephemeral=True)
@@ -300,10 +292,3 @@ class Disputes(RefereeCore):
         if self._renderer is None or g.guild_id is None:
             return None
         return (await self.store.guild_settings(g.guild_id)).get("theme")
-
-
-def _unreplayable(broken: BrokenGame) -> str:
-    return (
-        f"action {broken.seq} ({broken.action[:100]!r}) no longer replays: choose an earlier "
-        "action, or void the game"
-    )

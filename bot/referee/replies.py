@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 CUSTOM_ID_PREFIX = "ref"
 MAX_ID = 2**63 - 1  # the largest id SQLite stores
@@ -120,6 +121,8 @@ class Reply:
     - ``pending_roll``: an Atmalof announcement was stored; the front end shows this reply, then
       calls ``Referee.roll_pending`` (it is also completed by the next command in that channel).
     - ``chain``: the short hash of the latest log row, shown on board messages (disputes).
+    - ``reason``/``params``: for a refusal, why, as data (``bot.errors.Refusal``: a code of
+      ``bot.texts.REFUSALS`` and what fills its sentence).
     - ``ok``: the command landed; ``ephemeral``: the answer is for the actor alone. A front end
       decides where to show a reply by ``ephemeral`` only (see ``public``).
     """
@@ -141,6 +144,8 @@ class Reply:
     chain: str | None = None
     file: bytes | None = None
     file_name: str | None = None
+    reason: str | None = None
+    params: dict[str, Any] = field(default_factory=dict)
 
     @property
     def public(self) -> bool:

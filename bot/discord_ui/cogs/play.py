@@ -24,7 +24,6 @@ from bot.discord_ui.format import mentions_of, to_message
 from bot.discord_ui.guards import Cooldowns
 from bot.discord_ui.tree import UserFacingError
 from bot.referee.replies import Where
-from bot.store import StoreUnavailable
 from engine.core import clean_command
 
 MAX_CHOICES = 25
@@ -265,15 +264,8 @@ class Play(commands.Cog):
             name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
         )
         where = Where(guild_id=interaction.guild_id, channel_id=room.id, parent_id=channel.id)
-        try:
-            reply = await self.bot.referee.challenge(
-                where, actor_of(interaction.user), game, **kwargs
-            )
-        except StoreUnavailable:  # nothing was saved: the empty thread goes too
-            with contextlib.suppress(discord.HTTPException):
-                await room.delete()
-            raise
-        if not reply.ok:
+        reply = await self.bot.referee.challenge(where, actor_of(interaction.user), game, **kwargs)
+        if not reply.ok:  # refused, or nothing could be saved: the empty thread goes too
             with contextlib.suppress(discord.HTTPException):
                 await room.delete()
             await self.bot.send(interaction, to_message(reply))
