@@ -13,9 +13,8 @@ import json
 import logging
 import os
 import signal
-import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import discord
 from discord.ext import commands
@@ -26,6 +25,7 @@ from bot.discord_ui.shutdown import GRACE_SECONDS, Drain
 from bot.discord_ui.tree import RefereeTree
 from bot.discord_ui.views import RefereeButton, UnknownButton
 from bot.errors import Refusal, StoreUnavailable
+from bot.referee import Referee
 from bot.referee.replies import Actor, ButtonSpec, Reply, Where
 from bot.referee.wrapper import refused
 
@@ -59,6 +59,12 @@ def is_moderator(user: discord.abc.User | discord.Member) -> bool:
     return bool(perms and (perms.manage_guild or perms.manage_messages or perms.administrator))
 
 
+def here(interaction: discord.Interaction[Any]) -> tuple[Where, Actor]:
+    """Where an interaction happened and who made it: the first two arguments of every referee
+    command (``referee.resign(*here(interaction))``)."""
+    return where_of(interaction), actor_of(interaction.user)
+
+
 def actor_of(user: discord.abc.User | discord.Member) -> Actor:
     """The referee's person for a Discord user or member."""
     return Actor(
@@ -74,7 +80,7 @@ class RefereeBot(commands.Bot):
 
     def __init__(
         self,
-        referee: Any,
+        referee: Referee,
         *,
         sweep_seconds: float | None = SWEEP_SECONDS,
         heartbeat: str | os.PathLike[str] | None = None,
@@ -203,45 +209,10 @@ class RefereeBot(commands.Bot):
         else:
             await interaction.response.send_message(**out.kwargs())
 
-    async def call(
-        self, interaction: discord.Interaction[Any], method: str, *args: Any, **kwargs: Any
-    ) -> Reply:
-        """``referee.<method>(where, actor, ...)`` with a log line that follows the game."""
-        started = time.perf_counter()
-        reply: Reply = await getattr(self.referee, method)(
-            where_of(interaction), actor_of(interaction.user), *args, **kwargs
-        )
-        log.info(
-            "%s",
-            json.dumps(
-                {
-                    "op": method,
-                    "args": [str(a) for a in args],
-                    "user": interaction.user.id,
-                    "channel": interaction.channel_id,
-                    "guild": interaction.guild_id,
-                    "ok": reply.ok,
-                    "game": reply.game_id,
-                    "version": reply.version,
-                    "ms": round((time.perf_counter() - started) * 1000, 1),
-                }
-            ),
-        )
-        return reply
-
     async def on_button(self, interaction: discord.Interaction[Any], spec: ButtonSpec) -> None:
         """A click: the referee decides; a click that did something retires the buttons."""
-        reply: Reply = await self.referee.press(
-            where_of(interaction),
-            actor_of(interaction.user),
-            spec.custom_id,
-            request_id=str(interaction.id),
-        )
-        log.info(
-            "%s",
-            json.dumps(
-                {"op": "press", "id": spec.custom_id, "user": interaction.user.id, "ok": reply.ok}
-            ),
+        reply = await self.referee.press(
+            *here(interaction), spec.custom_id, request_id=str(interaction.id)
         )
         if not reply.ok:
             await self.send(interaction, to_message(reply))
@@ -293,9 +264,9 @@ def configure_logging(level: str = "INFO") -> None:
     logging.getLogger("discord").setLevel(max(logging.INFO, logging.getLogger().level))
 
 
-async def _open(config: Any) -> tuple[Any, Any]:
-    """The store and referee for a configuration (imported here: they are the other layer's)."""
-    from bot.referee import Referee
+async def _open(config: Any) -> tuple[Any, Referee]:
+    """The store and referee for a configuration (the store imported here: it is the layer the
+    referee stands on)."""
     from bot.store import Store
 
     store = await Store.open(str(config.db_path))
@@ -337,7 +308,7 @@ def run(config: Any) -> None:
 
 
 async def _sync(config: Any, guild_id: int | None) -> list[str]:
-    bot = RefereeBot(referee=None, sweep_seconds=None)
+    bot = RefereeBot(referee=cast(Referee, None), sweep_seconds=None)  # no command runs
     async with bot:
         await bot.login(config.token)  # runs setup_hook: the commands are loaded
         guild = discord.Object(id=guild_id) if guild_id else None

@@ -101,7 +101,7 @@ def check_options(interaction: discord.Interaction[Any]) -> None:
     for a required option the payload leaves out (discord.py would fail with a signature
     mismatch, which reads as a bug)."""
     command = interaction.command
-    data = interaction.data or {}
+    data: Any = interaction.data or {}
     if not isinstance(command, app_commands.Command):
         return
     params = {p.display_name: p for p in command.parameters}

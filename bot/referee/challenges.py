@@ -49,6 +49,7 @@ class Challenges(RefereeCore):
         starter: str = "random",
         rematch_of: int | None = None,
         dice_words: str = "",
+        request_id: str | None = None,
     ) -> Reply:
         """Challenge ``opponent`` (None: an open challenge anyone may accept) in this channel.
 

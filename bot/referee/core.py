@@ -93,6 +93,12 @@ class RefereeCore:
     def _now(self) -> float:
         return round(self.clock.now(), 3)
 
+    async def settings(self, where: Where) -> dict[str, Any]:
+        """This guild's settings: {"theme": name or None, "ladder": {...}}."""
+        if where.guild_id is None:
+            return {"theme": None, "ladder": {}, "takebacks": True}
+        return await self.store.guild_settings(where.guild_id)
+
     async def _game_here(self, where: Where, game_id: int | None) -> GameRow | None:
         if game_id is not None:
             return await self.store.game(game_id)

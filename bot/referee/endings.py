@@ -3,6 +3,8 @@ and moderators' decisions."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import engine
 from bot.clock import ClockSpec, format_seconds
 from bot.errors import Preempted, Refusal
@@ -128,8 +130,8 @@ class Endings(RefereeCore):
         now = self._now()
         if not accept:
             text = f"{prefix}{actor.name} refuses the takeback."
-            changes = {"takeback_offer": None, "updated_at": now}
-            g = await self.store.change_game(g, changes, request=self._request(g, text))
+            refused = {"takeback_offer": None, "updated_at": now}
+            g = await self.store.change_game(g, refused, request=self._request(g, text))
             return Reply(text=text, game_id=g.id, version=g.version)
         await self._takebacks_allowed(g)  # (the server may have turned them off meanwhile)
         keep, gone = await self._takeback_span(g, asker)
@@ -137,7 +139,7 @@ class Endings(RefereeCore):
         state = self._replay_rows(g, keep)
         spec = ClockSpec.parse(g.clock)
         bank = g.banks[state.to_move]
-        changes = {
+        changes: dict[str, Any] = {
             "seq": len(keep),
             "position": rules.to_text(state),
             "ply": state.ply,
@@ -218,7 +220,9 @@ class Endings(RefereeCore):
     # --- moderators -------------------------------------------------------------------------
 
     @command()
-    async def moderator_abort(self, where: Where, actor: Actor, reason: str) -> Reply:
+    async def moderator_abort(
+        self, where: Where, actor: Actor, reason: str, *, request_id: str | None = None
+    ) -> Reply:
         """A moderator ends the channel's game unrated, with a reason that is logged."""
         g, state = await self._moderated(where, actor, reason, "abort")
         text = f"aborted by moderator {actor.name}: {reason.strip()[:MAX_REASON]}"
@@ -226,7 +230,15 @@ class Endings(RefereeCore):
         return await self._end(g, state, outcome, actor, None, "abort", note={"reason": reason})
 
     @command()
-    async def award(self, where: Where, actor: Actor, winner: Actor | None, reason: str) -> Reply:
+    async def award(
+        self,
+        where: Where,
+        actor: Actor,
+        winner: Actor | None,
+        reason: str,
+        *,
+        request_id: str | None = None,
+    ) -> Reply:
         """A moderator decides the game: ``winner`` a player of it, or None for a draw."""
         g, state = await self._moderated(where, actor, reason, "award")
         seat = None

@@ -144,7 +144,9 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
         )
 
     @command()
-    async def roll_pending(self, where: Where, *, game_id: int | None = None) -> Reply:
+    async def roll_pending(
+        self, where: Where, *, game_id: int | None = None, request_id: str | None = None
+    ) -> Reply:
         """Roll the die for a stored Atmalof announcement and apply the drop."""
         g = await (
             self.store.game(game_id) if game_id else self.store.active_game(where.channel_id)
@@ -174,7 +176,7 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
         return [rules.notation(state, a) for a in rules.legal(state)]
 
     @command()
-    async def board(self, where: Where) -> Reply:
+    async def board(self, where: Where, *, request_id: str | None = None) -> Reply:
         """The current position of the channel's game (or its latest finished game)."""
         g = await self.store.latest_game(where.channel_id)
         if g is None:
@@ -218,7 +220,14 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
     # --- proof ------------------------------------------------------------------------------
 
     @command()
-    async def history(self, where: Where, page: int = 1, *, game_id: int | None = None) -> Reply:
+    async def history(
+        self,
+        where: Where,
+        page: int = 1,
+        *,
+        game_id: int | None = None,
+        request_id: str | None = None,
+    ) -> Reply:
         """The game's moves with their times, ``HISTORY_PAGE`` to a page (1 is the first)."""
         g = await self._game_here(where, game_id)
         if g is None:
@@ -256,7 +265,9 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
         return lost
 
     @command()
-    async def record(self, where: Where, *, game_id: int | None = None) -> Reply:
+    async def record(
+        self, where: Where, *, game_id: int | None = None, request_id: str | None = None
+    ) -> Reply:
         """The game's record as JSON in ``reply.file`` (seed included once the game is over)."""
         g = await self._game_here(where, game_id)
         if g is None:
@@ -275,7 +286,9 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
         )
 
     @command()
-    async def verify(self, where: Where, *, game_id: int | None = None) -> Reply:
+    async def verify(
+        self, where: Where, *, game_id: int | None = None, request_id: str | None = None
+    ) -> Reply:
         """Replay the stored log with the engine, recheck rolls (after the end) and the chain."""
         g = await self._game_here(where, game_id)
         if g is None:
@@ -289,14 +302,10 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
 
     # --- settings, buttons, upkeep ----------------------------------------------------------
 
-    async def settings(self, where: Where) -> dict[str, Any]:
-        """This guild's settings: {"theme": name or None, "ladder": {...}}."""
-        if where.guild_id is None:
-            return {"theme": None, "ladder": {}, "takebacks": True}
-        return await self.store.guild_settings(where.guild_id)
-
     @command()
-    async def set_setting(self, where: Where, actor: Actor, key: str, value: Any) -> Reply:
+    async def set_setting(
+        self, where: Where, actor: Actor, key: str, value: Any, *, request_id: str | None = None
+    ) -> Reply:
         """Moderators only; keys: "theme" (a name render knows), "ladder" (a dict),
         "takebacks" (a bool: casual games may take back a move by consent)."""
         if not actor.is_moderator:
@@ -322,7 +331,9 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
         return Reply(text=f"Server setting {key} is now {value}.")
 
     @command()
-    async def forget_server(self, where: Where, actor: Actor) -> Reply:
+    async def forget_server(
+        self, where: Where, actor: Actor, *, request_id: str | None = None
+    ) -> Reply:
         """Moderators: remove this server's data (``bot.forget``; docs/privacy.md)."""
         if not actor.is_moderator:
             raise Refusal("forget_moderators_only")
@@ -412,7 +423,13 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
 
     @command()
     async def handle(
-        self, where: Where, actor: Actor, text: str, *, people: Mapping[str, Actor] | None = None
+        self,
+        where: Where,
+        actor: Actor,
+        text: str,
+        *,
+        people: Mapping[str, Actor] | None = None,
+        request_id: str | None = None,
     ) -> Reply:
         """Console-style text: "challenge bob atmalof", "accept", "drop row 4", "resign", "help".
 

@@ -266,9 +266,9 @@ async def dispatch(
             return await referee.decline(where, actor)
         number = _number(answer)
         if head == "accept" and number is not None and len(rest) > 1:
-            tail, words = _dice_words(rest[1:])
-            if not tail and words:  # accept 3 words "..."
-                return await referee.accept(where, actor, number, dice_words=words)
+            tail, said = _dice_words(rest[1:])
+            if not tail and said:  # accept 3 words "..."
+                return await referee.accept(where, actor, number, dice_words=said)
         if number is None or len(rest) > 1:
             if answer.isascii() and answer.isdigit() and len(rest) == 1:
                 raise Refusal("console_no_such_challenge", {"answer": answer[:30]})

@@ -50,6 +50,7 @@ class Imports(RefereeCore):
         name: str = "record.json",
         gif: bool = False,
         max_gif_bytes: int = MAX_GIF_BYTES,
+        request_id: str | None = None,
     ) -> Reply:
         """The verdict on a record file, its final position and (``gif``) its replay."""
         if len(data) > MAX_IMPORT_BYTES:

@@ -122,6 +122,7 @@ class Ladders(RefereeCore):
         *,
         top: int = 10,
         include_provisional: bool = False,
+        request_id: str | None = None,
     ) -> Reply:
         """The leaderboard of one ladder this season, with the caller's own rank."""
         key = await self._ladder_here(where, game)
@@ -177,6 +178,8 @@ class Ladders(RefereeCore):
         player: Actor | None = None,
         game: str | None = None,
         opponent: Actor | None = None,
+        *,
+        request_id: str | None = None,
     ) -> Reply:
         """A player's season: rating(s), record, streaks, head-to-head, history chart, and for
         Atmalof their dice luck."""
@@ -231,7 +234,9 @@ class Ladders(RefereeCore):
             return None
 
     @command()
-    async def close_season(self, where: Where, actor: Actor) -> Reply:
+    async def close_season(
+        self, where: Where, actor: Actor, *, request_id: str | None = None
+    ) -> Reply:
         """Moderators: archive this server's ratings; a new season starts with everyone new."""
         if not actor.is_moderator:
             raise Refusal("season_moderators_only")

@@ -45,7 +45,9 @@ class Disputes(RefereeCore):
     """dispute, and the moderators' rewind, resume, restore, void; the moderators' role."""
 
     @command()
-    async def dispute(self, where: Where, actor: Actor, reason: str = "") -> Reply:
+    async def dispute(
+        self, where: Where, actor: Actor, reason: str = "", *, request_id: str | None = None
+    ) -> Reply:
         """A player of the channel's game freezes it and asks the moderators to look.
 
         The reply carries the board, the log so far as text, the record file (seed hidden) and
@@ -136,7 +138,15 @@ class Disputes(RefereeCore):
         return g, await self._state_or_last_good(g)
 
     @command()
-    async def rewind(self, where: Where, actor: Actor, number: int, reason: str = "") -> Reply:
+    async def rewind(
+        self,
+        where: Where,
+        actor: Actor,
+        number: int,
+        reason: str = "",
+        *,
+        request_id: str | None = None,
+    ) -> Reply:
         """The position after action ``number`` (0: the start) as a picture; changes nothing
         but the log, which records that a moderator looked. Finished games too: their chain
         ends with the result, so that look goes to the bot's own log instead."""
@@ -187,7 +197,9 @@ class Disputes(RefereeCore):
         )
 
     @command()
-    async def resume(self, where: Where, actor: Actor, reason: str = "") -> Reply:
+    async def resume(
+        self, where: Where, actor: Actor, reason: str = "", *, request_id: str | None = None
+    ) -> Reply:
         """Unfreeze: every clock goes on from what it showed when the dispute froze it."""
         loaded = await self._moderating(where, actor, reason, need_reason=False, action="resume")
         g, state = loaded
@@ -213,7 +225,9 @@ class Disputes(RefereeCore):
         return await self._board_reply(g, state, text)
 
     @command()
-    async def restore(self, where: Where, actor: Actor, number: int, reason: str) -> Reply:
+    async def restore(
+        self, where: Where, actor: Actor, number: int, reason: str, *, request_id: str | None = None
+    ) -> Reply:
         """By agreement: the game goes on from the position after action ``number``; the later
         actions leave the live line but stay in the log. The game is unfrozen; the clock
         banks stay as they are and the player to move starts a fresh turn."""
@@ -262,7 +276,9 @@ class Disputes(RefereeCore):
         return await self._board_reply(g, state, text)
 
     @command()
-    async def void(self, where: Where, actor: Actor, reason: str) -> Reply:
+    async def void(
+        self, where: Where, actor: Actor, reason: str, *, request_id: str | None = None
+    ) -> Reply:
         """End the game without a result and unrated (frozen or not), the reason logged."""
         loaded = await self._moderating(where, actor, reason, need_reason=True, action="void")
         g, state = loaded
@@ -279,7 +295,9 @@ class Disputes(RefereeCore):
         return await self.store.mod_role(where.guild_id)
 
     @command()
-    async def set_mod_role(self, where: Where, actor: Actor, role_id: int | None) -> Reply:
+    async def set_mod_role(
+        self, where: Where, actor: Actor, role_id: int | None, *, request_id: str | None = None
+    ) -> Reply:
         if not actor.is_moderator:
             raise Refusal("settings_moderators_only")
         if where.guild_id is None:

@@ -110,9 +110,8 @@ async def check_stored(store: Store, g: GameRow) -> Verification:
     """The engine's verdict on the stored game plus the store's own checks: the game row's head,
     live line, toss. A damaged row that cannot even be read is named by its place in the log."""
     if g.log_version < LOG_VERSION:
-        verdict, extra = verify_game(g, await store.actions(g.id), await store.events(g.id))
-        bad = next((e for e in extra if "but" in e), None)
-        return _with(verdict, extra, bad)
+        verdict, notes, bad = verify_game(g, await store.actions(g.id), await store.events(g.id))
+        return _with(verdict, notes, bad)
     rows = await store.log(g.id)
     entries = []
     for number, row in enumerate(rows, start=1):
@@ -196,18 +195,21 @@ def check_toss(g: GameRow, events: Sequence[EventRow]) -> str | None:
 
 def verify_game(
     g: GameRow, actions: Sequence[ActionRow], events: Sequence[EventRow]
-) -> tuple[Verification, list[str]]:
-    """The engine's verdict on the stored record plus the referee's own checks (toss, head)."""
+) -> tuple[Verification, list[str], str | None]:
+    """The engine's verdict on the stored record plus the referee's own checks (toss, head):
+    (verdict, the checks' notes, the problem they found or None), so that nothing has to tell
+    a problem from a note by its words."""
     record = build_record(g, actions)
     verdict = verify(record, head=g.last_hash if actions else None)
-    extra: list[str] = []
+    notes: list[str] = []
+    problem = None
     if g.status != "active":
         problem = check_toss(g, events)
         if problem:
-            extra.append(problem)
+            notes.append(problem)
         elif g.toss is not None:
-            extra.append("coin toss: recomputed from the seed, equal")
-    return verdict, extra
+            notes.append("coin toss: recomputed from the seed, equal")
+    return verdict, notes, problem
 
 
 def describe_events(events: Sequence[EventRow]) -> list[dict[str, Any]]:

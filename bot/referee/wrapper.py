@@ -17,7 +17,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from bot.errors import Conflict, Preempted, Refusal, StoreUnavailable
 from bot.referee.replies import Actor, Reply, Where
@@ -29,8 +29,7 @@ log = logging.getLogger("bot.referee")
 
 _REQUEST: ContextVar[str | None] = ContextVar("referee_request_id", default=None)
 _NESTED: ContextVar[bool] = ContextVar("referee_nested", default=False)
-_P = ParamSpec("_P")
-_Self = TypeVar("_Self", bound="RefereeCore")
+_Command = TypeVar("_Command", bound=Callable[..., Awaitable[Reply]])
 
 _REPLY_FIELDS = ("text", "ok", "ephemeral", "game_id", "version", "pending_roll", "finished")
 
@@ -62,17 +61,16 @@ def refused(exc: Refusal) -> Reply:
     )
 
 
-def command(
-    *, keep: bool = True
-) -> Callable[
-    [Callable[..., Awaitable[Reply]]],
-    Callable[..., Awaitable[Reply]],
-]:
+def command(*, keep: bool = True) -> Callable[[_Command], _Command]:
     """Make a referee method a public command (see the module). ``keep``: store the whole answer
     under the request id once it is built (a command whose change does not carry it); ``act``
-    writes its answer in the change's own transaction and keeps nothing more."""
+    writes its answer in the change's own transaction and keeps nothing more.
 
-    def wrap(method: Callable[..., Awaitable[Reply]]) -> Callable[..., Awaitable[Reply]]:
+    Each command declares ``request_id: str | None = None`` (keyword-only) so that its typed
+    signature shows it; the wrapper takes it, so inside the body it is always None
+    (``current_request_id()`` gives it)."""
+
+    def wrap(method: _Command) -> _Command:
         @functools.wraps(method)
         async def run(self: RefereeCore, *args: Any, request_id: str | None = None, **kw: Any):
             nested = _NESTED.get()
@@ -88,7 +86,7 @@ def command(
                 _log_line(method.__name__, args, request_id, reply, started)
             return reply
 
-        return run
+        return cast(_Command, run)
 
     return wrap
 

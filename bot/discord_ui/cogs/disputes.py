@@ -17,7 +17,7 @@ from discord import app_commands
 from discord.app_commands import Range
 from discord.ext import commands
 
-from bot.discord_ui.app import RefereeBot, where_of
+from bot.discord_ui.app import RefereeBot, here, where_of
 from bot.discord_ui.cogs.info import replay_gif
 from bot.discord_ui.format import Outgoing, to_message
 from bot.discord_ui.guards import expensive
@@ -57,7 +57,7 @@ class Disputes(commands.Cog):
     async def dispute(
         self, interaction: discord.Interaction[Any], reason: Range[str, 1, 200] | None = None
     ) -> None:
-        reply = await self.bot.call(interaction, "dispute", reason or "")
+        reply = await self.bot.referee.dispute(*here(interaction), reason or "")
         if not reply.ok:
             await self.bot.answer(interaction, reply)
             return

@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_ui.app import RefereeBot, where_of
+from bot.discord_ui.app import RefereeBot, here, where_of
 from bot.discord_ui.guards import expensive
 
 
@@ -18,10 +18,6 @@ class GameFlow(commands.Cog):
     def __init__(self, bot: RefereeBot) -> None:
         self.bot = bot
 
-    async def _do(self, interaction: discord.Interaction[Any], method: str, *args: Any) -> None:
-        reply = await self.bot.call(interaction, method, *args)
-        await self.bot.answer(interaction, reply)
-
     @app_commands.command(name="board", description="Show the current position of this game again")
     @expensive("board")
     async def board(self, interaction: discord.Interaction[Any]) -> None:
@@ -30,21 +26,25 @@ class GameFlow(commands.Cog):
 
     @app_commands.command(name="resign", description="Resign the game in this channel")
     async def resign(self, interaction: discord.Interaction[Any]) -> None:
-        await self._do(interaction, "resign")
+        await self.bot.answer(interaction, await self.bot.referee.resign(*here(interaction)))
 
     draw = app_commands.Group(name="draw", description="Offer, accept or decline a draw")
 
     @draw.command(name="offer", description="Offer your opponent a draw")
     async def draw_offer(self, interaction: discord.Interaction[Any]) -> None:
-        await self._do(interaction, "offer_draw")
+        await self.bot.answer(interaction, await self.bot.referee.offer_draw(*here(interaction)))
 
     @draw.command(name="accept", description="Accept the draw your opponent offered")
     async def draw_accept(self, interaction: discord.Interaction[Any]) -> None:
-        await self._do(interaction, "answer_draw", True)
+        await self.bot.answer(
+            interaction, await self.bot.referee.answer_draw(*here(interaction), True)
+        )
 
     @draw.command(name="decline", description="Decline the draw your opponent offered")
     async def draw_decline(self, interaction: discord.Interaction[Any]) -> None:
-        await self._do(interaction, "answer_draw", False)
+        await self.bot.answer(
+            interaction, await self.bot.referee.answer_draw(*here(interaction), False)
+        )
 
     takeback = app_commands.Group(
         name="takeback", description="Ask to take back your last turn, or answer such a request"
@@ -54,31 +54,37 @@ class GameFlow(commands.Cog):
         name="request", description="Casual games: ask to take back your last turn (not a drop)"
     )
     async def takeback_request(self, interaction: discord.Interaction[Any]) -> None:
-        await self._do(interaction, "request_takeback")
+        await self.bot.answer(
+            interaction, await self.bot.referee.request_takeback(*here(interaction))
+        )
 
     @takeback.command(name="accept", description="Let your opponent take back their last turn")
     async def takeback_accept(self, interaction: discord.Interaction[Any]) -> None:
-        await self._do(interaction, "answer_takeback", True)
+        await self.bot.answer(
+            interaction, await self.bot.referee.answer_takeback(*here(interaction), True)
+        )
 
     @takeback.command(name="decline", description="Refuse your opponent's takeback request")
     async def takeback_decline(self, interaction: discord.Interaction[Any]) -> None:
-        await self._do(interaction, "answer_takeback", False)
+        await self.bot.answer(
+            interaction, await self.bot.referee.answer_takeback(*here(interaction), False)
+        )
 
     @app_commands.command(
         name="abort", description="Call the game off, unrated (before your first move)"
     )
     async def abort(self, interaction: discord.Interaction[Any]) -> None:
-        await self._do(interaction, "abort")
+        await self.bot.answer(interaction, await self.bot.referee.abort(*here(interaction)))
 
     @app_commands.command(name="rematch", description="Challenge your last opponent again")
     async def rematch(self, interaction: discord.Interaction[Any]) -> None:
-        await self._do(interaction, "rematch")
+        await self.bot.answer(interaction, await self.bot.referee.rematch(*here(interaction)))
 
     @app_commands.command(
         name="claim", description="Claim the win: your opponent's time ran out or they left"
     )
     async def claim(self, interaction: discord.Interaction[Any]) -> None:
-        await self._do(interaction, "claim")
+        await self.bot.answer(interaction, await self.bot.referee.claim(*here(interaction)))
 
 
 async def setup(bot: RefereeBot) -> None:

@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.app_commands import Choice, Range
 from discord.ext import commands
 
-from bot.discord_ui.app import RefereeBot, actor_of, where_of
+from bot.discord_ui.app import RefereeBot, actor_of, here, where_of
 from bot.discord_ui.guards import expensive
 
 MAX_CHOICES = 25
@@ -36,8 +36,8 @@ class Ladder(commands.Cog):
         show_provisional: bool = False,
         top: Range[int, 1, 25] = 10,
     ) -> None:
-        reply = await self.bot.call(
-            interaction, "ladder", game, top=top, include_provisional=show_provisional
+        reply = await self.bot.referee.ladder(
+            *here(interaction), game, top=top, include_provisional=show_provisional
         )
         await self.bot.answer(interaction, reply, title="Ladder")
 
@@ -58,7 +58,7 @@ class Ladder(commands.Cog):
     ) -> None:
         who = actor_of(player) if player is not None else None
         rival = actor_of(opponent) if opponent is not None else None
-        reply = await self.bot.call(interaction, "stats", who, game, rival)
+        reply = await self.bot.referee.stats(*here(interaction), who, game, rival)
         await self.bot.answer(interaction, reply, title="Stats")
 
     @ladder.autocomplete("game")

@@ -19,7 +19,7 @@ from discord.app_commands import Choice, Range
 from discord.ext import commands
 
 import engine
-from bot.discord_ui.app import RefereeBot, actor_of, where_of
+from bot.discord_ui.app import RefereeBot, actor_of, here, where_of
 from bot.discord_ui.format import mentions_of, to_message
 from bot.discord_ui.guards import Cooldowns
 from bot.discord_ui.tree import UserFacingError
@@ -216,7 +216,7 @@ class Play(commands.Cog):
         dice_words: Range[str, 1, MAX_DICE_WORDS] = "",
     ) -> None:
         """Post a challenge with Accept and Decline buttons, here or in a new thread."""
-        kwargs = {
+        kwargs: dict[str, Any] = {
             "dice_words": dice_words,
             "opponent": actor_of(opponent) if opponent is not None else None,
             "variant": variant.strip().lower(),
@@ -235,7 +235,7 @@ class Play(commands.Cog):
         if in_thread or isinstance(interaction.channel, discord.Thread):
             needs = THREAD_POSTING_NEEDS
         if not in_thread:
-            reply = await self.bot.call(interaction, "challenge", game, **kwargs)
+            reply = await self.bot.referee.challenge(*here(interaction), game, **kwargs)
             await self.bot.answer(interaction, reply)
             posted = reply.ok
         else:
@@ -256,7 +256,7 @@ class Play(commands.Cog):
         if not isinstance(channel, discord.TextChannel):
             raise UserFacingError("Threads can be opened from a text channel only; try here.")
         if not await self._may_open_thread(interaction, game, kwargs):
-            return
+            return False
         title = GAME_TITLES.get(game, game)
         them = opponent.display_name if opponent else "anyone"
         name = f"{title}: {interaction.user.display_name} vs {them}"[:100]
@@ -322,14 +322,14 @@ class Play(commands.Cog):
         dice_words: Range[str, 1, MAX_DICE_WORDS] = "",
     ) -> None:
         """Accept like the button does, optionally adding your words to the game's dice."""
-        reply = await self.bot.call(
-            interaction, "accept", request_id=str(interaction.id), dice_words=dice_words
+        reply = await self.bot.referee.accept(
+            *here(interaction), request_id=str(interaction.id), dice_words=dice_words
         )
         await self.bot.answer(interaction, reply)
 
     # ---- moves ----------------------------------------------------------------------------
     async def _act(self, interaction: discord.Interaction[Any], text: str) -> None:
-        reply = await self.bot.call(interaction, "act", text, request_id=str(interaction.id))
+        reply = await self.bot.referee.act(*here(interaction), text, request_id=str(interaction.id))
         await self.bot.answer(interaction, reply)
 
     drop = app_commands.Group(

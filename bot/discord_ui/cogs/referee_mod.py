@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.app_commands import Choice, Range
 from discord.ext import commands
 
-from bot.discord_ui.app import RefereeBot, actor_of, is_moderator, where_of
+from bot.discord_ui.app import RefereeBot, actor_of, here, is_moderator, where_of
 from bot.referee.ladders import ladder_setting_text
 from render.theme import THEME_NAMES
 
@@ -70,7 +70,7 @@ class Moderation(commands.Cog):
     async def abort(
         self, interaction: discord.Interaction[Any], reason: Range[str, 1, 200]
     ) -> None:
-        reply = await self.bot.call(interaction, "moderator_abort", reason)
+        reply = await self.bot.referee.moderator_abort(*here(interaction), reason)
         await self.bot.answer(interaction, reply)
 
     @referee.command(name="award", description="Decide this channel's game: a winner, or a draw")
@@ -86,7 +86,7 @@ class Moderation(commands.Cog):
         winner: discord.Member | None = None,
     ) -> None:
         chosen = actor_of(winner) if winner is not None else None
-        reply = await self.bot.call(interaction, "award", chosen, reason)
+        reply = await self.bot.referee.award(*here(interaction), chosen, reason)
         await self.bot.answer(interaction, reply)
 
     @referee.command(name="rewind", description="Show the position after action N (read-only)")
@@ -98,7 +98,7 @@ class Moderation(commands.Cog):
         action: Range[int, 0, 5000],
         reason: Range[str, 1, 200] | None = None,
     ) -> None:
-        reply = await self.bot.call(interaction, "rewind", action, reason or "")
+        reply = await self.bot.referee.rewind(*here(interaction), action, reason or "")
         await self.bot.answer(interaction, reply, title=f"Position after action {action}")
 
     @referee.command(name="resume", description="Unfreeze a disputed game: the clocks go on")
@@ -107,7 +107,7 @@ class Moderation(commands.Cog):
     async def resume(
         self, interaction: discord.Interaction[Any], reason: Range[str, 1, 200] | None = None
     ) -> None:
-        reply = await self.bot.call(interaction, "resume", reason or "")
+        reply = await self.bot.referee.resume(*here(interaction), reason or "")
         await self.bot.answer(interaction, reply)
 
     @referee.command(
@@ -124,14 +124,14 @@ class Moderation(commands.Cog):
         action: Range[int, 0, 5000],
         reason: Range[str, 1, 200],
     ) -> None:
-        reply = await self.bot.call(interaction, "restore", action, reason)
+        reply = await self.bot.referee.restore(*here(interaction), action, reason)
         await self.bot.answer(interaction, reply)
 
     @referee.command(name="void", description="End this channel's game unrated (e.g. a dispute)")
     @app_commands.describe(reason="Why; it is logged and shown to the players")
     @moderator_only()
     async def void(self, interaction: discord.Interaction[Any], reason: Range[str, 1, 200]) -> None:
-        reply = await self.bot.call(interaction, "void", reason)
+        reply = await self.bot.referee.void(*here(interaction), reason)
         await self.bot.answer(interaction, reply)
 
     @referee.command(name="theme", description="The board theme for this server")
@@ -139,7 +139,7 @@ class Moderation(commands.Cog):
     @app_commands.choices(theme=[Choice(name=name, value=name) for name in THEME_NAMES])
     @moderator_only()
     async def theme(self, interaction: discord.Interaction[Any], theme: str) -> None:
-        reply = await self.bot.call(interaction, "set_setting", "theme", theme)
+        reply = await self.bot.referee.set_setting(*here(interaction), "theme", theme)
         await self.bot.answer(interaction, reply)
 
     @referee.command(name="settings", description="Show or change this server's referee settings")
@@ -160,15 +160,17 @@ class Moderation(commands.Cog):
         takebacks: bool | None = None,
     ) -> None:
         if takebacks is not None:
-            reply = await self.bot.call(interaction, "set_setting", "takebacks", takebacks)
+            reply = await self.bot.referee.set_setting(*here(interaction), "takebacks", takebacks)
             await self.bot.answer(interaction, reply, title="Settings")
             return
         if moderators is not None:
-            reply = await self.bot.call(interaction, "set_mod_role", moderators.id)
+            reply = await self.bot.referee.set_mod_role(*here(interaction), moderators.id)
             await self.bot.answer(interaction, reply, title="Settings")
             return
         if ladders is not None:
-            reply = await self.bot.call(interaction, "set_setting", "ladder", ladder_value(ladders))
+            reply = await self.bot.referee.set_setting(
+                *here(interaction), "ladder", ladder_value(ladders)
+            )
             await self.bot.answer(interaction, reply, title="Settings")
             return
         current = await self.bot.referee.settings(where_of(interaction))
@@ -193,7 +195,7 @@ class Moderation(commands.Cog):
                 "Nothing changed: the season stays open.", ephemeral=True
             )
             return
-        reply = await self.bot.call(interaction, "close_season")
+        reply = await self.bot.referee.close_season(*here(interaction))
         await self.bot.answer(interaction, reply, title="Season closed")
 
     @referee.command(
@@ -210,7 +212,7 @@ class Moderation(commands.Cog):
                 ephemeral=True,
             )
             return
-        reply = await self.bot.call(interaction, "forget_server")
+        reply = await self.bot.referee.forget_server(*here(interaction))
         await self.bot.answer(interaction, reply, title="Server data removed")
 
 
