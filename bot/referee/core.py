@@ -416,7 +416,7 @@ class RefereeCore:
         the log is read and replayed."""
         this = Last(before, action, roll)
         rules = engine.get_game(g.game)
-        if self._renderer is None or g.seq < 2 or not _is_removal(rules, before, action):
+        if self._renderer is None or g.seq < 2 or not removal_pending(rules, before):
             return this
         if turn_start is not None:
             _, earlier, made_action, made_roll = turn_start
@@ -444,7 +444,7 @@ class RefereeCore:
             to_move = state.to_move
             line = texts.turn_line(g, sides, to_move)
             legal = rules.legal(state)
-            if legal and g.moved and all(_is_removal(rules, state, a) for a in legal):
+            if legal and g.moved and removal_pending(rules, state):
                 points = ", ".join(rules.notation(state, a).split()[-1] for a in legal)
                 line = (
                     f"{texts.seat_label(g, sides, to_move)} to remove one of "
@@ -615,8 +615,14 @@ def import_module_attr(game: str, name: str) -> Any:
     return getattr(import_module(f"engine.{game}"), name, None)
 
 
-def _is_removal(rules: Any, state: Any, action: Any) -> bool:
-    return rules.notation(state, action).startswith("remove ")
+def removal_pending(rules: Any, state: Any) -> bool:
+    """Whether the side to move owes a removal (a Morris mill): then every legal action is one.
+    Asked of the engine as data (its ``pending_removal``, or the state's ``pending`` flag),
+    never by reading the notation of the legal moves."""
+    ask = getattr(rules, "pending_removal", None)
+    if callable(ask):
+        return bool(ask(state))
+    return getattr(state, "pending", False) is True
 
 
 def _ending(outcome: Outcome, now: float) -> dict[str, Any]:
