@@ -11,7 +11,7 @@ import engine
 from bot import limits, texts
 from bot.clock import ClockSpec, ClockSpecError
 from bot.errors import Refusal
-from bot.referee.core import STARTERS, RefereeCore
+from bot.referee.context import STARTERS, Context
 from bot.referee.records import TOSS_ANNOUNCEMENT, TOSS_NUMBER
 from bot.referee.replies import (
     Actor,
@@ -20,7 +20,7 @@ from bot.referee.replies import (
     Reply,
     Where,
 )
-from bot.referee.wrapper import command, current_request_id, refused
+from bot.referee.wrapper import current_request_id, refused
 from bot.store import (
     ChallengeRow,
     ChannelBusy,
@@ -31,10 +31,12 @@ from engine import EngineError, dice
 from engine.record import FULL_VERSION, stored_options
 
 
-class Challenges(RefereeCore):
+class Challenges:
     """challenge, accept, decline, rematch."""
 
-    @command()
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
     async def challenge(
         self,
         where: Where,
@@ -49,7 +51,6 @@ class Challenges(RefereeCore):
         starter: str = "random",
         rematch_of: int | None = None,
         dice_words: str = "",
-        request_id: str | None = None,
     ) -> Reply:
         """Challenge ``opponent`` (None: an open challenge anyone may accept) in this channel.
 
@@ -66,7 +67,7 @@ class Challenges(RefereeCore):
         )
         full_options = rules.options(state)
         seed = dice.new_seed()
-        now = self._now()
+        now = self.ctx.now()
         row = {
             "guild_id": where.guild_id,
             "channel_id": where.channel_id,
@@ -80,15 +81,15 @@ class Challenges(RefereeCore):
             "clock": spec.text,
             "starter": starter,
             "created_at": now,
-            "expires_at": now + self.challenge_ttl,
+            "expires_at": now + self.ctx.challenge_ttl,
             "rematch_of": rematch_of,
             "seed": seed,
             "words": words,
         }
         people = [(actor.id, actor.name)] + ([(opponent.id, opponent.name)] if opponent else [])
-        guard = limits.challenge_guard(actor.id, now) if self.per_user_limits else None
+        guard = limits.challenge_guard(actor.id, now) if self.ctx.per_user_limits else None
         try:
-            cid = await self.store.create_challenge(row, people, now, guard)
+            cid = await self.ctx.store.create_challenge(row, people, now, guard)
         except limits.OverLimit as exc:  # the count inside the insert's transaction decides
             raise Refusal("over_limit", {"message": exc.reason}) from exc
         except ChannelBusy as exc:
@@ -100,7 +101,7 @@ class Challenges(RefereeCore):
         text = (
             f"{actor.name} challenges {whom} to {rules.title} ({state.variant}, "
             f"{'rated' if rated else 'casual'}, clock {spec.text}); {first}. "
-            f"The challenge expires in {int(self.challenge_ttl // 60)} minutes.\n"
+            f"The challenge expires in {int(self.ctx.challenge_ttl // 60)} minutes.\n"
             f"Dice commitment (SHA-256 of the secret seed, fixed now): {dice.commitment(seed)}. "
             "Every roll also mixes the id of the accept and both players' dice words."
         )
@@ -161,8 +162,8 @@ class Challenges(RefereeCore):
             raise Refusal("challenge_yourself")
         if starter not in STARTERS:
             raise Refusal("bad_starter")
-        if self.per_user_limits:
-            busy = await limits.challenge_problem(self.store, actor.id, self._now())
+        if self.ctx.per_user_limits:
+            busy = await limits.challenge_problem(self.ctx.store, actor.id, self.ctx.now())
             if busy:
                 raise Refusal("over_limit", {"message": busy})
         try:
@@ -175,14 +176,12 @@ class Challenges(RefereeCore):
             raise Refusal("options_do_not_fit", {"game": game, "exc": str(exc)}) from exc
         return rules, state, spec
 
-    @command()
     async def accept(
         self,
         where: Where,
         actor: Actor,
         challenge_id: int | None = None,
         *,
-        request_id: str | None = None,
         dice_words: str = "",
     ) -> Reply:
         """Accept a challenge (None: the one waiting in this channel); starts the game here.
@@ -191,7 +190,7 @@ class Challenges(RefereeCore):
         it) and both players' dice words are mixed into every roll, the coin toss first.
         """
         words = _dice_words(dice_words)
-        now = self._now()
+        now = self.ctx.now()
         c = await self._waiting_challenge(where, challenge_id, now)
         if actor.is_bot:
             raise Refusal("bots_cannot_play")
@@ -199,10 +198,10 @@ class Challenges(RefereeCore):
             raise Refusal("accept_own_challenge")
         if c.opponent_id is not None and actor.id != c.opponent_id:
             raise Refusal("challenge_for_other", {"opponent_name": c.opponent_name})
-        if self.per_user_limits:
-            busy = await limits.games_problem(self.store, actor.id, "you are")
+        if self.ctx.per_user_limits:
+            busy = await limits.games_problem(self.ctx.store, actor.id, "you are")
             busy = busy or await limits.games_problem(
-                self.store, c.challenger_id, f"{c.challenger_name} is"
+                self.ctx.store, c.challenger_id, f"{c.challenger_name} is"
             )
             if busy:
                 raise Refusal("over_limit", {"message": busy})
@@ -272,12 +271,12 @@ class Challenges(RefereeCore):
             return columns, start
 
         guard = None
-        if self.per_user_limits:
+        if self.ctx.per_user_limits:
             guard = limits.games_guard(
                 [(actor.id, "you are"), (c.challenger_id, f"{c.challenger_name} is")]
             )
         try:
-            g = await self.store.start_game(
+            g = await self.ctx.store.start_game(
                 c.id,
                 [(c.challenger_id, c.challenger_name), (actor.id, actor.name)],
                 build,
@@ -290,7 +289,7 @@ class Challenges(RefereeCore):
             raise Refusal("challenge_answered") from exc
         except ChannelBusy as exc:
             raise Refusal("game_running_here") from exc
-        self._states[g.id] = (g.last_hash, state)
+        self.ctx.states[g.id] = (g.last_hash, state)
         sides = rules.side_names
         lines = [f"{rules.title} ({g.variant}): {texts.players_line(g, sides)}."]
         changed = texts.options_line(g.game, g.variant, g.options, g.clock)
@@ -306,19 +305,11 @@ class Challenges(RefereeCore):
             f"Dice commitment (SHA-256 of the secret seed): {g.commitment}. "
             f"The seed is revealed when the game ends{checks}."
         )
-        return await self._board_reply(g, state, "\n".join(lines), ok=True)
+        return await self.ctx.board_reply(g, state, "\n".join(lines), ok=True)
 
-    @command()
-    async def decline(
-        self,
-        where: Where,
-        actor: Actor,
-        challenge_id: int | None = None,
-        *,
-        request_id: str | None = None,
-    ) -> Reply:
+    async def decline(self, where: Where, actor: Actor, challenge_id: int | None = None) -> Reply:
         """Decline a challenge addressed to you, or withdraw your own."""
-        c = await self._waiting_challenge(where, challenge_id, self._now())
+        c = await self._waiting_challenge(where, challenge_id, self.ctx.now())
         if actor.id == c.challenger_id:
             status, text = "withdrawn", f"{actor.name} withdrew the challenge."
         elif c.opponent_id is None or actor.id == c.opponent_id:
@@ -327,32 +318,26 @@ class Challenges(RefereeCore):
             status, text = "declined", f"{actor.name} declined {c.challenger_name}'s challenge."
         else:
             raise Refusal("challenge_for_other", {"opponent_name": c.opponent_name})
-        if not await self.store.close_challenge(c.id, status):
+        if not await self.ctx.store.close_challenge(c.id, status):
             raise Refusal("challenge_answered")
         return Reply(text=text, challenge_id=c.id)
 
-    @command()
-    async def rematch(
-        self,
-        where: Where,
-        actor: Actor,
-        game_id: int | None = None,
-        *,
-        request_id: str | None = None,
-    ) -> Reply:
+    async def rematch(self, where: Where, actor: Actor, game_id: int | None = None) -> Reply:
         """Challenge the other player of the latest finished game here, starter swapped.
 
         If the other player already asked for the rematch, this accepts it.
         """
         g = await (
-            self.store.game(game_id) if game_id else self.store.latest_game(where.channel_id)
+            self.ctx.store.game(game_id)
+            if game_id
+            else self.ctx.store.latest_game(where.channel_id)
         )
         if g is None or g.status == "active" or g.channel_id != where.channel_id:
             raise Refusal("no_finished_game")
         seat = g.seat_of(actor.id)
         if seat is None:
             raise Refusal("not_a_player", {"players": " vs ".join(g.names)})
-        waiting = await self.store.open_challenge(where.channel_id)
+        waiting = await self.ctx.store.open_challenge(where.channel_id)
         if waiting is not None and waiting.rematch_of == g.id:
             if waiting.challenger_id != actor.id:
                 return await self.accept(where, actor, waiting.id)
@@ -384,18 +369,18 @@ class Challenges(RefereeCore):
 
     async def _find_challenge(self, where: Where, challenge_id: int | None) -> ChallengeRow | None:
         if challenge_id is not None:  # from a button: it must be this channel's (or parent's)
-            c = await self.store.challenge(challenge_id)
+            c = await self.ctx.store.challenge(challenge_id)
             here = (where.channel_id, where.parent_id)
             return c if c is not None and c.channel_id in here else None
-        found = await self.store.open_challenge(where.channel_id)
+        found = await self.ctx.store.open_challenge(where.channel_id)
         if found is None and where.parent_id is not None:
-            found = await self.store.open_challenge(where.parent_id)
+            found = await self.ctx.store.open_challenge(where.parent_id)
         return found
 
     async def _challenge_open(self, c: ChallengeRow, now: float) -> None:
         """Refuse an answer to a challenge that expired (closing it now) or was answered."""
         if c.status == "open" and now >= c.expires_at:
-            await self.store.close_challenge(c.id, "expired")
+            await self.ctx.store.close_challenge(c.id, "expired")
             raise Refusal("challenge_expired")
         if c.status != "open":
             raise Refusal("challenge_closed", {"status": c.status})

@@ -8,7 +8,7 @@ from typing import Any
 import engine
 from bot.clock import ClockSpec, format_seconds
 from bot.errors import Preempted, Refusal
-from bot.referee.core import MAX_REASON, RefereeCore, turn_words
+from bot.referee.context import MAX_REASON, Context, turn_words
 from bot.referee.replies import (
     Actor,
     ButtonKind,
@@ -16,7 +16,6 @@ from bot.referee.replies import (
     Reply,
     Where,
 )
-from bot.referee.wrapper import command
 from bot.store import (
     GameRow,
     NewEvent,
@@ -25,31 +24,30 @@ from engine import Outcome, Termination, chain
 from engine.record import LOG_VERSION
 
 
-class Endings(RefereeCore):
+class Endings:
     """resign, draws, takebacks, abort, claim, moderator abort and award."""
 
-    @command()
-    async def resign(self, where: Where, actor: Actor, *, request_id: str | None = None) -> Reply:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    async def resign(self, where: Where, actor: Actor) -> Reply:
         """Give up: the opponent wins. A repeated ``request_id`` is answered once."""
-        g, state, seat, prefix = await self._playing(where, actor)
+        g, state, seat, prefix = await self.ctx.playing(where, actor)
         sides = engine.get_game(g.game).side_names
         outcome = Outcome(Termination.RESIGNATION, 1 - seat, f"{sides[seat]} resigned")
-        return await self._end(g, state, outcome, actor, seat, "resign", prefix=prefix)
+        return await self.ctx.end(g, state, outcome, actor, seat, "resign", prefix=prefix)
 
-    @command()
-    async def offer_draw(
-        self, where: Where, actor: Actor, *, request_id: str | None = None
-    ) -> Reply:
+    async def offer_draw(self, where: Where, actor: Actor) -> Reply:
         """Offer a draw (accepts one already offered to you). Lapses when the offerer moves."""
-        g, state, seat, prefix = await self._playing(where, actor)
+        g, state, seat, prefix = await self.ctx.playing(where, actor)
         if g.draw_offer == 1 - seat:
-            return await self._agree_draw(g, state, actor, seat, prefix)
+            return await self.ctx.agree_draw(g, state, actor, seat, prefix)
         if g.draw_offer == seat:
             raise Refusal("draw_offered_already", game_id=g.id, version=g.version)
         other = 1 - seat
         text = f"{prefix}{actor.name} offers a draw. {g.names[other]}, accept or decline?"
-        changes = {"draw_offer": seat, "updated_at": self._now()}
-        g = await self.store.change_game(g, changes, request=self._request(g, text))
+        changes = {"draw_offer": seat, "updated_at": self.ctx.now()}
+        g = await self.ctx.store.change_game(g, changes, request=self.ctx.request(g, text))
         return Reply(
             text=text,
             game_id=g.id,
@@ -61,35 +59,25 @@ class Endings(RefereeCore):
             ],
         )
 
-    @command()
     async def answer_draw(
-        self,
-        where: Where,
-        actor: Actor,
-        accept: bool,
-        *,
-        version: int | None = None,
-        request_id: str | None = None,
+        self, where: Where, actor: Actor, accept: bool, *, version: int | None = None
     ) -> Reply:
         """Accept or decline the draw your opponent offered (``version``: from the button)."""
-        g, state, seat, prefix = await self._playing(where, actor, version=version)
+        g, state, seat, prefix = await self.ctx.playing(where, actor, version=version)
         if g.draw_offer != 1 - seat:
             raise Refusal("no_draw_offer", game_id=g.id)
         if accept:
-            return await self._agree_draw(g, state, actor, seat, prefix)
+            return await self.ctx.agree_draw(g, state, actor, seat, prefix)
         text = f"{prefix}{actor.name} declines the draw."
-        changes = {"draw_offer": None, "updated_at": self._now()}
-        g = await self.store.change_game(g, changes, request=self._request(g, text))
+        changes = {"draw_offer": None, "updated_at": self.ctx.now()}
+        g = await self.ctx.store.change_game(g, changes, request=self.ctx.request(g, text))
         return Reply(text=text, game_id=g.id, version=g.version)
 
-    @command()
-    async def request_takeback(
-        self, where: Where, actor: Actor, *, request_id: str | None = None
-    ) -> Reply:
+    async def request_takeback(self, where: Where, actor: Actor) -> Reply:
         """Ask to take back your last turn (and the reply to it); never across a die roll."""
-        g, _state, seat, prefix = await self._playing(where, actor)
+        g, _state, seat, prefix = await self.ctx.playing(where, actor)
         await self._takebacks_allowed(g)
-        undo = await self._takeback_span(g, seat)
+        undo = await self.ctx.takeback_span(g, seat)
         if g.takeback_offer == seat:
             raise Refusal("takeback_asked_already", game_id=g.id)
         other = 1 - seat
@@ -97,8 +85,8 @@ class Endings(RefereeCore):
         text = (
             f"{prefix}{actor.name} asks to take back: {moves}. {g.names[other]}, accept or decline?"
         )
-        changes = {"takeback_offer": seat, "updated_at": self._now()}
-        g = await self.store.change_game(g, changes, request=self._request(g, text))
+        changes = {"takeback_offer": seat, "updated_at": self.ctx.now()}
+        g = await self.ctx.store.change_game(g, changes, request=self.ctx.request(g, text))
         return Reply(
             text=text,
             game_id=g.id,
@@ -112,31 +100,24 @@ class Endings(RefereeCore):
             ],
         )
 
-    @command()
     async def answer_takeback(
-        self,
-        where: Where,
-        actor: Actor,
-        accept: bool,
-        *,
-        version: int | None = None,
-        request_id: str | None = None,
+        self, where: Where, actor: Actor, accept: bool, *, version: int | None = None
     ) -> Reply:
         """Allow or refuse the takeback your opponent asked for (``version``: from the button)."""
-        g, _state, seat, prefix = await self._playing(where, actor, version=version)
+        g, _state, seat, prefix = await self.ctx.playing(where, actor, version=version)
         asker = g.takeback_offer
         if asker != 1 - seat:
             raise Refusal("no_takeback_request", game_id=g.id)
-        now = self._now()
+        now = self.ctx.now()
         if not accept:
             text = f"{prefix}{actor.name} refuses the takeback."
             refused = {"takeback_offer": None, "updated_at": now}
-            g = await self.store.change_game(g, refused, request=self._request(g, text))
+            g = await self.ctx.store.change_game(g, refused, request=self.ctx.request(g, text))
             return Reply(text=text, game_id=g.id, version=g.version)
         await self._takebacks_allowed(g)  # (the server may have turned them off meanwhile)
-        keep, gone = await self._takeback_span(g, asker)
+        keep, gone = await self.ctx.takeback_span(g, asker)
         rules = engine.get_game(g.game)
-        state = self._replay_rows(g, keep)
+        state = self.ctx.replay_rows(g, keep)
         spec = ClockSpec.parse(g.clock)
         bank = g.banks[state.to_move]
         changes: dict[str, Any] = {
@@ -154,42 +135,42 @@ class Endings(RefereeCore):
         note = {"undone": [a.action for a in gone], "to": len(keep)}
         event = NewEvent("takeback", now, seat=asker, user_id=actor.id, note=note)
         text = f"{prefix}Takeback accepted, undone: {turn_words(g, keep, gone)}."
-        g = await self.store.change_game(g, changes, events=[event], request=self._request(g, text))
-        self._states[g.id] = (g.last_hash, state)
-        return await self._board_reply(g, state, text)
+        g = await self.ctx.store.change_game(
+            g, changes, events=[event], request=self.ctx.request(g, text)
+        )
+        self.ctx.states[g.id] = (g.last_hash, state)
+        return await self.ctx.board_reply(g, state, text)
 
     async def _takebacks_allowed(self, g: GameRow) -> None:
         """Refuse a takeback in this game when it is rated (never, as on Lichess), or the
         server's moderators turned takebacks off; both players may agree to one otherwise."""
         if g.rated:
             raise Refusal("no_takeback_rated", game_id=g.id, version=g.version)
-        if g.guild_id is not None and not (await self.store.guild_settings(g.guild_id)).get(
+        if g.guild_id is not None and not (await self.ctx.store.guild_settings(g.guild_id)).get(
             "takebacks", True
         ):
             raise Refusal("no_takeback_here", game_id=g.id, version=g.version)
 
-    @command()
-    async def abort(self, where: Where, actor: Actor, *, request_id: str | None = None) -> Reply:
+    async def abort(self, where: Where, actor: Actor) -> Reply:
         """End the game unrated, allowed to a player who has not acted yet: a player who has
         moved (an Atmalof drop with its roll counts) could otherwise abort to escape a bad roll.
         An announced roll is rolled first (``_playing``), so it counts too."""
-        g, state, seat, prefix = await self._playing(where, actor)
+        g, state, seat, prefix = await self.ctx.playing(where, actor)
         if g.moved & (1 << seat):
             raise Refusal("abort_too_late", game_id=g.id)
         outcome = Outcome(Termination.ABORTED, None, f"aborted by {actor.name} before both moved")
-        return await self._end(g, state, outcome, actor, seat, "abort", prefix=prefix)
+        return await self.ctx.end(g, state, outcome, actor, seat, "abort", prefix=prefix)
 
-    @command()
-    async def claim(self, where: Where, actor: Actor, *, request_id: str | None = None) -> Reply:
+    async def claim(self, where: Where, actor: Actor) -> Reply:
         """Claim the win when the opponent's time ran out or they abandoned the game."""
         try:
-            g, state, seat, prefix = await self._playing(where, actor)
+            g, state, seat, prefix = await self.ctx.playing(where, actor)
         except Preempted as told:
             told.reply.ok = told.reply.ok or told.reply.finished  # the flag fell: the claim holds
             return told.reply
         if state.to_move == seat:
             raise Refusal("claim_on_own_turn", game_id=g.id)
-        now = self._now()
+        now = self.ctx.now()
         sides = engine.get_game(g.game).side_names
         other = 1 - seat
         if g.deadline is not None:
@@ -200,47 +181,35 @@ class Endings(RefereeCore):
                     game_id=g.id,
                 )
             outcome = Outcome(Termination.TIMEOUT, seat, f"{sides[other]} ran out of time")
-            return await self._end(g, state, outcome, actor, seat, "timeout", prefix=prefix)
+            return await self.ctx.end(g, state, outcome, actor, seat, "timeout", prefix=prefix)
         idle = now - g.turn_started_at
-        if idle < self.abandon_after:
+        if idle < self.ctx.abandon_after:
             raise Refusal(
                 "claim_not_abandoned",
                 {
                     "opponent": g.names[other],
                     "idle": format_seconds(idle),
-                    "after": format_seconds(self.abandon_after),
+                    "after": format_seconds(self.ctx.abandon_after),
                 },
                 game_id=g.id,
             )
         outcome = Outcome(
             Termination.ABANDONMENT, seat, f"{sides[other]} abandoned the game (no move)"
         )
-        return await self._end(g, state, outcome, actor, seat, "abandon", prefix=prefix)
+        return await self.ctx.end(g, state, outcome, actor, seat, "abandon", prefix=prefix)
 
     # --- moderators -------------------------------------------------------------------------
 
-    @command()
-    async def moderator_abort(
-        self, where: Where, actor: Actor, reason: str, *, request_id: str | None = None
-    ) -> Reply:
+    async def moderator_abort(self, where: Where, actor: Actor, reason: str) -> Reply:
         """A moderator ends the channel's game unrated, with a reason that is logged."""
-        g, state = await self._moderated(where, actor, reason, "abort")
+        g, state = await self.ctx.moderated(where, actor, reason, "abort")
         text = f"aborted by moderator {actor.name}: {reason.strip()[:MAX_REASON]}"
         outcome = Outcome(Termination.ABORTED, None, text)
-        return await self._end(g, state, outcome, actor, None, "abort", note={"reason": reason})
+        return await self.ctx.end(g, state, outcome, actor, None, "abort", note={"reason": reason})
 
-    @command()
-    async def award(
-        self,
-        where: Where,
-        actor: Actor,
-        winner: Actor | None,
-        reason: str,
-        *,
-        request_id: str | None = None,
-    ) -> Reply:
+    async def award(self, where: Where, actor: Actor, winner: Actor | None, reason: str) -> Reply:
         """A moderator decides the game: ``winner`` a player of it, or None for a draw."""
-        g, state = await self._moderated(where, actor, reason, "award")
+        g, state = await self.ctx.moderated(where, actor, reason, "award")
         seat = None
         if winner is not None:
             seat = g.seat_of(winner.id)
@@ -248,4 +217,4 @@ class Endings(RefereeCore):
                 raise Refusal("winner_not_playing", {"winner_name": winner.name}, game_id=g.id)
         text = f"decided by moderator {actor.name}: {reason.strip()[:MAX_REASON]}"
         outcome = Outcome(Termination.AWARDED, seat, text)
-        return await self._end(g, state, outcome, actor, None, "award", note={"reason": reason})
+        return await self.ctx.end(g, state, outcome, actor, None, "award", note={"reason": reason})

@@ -21,34 +21,21 @@ Contract for front ends:
 
 from __future__ import annotations
 
-import json
-import logging
-import re
 from collections.abc import Mapping
 from typing import Any
 
-import engine
-from bot import ladder_store, texts
-from bot.errors import BrokenGame, Conflict, Refusal
-from bot.forget import forget_guild
+from bot.clock import Clock
+from bot.errors import Refusal
 from bot.referee import grammar as commands
+from bot.referee.boards import Renderer
 from bot.referee.challenges import Challenges
-from bot.referee.core import (
-    HISTORY_PAGE,
-    MAX_CHOICES,
-    REQUESTS_KEPT_FOR,
-    REQUESTS_PRUNED_PER_SWEEP,
-    STALE_ROLL_AFTER,
-    RefereeCore,
-    known_themes,
-    lost_turn,
-    where_of,
-)
+from bot.referee.context import MAX_CHOICES, POSITIONS_KEPT, Context
 from bot.referee.endings import Endings
-from bot.referee.imports import Imports
-from bot.referee.ladders import Ladders, ladder_setting_problem, ladder_setting_text
-from bot.referee.moderation import Disputes
-from bot.referee.records import VERIFY_HINT, check_stored, iso, stored_record
+from bot.referee.imports import MAX_GIF_BYTES, Imports
+from bot.referee.ladders import Ladders
+from bot.referee.moderation import Moderation
+from bot.referee.play import CONFIRM_WORD, DROP_ARG, Play
+from bot.referee.proof import Proof
 from bot.referee.replies import (
     Actor,
     ButtonKind,
@@ -58,17 +45,13 @@ from bot.referee.replies import (
     parse_button,
     parse_custom_id,
 )
-from bot.referee.wrapper import command, current_request_id
-from bot.store import NewAction
-from engine import EngineError, Outcome, ParseError, Termination, chain
-
-log = logging.getLogger(__name__)
-
-CONFIRM_WORD = "confirm"  # "drop row 4 confirm": announce a drop that can only lose the turn
-DROP_ARG = re.compile(r"(row|col)([0-9]{1,2})")  # a Confirm button's line: "row4", "col12"
+from bot.referee.server import ServerSettings
+from bot.referee.upkeep import Upkeep
+from bot.referee.wrapper import command
+from bot.store import Store
 
 
-class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
+class Referee:
     """Runs games for front ends over a ``Store``.
 
     ``render``: True renders board PNGs with ``render.board_png`` in a worker thread, False
@@ -81,11 +64,165 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
     ``positions_kept``: how many games' positions stay in memory (least recently used go first;
     any other is replayed from the store when needed).
 
-    Commands live by concept: challenges in ``bot.referee.challenges``, endings in
-    ``bot.referee.endings``, shared machinery in ``bot.referee.core``; play, proof and upkeep here.
+    A thin typed facade: each command goes through the one wrapper (``bot.referee.wrapper``)
+    to the small service that holds it (challenges, play, endings, moderation, ladders, proof,
+    imports, server settings, upkeep), all sharing one explicit ``Context`` (store, clock,
+    renderer, state cache). Button presses and the console grammar are routed here.
     """
 
-    # --- play -------------------------------------------------------------------------------
+    def __init__(
+        self,
+        store: Store,
+        clock: Clock | None = None,
+        render: bool | Renderer = True,
+        *,
+        challenge_ttl: float = 600.0,
+        abandon_after: float = 72 * 3600.0,
+        per_user_limits: bool = True,
+        positions_kept: int = POSITIONS_KEPT,
+    ) -> None:
+        self.ctx = Context(
+            store,
+            clock,
+            render,
+            challenge_ttl=challenge_ttl,
+            abandon_after=abandon_after,
+            per_user_limits=per_user_limits,
+            positions_kept=positions_kept,
+        )
+        self.store = store
+        self.challenges = Challenges(self.ctx)
+        self.play = Play(self.ctx)
+        self.endings = Endings(self.ctx)
+        self.moderation = Moderation(self.ctx)
+        self.ladders = Ladders(self.ctx)
+        self.proof = Proof(self.ctx)
+        self.imports = Imports(self.ctx)
+        self.server = ServerSettings(self.ctx)
+        self.upkeep = Upkeep(self.ctx)
+
+    @property
+    def clock(self) -> Clock:
+        return self.ctx.clock
+
+    @property
+    def challenge_ttl(self) -> float:
+        """Seconds a challenge waits."""
+        return self.ctx.challenge_ttl
+
+    @property
+    def abandon_after(self) -> float:
+        """Seconds without a move after which the opponent may claim (no clock)."""
+        return self.ctx.abandon_after
+
+    async def settings(self, where: Where) -> dict[str, Any]:
+        """This guild's settings: {"theme": name or None, "ladder": {...}}."""
+        return await self.ctx.settings(where)
+
+    # --- challenges ------------------------------------------------------------------------------
+
+    @command()
+    async def challenge(
+        self,
+        where: Where,
+        actor: Actor,
+        game: str,
+        *,
+        opponent: Actor | None = None,
+        variant: str = "standard",
+        options: Mapping[str, Any] | None = None,
+        rated: bool = False,
+        clock: str = "none",
+        starter: str = "random",
+        rematch_of: int | None = None,
+        dice_words: str = "",
+        request_id: str | None = None,
+    ) -> Reply:
+        """Challenge ``opponent`` (None: an open challenge anyone may accept) in this channel."""
+        return await self.challenges.challenge(
+            where,
+            actor,
+            game,
+            opponent=opponent,
+            variant=variant,
+            options=options,
+            rated=rated,
+            clock=clock,
+            starter=starter,
+            rematch_of=rematch_of,
+            dice_words=dice_words,
+        )
+
+    async def challenge_refusal(
+        self,
+        where: Where,
+        actor: Actor,
+        game: str,
+        *,
+        opponent: Actor | None = None,
+        variant: str = "standard",
+        options: Mapping[str, Any] | None = None,
+        rated: bool = False,
+        clock: str = "none",
+        starter: str = "random",
+        dice_words: str = "",
+    ) -> Reply | None:
+        """The refusal ``challenge`` would answer before writing anything, or None: asked
+        first by a front end that makes something for the challenge (a thread), so a
+        challenge that will be refused makes nothing. None is no promise: the write checks
+        the limits again (and whether the channel is free), and the front end undoes what it
+        made if refused."""
+        return await self.challenges.challenge_refusal(
+            where,
+            actor,
+            game,
+            opponent=opponent,
+            variant=variant,
+            options=options,
+            rated=rated,
+            clock=clock,
+            starter=starter,
+            dice_words=dice_words,
+        )
+
+    @command()
+    async def accept(
+        self,
+        where: Where,
+        actor: Actor,
+        challenge_id: int | None = None,
+        *,
+        dice_words: str = "",
+        request_id: str | None = None,
+    ) -> Reply:
+        """Accept a challenge (None: the one waiting in this channel); starts the game here."""
+        return await self.challenges.accept(where, actor, challenge_id, dice_words=dice_words)
+
+    @command()
+    async def decline(
+        self,
+        where: Where,
+        actor: Actor,
+        challenge_id: int | None = None,
+        *,
+        request_id: str | None = None,
+    ) -> Reply:
+        """Decline a challenge addressed to you, or withdraw your own."""
+        return await self.challenges.decline(where, actor, challenge_id)
+
+    @command()
+    async def rematch(
+        self,
+        where: Where,
+        actor: Actor,
+        game_id: int | None = None,
+        *,
+        request_id: str | None = None,
+    ) -> Reply:
+        """Challenge the other player of the latest finished game here, starter swapped."""
+        return await self.challenges.rematch(where, actor, game_id)
+
+    # --- play ------------------------------------------------------------------------------------
 
     @command(keep=False)
     async def act(
@@ -94,130 +231,218 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
         actor: Actor,
         text: str,
         *,
-        request_id: str | None = None,
         version: int | None = None,
+        request_id: str | None = None,
     ) -> Reply:
-        """Play ``text`` in the game's notation ("drop row 4", "move d7 d6 x b6", "push a1 a3 ne").
-
-        A drop into a full Atmalof line can only lose the turn: it is announced only when
-        confirmed ("drop row 4 confirm", or the Confirm button), else the answer asks first.
-        A repeated ``request_id`` gets the first answer again and changes nothing; ``version``
-        (from a button) refuses a click on a position the game has moved on from.
-        """
-        request_id = current_request_id()  # the wrapper answered a repeat already
-        words = str(text).split()
-        confirmed = len(words) > 1 and words[-1].lower() == CONFIRM_WORD
-        if confirmed:
-            text = " ".join(words[:-1])
-        g, state, seat, prefix = await self._playing(where, actor, version=version)
-        rules = engine.get_game(g.game)
-        if seat != state.to_move:
-            try:
-                rules.parse(state, text)
-            except ParseError as exc:  # not a command of this game at all: say that first
-                raise Refusal(
-                    "engine", {"message": str(exc)}, game_id=g.id, version=g.version
-                ) from exc
-            except EngineError:  # a real command, only not now: the turn is the reason
-                pass
-            raise Refusal(
-                "not_your_turn",
-                {"player": texts.seat_label(g, rules.side_names, state.to_move)},
-                game_id=g.id,
-                version=g.version,
-            )
-        try:
-            action = rules.parse(state, text)
-        except EngineError as exc:
-            raise Refusal("engine", {"message": str(exc)}, game_id=g.id, version=g.version) from exc
-        now = self._now()
-        notation = rules.notation(state, action)
-        if rules.die_faces(state, action) is not None:
-            if not confirmed and self._futile(g, state, action):
-                return self._confirm_first(g, state, actor, notation, prefix)
-            return await self._announce(g, state, seat, actor, notation, now, request_id, prefix)
-        after = rules.apply(state, action)
-        said = rules.describe(state, action, None)
-        entry = NewAction(seat, str(actor.id), notation, None, iso(now))
-        return await self._commit_move(
-            g, state, after, action, entry, said, now, request_id, prefix, t_end=now
-        )
+        """Play ``text`` in the game's notation ("drop row 4", "move d7 d6 x b6", "push a1
+        a3 ne")."""
+        return await self.play.act(where, actor, text, version=version)
 
     @command()
     async def roll_pending(
         self, where: Where, *, game_id: int | None = None, request_id: str | None = None
     ) -> Reply:
         """Roll the die for a stored Atmalof announcement and apply the drop."""
-        g = await (
-            self.store.game(game_id) if game_id else self.store.active_game(where.channel_id)
-        )
-        if g is None or g.status != "active":
-            raise Refusal("no_game")
-        if g.pending is None:
-            raise Refusal("no_roll_waiting", game_id=g.id, version=g.version)
-        try:
-            return await self._complete_roll(g)
-        except BrokenGame as broken:
-            return self._broken_reply(g, broken)
+        return await self.play.roll_pending(where, game_id=game_id)
 
     async def legal_moves(self, where: Where, actor: Actor) -> list[str]:
         """Every legal action's notation, in the engine's order, if ``actor`` is to move now
         (else none); the console lists them a page at a time (``legal_for`` stops at 25)."""
-        g = await self.store.active_game(where.channel_id)
-        if g is None or g.pending is not None or g.seat_of(actor.id) is None or g.frozen_at:
-            return []
-        try:
-            state = await self._state(g)
-        except BrokenGame:  # logged and told once by the load path
-            return []
-        if g.players[state.to_move] != actor.id:
-            return []
-        rules = engine.get_game(g.game)
-        return [rules.notation(state, a) for a in rules.legal(state)]
+        return await self.play.legal_moves(where, actor)
 
     @command()
     async def board(self, where: Where, *, request_id: str | None = None) -> Reply:
         """The current position of the channel's game (or its latest finished game)."""
-        g = await self.store.latest_game(where.channel_id)
-        if g is None:
-            raise Refusal("no_game")
-        try:
-            if g.status == "active" and g.pending is not None:
-                try:
-                    return await self._complete_roll(g)  # the roll's sentence above the board
-                except Conflict:  # someone else rolled it meanwhile
-                    g = await self.store.game(g.id) or g
-            state = await self._state(g)
-        except BrokenGame as broken:
-            return self._broken_reply(g, broken)
-        changed = texts.options_line(g.game, g.variant, g.options, g.clock)
-        return await self._board_reply(g, state, changed or "")
+        return await self.play.board(where)
 
     async def legal_for(
         self, where: Where, actor: Actor, prefix: str = "", *, limit: int | None = MAX_CHOICES
     ) -> list[str]:
         """Autocomplete: notations of the legal actions, if ``actor`` is to move; at most
-        ``limit`` (None: all of them, for a front end that says how many more there are).
+        ``limit`` (None: all of them, for a front end that says how many more there are)."""
+        return await self.play.legal_for(where, actor, prefix, limit=limit)
 
-        Those starting with ``prefix`` come first, then those merely containing it.
-        """
-        g = await self.store.active_game(where.channel_id)
-        if g is None or g.pending is not None or g.seat_of(actor.id) is None or g.frozen_at:
-            return []
-        try:
-            state = await self._state(g)
-        except BrokenGame:  # the next command tells them
-            return []
-        if g.players[state.to_move] != actor.id:
-            return []
-        rules = engine.get_game(g.game)
-        wanted = " ".join(str(prefix).lower().split())[:100]
-        names = [rules.notation(state, a) for a in rules.legal(state)]
-        first = [n for n in names if n.startswith(wanted)]
-        then = [n for n in names if wanted in n and not n.startswith(wanted)]
-        return (first + then)[:limit]
+    # --- endings ---------------------------------------------------------------------------------
 
-    # --- proof ------------------------------------------------------------------------------
+    @command()
+    async def resign(self, where: Where, actor: Actor, *, request_id: str | None = None) -> Reply:
+        """Give up: the opponent wins. A repeated ``request_id`` is answered once."""
+        return await self.endings.resign(where, actor)
+
+    @command()
+    async def offer_draw(
+        self, where: Where, actor: Actor, *, request_id: str | None = None
+    ) -> Reply:
+        """Offer a draw (accepts one already offered to you). Lapses when the offerer moves."""
+        return await self.endings.offer_draw(where, actor)
+
+    @command()
+    async def answer_draw(
+        self,
+        where: Where,
+        actor: Actor,
+        accept: bool,
+        *,
+        version: int | None = None,
+        request_id: str | None = None,
+    ) -> Reply:
+        """Accept or decline the draw your opponent offered (``version``: from the button)."""
+        return await self.endings.answer_draw(where, actor, accept, version=version)
+
+    @command()
+    async def request_takeback(
+        self, where: Where, actor: Actor, *, request_id: str | None = None
+    ) -> Reply:
+        """Ask to take back your last turn (and the reply to it); never across a die roll."""
+        return await self.endings.request_takeback(where, actor)
+
+    @command()
+    async def answer_takeback(
+        self,
+        where: Where,
+        actor: Actor,
+        accept: bool,
+        *,
+        version: int | None = None,
+        request_id: str | None = None,
+    ) -> Reply:
+        """Allow or refuse the takeback your opponent asked for (``version``: from the button)."""
+        return await self.endings.answer_takeback(where, actor, accept, version=version)
+
+    @command()
+    async def abort(self, where: Where, actor: Actor, *, request_id: str | None = None) -> Reply:
+        """End the game unrated, allowed to a player who has not acted yet: a player who has
+        moved (an Atmalof drop with its roll counts) could otherwise abort to escape a bad
+        roll. An announced roll is rolled first (``_playing``), so it counts too."""
+        return await self.endings.abort(where, actor)
+
+    @command()
+    async def claim(self, where: Where, actor: Actor, *, request_id: str | None = None) -> Reply:
+        """Claim the win when the opponent's time ran out or they abandoned the game."""
+        return await self.endings.claim(where, actor)
+
+    @command()
+    async def moderator_abort(
+        self, where: Where, actor: Actor, reason: str, *, request_id: str | None = None
+    ) -> Reply:
+        """A moderator ends the channel's game unrated, with a reason that is logged."""
+        return await self.endings.moderator_abort(where, actor, reason)
+
+    @command()
+    async def award(
+        self,
+        where: Where,
+        actor: Actor,
+        winner: Actor | None,
+        reason: str,
+        *,
+        request_id: str | None = None,
+    ) -> Reply:
+        """A moderator decides the game: ``winner`` a player of it, or None for a draw."""
+        return await self.endings.award(where, actor, winner, reason)
+
+    # --- moderation ------------------------------------------------------------------------------
+
+    @command()
+    async def dispute(
+        self, where: Where, actor: Actor, reason: str = "", *, request_id: str | None = None
+    ) -> Reply:
+        """A player of the channel's game freezes it and asks the moderators to look."""
+        return await self.moderation.dispute(where, actor, reason)
+
+    @command()
+    async def rewind(
+        self,
+        where: Where,
+        actor: Actor,
+        number: int,
+        reason: str = "",
+        *,
+        request_id: str | None = None,
+    ) -> Reply:
+        """The position after action ``number`` (0: the start) as a picture; changes nothing
+        but the log, which records that a moderator looked. Finished games too: their chain
+        ends with the result, so that look goes to the bot's own log instead."""
+        return await self.moderation.rewind(where, actor, number, reason)
+
+    @command()
+    async def resume(
+        self, where: Where, actor: Actor, reason: str = "", *, request_id: str | None = None
+    ) -> Reply:
+        """Unfreeze: every clock goes on from what it showed when the dispute froze it."""
+        return await self.moderation.resume(where, actor, reason)
+
+    @command()
+    async def restore(
+        self, where: Where, actor: Actor, number: int, reason: str, *, request_id: str | None = None
+    ) -> Reply:
+        """By agreement: the game goes on from the position after action ``number``; the
+        later actions leave the live line but stay in the log. The game is unfrozen; the
+        clock banks stay as they are and the player to move starts a fresh turn."""
+        return await self.moderation.restore(where, actor, number, reason)
+
+    @command()
+    async def void(
+        self, where: Where, actor: Actor, reason: str, *, request_id: str | None = None
+    ) -> Reply:
+        """End the game without a result and unrated (frozen or not), the reason logged."""
+        return await self.moderation.void(where, actor, reason)
+
+    async def mod_role(self, where: Where) -> int | None:
+        """The role a dispute notifies here (None: not set, or not in a server)."""
+        return await self.moderation.mod_role(where)
+
+    @command()
+    async def set_mod_role(
+        self, where: Where, actor: Actor, role_id: int | None, *, request_id: str | None = None
+    ) -> Reply:
+        return await self.moderation.set_mod_role(where, actor, role_id)
+
+    # --- ladders ---------------------------------------------------------------------------------
+
+    async def ladder_names(self, where: Where) -> list[str]:
+        """Ladder keys for autocomplete: this season's ladders here, then every game."""
+        return await self.ladders.ladder_names(where)
+
+    @command()
+    async def ladder(
+        self,
+        where: Where,
+        actor: Actor,
+        game: str | None = None,
+        *,
+        top: int = 10,
+        include_provisional: bool = False,
+        request_id: str | None = None,
+    ) -> Reply:
+        """The leaderboard of one ladder this season, with the caller's own rank."""
+        return await self.ladders.ladder(
+            where, actor, game, top=top, include_provisional=include_provisional
+        )
+
+    @command()
+    async def stats(
+        self,
+        where: Where,
+        actor: Actor,
+        player: Actor | None = None,
+        game: str | None = None,
+        opponent: Actor | None = None,
+        *,
+        request_id: str | None = None,
+    ) -> Reply:
+        """A player's season: rating(s), record, streaks, head-to-head, history chart, and
+        for Atmalof their dice luck."""
+        return await self.ladders.stats(where, actor, player, game, opponent)
+
+    @command()
+    async def close_season(
+        self, where: Where, actor: Actor, *, request_id: str | None = None
+    ) -> Reply:
+        """Moderators: archive this server's ratings; a new season starts with everyone new."""
+        return await self.ladders.close_season(where, actor)
+
+    # --- proof -----------------------------------------------------------------------------------
 
     @command()
     async def history(
@@ -229,78 +454,41 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
         request_id: str | None = None,
     ) -> Reply:
         """The game's moves with their times, ``HISTORY_PAGE`` to a page (1 is the first)."""
-        g = await self._game_here(where, game_id)
-        if g is None:
-            raise Refusal("no_game")
-        rows = await self.store.actions(g.id)
-        sides = engine.get_game(g.game).side_names
-        pages = max(1, -(-len(rows) // HISTORY_PAGE))
-        page = min(max(1, int(page)), pages)
-        chunk = rows[(page - 1) * HISTORY_PAGE : page * HISTORY_PAGE]
-        lost = self._lost_turns(g, rows) if any(a.roll is not None for a in chunk) else set()
-        lines = [f"Game {g.id}: {texts.players_line(g, sides)} (page {page} of {pages})"]
-        for a in chunk:
-            roll = f", rolled {a.roll}" if a.roll is not None else ""
-            if a.seq in lost:
-                roll += ": the square was taken, the turn lost"
-            lines.append(f"{a.seq}. {sides[a.side]}: {a.action}{roll} ({a.at[11:19]} UTC)")
-        if not rows:
-            lines.append("No moves yet.")
-        if g.pending:
-            lines.append(f"Announced, roll pending: {g.pending}")
-        lines.append(f"Log head #{chain.short(g.last_hash)}")
-        return Reply(text="\n".join(lines), game_id=g.id, version=g.version, chain=g.last_hash)
-
-    @staticmethod
-    def _lost_turns(g: Any, rows: list[Any]) -> set[int]:
-        """The seqs of the drops that landed on a taken square (replayed from the log)."""
-        rules = engine.get_game(g.game)
-        state = rules.new(g.variant, **json.loads(g.options))
-        lost = set()
-        for row in rows:
-            after = rules.apply(state, rules.parse(state, row.action), row.roll)
-            if lost_turn(state, after, row.roll):
-                lost.add(row.seq)
-            state = after
-        return lost
+        return await self.proof.history(where, page, game_id=game_id)
 
     @command()
     async def record(
         self, where: Where, *, game_id: int | None = None, request_id: str | None = None
     ) -> Reply:
         """The game's record as JSON in ``reply.file`` (seed included once the game is over)."""
-        g = await self._game_here(where, game_id)
-        if g is None:
-            raise Refusal("no_game")
-        data = (await stored_record(self.store, g)).to_json().encode()
-        note = "" if g.status != "active" else " (the dice seed is added when the game ends)"
-        changed = texts.options_line(g.game, g.variant, g.options, g.clock)
-        return Reply(
-            text=f"The record of game {g.id}{note}. Check it with: {VERIFY_HINT}"
-            + (f"\n{changed}" if changed else ""),
-            file=data,
-            file_name=f"game-{g.id}.json",
-            game_id=g.id,
-            version=g.version,
-            chain=g.last_hash,
-        )
+        return await self.proof.record(where, game_id=game_id)
 
     @command()
     async def verify(
         self, where: Where, *, game_id: int | None = None, request_id: str | None = None
     ) -> Reply:
         """Replay the stored log with the engine, recheck rolls (after the end) and the chain."""
-        g = await self._game_here(where, game_id)
-        if g is None:
-            raise Refusal("no_game")
-        verdict = await check_stored(self.store, g)
-        lines = [("Verified: " if verdict.ok else "Problem: ") + verdict.reason]
-        lines += [f"- {d}" for d in verdict.details]
-        return Reply(
-            text="\n".join(lines), ok=True, game_id=g.id, version=g.version, chain=g.last_hash
+        return await self.proof.verify(where, game_id=game_id)
+
+    # --- imports ---------------------------------------------------------------------------------
+
+    @command()
+    async def import_record(
+        self,
+        where: Where,
+        data: bytes,
+        *,
+        name: str = "record.json",
+        gif: bool = False,
+        max_gif_bytes: int = MAX_GIF_BYTES,
+        request_id: str | None = None,
+    ) -> Reply:
+        """The verdict on a record file, its final position and (``gif``) its replay."""
+        return await self.imports.import_record(
+            where, data, name=name, gif=gif, max_gif_bytes=max_gif_bytes
         )
 
-    # --- settings, buttons, upkeep ----------------------------------------------------------
+    # --- server ----------------------------------------------------------------------------------
 
     @command()
     async def set_setting(
@@ -308,41 +496,22 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
     ) -> Reply:
         """Moderators only; keys: "theme" (a name render knows), "ladder" (a dict),
         "takebacks" (a bool: casual games may take back a move by consent)."""
-        if not actor.is_moderator:
-            raise Refusal("settings_moderators_only")
-        if where.guild_id is None:
-            raise Refusal("settings_need_server")
-        if key == "theme":
-            themes = known_themes()
-            if themes and value not in themes:
-                raise Refusal("unknown_theme", {"theme": value, "themes": ", ".join(themes)})
-            await self.store.set_guild_settings(where.guild_id, self._now(), theme=str(value))
-        elif key == "ladder" and isinstance(value, Mapping):
-            problem = ladder_setting_problem(value)
-            if problem:
-                raise Refusal("bad_ladder_setting", {"message": problem})
-            await ladder_store.set_ladder_setting(self.store, where.guild_id, value, self._now())
-            return Reply(text=f"Ladders on this server: {ladder_setting_text(value)}.")
-        elif key == "takebacks" and isinstance(value, bool):
-            await self.store.set_takebacks(where.guild_id, value, self._now())
-            return Reply(text=texts.takebacks_setting_text(value))
-        else:
-            raise Refusal("unknown_setting", {"key": key})
-        return Reply(text=f"Server setting {key} is now {value}.")
+        return await self.server.set_setting(where, actor, key, value)
 
     @command()
     async def forget_server(
         self, where: Where, actor: Actor, *, request_id: str | None = None
     ) -> Reply:
         """Moderators: remove this server's data (``bot.forget``; docs/privacy.md)."""
-        if not actor.is_moderator:
-            raise Refusal("forget_moderators_only")
-        if where.guild_id is None:
-            raise Refusal("forget_needs_server")
-        report = await forget_guild(self.store, where.guild_id)
-        for game_id in report.game_ids:
-            self._states.pop(game_id, None)
-        return Reply(text="\n".join(report.lines()), ephemeral=True)
+        return await self.server.forget_server(where, actor)
+
+    # --- upkeep ----------------------------------------------------------------------------------
+
+    async def sweep(self, now: float | None = None) -> list[Notice]:
+        """End games whose flag fell, finish stale rolls, expire challenges; notices to post."""
+        return await self.upkeep.sweep(now)
+
+    # --- routed here ------------------------------------------------------------------------
 
     @command()
     async def press(
@@ -380,46 +549,6 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
         if kind in (ButtonKind.DRAW_ACCEPT, ButtonKind.DRAW_DECLINE):
             return await self.answer_draw(where, actor, accept, version=version)
         return await self.answer_takeback(where, actor, accept, version=version)
-
-    async def sweep(self, now: float | None = None) -> list[Notice]:
-        """End games whose flag fell, finish stale rolls, expire challenges; notices to post.
-
-        Call it every few seconds; it is cheap when there is nothing to do.
-        """
-        now = self._now() if now is None else now
-        notices: list[Notice] = []
-        for g in await self.store.overdue_games(now):
-            try:
-                state = await self._state(g)
-            except BrokenGame as broken:  # the flag cannot be judged: tell the channel, once
-                if g.id not in self._broken:
-                    notices.append(Notice(where_of(g), self._broken_reply(g, broken)))
-                continue
-            loser = state.to_move
-            sides = engine.get_game(g.game).side_names
-            outcome = Outcome(Termination.TIMEOUT, 1 - loser, f"{sides[loser]} ran out of time")
-            try:
-                reply = await self._end(g, state, outcome, None, None, "timeout", at=now)
-            except Conflict:  # a command landed first: it saw the flag itself
-                continue
-            notices.append(Notice(where_of(g), reply))
-        for g in await self.store.stale_rolls(now - STALE_ROLL_AFTER):
-            try:
-                reply = await self._complete_roll(g)
-            except Conflict:  # a command rolled it first
-                continue
-            except BrokenGame as broken:
-                if g.id not in self._broken:
-                    notices.append(Notice(where_of(g), self._broken_reply(g, broken)))
-                continue
-            notices.append(Notice(where_of(g), reply))
-        for c in await self.store.expired_challenges(now):
-            if await self.store.close_challenge(c.id, "expired"):
-                text = f"{c.challenger_name}'s challenge to {c.opponent_name or 'anyone'} expired."
-                where = Where(c.guild_id, c.channel_id, c.parent_id)
-                notices.append(Notice(where, Reply(text=text, challenge_id=c.id)))
-        await self.store.prune_requests(now - REQUESTS_KEPT_FOR, REQUESTS_PRUNED_PER_SWEEP)
-        return notices
 
     @command()
     async def handle(

@@ -14,9 +14,8 @@ from typing import Any
 from bot.errors import Refusal
 from bot.referee import boards
 from bot.referee.boards import BoardView
-from bot.referee.core import RefereeCore
+from bot.referee.context import Context
 from bot.referee.replies import Reply, Where
-from bot.referee.wrapper import command
 from bot.texts import outcome_words
 from engine import EngineError, Outcome, chain, get_game
 from engine.record import MAX_ACTIONS, MAX_JSON_CHARS, Record, RecordError, replay, verify
@@ -38,10 +37,12 @@ def _replay_gif(record: Record, theme: str, max_bytes: int) -> bytes | None:
     return render.replay_gif(record, theme=theme, max_bytes=max_bytes)
 
 
-class Imports(RefereeCore):
+class Imports:
     """import_record."""
 
-    @command()
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
     async def import_record(
         self,
         where: Where,
@@ -50,7 +51,6 @@ class Imports(RefereeCore):
         name: str = "record.json",
         gif: bool = False,
         max_gif_bytes: int = MAX_GIF_BYTES,
-        request_id: str | None = None,
     ) -> Reply:
         """The verdict on a record file, its final position and (``gif``) its replay."""
         if len(data) > MAX_IMPORT_BYTES:
@@ -82,7 +82,7 @@ class Imports(RefereeCore):
         lines.append(f"Log head #{chain.short(record.head)}")
         theme = "dark"
         if where.guild_id is not None:
-            theme = (await self.store.guild_settings(where.guild_id)).get("theme") or theme
+            theme = (await self.ctx.store.guild_settings(where.guild_id)).get("theme") or theme
         last = _last(record, states)
         view = BoardView(
             record.game,
@@ -93,7 +93,7 @@ class Imports(RefereeCore):
             outcome,
             moves=len(record.actions),
         )
-        image = await boards.png(self._renderer, view)
+        image = await boards.png(self.ctx.renderer, view)
         reply = Reply(
             text="\n".join(lines),
             image=image,
@@ -103,7 +103,7 @@ class Imports(RefereeCore):
             finished=record.result is not None,
             chain=record.head,
         )
-        if gif and self._renderer is not None:
+        if gif and self.ctx.renderer is not None:
             try:
                 reply.file = await asyncio.to_thread(_replay_gif, record, theme, max_gif_bytes)
                 reply.file_name = f"replay-{record.game_id}.gif"

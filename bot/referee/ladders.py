@@ -19,9 +19,8 @@ from bot.errors import Refusal
 from bot.ladder import Leaderboard, LeaderboardRow, leaderboard
 from bot.ladder_store import GAMES, guild_key, ladder_for, per_variant_rule
 from bot.ratings import PROVISIONAL_NOTE, is_provisional, rating_text
-from bot.referee.core import RefereeCore
+from bot.referee.context import Context
 from bot.referee.replies import Actor, Reply, Where
-from bot.referee.wrapper import command
 from bot.stats import DiceDrop, PlayerStats, dice_luck, player_stats
 from bot.store import Store
 
@@ -79,27 +78,30 @@ async def atmalof_drops(store: Store, guild_id: int | None, player: int) -> list
     return drops
 
 
-class Ladders(RefereeCore):
+class Ladders:
     """``ladder``, ``stats``, ``close_season`` and ``ladder_names`` (autocomplete)."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
 
     async def _theme(self, guild: int | None) -> str:
         if guild is None:
             return "dark"
-        return str((await self.store.guild_settings(guild)).get("theme") or "dark")
+        return str((await self.ctx.store.guild_settings(guild)).get("theme") or "dark")
 
     async def _ladder_here(self, where: Where, game: str | None) -> str:
         """The ladder key meant by ``game`` ("atmalof", "atmalof/junior", or None: this
         channel's latest game, else the server's busiest ladder, else Atmalof)."""
         guild = guild_key(where.guild_id)
-        setting = (await self.settings(where)).get("ladder") or {}
+        setting = (await self.ctx.settings(where)).get("ladder") or {}
         variant = None
         if game is None or not str(game).strip():
-            latest = await self.store.latest_game(where.channel_id)
+            latest = await self.ctx.store.latest_game(where.channel_id)
             if latest is not None:
                 game, variant = latest.game, latest.variant
             else:
-                season = await ladder_store.season_of(self.store, guild)
-                busiest = await ladder_store.ladders(self.store, guild, season)
+                season = await ladder_store.season_of(self.ctx.store, guild)
+                busiest = await ladder_store.ladders(self.ctx.store, guild, season)
                 game = busiest[0] if busiest else "atmalof"
         name, _, given = str(game).strip().lower().partition("/")
         if name not in GAMES:
@@ -109,11 +111,10 @@ class Ladders(RefereeCore):
     async def ladder_names(self, where: Where) -> list[str]:
         """Ladder keys for autocomplete: this season's ladders here, then every game."""
         guild = guild_key(where.guild_id)
-        season = await ladder_store.season_of(self.store, guild)
-        found = await ladder_store.ladders(self.store, guild, season)
+        season = await ladder_store.season_of(self.ctx.store, guild)
+        found = await ladder_store.ladders(self.ctx.store, guild, season)
         return list(dict.fromkeys([*found, *GAMES]))
 
-    @command()
     async def ladder(
         self,
         where: Where,
@@ -122,21 +123,20 @@ class Ladders(RefereeCore):
         *,
         top: int = 10,
         include_provisional: bool = False,
-        request_id: str | None = None,
     ) -> Reply:
         """The leaderboard of one ladder this season, with the caller's own rank."""
         key = await self._ladder_here(where, game)
         guild = guild_key(where.guild_id)
-        season = await ladder_store.season_of(self.store, guild)
-        table = await ladder_store.ratings(self.store, guild, key, season)
+        season = await ladder_store.season_of(self.ctx.store, guild)
+        table = await ladder_store.ratings(self.ctx.store, guild, key, season)
         board = leaderboard(
             table,
             top=max(1, min(int(top), MAX_TOP)),
             caller=actor.id,
             include_provisional=include_provisional,
-            now=datetime.fromtimestamp(self._now(), UTC),
+            now=datetime.fromtimestamp(self.ctx.now(), UTC),
         )
-        names = await ladder_store.names(self.store, table)
+        names = await ladder_store.names(self.ctx.store, table)
         title = f"{_title(key)} ladder, season {season}"
         text = _leaderboard_text(board, names, title, actor, include_provisional)
         image = await self._leaderboard_image(where, board, names, title, actor)
@@ -150,7 +150,7 @@ class Ladders(RefereeCore):
     async def _leaderboard_image(
         self, where: Where, board: Leaderboard, names: dict[int, str], title: str, actor: Actor
     ) -> bytes | None:
-        if self._renderer is None:
+        if self.ctx.renderer is None:
             return None
         from render.chart import Standing, leaderboard_png
 
@@ -170,7 +170,6 @@ class Ladders(RefereeCore):
             log.exception("leaderboard image failed")
             return None
 
-    @command()
     async def stats(
         self,
         where: Where,
@@ -178,8 +177,6 @@ class Ladders(RefereeCore):
         player: Actor | None = None,
         game: str | None = None,
         opponent: Actor | None = None,
-        *,
-        request_id: str | None = None,
     ) -> Reply:
         """A player's season: rating(s), record, streaks, head-to-head, history chart, and for
         Atmalof their dice luck."""
@@ -192,10 +189,10 @@ class Ladders(RefereeCore):
                 raise Refusal("no_such_game", {"name": name, "choices": ", ".join(GAMES)})
         if opponent is not None and opponent.id == who.id:
             raise Refusal("head_to_head_needs_other")
-        season = await ladder_store.season_of(self.store, guild)
-        setting = (await self.settings(where)).get("ladder") or {}
+        season = await ladder_store.season_of(self.ctx.store, guild)
+        setting = (await self.ctx.settings(where)).get("ladder") or {}
         rule = per_variant_rule(setting)
-        played = await ladder_store.games(self.store, guild, season)
+        played = await ladder_store.games(self.ctx.store, guild, season)
         st = player_stats(
             played,
             who.id,
@@ -208,7 +205,7 @@ class Ladders(RefereeCore):
         ]
         lines += _stats_lines(st, opponent)
         if name in (None, "atmalof"):
-            drops = await atmalof_drops(self.store, where.guild_id, who.id)
+            drops = await atmalof_drops(self.ctx.store, where.guild_id, who.id)
             if drops:
                 lines.append(f"Dice luck (Atmalof): {dice_luck(drops).text()}")
         image = await self._chart(where, st, who)
@@ -220,7 +217,7 @@ class Ladders(RefereeCore):
         )
 
     async def _chart(self, where: Where, st: PlayerStats, who: Actor) -> bytes | None:
-        if self._renderer is None or not st.history:
+        if self.ctx.renderer is None or not st.history:
             return None
         from render.chart import rating_chart_png
 
@@ -233,20 +230,17 @@ class Ladders(RefereeCore):
             log.exception("rating chart failed")
             return None
 
-    @command()
-    async def close_season(
-        self, where: Where, actor: Actor, *, request_id: str | None = None
-    ) -> Reply:
+    async def close_season(self, where: Where, actor: Actor) -> Reply:
         """Moderators: archive this server's ratings; a new season starts with everyone new."""
         if not actor.is_moderator:
             raise Refusal("season_moderators_only")
         if where.guild_id is None:
             raise Refusal("season_needs_server")
         archived = await ladder_store.close_season(
-            self.store, where.guild_id, self._now(), actor.id
+            self.ctx.store, where.guild_id, self.ctx.now(), actor.id
         )
         ladders = sorted({k for k, _ in archived.ratings})
-        names = await ladder_store.names(self.store, [p for _, p in archived.ratings])
+        names = await ladder_store.names(self.ctx.store, [p for _, p in archived.ratings])
         lines = [
             f"Season {archived.season} is closed by {actor.name}: {len(archived.ratings)} "
             f"rating{'s' if len(archived.ratings) != 1 else ''} on {len(ladders)} "

@@ -20,10 +20,9 @@ from bot.clock import ClockSpec, format_seconds
 from bot.errors import BrokenGame, Refusal
 from bot.referee import boards
 from bot.referee.boards import BoardView
-from bot.referee.core import HISTORY_PAGE, MAX_REASON, RefereeCore
+from bot.referee.context import HISTORY_PAGE, MAX_REASON, Context
 from bot.referee.records import stored_record
 from bot.referee.replies import Actor, Reply, Where
-from bot.referee.wrapper import command
 from bot.store import GameRow, NewEvent
 from engine import Outcome, Termination, chain
 from engine.record import LOG_VERSION
@@ -41,25 +40,25 @@ def _reason(text: str | None, default: str = "") -> str:
     return " ".join(str(text or "").split())[:MAX_REASON] or default
 
 
-class Disputes(RefereeCore):
+class Moderation:
     """dispute, and the moderators' rewind, resume, restore, void; the moderators' role."""
 
-    @command()
-    async def dispute(
-        self, where: Where, actor: Actor, reason: str = "", *, request_id: str | None = None
-    ) -> Reply:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    async def dispute(self, where: Where, actor: Actor, reason: str = "") -> Reply:
         """A player of the channel's game freezes it and asks the moderators to look.
 
         The reply carries the board, the log so far as text, the record file (seed hidden) and
         mentions both players; the front end posts it where the moderators will see it.
         """
         try:
-            g, state, seat, prefix = await self._playing(where, actor)
+            g, state, seat, prefix = await self.ctx.playing(where, actor)
         except Refusal as exc:
             if exc.code == "frozen":  # decided by the reason's code, never by its words
                 raise Refusal("dispute_open", game_id=exc.game_id) from exc
             raise
-        now = self._now()
+        now = self.ctx.now()
         why = _reason(reason, "no reason given")
         event = NewEvent("dispute", now, seat=seat, user_id=actor.id, note={"reason": why})
         changes = {
@@ -79,9 +78,9 @@ class Disputes(RefereeCore):
             "ends; then every roll can be rechecked).",
             MODERATOR_HELP,
         ]
-        reply = await self._board_reply(g, state, "\n".join(lines))
+        reply = await self.ctx.board_reply(g, state, "\n".join(lines))
         reply.mentions = list(dict.fromkeys(g.players))
-        reply.file = (await stored_record(self.store, g)).to_json().encode()
+        reply.file = (await stored_record(self.ctx.store, g)).to_json().encode()
         reply.file_name = f"game-{g.id}-dispute.json"
         return reply
 
@@ -90,12 +89,12 @@ class Disputes(RefereeCore):
     ) -> GameRow:
         """Store a moderation's change with its event and keep ``state`` as the game's
         position (``Conflict`` if the game moved on meanwhile)."""
-        g = await self.store.change_game(g, changes, events=[event])
-        self._states[g.id] = (g.last_hash, state)
+        g = await self.ctx.store.change_game(g, changes, events=[event])
+        self.ctx.states[g.id] = (g.last_hash, state)
         return g
 
     async def _log_lines(self, g: GameRow) -> list[str]:
-        rows = await self.store.actions(g.id)
+        rows = await self.ctx.store.actions(g.id)
         sides = engine.get_game(g.game).side_names
         lines = [f"Log ({len(rows)} actions; the attached record has them all):"]
         if len(rows) > HISTORY_PAGE:
@@ -126,27 +125,18 @@ class Disputes(RefereeCore):
             raise Refusal("moderators_only")
         if need_reason and not _reason(reason):
             raise Refusal("reason_needed")
-        g = await self._game_for_moderator(where)
+        g = await self.ctx.game_for_moderator(where)
         if g is None and finished_too:  # players dispute after the end too
-            g = await self.store.latest_game(where.channel_id)
+            g = await self.ctx.store.latest_game(where.channel_id)
             if g is None and where.parent_id is not None:  # a dispute's private thread
-                g = await self.store.latest_game(where.parent_id)
+                g = await self.ctx.store.latest_game(where.parent_id)
         if g is None:
             raise Refusal("no_game")
         if action:
-            self._own_game(g, actor, action)
-        return g, await self._state_or_last_good(g)
+            self.ctx.own_game(g, actor, action)
+        return g, await self.ctx.state_or_last_good(g)
 
-    @command()
-    async def rewind(
-        self,
-        where: Where,
-        actor: Actor,
-        number: int,
-        reason: str = "",
-        *,
-        request_id: str | None = None,
-    ) -> Reply:
+    async def rewind(self, where: Where, actor: Actor, number: int, reason: str = "") -> Reply:
         """The position after action ``number`` (0: the start) as a picture; changes nothing
         but the log, which records that a moderator looked. Finished games too: their chain
         ends with the result, so that look goes to the bot's own log instead."""
@@ -154,17 +144,17 @@ class Disputes(RefereeCore):
         g, _ = loaded
         if not 0 <= number <= g.seq:
             raise Refusal("rewind_out_of_range", {"seq": g.seq}, game_id=g.id)
-        now = self._now()
+        now = self.ctx.now()
         why = _reason(reason, "review")
         if g.status != "active":
             log.info("moderator %s rewound finished game %s to %s: %s", actor.id, g.id, number, why)
         else:
             event = NewEvent("rewind", now, user_id=actor.id, note={"to": number, "reason": why})
-            g = await self.store.change_game(g, {"updated_at": now}, events=[event])
-        rows = await self.store.actions(g.id, number)
+            g = await self.ctx.store.change_game(g, {"updated_at": now}, events=[event])
+        rows = await self.ctx.store.actions(g.id, number)
         try:
-            state = self._replay_rows(g, rows)
-            before = self._replay_rows(g, rows[:-1])
+            state = self.ctx.replay_rows(g, rows)
+            before = self.ctx.replay_rows(g, rows[:-1])
         except BrokenGame as broken:
             raise Refusal(
                 "unreplayable",
@@ -184,7 +174,7 @@ class Disputes(RefereeCore):
             f"{still} action {g.seq}.\nLog #{chain.short(g.last_hash)}"
         )
         view = BoardView(g.game, state, last, await self._board_theme(g), g.names, None)
-        image = await boards.png(self._renderer, view)
+        image = await boards.png(self.ctx.renderer, view)
         return Reply(
             text=text,
             image=image,
@@ -196,16 +186,13 @@ class Disputes(RefereeCore):
             chain=g.last_hash,
         )
 
-    @command()
-    async def resume(
-        self, where: Where, actor: Actor, reason: str = "", *, request_id: str | None = None
-    ) -> Reply:
+    async def resume(self, where: Where, actor: Actor, reason: str = "") -> Reply:
         """Unfreeze: every clock goes on from what it showed when the dispute froze it."""
         loaded = await self._moderating(where, actor, reason, need_reason=False, action="resume")
         g, state = loaded
         if g.frozen_at is None:
             raise Refusal("not_frozen", game_id=g.id)
-        now = self._now()
+        now = self.ctx.now()
         paused = max(0.0, now - g.frozen_at)
         started = g.turn_started_at + paused
         spec = ClockSpec.parse(g.clock)
@@ -222,12 +209,9 @@ class Disputes(RefereeCore):
         text = f"Moderator {actor.name} resumes the game ({why})."
         if spec.enabled:  # a game without a clock has nothing to go on
             text += f" The clocks go on from where they stopped ({format_seconds(paused)} paused)."
-        return await self._board_reply(g, state, text)
+        return await self.ctx.board_reply(g, state, text)
 
-    @command()
-    async def restore(
-        self, where: Where, actor: Actor, number: int, reason: str, *, request_id: str | None = None
-    ) -> Reply:
+    async def restore(self, where: Where, actor: Actor, number: int, reason: str) -> Reply:
         """By agreement: the game goes on from the position after action ``number``; the later
         actions leave the live line but stay in the log. The game is unfrozen; the clock
         banks stay as they are and the player to move starts a fresh turn."""
@@ -235,10 +219,10 @@ class Disputes(RefereeCore):
         g, _ = loaded
         if not 0 <= number < g.seq:
             raise Refusal("restore_out_of_range", {"last": g.seq - 1}, game_id=g.id)
-        rows = await self.store.actions(g.id)
+        rows = await self.ctx.store.actions(g.id)
         keep, gone = rows[:number], rows[number:]
         try:
-            state = self._replay_rows(g, keep)
+            state = self.ctx.replay_rows(g, keep)
         except BrokenGame as broken:
             raise Refusal(
                 "unreplayable",
@@ -246,7 +230,7 @@ class Disputes(RefereeCore):
                 game_id=g.id,
             ) from broken
         rules = engine.get_game(g.game)
-        now = self._now()
+        now = self.ctx.now()
         spec = ClockSpec.parse(g.clock)
         changes: dict[str, Any] = {
             "seq": number,
@@ -273,18 +257,15 @@ class Disputes(RefereeCore):
             f"{', '.join(a.action for a in gone)} left the game (they stay in the log). "
             "The clocks continue from their current times."
         )
-        return await self._board_reply(g, state, text)
+        return await self.ctx.board_reply(g, state, text)
 
-    @command()
-    async def void(
-        self, where: Where, actor: Actor, reason: str, *, request_id: str | None = None
-    ) -> Reply:
+    async def void(self, where: Where, actor: Actor, reason: str) -> Reply:
         """End the game without a result and unrated (frozen or not), the reason logged."""
         loaded = await self._moderating(where, actor, reason, need_reason=True, action="void")
         g, state = loaded
         why = _reason(reason)
         outcome = Outcome(Termination.ABORTED, None, f"voided by moderator {actor.name}: {why}")
-        return await self._end(g, state, outcome, actor, None, "void", note={"reason": why})
+        return await self.ctx.end(g, state, outcome, actor, None, "void", note={"reason": why})
 
     # --- the moderators' role -----------------------------------------------------------------
 
@@ -292,21 +273,18 @@ class Disputes(RefereeCore):
         """The role a dispute notifies here (None: not set, or not in a server)."""
         if where.guild_id is None:
             return None
-        return await self.store.mod_role(where.guild_id)
+        return await self.ctx.store.mod_role(where.guild_id)
 
-    @command()
-    async def set_mod_role(
-        self, where: Where, actor: Actor, role_id: int | None, *, request_id: str | None = None
-    ) -> Reply:
+    async def set_mod_role(self, where: Where, actor: Actor, role_id: int | None) -> Reply:
         if not actor.is_moderator:
             raise Refusal("settings_moderators_only")
         if where.guild_id is None:
             raise Refusal("settings_need_server")
-        await self.store.set_mod_role(where.guild_id, role_id, self._now())
+        await self.ctx.store.set_mod_role(where.guild_id, role_id, self.ctx.now())
         shown = f"<@&{role_id}>" if role_id else "nobody (disputes go to the channel)"
         return Reply(text=f"Disputes now notify {shown}.", ephemeral=True)
 
     async def _board_theme(self, g: GameRow) -> str | None:
-        if self._renderer is None or g.guild_id is None:
+        if self.ctx.renderer is None or g.guild_id is None:
             return None
-        return (await self.store.guild_settings(g.guild_id)).get("theme")
+        return (await self.ctx.store.guild_settings(g.guild_id)).get("theme")

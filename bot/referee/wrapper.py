@@ -23,7 +23,7 @@ from bot.errors import Conflict, Preempted, Refusal, StoreUnavailable
 from bot.referee.replies import Actor, Reply, Where
 
 if TYPE_CHECKING:
-    from bot.referee.core import RefereeCore
+    from bot.referee.facade import Referee
 
 log = logging.getLogger("bot.referee")
 
@@ -72,7 +72,7 @@ def command(*, keep: bool = True) -> Callable[[_Command], _Command]:
 
     def wrap(method: _Command) -> _Command:
         @functools.wraps(method)
-        async def run(self: RefereeCore, *args: Any, request_id: str | None = None, **kw: Any):
+        async def run(self: Referee, *args: Any, request_id: str | None = None, **kw: Any):
             nested = _NESTED.get()
             started = time.perf_counter()
             token = _NESTED.set(True)
@@ -92,7 +92,7 @@ def command(*, keep: bool = True) -> Callable[[_Command], _Command]:
 
 
 async def _answered(
-    self: RefereeCore, method: Callable[..., Awaitable[Reply]], args: Any, kw: Any
+    self: Referee, method: Callable[..., Awaitable[Reply]], args: Any, kw: Any
 ) -> Reply:
     """The command's reply, with every expected way of not landing turned into one."""
     try:
@@ -107,31 +107,31 @@ async def _answered(
         return refused(Refusal("cant_save"))
 
 
-async def moved_on(self: RefereeCore) -> Reply:
+async def moved_on(self: Referee) -> Reply:
     """MOVED_ON, unless the change that moved the game on was this very request's twin: then
     its answer."""
     request_id = _REQUEST.get()
     if request_id is not None:
-        earlier = await self.store.request_reply(request_id)
+        earlier = await self.ctx.store.request_reply(request_id)
         if earlier is not None:
             return reply_from(earlier)
     return refused(Refusal("moved_on"))
 
 
 async def _once(
-    self: RefereeCore,
+    self: Referee,
     request_id: str | None,
     keep: bool,
     run: Callable[[], Awaitable[Reply]],
 ) -> Reply:
     """Run a command once per ``request_id``: a repeat gets the first answer's text again and
     changes nothing. A change that lands writes the id in its own transaction (see
-    ``RefereeCore._request``); with ``keep`` the full answer is kept once it is built. Refusals
+    ``Context.request``); with ``keep`` the full answer is kept once it is built. Refusals
     are not kept."""
     if request_id is None:
         return await run()
     try:
-        earlier = await self.store.request_reply(request_id)
+        earlier = await self.ctx.store.request_reply(request_id)
     except StoreUnavailable:
         return refused(Refusal("cant_save"))
     if earlier is not None:
@@ -146,10 +146,10 @@ async def _once(
     if reply.ok or not reply.ephemeral:  # it changed something: keep the whole answer
         kept = reply_dict(reply)
         with contextlib.suppress(StoreUnavailable):  # the change stands regardless
-            await self.store.keep_reply(request_id, reply.game_id, kept, self._now())
+            await self.ctx.store.keep_reply(request_id, reply.game_id, kept, self.ctx.now())
         return reply
     with contextlib.suppress(StoreUnavailable):
-        earlier = await self.store.request_reply(request_id)  # its twin landed meanwhile
+        earlier = await self.ctx.store.request_reply(request_id)  # its twin landed meanwhile
     return reply_from(earlier) if earlier is not None else reply
 
 

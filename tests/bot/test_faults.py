@@ -61,7 +61,7 @@ async def pragma(store: Store, text: str) -> None:
 
 def assert_cache_not_ahead(referee: Referee, game_id: int, last_hash: str) -> None:
     """The referee's cached position, if any, belongs to the log head in the file."""
-    cached = referee._states.get(game_id)
+    cached = referee.ctx.states.get(game_id)
     assert cached is None or cached[0] == last_hash
 
 

@@ -202,7 +202,7 @@ async def test_a_result_line_says_who_won_once(referee: Referee) -> None:
             g = await referee.store.active_game(HERE.channel_id)
             if g is None:
                 break
-            state = await referee._state(g)
+            state = await referee.ctx.state(g)
             mover = players[g.players[state.to_move]]
             reply = await referee.act(HERE, mover, rng.choice(await referee.legal_for(HERE, mover)))
             assert reply.ok, reply.text

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bot.clock import ManualClock
 from bot.referee import Referee
-from bot.referee.core import STALE_ROLL_AFTER
+from bot.referee.context import STALE_ROLL_AFTER
 from tests.bot.conftest import ALICE, BOB, HERE, start
 
 

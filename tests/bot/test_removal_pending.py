@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import engine
-from bot.referee.core import removal_pending
+from bot.referee.context import removal_pending
 
 
 def test_a_mill_leaves_a_removal_pending_and_the_removal_clears_it() -> None:

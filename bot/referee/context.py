@@ -47,7 +47,7 @@ REQUESTS_PRUNED_PER_SWEEP = 500  # ... at most this many per sweep (a short writ
 POSITIONS_KEPT = 2000  # positions kept in memory (any other is replayed from the store)
 
 
-class RefereeCore:
+class Context:
     """State and helpers every group of referee commands uses (see ``bot.referee.Referee``)."""
 
     def __init__(
@@ -65,21 +65,21 @@ class RefereeCore:
         self.per_user_limits = per_user_limits  # bot.limits: challenges and games per user
         self.clock = clock or SystemClock()
         if render is True:
-            self._renderer: Renderer | None = boards.default_renderer()
+            self.renderer: Renderer | None = boards.default_renderer()
         else:
-            self._renderer = render or None
+            self.renderer = render or None
         self.challenge_ttl = challenge_ttl
         self.abandon_after = abandon_after
         # game id -> (chain head, state): the games in play and recently shown, bounded
-        self._states: LRU[int, tuple[str, Any]] = LRU(positions_kept)
+        self.states: LRU[int, tuple[str, Any]] = LRU(positions_kept)
         # game id -> (chain head, the turn's start, the move that made a mill): a removal sent
         # as its own command draws the whole turn from it without replaying the log
-        self._turn_starts: LRU[int, tuple[str, Any, Any, int | None]] = LRU(positions_kept)
-        self._broken_logged: set[int] = set()  # games whose log no longer replays (BrokenGame)
-        self._broken: set[int] = set()  # ... whose players have been told (this process)
+        self.turn_starts: LRU[int, tuple[str, Any, Any, int | None]] = LRU(positions_kept)
+        self.broken_logged: set[int] = set()  # games whose log no longer replays (BrokenGame)
+        self.broken_told: set[int] = set()  # ... whose players have been told (this process)
 
     @staticmethod
-    def _request(g: GameRow, text: str) -> tuple[str, dict[str, Any]] | None:
+    def request(g: GameRow, text: str) -> tuple[str, dict[str, Any]] | None:
         """The request id of the command being run (``bot.referee.wrapper``) with a first
         answer, to write in the same transaction as the change: a twin arriving meanwhile then
         finds it."""
@@ -90,7 +90,7 @@ class RefereeCore:
 
     # --- internals --------------------------------------------------------------------------
 
-    def _now(self) -> float:
+    def now(self) -> float:
         return round(self.clock.now(), 3)
 
     async def settings(self, where: Where) -> dict[str, Any]:
@@ -99,23 +99,23 @@ class RefereeCore:
             return {"theme": None, "ladder": {}, "takebacks": True}
         return await self.store.guild_settings(where.guild_id)
 
-    async def _game_here(self, where: Where, game_id: int | None) -> GameRow | None:
+    async def game_here(self, where: Where, game_id: int | None) -> GameRow | None:
         if game_id is not None:
             return await self.store.game(game_id)
         return await self.store.latest_game(where.channel_id)
 
-    async def _state(self, g: GameRow) -> Any:
+    async def state(self, g: GameRow) -> Any:
         """The game's position: cached by chain head, else replayed from the stored log."""
-        cached = self._states.get(g.id)
+        cached = self.states.get(g.id)
         if cached is not None and cached[0] == g.last_hash:
             return cached[1]
         try:
-            state = await self._restored(g)
+            state = await self.restored(g)
             if state is None:
-                state = self._replay_rows(g, await self.store.actions(g.id, g.seq))
+                state = self.replay_rows(g, await self.store.actions(g.id, g.seq))
         except BrokenGame as broken:
-            if g.id not in self._broken_logged:
-                self._broken_logged.add(g.id)
+            if g.id not in self.broken_logged:
+                self.broken_logged.add(g.id)
                 log.error(
                     "game %s no longer replays; commands in its channel are refused until a "
                     "moderator voids or aborts it %s",
@@ -134,10 +134,10 @@ class RefereeCore:
                     ),
                 )
             raise
-        self._states[g.id] = (g.last_hash, state)
+        self.states[g.id] = (g.last_hash, state)
         return state
 
-    async def _restored(self, g: GameRow, upto: int | None = None) -> Any:
+    async def restored(self, g: GameRow, upto: int | None = None) -> Any:
         """The position after move ``upto`` (default the last) from the game's checkpoint and
         the few moves after it, or None when there is none to trust: its move is no longer the
         live row with that hash (taken back, or the log was changed), or its text does not read
@@ -155,10 +155,10 @@ class RefereeCore:
                 "game %s: its checkpoint at move %s does not read back; replaying", g.id, at
             )
             return None
-        return self._replay_rows(g, await self.store.actions(g.id, upto, after=at), state)
+        return self.replay_rows(g, await self.store.actions(g.id, upto, after=at), state)
 
     @staticmethod
-    def _replay_rows(g: GameRow, rows: list[Any], start: Any = None) -> Any:
+    def replay_rows(g: GameRow, rows: list[Any], start: Any = None) -> Any:
         """Replay stored rows from the start; BrokenGame when one of them (or the game's own
         columns) no longer makes sense to the engine: whatever the engine raises is a damaged
         row here, not a bug in the command that asked."""
@@ -177,16 +177,16 @@ class RefereeCore:
             raise BrokenGame(g.id, seq, action, f"{type(exc).__name__}: {exc}", state) from exc
         return state
 
-    def _broken_reply(self, g: GameRow, broken: BrokenGame) -> Reply:
+    def broken_reply(self, g: GameRow, broken: BrokenGame) -> Reply:
         """What players of a broken game hear: the channel once (this process), then a private
         note. Nothing is changed; a moderator's void or abort ends the game."""
-        if g.id in self._broken:
+        if g.id in self.broken_told:
             raise Refusal("broken_game", game_id=g.id, version=g.version)
-        self._broken.add(g.id)
+        self.broken_told.add(g.id)
         text = texts.BROKEN_GAME.format(seq=broken.seq, action=broken.action[:100])
         return Reply(text=text, ok=False, game_id=g.id, version=g.version)
 
-    async def _playing(
+    async def playing(
         self, where: Where, actor: Actor, *, version: int | None = None
     ) -> tuple[GameRow, Any, int, str]:
         """The channel's game, its state, the actor's seat and any text to put first (a roll
@@ -206,7 +206,7 @@ class RefereeCore:
         try:
             return await self._playing_state(g, actor, seat, version)
         except BrokenGame as broken:
-            raise Preempted(self._broken_reply(g, broken)) from broken
+            raise Preempted(self.broken_reply(g, broken)) from broken
 
     async def _playing_state(
         self, g: GameRow, actor: Actor, seat: int, version: int | None
@@ -216,7 +216,7 @@ class RefereeCore:
         if g.pending is not None:
             done: Reply | None = None
             try:
-                said, done = await self._roll_stored(g)
+                said, done = await self.roll_stored(g)
             except Conflict:  # someone else's command rolled it meanwhile
                 said = ""
             fresh = await self.store.game(g.id)
@@ -226,21 +226,21 @@ class RefereeCore:
                 done.ok = False
                 raise Preempted(done)
             g, prefix = fresh, (said + "\n" if done is not None else "")  # board lines once
-        state = await self._state(g)
-        now = self._now()
+        state = await self.state(g)
+        now = self.now()
         if g.deadline is not None and now >= g.deadline:
             loser = state.to_move
             sides = engine.get_game(g.game).side_names
             outcome = Outcome(Termination.TIMEOUT, 1 - loser, f"{sides[loser]} ran out of time")
             late = f"{prefix}{actor.name}'s command came after {sides[loser]}'s flag fell.\n"
-            ended = await self._end(g, state, outcome, None, None, "timeout", prefix=late)
+            ended = await self.end(g, state, outcome, None, None, "timeout", prefix=late)
             ended.ok = False  # the command did not land; the result is public (not ephemeral)
             raise Preempted(ended)
         if version is not None and version != g.version:
             raise Refusal("moved_on", game_id=g.id, version=g.version)
         return g, state, seat, prefix
 
-    async def _announce(
+    async def announce(
         self,
         g: GameRow,
         state: Any,
@@ -255,7 +255,7 @@ class RefereeCore:
         rules = engine.get_game(g.game)
         sides = rules.side_names
         text = f"{prefix}{g.names[seat]} ({sides[seat]}) announces {texts.drop_words(notation)}."
-        if self._futile(g, state, rules.parse(state, notation)):
+        if self.futile(g, state, rules.parse(state, notation)):
             text += " (Every square the die can reach there is taken: this drop loses the turn.)"
         text += " Rolling the die..."
         changes: dict[str, Any] = {
@@ -274,12 +274,12 @@ class RefereeCore:
         return reply
 
     @staticmethod
-    def _futile(g: GameRow, state: Any, action: Any) -> bool:
+    def futile(g: GameRow, state: Any, action: Any) -> bool:
         """An announcement that can only lose the turn (every square the die reaches is taken)."""
         futile = import_module_attr(g.game, "drop_is_futile")
         return bool(callable(futile) and futile(state, action))
 
-    def _confirm_first(
+    def confirm_first(
         self, g: GameRow, state: Any, actor: Actor, notation: str, prefix: str
     ) -> Reply:
         """A private question before a drop that can only lose the turn: nothing is stored,
@@ -311,15 +311,15 @@ class RefereeCore:
             ],
         )
 
-    async def _complete_roll(self, g: GameRow) -> Reply:
+    async def complete_roll(self, g: GameRow) -> Reply:
         """Roll for the stored announcement, apply the drop, store it; the board reply."""
-        return (await self._roll_stored(g))[1]
+        return (await self.roll_stored(g))[1]
 
-    async def _roll_stored(self, g: GameRow) -> tuple[str, Reply]:
+    async def roll_stored(self, g: GameRow) -> tuple[str, Reply]:
         """The roll's sentence alone (for a command that completes it on its way: its own
         reply carries the board) and the full board reply."""
         rules = engine.get_game(g.game)
-        state = await self._state(g)
+        state = await self.state(g)
         notation, seat = g.pending, g.pending_seat
         assert notation is not None and seat is not None and g.pending_at is not None
         action = rules.parse(state, notation)
@@ -328,17 +328,17 @@ class RefereeCore:
         roll = dice.roll(g.seed, str(g.id), g.rolls + 1, notation, faces, g.dice_mix)
         after = rules.apply(state, action, roll)
         said = rules.describe(state, action, roll)
-        now = self._now()
+        now = self.now()
         entry = NewAction(
             seat, str(g.players[seat]), notation, roll, iso(now), announced_at=iso(g.pending_at)
         )
         extra = {"pending": None, "pending_seat": None, "pending_at": None, "rolls": g.rolls + 1}
-        reply = await self._commit_move(
+        reply = await self.commit_move(
             g, state, after, action, entry, said, now, None, "", t_end=g.pending_at, extra=extra
         )
         return _named(said, rules.side_names[seat], g.names[seat]), reply
 
-    async def _commit_move(
+    async def commit_move(
         self,
         g: GameRow,
         before: Any,
@@ -391,18 +391,18 @@ class RefereeCore:
         g = await self.store.change_game(  # Conflict: moved on
             g, changes, [entry], events, request=request, checkpoint=kept
         )
-        self._states[g.id] = (g.last_hash, after)
-        turn_start = self._turn_starts.pop(g.id, None)
+        self.states[g.id] = (g.last_hash, after)
+        turn_start = self.turn_starts.pop(g.id, None)
         if outcome is not None:
-            self._states.pop(g.id, None)
+            self.states.pop(g.id, None)
         elif after.to_move == seat and not extra:  # the turn goes on (a mill: a removal owed)
-            self._turn_starts[g.id] = (g.last_hash, before, action, entry.roll)
+            self.turn_starts[g.id] = (g.last_hash, before, action, entry.roll)
         if turn_start is not None and turn_start[0] != head_before:
             turn_start = None
-        last = await self._turn_shown(g, before, action, entry.roll, turn_start)
-        return await self._board_reply(g, after, text, last=last)
+        last = await self.turn_shown(g, before, action, entry.roll, turn_start)
+        return await self.board_reply(g, after, text, last=last)
 
-    async def _turn_shown(
+    async def turn_shown(
         self,
         g: GameRow,
         before: Any,
@@ -416,7 +416,7 @@ class RefereeCore:
         the log is read and replayed."""
         this = Last(before, action, roll)
         rules = engine.get_game(g.game)
-        if self._renderer is None or g.seq < 2 or not removal_pending(rules, before):
+        if self.renderer is None or g.seq < 2 or not removal_pending(rules, before):
             return this
         if turn_start is not None:
             _, earlier, made_action, made_roll = turn_start
@@ -424,18 +424,18 @@ class RefereeCore:
         made, removal = await self.store.actions(g.id, g.seq, after=g.seq - 2)
         if made.side != removal.side:
             return this
-        earlier = await self._restored(g, g.seq - 2)
+        earlier = await self.restored(g, g.seq - 2)
         if earlier is None:
-            earlier = self._replay_rows(g, await self.store.actions(g.id, g.seq - 2))
+            earlier = self.replay_rows(g, await self.store.actions(g.id, g.seq - 2))
         return (Last(earlier, rules.parse(earlier, made.action), made.roll), this)
 
-    async def _board_reply(
+    async def board_reply(
         self, g: GameRow, state: Any, text: str, *, last: Any = None, ok: bool = True
     ) -> Reply:
         """A public reply with the board, whose turn (or the result), clocks and buttons."""
         rules = engine.get_game(g.game)
         sides = rules.side_names
-        now = self._now()
+        now = self.now()
         lines = [text] if text else []
         mentions: list[int] = []
         buttons: list[ButtonSpec] = []
@@ -465,14 +465,14 @@ class RefereeCore:
             buttons.append(ButtonSpec("Rematch", ButtonKind.REMATCH, g.id, g.version, "primary"))
         lines.append(f"Log #{chain.short(g.last_hash)}")
         theme = None
-        if self._renderer is not None and g.guild_id is not None:
+        if self.renderer is not None and g.guild_id is not None:
             theme = (await self.store.guild_settings(g.guild_id)).get("theme")
         view = (
             None
             if state is None
             else BoardView(g.game, state, last, theme, g.names, outcome, moves=g.seq)
         )
-        image = None if view is None else await boards.png(self._renderer, view)
+        image = None if view is None else await boards.png(self.renderer, view)
         return Reply(
             text="\n".join(lines),
             ok=ok,
@@ -488,7 +488,7 @@ class RefereeCore:
             chain=g.last_hash,
         )
 
-    async def _moderated(
+    async def moderated(
         self, where: Where, actor: Actor, reason: str, action: str
     ) -> tuple[GameRow, Any]:
         """The game a moderator ends and its position; refused to others, without a reason, or
@@ -497,24 +497,24 @@ class RefereeCore:
             raise Refusal("moderators_only")
         if not str(reason or "").strip():
             raise Refusal("reason_needed")
-        g = await self._game_for_moderator(where)
+        g = await self.game_for_moderator(where)
         if g is None:
             raise Refusal("no_game")
-        self._own_game(g, actor, action)
-        return g, await self._state_or_last_good(g)
+        self.own_game(g, actor, action)
+        return g, await self.state_or_last_good(g)
 
-    async def _state_or_last_good(self, g: GameRow) -> Any:
+    async def state_or_last_good(self, g: GameRow) -> Any:
         """For moderators ending a game: its position, or for a broken game the last one that
         replays (None if none does), so a damaged log never keeps them from freeing the
         channel."""
         try:
-            return await self._state(g)
+            return await self.state(g)
         except BrokenGame as broken:
-            self._broken.add(g.id)
+            self.broken_told.add(g.id)
             return broken.state
 
     @staticmethod
-    def _own_game(g: GameRow, actor: Actor, action: str) -> None:
+    def own_game(g: GameRow, actor: Actor, action: str) -> None:
         """Nobody adjudicates a game they play in, moderator or not: another moderator must.
         The attempt is logged with who tried, and refused."""
         if g.seat_of(actor.id) is None:
@@ -528,7 +528,7 @@ class RefereeCore:
         )
         raise Refusal("own_game", game_id=g.id)
 
-    async def _game_for_moderator(self, where: Where) -> GameRow | None:
+    async def game_for_moderator(self, where: Where) -> GameRow | None:
         """The channel's active game, or, in a dispute's private thread, the frozen game of the
         channel the thread belongs to."""
         g = await self.store.active_game(where.channel_id)
@@ -538,7 +538,7 @@ class RefereeCore:
                 return parent
         return g
 
-    async def _end(
+    async def end(
         self,
         g: GameRow,
         state: Any,
@@ -552,25 +552,25 @@ class RefereeCore:
         at: float | None = None,
     ) -> Reply:
         """Finish the game by a referee decision (resign, draw, timeout, abort, award...)."""
-        now = self._now() if at is None else at
+        now = self.now() if at is None else at
         changes = _ending(outcome, now)
         logged = {**_outcome_note(outcome), **dict(note or {})}
         if logged["reason"] != outcome.reason:  # a moderator's why: the result's own is kept too
             logged["result_reason"] = outcome.reason
         event = NewEvent(kind, now, seat=seat, user_id=actor.id if actor else None, note=logged)
         sides = engine.get_game(g.game).side_names
-        first = self._request(g, f"{prefix}{texts.result_line(g, sides, outcome)}")
+        first = self.request(g, f"{prefix}{texts.result_line(g, sides, outcome)}")
         g = await self.store.change_game(g, changes, events=[event], request=first)  # Conflict
-        self._states.pop(g.id, None)
-        return await self._board_reply(g, state, prefix.rstrip())
+        self.states.pop(g.id, None)
+        return await self.board_reply(g, state, prefix.rstrip())
 
-    async def _agree_draw(
+    async def agree_draw(
         self, g: GameRow, state: Any, actor: Actor, seat: int, prefix: str
     ) -> Reply:
         outcome = Outcome(Termination.AGREEMENT, None, "agreed by both players")
-        return await self._end(g, state, outcome, actor, seat, "draw", prefix=prefix)
+        return await self.end(g, state, outcome, actor, seat, "draw", prefix=prefix)
 
-    async def _takeback_span(self, g: GameRow, seat: int) -> tuple[list[Any], list[Any]]:
+    async def takeback_span(self, g: GameRow, seat: int) -> tuple[list[Any], list[Any]]:
         """(kept rows, undone rows) for taking back ``seat``'s last turn; refused when none
         can be."""
         if g.pending is not None:
@@ -592,7 +592,7 @@ def turn_words(g: GameRow, kept: list[Any], gone: list[Any]) -> str:
     """The undone actions in the words their own replies used ("alice (Black) moves a1-c3
     north-east"): the stored notation orders a line's ends canonically, not as typed."""
     rules = engine.get_game(g.game)
-    state = RefereeCore._replay_rows(g, kept)
+    state = Context.replay_rows(g, kept)
     said = []
     for row in gone:
         action = rules.parse(state, row.action)
