@@ -196,15 +196,13 @@ class ConsoleTable:
         if self.current.is_moderator and words and words[0].lower() in MODERATOR_WORDS:
             text = f"referee {text}"
         reply = await self.referee.handle(TABLE, self.current, text, people=self.people)
-        self.show(reply)
-        if reply.ok and words and words[0].lower() == "dispute":
-            self.say(MODERATOR_HINT)
-        if reply.pending_roll:
-            rolled = await self.referee.roll_pending(TABLE)
-            if rolled.reason == "cant_save":  # the store logged it; the next line rolls it
-                self.say(texts.ROLL_LATER)
+        async for shown in self.referee.sequence(TABLE, reply):  # an announcement: then the roll
+            if shown.reason == "roll_later":  # the store logged it; the next line rolls it
+                self.say(shown.text)
                 return True
-            self.show(rolled)
+            self.show(shown)
+            if shown is reply and reply.ok and words and words[0].lower() == "dispute":
+                self.say(MODERATOR_HINT)
         try:
             for notice in await self.referee.sweep():
                 self.show(notice.reply)

@@ -24,10 +24,9 @@ from bot.discord_ui.guards import Cooldowns, Deliveries
 from bot.discord_ui.shutdown import GRACE_SECONDS, Drain
 from bot.discord_ui.tree import RefereeTree
 from bot.discord_ui.views import RefereeButton, UnknownButton
-from bot.errors import Refusal, StoreUnavailable
+from bot.errors import StoreUnavailable
 from bot.referee import Referee
 from bot.referee.replies import Actor, ButtonSpec, Reply, Where
-from bot.referee.wrapper import refused
 
 log = logging.getLogger("bot.discord")
 
@@ -167,17 +166,15 @@ class RefereeBot(commands.Bot):
     async def answer(
         self, interaction: discord.Interaction[Any], reply: Reply, *, title: str | None = None
     ) -> None:
-        """Show a reply; for an Atmalof announcement, show it, then roll and show the die.
+        """Show the replies a command's answer stands for, in order (an Atmalof announcement:
+        the announcement, then the die's roll; ``Referee.sequence``).
 
         What the referee stored stands even if Discord fails to take the message: the failure
         is logged, the roll still happens, and the next /board shows the game as it is.
         """
-        await self._deliver(interaction, to_message(reply, title=title), reply)
-        if reply.ok and reply.pending_roll:
-            rolled = await self.referee.roll_pending(where_of(interaction), game_id=reply.game_id)
-            if rolled.reason == "cant_save":  # logged by the store; the sweeper rolls it later
-                rolled = refused(Refusal("roll_later"))
-            await self._deliver(interaction, to_message(rolled), rolled)
+        async for shown in self.referee.sequence(where_of(interaction), reply):
+            await self._deliver(interaction, to_message(shown, title=title), shown)
+            title = None  # the title heads the first message only
 
     async def _deliver(
         self, interaction: discord.Interaction[Any], out: Outgoing, reply: Reply

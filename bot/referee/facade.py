@@ -13,15 +13,16 @@ Contract for front ends:
   context, answer "something went wrong". (``sweep`` is no command: it raises
   ``StoreUnavailable``.)
 - ``where`` picks the game: one active game per channel (a thread is a channel).
-- Atmalof drops: ``act`` stores the announcement and answers with ``pending_roll=True``; show that
-  reply, then call ``roll_pending(where)`` to roll and show the die. If the process dies in
-  between, the next command in that channel (or ``sweep``) completes the roll first.
+- Show a command's answer with ``async for reply in referee.sequence(where, answer)``: most
+  answers are one reply, an Atmalof announcement is two (the announcement, then, once it has
+  been shown, the die's roll). If the process dies in between, the next command in that channel
+  (or ``sweep``) completes the roll first.
 - Buttons: show ``reply.buttons``; on a click call ``press(where, actor, custom_id)``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 from bot.clock import Clock
@@ -47,7 +48,7 @@ from bot.referee.replies import (
 )
 from bot.referee.server import ServerSettings
 from bot.referee.upkeep import Upkeep
-from bot.referee.wrapper import command
+from bot.referee.wrapper import command, refused
 from bot.store import Store
 
 
@@ -510,6 +511,18 @@ class Referee:
     async def sweep(self, now: float | None = None) -> list[Notice]:
         """End games whose flag fell, finish stale rolls, expire challenges; notices to post."""
         return await self.upkeep.sweep(now)
+
+    async def sequence(self, where: Where, first: Reply) -> AsyncIterator[Reply]:
+        """The replies a command's answer stands for, in the order to show them: ``first``,
+        then, for an announcement, the die's roll, made only once the front end has shown the
+        announcement (it asks for the next reply). A roll that cannot be saved yet is told as
+        such; the sweeper rolls it later."""
+        yield first
+        if first.ok and first.pending_roll:
+            rolled = await self.roll_pending(where, game_id=first.game_id)
+            if rolled.reason == "cant_save":  # logged by the store; the sweeper rolls it later
+                rolled = refused(Refusal("roll_later"))
+            yield rolled
 
     # --- routed here ------------------------------------------------------------------------
 

@@ -56,3 +56,30 @@ async def test_the_sweeper_completing_a_waiting_roll_reads_once(
     text = notice.reply.text
     assert text.startswith("alice (Red) announces row 4 and rolls")
     assert count(text, "to move.") == 1 and count(text, "Log #") == 1
+
+
+async def test_an_announcement_is_a_sequence_rolled_only_once_it_has_been_shown(
+    referee: Referee,
+) -> None:
+    """Front ends show ``referee.sequence(...)`` in order and know no roll protocol: the die is
+    rolled only when the announcement has been taken (shown) and the next reply is asked for."""
+    await start(referee)
+    announced = await referee.act(HERE, ALICE, "drop row 4")
+    steps = referee.sequence(HERE, announced)
+    first = await anext(steps)
+    assert first is announced and "announces row 4" in first.text
+    assert (await referee.store.actions(1)) == []  # shown, not rolled yet
+    rolled = await anext(steps)
+    assert rolled.ok and "rolls" in rolled.text and rolled.game_id == announced.game_id
+    (drop,) = await referee.store.actions(1)
+    assert drop.action == "drop row 4" and drop.roll is not None
+    assert [r async for r in steps] == []
+    moved = await referee.act(HERE, BOB, "drop col 2")
+    (first_again, *_) = [r async for r in referee.sequence(HERE, moved)]
+    assert first_again is moved
+
+
+async def test_a_reply_that_is_no_announcement_is_a_sequence_of_one(referee: Referee) -> None:
+    await start(referee, "morris")
+    moved = await referee.act(HERE, ALICE, "place d7")
+    assert [r async for r in referee.sequence(HERE, moved)] == [moved]
