@@ -21,7 +21,11 @@ from bot.referee.replies import (
     Actor,
     ButtonKind,
     ButtonSpec,
+    LostTurn,
+    Moved,
     Reply,
+    ReplyKind,
+    Result,
     Where,
 )
 from bot.referee.wrapper import current_request_id, reply_dict
@@ -400,7 +404,13 @@ class Context:
         if turn_start is not None and turn_start[0] != head_before:
             turn_start = None
         last = await self.turn_shown(g, before, action, entry.roll, turn_start)
-        return await self.board_reply(g, after, text, last=last)
+        shown = await self.board_reply(g, after, text, last=last)
+        shown.events = [Moved(seat, entry.action, entry.roll)]
+        if entry.roll is not None and lost_turn(before, after, entry.roll):
+            shown.events.append(LostTurn(seat, entry.roll))
+        if outcome is not None:
+            shown.events.append(result_of(outcome))
+        return shown
 
     async def turn_shown(
         self,
@@ -486,6 +496,7 @@ class Context:
             version=g.version,
             finished=g.status != "active",
             chain=g.last_hash,
+            public_kind=ReplyKind.BOARD,
         )
 
     async def moderated(
@@ -562,7 +573,9 @@ class Context:
         first = self.request(g, f"{prefix}{texts.result_line(g, sides, outcome)}")
         g = await self.store.change_game(g, changes, events=[event], request=first)  # Conflict
         self.states.pop(g.id, None)
-        return await self.board_reply(g, state, prefix.rstrip())
+        shown = await self.board_reply(g, state, prefix.rstrip())
+        shown.events = [result_of(outcome)]
+        return shown
 
     async def agree_draw(
         self, g: GameRow, state: Any, actor: Actor, seat: int, prefix: str
@@ -642,6 +655,11 @@ def _ending(outcome: Outcome, now: float) -> dict[str, Any]:
         "frozen_at": None,
         "updated_at": now,
     }
+
+
+def result_of(outcome: Outcome) -> Result:
+    """The engine's or the referee's outcome as a reply's event."""
+    return Result(outcome.termination.value, outcome.winner, outcome.reason)
 
 
 def _outcome_note(outcome: Outcome) -> dict[str, Any]:

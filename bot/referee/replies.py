@@ -108,6 +108,49 @@ def parse_button(custom_id: str) -> tuple[ButtonKind, int, int, str] | None:
     return kind, target, version, arg
 
 
+class ReplyKind(StrEnum):
+    """What a reply is, for a front end (and a language) to choose its words and where to show
+    it; see ``Reply.kind``."""
+
+    REFUSAL = "refusal"  # a private "no": nothing changed (``reason``, ``params`` say why)
+    PRIVATE = "private"  # a private notice or question (help, a hopeless drop to confirm)
+    MOVE = "move"  # public: a move landed (``events``: the move, a lost turn), with the board
+    GAME_END = "game-end"  # public: the game is over (``events`` end with its ``Result``)
+    BOARD = "board"  # public: a game's board shown again, or a game that starts
+    NOTICE = "notice"  # public: anything else (a challenge, an offer, a setting)
+
+
+@dataclass(frozen=True, slots=True)
+class Moved:
+    """An action that landed: ``side`` (0 or 1) played ``action`` (its notation), with the
+    die's ``roll`` for an Atmalof drop."""
+
+    side: int
+    action: str
+    roll: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LostTurn:
+    """A rolled drop that landed on a taken square: ``side``'s piece stayed in hand."""
+
+    side: int
+    roll: int
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How the game ended: ``termination`` (``engine.Termination`` value), ``winner`` (0, 1,
+    or None for a draw or an abort) and the engine's or the referee's ``reason``."""
+
+    termination: str
+    winner: int | None
+    reason: str
+
+
+Event = Moved | LostTurn | Result
+
+
 @dataclass(slots=True)
 class Reply:
     """The referee's answer to one command.
@@ -121,6 +164,8 @@ class Reply:
     - ``pending_roll``: an Atmalof announcement was stored; the front end shows this reply, then
       calls ``Referee.roll_pending`` (it is also completed by the next command in that channel).
     - ``chain``: the short hash of the latest log row, shown on board messages (disputes).
+    - ``events``: what happened, as data (``Moved``, ``LostTurn``, ``Result``); ``kind`` and
+      ``addressed`` say what the reply is and whom it concerns.
     - ``reason``/``params``: for a refusal, why, as data (``bot.errors.Refusal``: a code of
       ``bot.texts.REFUSALS`` and what fills its sentence).
     - ``ok``: the command landed; ``ephemeral``: the answer is for the actor alone. A front end
@@ -146,6 +191,26 @@ class Reply:
     file_name: str | None = None
     reason: str | None = None
     params: dict[str, Any] = field(default_factory=dict)
+    events: list[Event] = field(default_factory=list)
+    public_kind: ReplyKind | None = None
+
+    @property
+    def kind(self) -> ReplyKind:
+        """What this reply is (``ReplyKind``): a refusal or a private notice by where it goes,
+        a public one by what happened (a result among its events, a move) or as it was made."""
+        if self.ephemeral:
+            return ReplyKind.REFUSAL if not self.ok else ReplyKind.PRIVATE
+        if any(isinstance(e, Result) for e in self.events):
+            return ReplyKind.GAME_END
+        if any(isinstance(e, Moved) for e in self.events):
+            return ReplyKind.MOVE
+        return self.public_kind or ReplyKind.NOTICE
+
+    @property
+    def addressed(self) -> list[int]:
+        """Who the reply is for besides the channel: the players to ping (e.g. the one to move),
+        or, for a private reply, nobody but the person who acted."""
+        return [] if self.ephemeral else list(dict.fromkeys(self.mentions))
 
     @property
     def public(self) -> bool:

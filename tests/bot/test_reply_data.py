@@ -1,0 +1,67 @@
+"""A reply says what happened as data (its kind, whom it addresses, its events), besides the
+words: a front end, or a language, can make its own text from it."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from bot.referee import Referee
+from bot.referee.replies import LostTurn, Moved, ReplyKind, Result
+from bot.store import Store
+from tests.bot.conftest import ALICE, BOB, CAROL, HERE, play, start
+
+
+async def test_a_move_is_a_public_move_event_addressed_to_the_player_to_move(
+    referee: Referee,
+) -> None:
+    started = await start(referee, "morris")
+    assert started.kind is ReplyKind.BOARD and started.events == []
+    moved = await referee.act(HERE, ALICE, "place d7")
+    assert moved.kind is ReplyKind.MOVE and moved.addressed == [BOB.id]
+    assert moved.events == [Moved(0, "place d7", None)]
+
+
+async def test_an_ending_carries_its_result_and_a_refusal_its_reason(referee: Referee) -> None:
+    await start(referee, "morris")
+    refused = await referee.act(HERE, CAROL, "place d7")
+    assert refused.kind is ReplyKind.REFUSAL and refused.addressed == []
+    ended = await referee.resign(HERE, ALICE)
+    assert ended.kind is ReplyKind.GAME_END
+    (result,) = ended.events
+    assert isinstance(result, Result) and (result.termination, result.winner) == ("resignation", 1)
+    shown = await referee.board(HERE)
+    assert shown.kind is ReplyKind.BOARD and shown.events == []
+    assert (await referee.handle(HERE, ALICE, "help")).kind is ReplyKind.PRIVATE
+
+
+async def test_every_atmalof_drop_says_its_roll_and_whether_the_turn_was_lost(
+    referee: Referee, store: Store
+) -> None:
+    """Cross-checked with the history, which marks a lost turn by replaying the log."""
+    await start(referee, "atmalof")
+    rng, lost = random.Random(5), set()
+    for _ in range(80):
+        choices = {p: await referee.legal_for(HERE, p, limit=None) for p in (ALICE, BOB)}
+        mover = ALICE if choices[ALICE] else BOB
+        if not choices[mover]:
+            break
+        choice = rng.choice(choices[mover])
+        reply = await play(referee, HERE, mover, choice)
+        assert reply.ok, reply.text
+        (moved, *rest) = reply.events
+        assert isinstance(moved, Moved) and moved.action == choice
+        assert (moved.roll is not None) == choice.startswith("drop")
+        if any(isinstance(e, LostTurn) for e in rest):
+            assert rest[0] == LostTurn(moved.side, moved.roll or 0)
+            lost.add((await store.game(1)).seq)
+        if reply.finished:
+            assert isinstance(reply.events[-1], Result) and reply.kind is ReplyKind.GAME_END
+            break
+    marked = set()
+    for page in range(1, 6):
+        for line in (await referee.history(HERE, page)).text.splitlines():
+            found = re.match(r"(\d+)\. .*the turn lost", line)
+            if found:
+                marked.add(int(found[1]))
+    assert marked == lost and lost, "no drop lost its turn: pick another seed"
