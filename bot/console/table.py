@@ -25,6 +25,7 @@ from typing import TextIO
 import engine
 from bot import texts
 from bot.config import Config
+from bot.console.format import reply_lines
 from bot.errors import Refusal
 from bot.referee import Referee
 from bot.referee.grammar import rules_reply
@@ -99,13 +100,8 @@ class ConsoleTable:
         print(text, file=self.out)
 
     def show(self, reply: Reply) -> None:
-        mark = "(refused) " if reply.refused else ""  # a fallen flag is news, not a refusal
-        private = "[private] " if reply.ephemeral else ""
-        self.say(f"{private}{mark}{reply.text}")
-        if reply.chain and f"#{reply.chain[:10]}" not in reply.text:
-            self.say(f"Log #{reply.chain[:10]}")  # the chain head
-        if reply.board_text:
-            self.say(reply.board_text)
+        for line in reply_lines(reply):  # bot.console.format: the text is made here
+            self.say(line)
         if reply.buttons:
             self.say(self.answers(reply))
         if reply.image is not None and self.image_dir is not None:

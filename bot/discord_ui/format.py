@@ -7,13 +7,13 @@ The rules of the translation, so every command looks alike:
   shown inside the embed, and the players to ping named in ``content`` (mentions in embeds do
   not notify anyone), with ``allowed_mentions`` limited to exactly those players;
 - ``reply.buttons`` become persistent buttons (see ``bot.discord_ui.views``);
-- the footer names the game and the chain head ("log #3fa9c01b2e"), taken out of the text.
+- the footer names the game and the chain head ("log #3fa9c01b2e"): the referee never puts it
+  in the text, each front end shows it its own way.
 """
 
 from __future__ import annotations
 
 import io
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,7 +28,6 @@ ALT_TEXT_LIMIT = 1024
 COLOUR_OK = discord.Colour(0x2F7D4F)
 COLOUR_FINISHED = discord.Colour(0xC9A227)
 COLOUR_INFO = discord.Colour(0x4F6D9A)
-CHAIN_LINE = re.compile(r"Log(?: head)? #([0-9a-f]{6,64})", re.IGNORECASE)
 
 
 def clip(text: str, limit: int) -> str:
@@ -91,22 +90,6 @@ def attached_file(reply: Reply) -> discord.File | None:
     return discord.File(io.BytesIO(reply.file), filename=reply.file_name or "record.json")
 
 
-def without_chain_line(text: str, chain: str | None) -> str:
-    """The text without its "Log #3fa9c01b2e" line: on Discord the chain head is in the footer.
-
-    (The version number is not shown: it counts stored writes, not the actions a moderator
-    rewinds to, so "move 2" after one drop would mislead.)
-    """
-    if not chain:
-        return text
-    kept = [
-        line
-        for line in text.split("\n")
-        if not (m := CHAIN_LINE.fullmatch(line.strip())) or not chain.startswith(m.group(1))
-    ]
-    return "\n".join(kept).strip()
-
-
 def to_message(reply: Reply, *, title: str | None = None) -> Outgoing:
     """The Discord message for a reply (see the module's rules)."""
     if not reply.public:
@@ -120,7 +103,7 @@ def to_message(reply: Reply, *, title: str | None = None) -> Outgoing:
     colour = COLOUR_FINISHED if reply.finished else COLOUR_OK
     if reply.game_id is None and reply.image is None:
         colour = COLOUR_INFO
-    text = without_chain_line(reply.text, reply.chain)
+    text = reply.text.strip()
     embed = discord.Embed(
         title=title, description=clip(text, EMBED_DESCRIPTION_LIMIT) or None, colour=colour
     )

@@ -35,7 +35,7 @@ from bot.store import (
     NewEvent,
     Store,
 )
-from engine import Outcome, Termination, chain, dice
+from engine import Outcome, Termination, dice
 from engine.record import stored_options
 from render import Last
 
@@ -473,7 +473,6 @@ class Context:
             lines += await ladder_store.rating_lines(self.store, g.id, g.names)
             lines.append(texts.seed_line(g))
             buttons.append(ButtonSpec("Rematch", ButtonKind.REMATCH, g.id, g.version, "primary"))
-        lines.append(f"Log #{chain.short(g.last_hash)}")
         theme = None
         if self.renderer is not None and g.guild_id is not None:
             theme = (await self.store.guild_settings(g.guild_id)).get("theme")

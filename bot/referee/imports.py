@@ -17,7 +17,7 @@ from bot.referee.boards import BoardView
 from bot.referee.context import Context
 from bot.referee.replies import Reply, Where
 from bot.texts import outcome_words
-from engine import EngineError, Outcome, chain, get_game
+from engine import EngineError, Outcome, get_game
 from engine.record import MAX_ACTIONS, MAX_JSON_CHARS, Record, RecordError, replay, verify
 from render import Last
 
@@ -74,12 +74,10 @@ class Imports:
             states = replay(record)
         except EngineError as exc:
             lines.append(f"No picture: the replay stops there ({exc}).")
-            lines.append(f"Log head #{chain.short(record.head)}")
-            return Reply(text="\n".join(lines), chain=record.head)
+            return Reply(text="\n".join(lines), chain=record.head, chain_label="Log head")
         # Only a verified record's result is drawn; otherwise the engine's own, if any.
         outcome = record.result if verdict.ok else get_game(record.game).result(states[-1])
         lines.append(_shown_line(record, verdict.ok, outcome))
-        lines.append(f"Log head #{chain.short(record.head)}")
         theme = "dark"
         if where.guild_id is not None:
             theme = (await self.ctx.store.guild_settings(where.guild_id)).get("theme") or theme
@@ -102,6 +100,7 @@ class Imports:
             board_text=boards.text_board(view),
             finished=record.result is not None,
             chain=record.head,
+            chain_label="Log head",
         )
         if gif and self.ctx.renderer is not None:
             try:

@@ -171,7 +171,7 @@ class Moderation:
         text = (
             f"Moderator {actor.name} rewinds game {g.id} ({why}): the position {done}, "
             f"{texts.seat_label(g, sides, state.to_move)} to move. Read-only: the game is "
-            f"{still} action {g.seq}.\nLog #{chain.short(g.last_hash)}"
+            f"{still} action {g.seq}."
         )
         view = BoardView(g.game, state, last, await self._board_theme(g), g.names, None)
         image = await boards.png(self.ctx.renderer, view)

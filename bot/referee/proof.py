@@ -19,7 +19,6 @@ from bot.referee.replies import (
     Reply,
     Where,
 )
-from engine import chain
 
 
 class Proof:
@@ -49,8 +48,13 @@ class Proof:
             lines.append("No moves yet.")
         if g.pending:
             lines.append(f"Announced, roll pending: {g.pending}")
-        lines.append(f"Log head #{chain.short(g.last_hash)}")
-        return Reply(text="\n".join(lines), game_id=g.id, version=g.version, chain=g.last_hash)
+        return Reply(
+            text="\n".join(lines),
+            game_id=g.id,
+            version=g.version,
+            chain=g.last_hash,
+            chain_label="Log head",
+        )
 
     @staticmethod
     def _lost_turns(g: Any, rows: list[Any]) -> set[int]:

@@ -163,7 +163,9 @@ class Reply:
     - ``game_id``/``version``: the game this reply is about and its version after the command.
     - ``pending_roll``: an Atmalof announcement was stored; the front end shows this reply, then
       calls ``Referee.roll_pending`` (it is also completed by the next command in that channel).
-    - ``chain``: the short hash of the latest log row, shown on board messages (disputes).
+    - ``chain``: the hash of the latest log row, shown on board messages (disputes); never in
+      ``text``: each front end shows it its own way (the console as "Log #3fa9c01b2e", with
+      ``chain_label``; Discord in the footer).
     - ``events``: what happened, as data (``Moved``, ``LostTurn``, ``Result``); ``kind`` and
       ``addressed`` say what the reply is and whom it concerns.
     - ``reason``/``params``: for a refusal, why, as data (``bot.errors.Refusal``: a code of
@@ -189,6 +191,7 @@ class Reply:
     chain: str | None = None
     file: bytes | None = None
     file_name: str | None = None
+    chain_label: str = "Log"
     reason: str | None = None
     params: dict[str, Any] = field(default_factory=dict)
     events: list[Event] = field(default_factory=list)

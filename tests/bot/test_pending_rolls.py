@@ -5,6 +5,7 @@ then one board (one turn or result line, one log line)."""
 from __future__ import annotations
 
 from bot.clock import ManualClock
+from bot.console.format import reply_text
 from bot.referee import Referee
 from bot.referee.context import STALE_ROLL_AFTER
 from tests.bot.conftest import ALICE, BOB, HERE, start
@@ -26,7 +27,7 @@ async def test_board_completing_a_waiting_roll_shows_one_board(referee: Referee)
     shown = await referee.board(HERE)
     lines = shown.text.splitlines()
     assert shown.ok and lines[0].startswith("alice (Red) announces row 4 and rolls")
-    assert count(shown.text, "to move.") == 1 and count(shown.text, "Log #") == 1
+    assert count(shown.text, "to move.") == 1 and count(reply_text(shown), "Log #") == 1
     assert lines[1] == "bob (Blue) to move." and shown.mentions == [BOB.id]
 
 
@@ -44,7 +45,7 @@ async def test_resigning_over_a_waiting_roll_reads_once(referee: Referee) -> Non
     reply = await referee.resign(HERE, BOB)
     assert reply.ok and reply.text.startswith("alice (Red) announces row 4 and rolls")
     assert count(reply.text, "to move") == 0 and count(reply.text, "Game over") == 1
-    assert count(reply.text, "Log #") == 1
+    assert count(reply_text(reply), "Log #") == 1
 
 
 async def test_the_sweeper_completing_a_waiting_roll_reads_once(
@@ -55,7 +56,7 @@ async def test_the_sweeper_completing_a_waiting_roll_reads_once(
     (notice,) = await referee.sweep()
     text = notice.reply.text
     assert text.startswith("alice (Red) announces row 4 and rolls")
-    assert count(text, "to move.") == 1 and count(text, "Log #") == 1
+    assert count(text, "to move.") == 1 and count(reply_text(notice.reply), "Log #") == 1
 
 
 async def test_an_announcement_is_a_sequence_rolled_only_once_it_has_been_shown(

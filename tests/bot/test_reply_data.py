@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import re
 
+from bot.console.format import reply_lines
 from bot.referee import Referee
 from bot.referee.replies import LostTurn, Moved, ReplyKind, Result
 from bot.store import Store
@@ -65,3 +66,15 @@ async def test_every_atmalof_drop_says_its_roll_and_whether_the_turn_was_lost(
             if found:
                 marked.add(int(found[1]))
     assert marked == lost and lost, "no drop lost its turn: pick another seed"
+
+
+async def test_the_chain_head_is_data_and_each_front_end_shows_it(referee: Referee) -> None:
+    """The referee never writes the chain head into its sentence (Discord shows it in the
+    footer and used to cut it out of the text by a pattern); the console's formatter adds it."""
+    await start(referee, "morris")
+    moved = await referee.act(HERE, ALICE, "place d7")
+    assert moved.chain and "Log #" not in moved.text
+    assert reply_lines(moved)[1] == f"Log #{moved.chain[:10]}"
+    history = await referee.history(HERE)
+    assert "Log head #" not in history.text
+    assert reply_lines(history)[1] == f"Log head #{history.chain[:10]}"  # type: ignore[index]
