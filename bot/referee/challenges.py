@@ -11,6 +11,7 @@ import engine
 from bot import limits, texts
 from bot.clock import ClockSpec, ClockSpecError
 from bot.errors import Refusal
+from bot.referee.board_reply import board_reply
 from bot.referee.context import STARTERS, Context
 from bot.referee.records import TOSS_ANNOUNCEMENT, TOSS_NUMBER
 from bot.referee.replies import (
@@ -305,7 +306,7 @@ class Challenges:
             f"Dice commitment (SHA-256 of the secret seed): {g.commitment}. "
             f"The seed is revealed when the game ends{checks}."
         )
-        return await self.ctx.board_reply(g, state, "\n".join(lines), ok=True)
+        return await board_reply(self.ctx, g, state, "\n".join(lines), ok=True)
 
     async def decline(self, where: Where, actor: Actor, challenge_id: int | None = None) -> Reply:
         """Decline a challenge addressed to you, or withdraw your own."""

@@ -1,5 +1,10 @@
-"""The referee's shared machinery: loading a game and its state, storing a move, ending a
-game, building the board reply. ``bot.referee.Referee`` puts the commands on top of it."""
+"""The one explicit context every referee service shares (``Context``): the store, the clock,
+the renderer, the state cache, and the game machinery they all use: loading a game and its
+position, the checks before a player acts (``playing``), storing a move, completing a stored
+roll, ending a game. ``bot.referee.Referee`` composes the services on top of it.
+
+A little over 400 lines: the move and roll path is kept whole here (each step is short, and
+splitting it would scatter one transaction's story over several files)."""
 
 from __future__ import annotations
 
@@ -10,21 +15,19 @@ from typing import Any
 
 import engine
 import render
-from bot import checkpoint, ladder_store, texts
+from bot import checkpoint, texts
 from bot.clock import Clock, ClockSpec, SystemClock
 from bot.errors import BrokenGame, Conflict, Preempted, Refusal
 from bot.lru import LRU
 from bot.referee import boards
-from bot.referee.boards import BoardView, Renderer
-from bot.referee.records import iso, outcome_of
+from bot.referee.board_reply import board_reply, removal_pending
+from bot.referee.boards import Renderer
+from bot.referee.records import iso
 from bot.referee.replies import (
     Actor,
-    ButtonKind,
-    ButtonSpec,
     LostTurn,
     Moved,
     Reply,
-    ReplyKind,
     Result,
     Where,
 )
@@ -244,77 +247,6 @@ class Context:
             raise Refusal("moved_on", game_id=g.id, version=g.version)
         return g, state, seat, prefix
 
-    async def announce(
-        self,
-        g: GameRow,
-        state: Any,
-        seat: int,
-        actor: Actor,
-        notation: str,
-        now: float,
-        request_id: str | None,
-        prefix: str,
-    ) -> Reply:
-        """Store an announcement (the die is rolled by ``roll_pending``)."""
-        rules = engine.get_game(g.game)
-        sides = rules.side_names
-        text = f"{prefix}{g.names[seat]} ({sides[seat]}) announces {texts.drop_words(notation)}."
-        if self.futile(g, state, rules.parse(state, notation)):
-            text += " (Every square the die can reach there is taken: this drop loses the turn.)"
-        text += " Rolling the die..."
-        changes: dict[str, Any] = {
-            "pending": notation,
-            "pending_seat": seat,
-            "pending_at": now,
-            "takeback_offer": None,
-            "deadline": None,
-            "updated_at": now,
-        }
-        if g.draw_offer == seat:
-            changes["draw_offer"] = None
-        reply = Reply(text=text, pending_roll=True, game_id=g.id, version=g.version + 1)
-        request = (request_id, reply_dict(reply)) if request_id else None
-        await self.store.change_game(g, changes, request=request)  # Conflict: moved on
-        return reply
-
-    @staticmethod
-    def futile(g: GameRow, state: Any, action: Any) -> bool:
-        """An announcement that can only lose the turn (every square the die reaches is taken)."""
-        futile = import_module_attr(g.game, "drop_is_futile")
-        return bool(callable(futile) and futile(state, action))
-
-    def confirm_first(
-        self, g: GameRow, state: Any, actor: Actor, notation: str, prefix: str
-    ) -> Reply:
-        """A private question before a drop that can only lose the turn: nothing is stored,
-        and the player may still do something else. Confirm announces it (and rolls)."""
-        line = texts.drop_words(notation)
-        text = (
-            f"{prefix}Every square the die can reach in {line} is taken: announcing it can only "
-            "lose your turn. Announce it anyway?"
-        )
-        arg = "".join(notation.split()[1:])  # "drop row 4" -> "row4"
-        typed = f"{notation} confirm"
-        return Reply(
-            text=text,
-            ok=False,
-            ephemeral=True,
-            game_id=g.id,
-            version=g.version,
-            buttons=[
-                ButtonSpec(
-                    f"Announce {line}",
-                    ButtonKind.DROP_CONFIRM,
-                    g.id,
-                    g.version,
-                    "danger",
-                    arg=arg,
-                    typed=typed,
-                ),
-                ButtonSpec("Cancel", ButtonKind.DROP_CANCEL, g.id, g.version, "secondary"),
-            ],
-        )
-
     async def complete_roll(self, g: GameRow) -> Reply:
         """Roll for the stored announcement, apply the drop, store it; the board reply."""
         return (await self.roll_stored(g))[1]
@@ -404,7 +336,7 @@ class Context:
         if turn_start is not None and turn_start[0] != head_before:
             turn_start = None
         last = await self.turn_shown(g, before, action, entry.roll, turn_start)
-        shown = await self.board_reply(g, after, text, last=last)
+        shown = await board_reply(self, g, after, text, last=last)
         shown.events = [Moved(seat, entry.action, entry.roll)]
         if entry.roll is not None and lost_turn(before, after, entry.roll):
             shown.events.append(LostTurn(seat, entry.roll))
@@ -439,115 +371,6 @@ class Context:
             earlier = self.replay_rows(g, await self.store.actions(g.id, g.seq - 2))
         return (Last(earlier, rules.parse(earlier, made.action), made.roll), this)
 
-    async def board_reply(
-        self, g: GameRow, state: Any, text: str, *, last: Any = None, ok: bool = True
-    ) -> Reply:
-        """A public reply with the board, whose turn (or the result), clocks and buttons."""
-        rules = engine.get_game(g.game)
-        sides = rules.side_names
-        now = self.now()
-        lines = [text] if text else []
-        mentions: list[int] = []
-        buttons: list[ButtonSpec] = []
-        outcome = outcome_of(g)
-        if g.status == "active" and state is not None:
-            to_move = state.to_move
-            line = texts.turn_line(g, sides, to_move)
-            legal = rules.legal(state)
-            if legal and g.moved and removal_pending(rules, state):
-                points = ", ".join(rules.notation(state, a).split()[-1] for a in legal)
-                line = (
-                    f"{texts.seat_label(g, sides, to_move)} to remove one of "
-                    f"{sides[1 - to_move]}'s men: {points}."
-                )
-            lines.append(line)
-            clocks = texts.clocks_line(g, sides, to_move, now)
-            if clocks:
-                lines.append(clocks)
-            if g.frozen_at is not None:
-                stopped = ": the clocks are stopped" if clocks else ""  # none to stop
-                lines.append(f"Frozen for a dispute{stopped}.")
-            mentions.append(g.players[to_move])
-        elif outcome is not None:
-            lines.append(texts.result_line(g, sides, outcome))
-            lines += await ladder_store.rating_lines(self.store, g.id, g.names)
-            lines.append(texts.seed_line(g))
-            buttons.append(ButtonSpec("Rematch", ButtonKind.REMATCH, g.id, g.version, "primary"))
-        theme = None
-        if self.renderer is not None and g.guild_id is not None:
-            theme = (await self.store.guild_settings(g.guild_id)).get("theme")
-        view = (
-            None
-            if state is None
-            else BoardView(g.game, state, last, theme, g.names, outcome, moves=g.seq)
-        )
-        image = None if view is None else await boards.png(self.renderer, view)
-        return Reply(
-            text="\n".join(lines),
-            ok=ok,
-            image=image,
-            image_name=f"game-{g.id}-v{g.version}.png",
-            alt_text=boards.alt_text(view) if image and view else "",
-            board_text=None if view is None else boards.text_board(view),
-            buttons=buttons,
-            mentions=mentions,
-            game_id=g.id,
-            version=g.version,
-            finished=g.status != "active",
-            chain=g.last_hash,
-            public_kind=ReplyKind.BOARD,
-        )
-
-    async def moderated(
-        self, where: Where, actor: Actor, reason: str, action: str
-    ) -> tuple[GameRow, Any]:
-        """The game a moderator ends and its position; refused to others, without a reason, or
-        in a game the moderator plays in."""
-        if not actor.is_moderator:
-            raise Refusal("moderators_only")
-        if not str(reason or "").strip():
-            raise Refusal("reason_needed")
-        g = await self.game_for_moderator(where)
-        if g is None:
-            raise Refusal("no_game")
-        self.own_game(g, actor, action)
-        return g, await self.state_or_last_good(g)
-
-    async def state_or_last_good(self, g: GameRow) -> Any:
-        """For moderators ending a game: its position, or for a broken game the last one that
-        replays (None if none does), so a damaged log never keeps them from freeing the
-        channel."""
-        try:
-            return await self.state(g)
-        except BrokenGame as broken:
-            self.broken_told.add(g.id)
-            return broken.state
-
-    @staticmethod
-    def own_game(g: GameRow, actor: Actor, action: str) -> None:
-        """Nobody adjudicates a game they play in, moderator or not: another moderator must.
-        The attempt is logged with who tried, and refused."""
-        if g.seat_of(actor.id) is None:
-            return
-        log.warning(
-            "moderator %s (%s) refused: %s of game %s, which they play in",
-            actor.id,
-            actor.name,
-            action,
-            g.id,
-        )
-        raise Refusal("own_game", game_id=g.id)
-
-    async def game_for_moderator(self, where: Where) -> GameRow | None:
-        """The channel's active game, or, in a dispute's private thread, the frozen game of the
-        channel the thread belongs to."""
-        g = await self.store.active_game(where.channel_id)
-        if g is None and where.parent_id is not None:
-            parent = await self.store.active_game(where.parent_id)
-            if parent is not None and parent.frozen_at is not None:
-                return parent
-        return g
-
     async def end(
         self,
         g: GameRow,
@@ -572,32 +395,9 @@ class Context:
         first = self.request(g, f"{prefix}{texts.result_line(g, sides, outcome)}")
         g = await self.store.change_game(g, changes, events=[event], request=first)  # Conflict
         self.states.pop(g.id, None)
-        shown = await self.board_reply(g, state, prefix.rstrip())
+        shown = await board_reply(self, g, state, prefix.rstrip())
         shown.events = [result_of(outcome)]
         return shown
-
-    async def agree_draw(
-        self, g: GameRow, state: Any, actor: Actor, seat: int, prefix: str
-    ) -> Reply:
-        outcome = Outcome(Termination.AGREEMENT, None, "agreed by both players")
-        return await self.end(g, state, outcome, actor, seat, "draw", prefix=prefix)
-
-    async def takeback_span(self, g: GameRow, seat: int) -> tuple[list[Any], list[Any]]:
-        """(kept rows, undone rows) for taking back ``seat``'s last turn; refused when none
-        can be."""
-        if g.pending is not None:
-            raise Refusal("takeback_after_announce", game_id=g.id, version=g.version)
-        rows = await self.store.actions(g.id, g.seq)
-        mine = [i for i, a in enumerate(rows) if a.side == seat]
-        if not mine:
-            raise Refusal("no_move_to_take_back", game_id=g.id, version=g.version)
-        start = mine[-1]
-        while start > 0 and rows[start - 1].side == seat:
-            start -= 1
-        gone = rows[start:]
-        if any(a.roll is not None for a in gone):
-            raise Refusal("takeback_after_roll", game_id=g.id, version=g.version)
-        return rows[:start], gone
 
 
 def turn_words(g: GameRow, kept: list[Any], gone: list[Any]) -> str:
@@ -625,16 +425,6 @@ def import_module_attr(game: str, name: str) -> Any:
     from importlib import import_module
 
     return getattr(import_module(f"engine.{game}"), name, None)
-
-
-def removal_pending(rules: Any, state: Any) -> bool:
-    """Whether the side to move owes a removal (a Morris mill): then every legal action is one.
-    Asked of the engine as data (its ``pending_removal``, or the state's ``pending`` flag),
-    never by reading the notation of the legal moves."""
-    ask = getattr(rules, "pending_removal", None)
-    if callable(ask):
-        return bool(ask(state))
-    return getattr(state, "pending", False) is True
 
 
 def _ending(outcome: Outcome, now: float) -> dict[str, Any]:

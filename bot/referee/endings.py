@@ -8,7 +8,9 @@ from typing import Any
 import engine
 from bot.clock import ClockSpec, format_seconds
 from bot.errors import Preempted, Refusal
+from bot.referee.board_reply import board_reply
 from bot.referee.context import MAX_REASON, Context, turn_words
+from bot.referee.moderation import moderated
 from bot.referee.replies import (
     Actor,
     ButtonKind,
@@ -41,7 +43,7 @@ class Endings:
         """Offer a draw (accepts one already offered to you). Lapses when the offerer moves."""
         g, state, seat, prefix = await self.ctx.playing(where, actor)
         if g.draw_offer == 1 - seat:
-            return await self.ctx.agree_draw(g, state, actor, seat, prefix)
+            return await self.agree_draw(g, state, actor, seat, prefix)
         if g.draw_offer == seat:
             raise Refusal("draw_offered_already", game_id=g.id, version=g.version)
         other = 1 - seat
@@ -67,7 +69,7 @@ class Endings:
         if g.draw_offer != 1 - seat:
             raise Refusal("no_draw_offer", game_id=g.id)
         if accept:
-            return await self.ctx.agree_draw(g, state, actor, seat, prefix)
+            return await self.agree_draw(g, state, actor, seat, prefix)
         text = f"{prefix}{actor.name} declines the draw."
         changes = {"draw_offer": None, "updated_at": self.ctx.now()}
         g = await self.ctx.store.change_game(g, changes, request=self.ctx.request(g, text))
@@ -77,7 +79,7 @@ class Endings:
         """Ask to take back your last turn (and the reply to it); never across a die roll."""
         g, _state, seat, prefix = await self.ctx.playing(where, actor)
         await self._takebacks_allowed(g)
-        undo = await self.ctx.takeback_span(g, seat)
+        undo = await self.takeback_span(g, seat)
         if g.takeback_offer == seat:
             raise Refusal("takeback_asked_already", game_id=g.id)
         other = 1 - seat
@@ -115,7 +117,7 @@ class Endings:
             g = await self.ctx.store.change_game(g, refused, request=self.ctx.request(g, text))
             return Reply(text=text, game_id=g.id, version=g.version)
         await self._takebacks_allowed(g)  # (the server may have turned them off meanwhile)
-        keep, gone = await self.ctx.takeback_span(g, asker)
+        keep, gone = await self.takeback_span(g, asker)
         rules = engine.get_game(g.game)
         state = self.ctx.replay_rows(g, keep)
         spec = ClockSpec.parse(g.clock)
@@ -139,7 +141,7 @@ class Endings:
             g, changes, events=[event], request=self.ctx.request(g, text)
         )
         self.ctx.states[g.id] = (g.last_hash, state)
-        return await self.ctx.board_reply(g, state, text)
+        return await board_reply(self.ctx, g, state, text)
 
     async def _takebacks_allowed(self, g: GameRow) -> None:
         """Refuse a takeback in this game when it is rated (never, as on Lichess), or the
@@ -202,14 +204,14 @@ class Endings:
 
     async def moderator_abort(self, where: Where, actor: Actor, reason: str) -> Reply:
         """A moderator ends the channel's game unrated, with a reason that is logged."""
-        g, state = await self.ctx.moderated(where, actor, reason, "abort")
+        g, state = await moderated(self.ctx, where, actor, reason, "abort")
         text = f"aborted by moderator {actor.name}: {reason.strip()[:MAX_REASON]}"
         outcome = Outcome(Termination.ABORTED, None, text)
         return await self.ctx.end(g, state, outcome, actor, None, "abort", note={"reason": reason})
 
     async def award(self, where: Where, actor: Actor, winner: Actor | None, reason: str) -> Reply:
         """A moderator decides the game: ``winner`` a player of it, or None for a draw."""
-        g, state = await self.ctx.moderated(where, actor, reason, "award")
+        g, state = await moderated(self.ctx, where, actor, reason, "award")
         seat = None
         if winner is not None:
             seat = g.seat_of(winner.id)
@@ -218,3 +220,26 @@ class Endings:
         text = f"decided by moderator {actor.name}: {reason.strip()[:MAX_REASON]}"
         outcome = Outcome(Termination.AWARDED, seat, text)
         return await self.ctx.end(g, state, outcome, actor, None, "award", note={"reason": reason})
+
+    async def agree_draw(
+        self, g: GameRow, state: Any, actor: Actor, seat: int, prefix: str
+    ) -> Reply:
+        outcome = Outcome(Termination.AGREEMENT, None, "agreed by both players")
+        return await self.ctx.end(g, state, outcome, actor, seat, "draw", prefix=prefix)
+
+    async def takeback_span(self, g: GameRow, seat: int) -> tuple[list[Any], list[Any]]:
+        """(kept rows, undone rows) for taking back ``seat``'s last turn; refused when none
+        can be."""
+        if g.pending is not None:
+            raise Refusal("takeback_after_announce", game_id=g.id, version=g.version)
+        rows = await self.ctx.store.actions(g.id, g.seq)
+        mine = [i for i, a in enumerate(rows) if a.side == seat]
+        if not mine:
+            raise Refusal("no_move_to_take_back", game_id=g.id, version=g.version)
+        start = mine[-1]
+        while start > 0 and rows[start - 1].side == seat:
+            start -= 1
+        gone = rows[start:]
+        if any(a.roll is not None for a in gone):
+            raise Refusal("takeback_after_roll", game_id=g.id, version=g.version)
+        return rows[:start], gone

@@ -18,6 +18,9 @@ Contract for front ends:
   been shown, the die's roll). If the process dies in between, the next command in that channel
   (or ``sweep``) completes the roll first.
 - Buttons: show ``reply.buttons``; on a click call ``press(where, actor, custom_id)``.
+
+This module is long only because it spells out each command's typed signature once (so that
+front ends and mypy see them); every body is one line that hands the call to its service.
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ from bot import texts
 from bot.clock import ClockSpec, format_seconds
 from bot.errors import BrokenGame, Refusal
 from bot.referee import boards
+from bot.referee.board_reply import board_reply
 from bot.referee.boards import BoardView
 from bot.referee.context import HISTORY_PAGE, MAX_REASON, Context
 from bot.referee.records import stored_record
@@ -78,7 +79,7 @@ class Moderation:
             "ends; then every roll can be rechecked).",
             MODERATOR_HELP,
         ]
-        reply = await self.ctx.board_reply(g, state, "\n".join(lines))
+        reply = await board_reply(self.ctx, g, state, "\n".join(lines))
         reply.mentions = list(dict.fromkeys(g.players))
         reply.file = (await stored_record(self.ctx.store, g)).to_json().encode()
         reply.file_name = f"game-{g.id}-dispute.json"
@@ -119,13 +120,13 @@ class Moderation:
         action: str | None = None,
     ) -> tuple[GameRow, Any]:
         """The game a moderator acts on and its state; refused otherwise. ``action``: the decision
-        being taken (refused to a moderator who plays in the game, ``_own_game``); None for a
+        being taken (refused to a moderator who plays in the game, ``own_game``); None for a
         read-only look (rewind), which the game's own players may take too."""
         if not actor.is_moderator:
             raise Refusal("moderators_only")
         if need_reason and not _reason(reason):
             raise Refusal("reason_needed")
-        g = await self.ctx.game_for_moderator(where)
+        g = await game_for_moderator(self.ctx, where)
         if g is None and finished_too:  # players dispute after the end too
             g = await self.ctx.store.latest_game(where.channel_id)
             if g is None and where.parent_id is not None:  # a dispute's private thread
@@ -133,8 +134,8 @@ class Moderation:
         if g is None:
             raise Refusal("no_game")
         if action:
-            self.ctx.own_game(g, actor, action)
-        return g, await self.ctx.state_or_last_good(g)
+            own_game(g, actor, action)
+        return g, await state_or_last_good(self.ctx, g)
 
     async def rewind(self, where: Where, actor: Actor, number: int, reason: str = "") -> Reply:
         """The position after action ``number`` (0: the start) as a picture; changes nothing
@@ -209,7 +210,7 @@ class Moderation:
         text = f"Moderator {actor.name} resumes the game ({why})."
         if spec.enabled:  # a game without a clock has nothing to go on
             text += f" The clocks go on from where they stopped ({format_seconds(paused)} paused)."
-        return await self.ctx.board_reply(g, state, text)
+        return await board_reply(self.ctx, g, state, text)
 
     async def restore(self, where: Where, actor: Actor, number: int, reason: str) -> Reply:
         """By agreement: the game goes on from the position after action ``number``; the later
@@ -257,7 +258,7 @@ class Moderation:
             f"{', '.join(a.action for a in gone)} left the game (they stay in the log). "
             "The clocks continue from their current times."
         )
-        return await self.ctx.board_reply(g, state, text)
+        return await board_reply(self.ctx, g, state, text)
 
     async def void(self, where: Where, actor: Actor, reason: str) -> Reply:
         """End the game without a result and unrated (frozen or not), the reason logged."""
@@ -288,3 +289,56 @@ class Moderation:
         if self.ctx.renderer is None or g.guild_id is None:
             return None
         return (await self.ctx.store.guild_settings(g.guild_id)).get("theme")
+
+
+async def moderated(
+    ctx: Context, where: Where, actor: Actor, reason: str, action: str
+) -> tuple[GameRow, Any]:
+    """The game a moderator ends and its position; refused to others, without a reason, or
+    in a game the moderator plays in."""
+    if not actor.is_moderator:
+        raise Refusal("moderators_only")
+    if not str(reason or "").strip():
+        raise Refusal("reason_needed")
+    g = await game_for_moderator(ctx, where)
+    if g is None:
+        raise Refusal("no_game")
+    own_game(g, actor, action)
+    return g, await state_or_last_good(ctx, g)
+
+
+async def state_or_last_good(ctx: Context, g: GameRow) -> Any:
+    """For moderators ending a game: its position, or for a broken game the last one that
+    replays (None if none does), so a damaged log never keeps them from freeing the
+    channel."""
+    try:
+        return await ctx.state(g)
+    except BrokenGame as broken:
+        ctx.broken_told.add(g.id)
+        return broken.state
+
+
+def own_game(g: GameRow, actor: Actor, action: str) -> None:
+    """Nobody adjudicates a game they play in, moderator or not: another moderator must.
+    The attempt is logged with who tried, and refused."""
+    if g.seat_of(actor.id) is None:
+        return
+    log.warning(
+        "moderator %s (%s) refused: %s of game %s, which they play in",
+        actor.id,
+        actor.name,
+        action,
+        g.id,
+    )
+    raise Refusal("own_game", game_id=g.id)
+
+
+async def game_for_moderator(ctx: Context, where: Where) -> GameRow | None:
+    """The channel's active game, or, in a dispute's private thread, the frozen game of the
+    channel the thread belongs to."""
+    g = await ctx.store.active_game(where.channel_id)
+    if g is None and where.parent_id is not None:
+        parent = await ctx.store.active_game(where.parent_id)
+        if parent is not None and parent.frozen_at is not None:
+            return parent
+    return g

@@ -5,22 +5,27 @@ from __future__ import annotations
 
 import logging
 import re
+from typing import Any
 
 import engine
 from bot import texts
 from bot.errors import BrokenGame, Conflict, Refusal
+from bot.referee.board_reply import board_reply
 from bot.referee.context import (
     MAX_CHOICES,
     Context,
+    import_module_attr,
 )
 from bot.referee.records import iso
 from bot.referee.replies import (
     Actor,
+    ButtonKind,
+    ButtonSpec,
     Reply,
     Where,
 )
-from bot.referee.wrapper import current_request_id
-from bot.store import NewAction
+from bot.referee.wrapper import current_request_id, reply_dict
+from bot.store import GameRow, NewAction
 from engine import EngineError, ParseError
 
 log = logging.getLogger(__name__)
@@ -80,9 +85,9 @@ class Play:
         now = self.ctx.now()
         notation = rules.notation(state, action)
         if rules.die_faces(state, action) is not None:
-            if not confirmed and self.ctx.futile(g, state, action):
-                return self.ctx.confirm_first(g, state, actor, notation, prefix)
-            return await self.ctx.announce(g, state, seat, actor, notation, now, request_id, prefix)
+            if not confirmed and self.futile(g, state, action):
+                return self.confirm_first(g, state, actor, notation, prefix)
+            return await self.announce(g, state, seat, actor, notation, now, request_id, prefix)
         after = rules.apply(state, action)
         said = rules.describe(state, action, None)
         entry = NewAction(seat, str(actor.id), notation, None, iso(now))
@@ -136,7 +141,7 @@ class Play:
         except BrokenGame as broken:
             return self.ctx.broken_reply(g, broken)
         changed = texts.options_line(g.game, g.variant, g.options, g.clock)
-        return await self.ctx.board_reply(g, state, changed or "")
+        return await board_reply(self.ctx, g, state, changed or "")
 
     async def legal_for(
         self, where: Where, actor: Actor, prefix: str = "", *, limit: int | None = MAX_CHOICES
@@ -161,3 +166,74 @@ class Play:
         first = [n for n in names if n.startswith(wanted)]
         then = [n for n in names if wanted in n and not n.startswith(wanted)]
         return (first + then)[:limit]
+
+    async def announce(
+        self,
+        g: GameRow,
+        state: Any,
+        seat: int,
+        actor: Actor,
+        notation: str,
+        now: float,
+        request_id: str | None,
+        prefix: str,
+    ) -> Reply:
+        """Store an announcement (the die is rolled by ``roll_pending``)."""
+        rules = engine.get_game(g.game)
+        sides = rules.side_names
+        text = f"{prefix}{g.names[seat]} ({sides[seat]}) announces {texts.drop_words(notation)}."
+        if self.futile(g, state, rules.parse(state, notation)):
+            text += " (Every square the die can reach there is taken: this drop loses the turn.)"
+        text += " Rolling the die..."
+        changes: dict[str, Any] = {
+            "pending": notation,
+            "pending_seat": seat,
+            "pending_at": now,
+            "takeback_offer": None,
+            "deadline": None,
+            "updated_at": now,
+        }
+        if g.draw_offer == seat:
+            changes["draw_offer"] = None
+        reply = Reply(text=text, pending_roll=True, game_id=g.id, version=g.version + 1)
+        request = (request_id, reply_dict(reply)) if request_id else None
+        await self.ctx.store.change_game(g, changes, request=request)  # Conflict: moved on
+        return reply
+
+    @staticmethod
+    def futile(g: GameRow, state: Any, action: Any) -> bool:
+        """An announcement that can only lose the turn (every square the die reaches is taken)."""
+        futile = import_module_attr(g.game, "drop_is_futile")
+        return bool(callable(futile) and futile(state, action))
+
+    def confirm_first(
+        self, g: GameRow, state: Any, actor: Actor, notation: str, prefix: str
+    ) -> Reply:
+        """A private question before a drop that can only lose the turn: nothing is stored,
+        and the player may still do something else. Confirm announces it (and rolls)."""
+        line = texts.drop_words(notation)
+        text = (
+            f"{prefix}Every square the die can reach in {line} is taken: announcing it can only "
+            "lose your turn. Announce it anyway?"
+        )
+        arg = "".join(notation.split()[1:])  # "drop row 4" -> "row4"
+        typed = f"{notation} confirm"
+        return Reply(
+            text=text,
+            ok=False,
+            ephemeral=True,
+            game_id=g.id,
+            version=g.version,
+            buttons=[
+                ButtonSpec(
+                    f"Announce {line}",
+                    ButtonKind.DROP_CONFIRM,
+                    g.id,
+                    g.version,
+                    "danger",
+                    arg=arg,
+                    typed=typed,
+                ),
+                ButtonSpec("Cancel", ButtonKind.DROP_CANCEL, g.id, g.version, "secondary"),
+            ],
+        )
