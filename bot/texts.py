@@ -309,3 +309,22 @@ REFUSALS: dict[str, str] = {
 def refusal_text(code: str, params: Mapping[str, Any]) -> str:
     """The English sentence for a refusal's reason code and parameters."""
     return REFUSALS[code].format(**params)
+
+
+# What the referee tells the channel (or the person) happened, by the notice code a reply
+# carries (``Reply.notice``); its ``params`` fill the sentence.
+NOTICES: dict[str, str] = {
+    "draw_offered": "{actor} offers a draw. {other}, accept or decline?",
+    "draw_declined": "{actor} declines the draw.",
+    "takeback_asked": "{actor} asks to take back: {moves}. {other}, accept or decline?",
+    "takeback_refused": "{actor} refuses the takeback.",
+    "challenge_withdrawn": "{actor} withdrew the challenge.",
+    "challenge_declined": "{actor} declined {challenger}'s challenge.",
+    "challenge_expired": "{challenger}'s challenge to {opponent} expired.",
+    "drop_cancelled": "Nothing was announced: it is still your turn.",
+}
+
+
+def notice_text(code: str, params: Mapping[str, Any]) -> str:
+    """The English sentence for a notice's code and parameters."""
+    return NOTICES[code].format(**params)

@@ -311,17 +311,19 @@ class Challenges:
     async def decline(self, where: Where, actor: Actor, challenge_id: int | None = None) -> Reply:
         """Decline a challenge addressed to you, or withdraw your own."""
         c = await self._waiting_challenge(where, challenge_id, self.ctx.now())
+        said = {"actor": actor.name, "challenger": c.challenger_name}
         if actor.id == c.challenger_id:
-            status, text = "withdrawn", f"{actor.name} withdrew the challenge."
+            status, code = "withdrawn", "challenge_withdrawn"
         elif c.opponent_id is None or actor.id == c.opponent_id:
             if c.opponent_id is None:
                 raise Refusal("open_challenge_decline")
-            status, text = "declined", f"{actor.name} declined {c.challenger_name}'s challenge."
+            status, code = "declined", "challenge_declined"
         else:
             raise Refusal("challenge_for_other", {"opponent_name": c.opponent_name})
         if not await self.ctx.store.close_challenge(c.id, status):
             raise Refusal("challenge_answered")
-        return Reply(text=text, challenge_id=c.id)
+        text = texts.notice_text(code, said)
+        return Reply(text=text, notice=code, params=said, challenge_id=c.id)
 
     async def rematch(self, where: Where, actor: Actor, game_id: int | None = None) -> Reply:
         """Challenge the other player of the latest finished game here, starter swapped.

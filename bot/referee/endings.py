@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import engine
+from bot import texts
 from bot.clock import ClockSpec, format_seconds
 from bot.errors import Preempted, Refusal
 from bot.referee.board_reply import board_reply
@@ -47,11 +48,14 @@ class Endings:
         if g.draw_offer == seat:
             raise Refusal("draw_offered_already", game_id=g.id, version=g.version)
         other = 1 - seat
-        text = f"{prefix}{actor.name} offers a draw. {g.names[other]}, accept or decline?"
+        said = {"actor": actor.name, "other": g.names[other]}
+        text = prefix + texts.notice_text("draw_offered", said)
         changes = {"draw_offer": seat, "updated_at": self.ctx.now()}
         g = await self.ctx.store.change_game(g, changes, request=self.ctx.request(g, text))
         return Reply(
             text=text,
+            notice="draw_offered",
+            params=said,
             game_id=g.id,
             version=g.version,
             mentions=[g.players[other]],
@@ -70,10 +74,13 @@ class Endings:
             raise Refusal("no_draw_offer", game_id=g.id)
         if accept:
             return await self.agree_draw(g, state, actor, seat, prefix)
-        text = f"{prefix}{actor.name} declines the draw."
+        said = {"actor": actor.name}
+        text = prefix + texts.notice_text("draw_declined", said)
         changes = {"draw_offer": None, "updated_at": self.ctx.now()}
         g = await self.ctx.store.change_game(g, changes, request=self.ctx.request(g, text))
-        return Reply(text=text, game_id=g.id, version=g.version)
+        return Reply(
+            text=text, notice="draw_declined", params=said, game_id=g.id, version=g.version
+        )
 
     async def request_takeback(self, where: Where, actor: Actor) -> Reply:
         """Ask to take back your last turn (and the reply to it); never across a die roll."""
@@ -84,13 +91,14 @@ class Endings:
             raise Refusal("takeback_asked_already", game_id=g.id)
         other = 1 - seat
         moves = turn_words(g, *undo)
-        text = (
-            f"{prefix}{actor.name} asks to take back: {moves}. {g.names[other]}, accept or decline?"
-        )
+        said = {"actor": actor.name, "moves": moves, "other": g.names[other]}
+        text = prefix + texts.notice_text("takeback_asked", said)
         changes = {"takeback_offer": seat, "updated_at": self.ctx.now()}
         g = await self.ctx.store.change_game(g, changes, request=self.ctx.request(g, text))
         return Reply(
             text=text,
+            notice="takeback_asked",
+            params=said,
             game_id=g.id,
             version=g.version,
             mentions=[g.players[other]],
@@ -112,10 +120,13 @@ class Endings:
             raise Refusal("no_takeback_request", game_id=g.id)
         now = self.ctx.now()
         if not accept:
-            text = f"{prefix}{actor.name} refuses the takeback."
+            said = {"actor": actor.name}
+            text = prefix + texts.notice_text("takeback_refused", said)
             refused = {"takeback_offer": None, "updated_at": now}
             g = await self.ctx.store.change_game(g, refused, request=self.ctx.request(g, text))
-            return Reply(text=text, game_id=g.id, version=g.version)
+            return Reply(
+                text=text, notice="takeback_refused", params=said, game_id=g.id, version=g.version
+            )
         await self._takebacks_allowed(g)  # (the server may have turned them off meanwhile)
         keep, gone = await self.takeback_span(g, asker)
         rules = engine.get_game(g.game)

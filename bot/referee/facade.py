@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
+from bot import texts
 from bot.clock import Clock
 from bot.errors import Refusal
 from bot.referee import grammar as commands
@@ -559,8 +560,10 @@ class Referee:
             drop = f"drop {line[1]} {line[2]} {CONFIRM_WORD}"
             return await self.act(where, actor, drop, version=version)
         if kind is ButtonKind.DROP_CANCEL:
-            text = "Nothing was announced: it is still your turn."
-            return Reply(text=text, ephemeral=True, game_id=g.id, version=g.version)
+            text = texts.notice_text("drop_cancelled", {})
+            return Reply(
+                text=text, notice="drop_cancelled", ephemeral=True, game_id=g.id, version=g.version
+            )
         accept = kind in (ButtonKind.DRAW_ACCEPT, ButtonKind.TAKEBACK_ACCEPT)
         if kind in (ButtonKind.DRAW_ACCEPT, ButtonKind.DRAW_DECLINE):
             return await self.answer_draw(where, actor, accept, version=version)

@@ -168,6 +168,8 @@ class Reply:
       ``chain_label``; Discord in the footer).
     - ``events``: what happened, as data (``Moved``, ``LostTurn``, ``Result``); ``kind`` and
       ``addressed`` say what the reply is and whom it concerns.
+    - ``notice``/``params``: for a notice (an offer, a declined challenge...), what happened as
+      a code of ``bot.texts.NOTICES`` and what fills its sentence.
     - ``reason``/``params``: for a refusal, why, as data (``bot.errors.Refusal``: a code of
       ``bot.texts.REFUSALS`` and what fills its sentence).
     - ``ok``: the command landed; ``ephemeral``: the answer is for the actor alone. A front end
@@ -192,6 +194,7 @@ class Reply:
     file: bytes | None = None
     file_name: str | None = None
     chain_label: str = "Log"
+    notice: str | None = None
     reason: str | None = None
     params: dict[str, Any] = field(default_factory=dict)
     events: list[Event] = field(default_factory=list)

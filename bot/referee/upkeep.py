@@ -5,6 +5,7 @@ ids; what it decided comes back as notices to post."""
 from __future__ import annotations
 
 import engine
+from bot import texts
 from bot.errors import BrokenGame, Conflict
 from bot.referee.context import (
     REQUESTS_KEPT_FOR,
@@ -61,8 +62,10 @@ class Upkeep:
             notices.append(Notice(where_of(g), reply))
         for c in await self.ctx.store.expired_challenges(now):
             if await self.ctx.store.close_challenge(c.id, "expired"):
-                text = f"{c.challenger_name}'s challenge to {c.opponent_name or 'anyone'} expired."
+                said = {"challenger": c.challenger_name, "opponent": c.opponent_name or "anyone"}
+                text = texts.notice_text("challenge_expired", said)
                 where = Where(c.guild_id, c.channel_id, c.parent_id)
-                notices.append(Notice(where, Reply(text=text, challenge_id=c.id)))
+                told = Reply(text=text, notice="challenge_expired", params=said, challenge_id=c.id)
+                notices.append(Notice(where, told))
         await self.ctx.store.prune_requests(now - REQUESTS_KEPT_FOR, REQUESTS_PRUNED_PER_SWEEP)
         return notices

@@ -6,11 +6,12 @@ from __future__ import annotations
 import random
 import re
 
+from bot import texts
 from bot.console.format import reply_lines
 from bot.referee import Referee
 from bot.referee.replies import LostTurn, Moved, ReplyKind, Result
 from bot.store import Store
-from tests.bot.conftest import ALICE, BOB, CAROL, HERE, play, start
+from tests.bot.conftest import ALICE, BOB, CAROL, HERE, THERE, play, start
 
 
 async def test_a_move_is_a_public_move_event_addressed_to_the_player_to_move(
@@ -78,3 +79,18 @@ async def test_the_chain_head_is_data_and_each_front_end_shows_it(referee: Refer
     history = await referee.history(HERE)
     assert "Log head #" not in history.text
     assert reply_lines(history)[1] == f"Log head #{history.chain[:10]}"  # type: ignore[index]
+
+
+async def test_offers_and_answers_are_notices_with_their_code_and_parameters(
+    referee: Referee,
+) -> None:
+    await start(referee, "morris")
+    offered = await referee.offer_draw(HERE, ALICE)
+    assert offered.notice == "draw_offered" and offered.params == {"actor": "alice", "other": "bob"}
+    assert offered.kind is ReplyKind.NOTICE and offered.addressed == [BOB.id]
+    assert offered.text == texts.notice_text(offered.notice, offered.params)
+    declined = await referee.answer_draw(HERE, BOB, False)
+    assert (declined.notice, declined.text) == ("draw_declined", "bob declines the draw.")
+    made = await referee.challenge(THERE, ALICE, "abalone", opponent=BOB)
+    withdrawn = await referee.decline(THERE, ALICE)
+    assert withdrawn.notice == "challenge_withdrawn" and made.challenge_id == withdrawn.challenge_id
