@@ -6,13 +6,17 @@ Front ends add mentions and formatting; these are the same on Discord and at the
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import engine
 from bot.clock import ClockSpec, format_seconds
+from bot.ratings import PROVISIONAL_NOTE
 from bot.store import GameRow
 from engine import EngineError, Outcome, Termination
+
+if TYPE_CHECKING:
+    from bot.referee.replies import Rated
 
 MOVED_ON = "that game has moved on: look at the latest board and try again"
 NO_GAME = "there is no game running here: start one with a challenge"
@@ -328,3 +332,26 @@ NOTICES: dict[str, str] = {
 def notice_text(code: str, params: Mapping[str, Any]) -> str:
     """The English sentence for a notice's code and parameters."""
     return NOTICES[code].format(**params)
+
+
+def rating_lines(rated: Rated, names: Sequence[str]) -> list[str]:
+    """The result message's lines about ratings ("Ratings (morris): alice 1500? → 1662? (+162),
+    ..."; the change is of the rounded numbers shown) and, when a rating is provisional, what
+    the "?" means."""
+
+    def shown(rating: float, provisional: bool) -> str:
+        return f"{round(rating)}{'?' if provisional else ''}"
+
+    parts = []
+    for seat in (0, 1):
+        before, after = rated.before[seat], rated.after[seat]
+        delta = round(after) - round(before)
+        sign = "±" if delta == 0 else ("+" if delta > 0 else "-")
+        parts.append(
+            f"{names[seat]} {shown(before, rated.provisional_before[seat])} → "
+            f"{shown(after, rated.provisional_after[seat])} ({sign}{abs(delta)})"
+        )
+    lines = [f"Ratings ({rated.ladder}): {', '.join(parts)}"]
+    if any(rated.provisional_before) or any(rated.provisional_after):
+        lines.append(PROVISIONAL_NOTE)
+    return lines

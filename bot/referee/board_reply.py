@@ -8,10 +8,12 @@ from typing import TYPE_CHECKING, Any
 
 import engine
 from bot import ladder_store, texts
+from bot.ladder_store import LoggedChange
+from bot.ratings import is_provisional
 from bot.referee import boards
 from bot.referee.boards import BoardView
 from bot.referee.records import outcome_of
-from bot.referee.replies import ButtonKind, ButtonSpec, Reply, ReplyKind
+from bot.referee.replies import ButtonKind, ButtonSpec, Event, Rated, Reply, ReplyKind
 from bot.store import GameRow
 
 if TYPE_CHECKING:
@@ -27,6 +29,7 @@ async def board_reply(
     now = ctx.now()
     lines = [text] if text else []
     mentions: list[int] = []
+    events: list[Event] = []
     buttons: list[ButtonSpec] = []
     outcome = outcome_of(g)
     if g.status == "active" and state is not None:
@@ -49,7 +52,11 @@ async def board_reply(
         mentions.append(g.players[to_move])
     elif outcome is not None:
         lines.append(texts.result_line(g, sides, outcome))
-        lines += await ladder_store.rating_lines(ctx.store, g.id, g.names)
+        change = await ladder_store.rating_change(ctx.store, g.id)
+        if change is not None:
+            rated = rated_event(change)
+            events.append(rated)
+            lines += texts.rating_lines(rated, g.names)
         lines.append(texts.seed_line(g))
         buttons.append(ButtonSpec("Rematch", ButtonKind.REMATCH, g.id, g.version, "primary"))
     theme = None
@@ -75,6 +82,7 @@ async def board_reply(
         finished=g.status != "active",
         chain=g.last_hash,
         public_kind=ReplyKind.BOARD,
+        events=events,
     )
 
 
@@ -86,3 +94,15 @@ def removal_pending(rules: Any, state: Any) -> bool:
     if callable(ask):
         return bool(ask(state))
     return getattr(state, "pending", False) is True
+
+
+def rated_event(change: LoggedChange) -> Rated:
+    """The rating log's entry for a game as a reply's event."""
+    return Rated(
+        ladder=change.ladder,
+        players=change.players,
+        before=(change.before[0].rating, change.before[1].rating),
+        after=(change.after[0].rating, change.after[1].rating),
+        provisional_before=(is_provisional(change.before[0]), is_provisional(change.before[1])),
+        provisional_after=(is_provisional(change.after[0]), is_provisional(change.after[1])),
+    )

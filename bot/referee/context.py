@@ -25,6 +25,7 @@ from bot.referee.boards import Renderer
 from bot.referee.records import iso
 from bot.referee.replies import (
     Actor,
+    Event,
     LostTurn,
     Moved,
     Reply,
@@ -337,11 +338,12 @@ class Context:
             turn_start = None
         last = await self.turn_shown(g, before, action, entry.roll, turn_start)
         shown = await board_reply(self, g, after, text, last=last)
-        shown.events = [Moved(seat, entry.action, entry.roll)]
+        happened: list[Event] = [Moved(seat, entry.action, entry.roll)]
         if entry.roll is not None and lost_turn(before, after, entry.roll):
-            shown.events.append(LostTurn(seat, entry.roll))
+            happened.append(LostTurn(seat, entry.roll))
         if outcome is not None:
-            shown.events.append(result_of(outcome))
+            happened.append(result_of(outcome))
+        shown.events = happened + shown.events  # then the rating change, if any
         return shown
 
     async def turn_shown(
@@ -396,7 +398,7 @@ class Context:
         g = await self.store.change_game(g, changes, events=[event], request=first)  # Conflict
         self.states.pop(g.id, None)
         shown = await board_reply(self, g, state, prefix.rstrip())
-        shown.events = [result_of(outcome)]
+        shown.events = [result_of(outcome), *shown.events]  # then the rating change
         return shown
 
 

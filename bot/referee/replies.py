@@ -148,7 +148,20 @@ class Result:
     reason: str
 
 
-Event = Moved | LostTurn | Result
+@dataclass(frozen=True, slots=True)
+class Rated:
+    """What a rated game did to the players' ratings on ``ladder``: seat by seat, the rating
+    before and after, and whether each was provisional (shown with "?") before and after."""
+
+    ladder: str
+    players: tuple[int, int]
+    before: tuple[float, float]
+    after: tuple[float, float]
+    provisional_before: tuple[bool, bool]
+    provisional_after: tuple[bool, bool]
+
+
+Event = Moved | LostTurn | Result | Rated
 
 
 @dataclass(slots=True)
@@ -166,8 +179,8 @@ class Reply:
     - ``chain``: the hash of the latest log row, shown on board messages (disputes); never in
       ``text``: each front end shows it its own way (the console as "Log #3fa9c01b2e", with
       ``chain_label``; Discord in the footer).
-    - ``events``: what happened, as data (``Moved``, ``LostTurn``, ``Result``); ``kind`` and
-      ``addressed`` say what the reply is and whom it concerns.
+    - ``events``: what happened, as data (``Moved``, ``LostTurn``, ``Result``, ``Rated``);
+      ``kind`` and ``addressed`` say what the reply is and whom it concerns.
     - ``notice``/``params``: for a notice (an offer, a declined challenge...), what happened as
       a code of ``bot.texts.NOTICES`` and what fills its sentence.
     - ``reason``/``params``: for a refusal, why, as data (``bot.errors.Refusal``: a code of

@@ -9,7 +9,7 @@ import re
 from bot import texts
 from bot.console.format import reply_lines
 from bot.referee import Referee
-from bot.referee.replies import LostTurn, Moved, ReplyKind, Result
+from bot.referee.replies import LostTurn, Moved, Rated, ReplyKind, Result
 from bot.store import Store
 from tests.bot.conftest import ALICE, BOB, CAROL, HERE, THERE, play, start
 
@@ -94,3 +94,18 @@ async def test_offers_and_answers_are_notices_with_their_code_and_parameters(
     made = await referee.challenge(THERE, ALICE, "abalone", opponent=BOB)
     withdrawn = await referee.decline(THERE, ALICE)
     assert withdrawn.notice == "challenge_withdrawn" and made.challenge_id == withdrawn.challenge_id
+
+
+async def test_a_rated_ending_carries_the_rating_change_as_data(referee: Referee) -> None:
+    await start(referee, "morris", rated=True)
+    ended = await referee.resign(HERE, BOB)
+    result, rated = ended.events
+    assert isinstance(result, Result) and result.winner == 0
+    assert isinstance(rated, Rated) and rated.players == (ALICE.id, BOB.id)
+    assert rated.after[0] > rated.before[0] and rated.after[1] < rated.before[1]
+    assert rated.provisional_before == (True, True)  # newcomers
+    (line,) = [x for x in ended.text.splitlines() if x.startswith("Ratings (")]
+    assert line == texts.rating_lines(rated, ["alice", "bob"])[0]
+    gain = round(rated.after[0]) - round(rated.before[0])
+    assert f"alice {round(rated.before[0])}? → {round(rated.after[0])}? (+{gain})" in line
+    assert (await referee.board(HERE)).events == [rated]  # shown again later: still there
