@@ -15,6 +15,7 @@ from typing import Any
 
 import aiosqlite
 
+from bot.errors import RefereeError
 from bot.store import Guard, Store
 
 MAX_OPEN_CHALLENGES = 3
@@ -24,7 +25,7 @@ MAX_ACTIVE_GAMES = 10
 Source = Store | aiosqlite.Connection
 
 
-class OverLimit(Exception):
+class OverLimit(RefereeError):
     """A guard refused the write: ``reason`` says which limit, in words for the person."""
 
     def __init__(self, reason: str) -> None:

@@ -29,7 +29,7 @@ import aiosqlite
 
 from bot import deadline
 from bot.errors import Conflict as GameMovedOn  # re-exported: the store raises both
-from bot.errors import StoreUnavailable
+from bot.errors import RefereeError, StoreUnavailable
 from bot.ladder_store import RESULT_COLUMNS, rate_finished, result_changed
 from bot.migrations import LATEST, MIGRATIONS, statements
 from bot.store_files import FileIdentity, prepare
@@ -72,7 +72,7 @@ class FileLost(StoreUnavailable):
     REASON = "the database file was deleted or replaced"
 
 
-class SchemaTooNew(Exception):
+class SchemaTooNew(RefereeError):
     """The file was written by a newer version of the bot: this one refuses to open it (it never
     downgrades, and writing with an older schema could corrupt what the newer one keeps)."""
 
@@ -83,7 +83,7 @@ def fault_of(exc: BaseException) -> str | None:
     return next((reason for prefix, reason in FAULTS if name.startswith(prefix)), None)
 
 
-class ChannelBusy(Exception):
+class ChannelBusy(RefereeError):
     """The channel already has an active game (or an open challenge)."""
 
 

@@ -27,7 +27,7 @@ UNEXPECTED = "Something went wrong on my side and it has been logged. Please try
 BOTS_REFUSED = "Bots cannot use the referee."
 
 
-class UserFacingError(Exception):
+class UserFacingError(BadInput):
     """An error whose message is written for the player; raised by the Discord layer itself."""
 
 

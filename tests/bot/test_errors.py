@@ -45,3 +45,12 @@ def test_a_clock_text_that_cannot_be_read_is_bad_input_for_the_player() -> None:
 def test_preempted_carries_the_public_reply() -> None:
     reply = Reply(text="Game over: bob wins.", ok=False)
     assert Preempted(reply).reply is reply
+
+
+def test_the_errors_other_modules_raise_share_the_root_too() -> None:
+    from bot.config import ConfigError
+    from bot.limits import OverLimit
+    from bot.store import ChannelBusy, SchemaTooNew
+
+    for kind in (ConfigError, OverLimit, ChannelBusy, SchemaTooNew):
+        assert issubclass(kind, RefereeError), kind
