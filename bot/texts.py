@@ -164,9 +164,7 @@ NO_TAKEBACK_HERE = (
 
 
 def takebacks_setting_text(allowed: bool) -> str:
-    if allowed:
-        return "Takebacks on this server: casual games may take back a move if both agree."
-    return "Takebacks on this server: off. A move once made stands, in every game."
+    return notice_text("takebacks_on" if allowed else "takebacks_off", {})
 
 
 HELP = """\
@@ -326,6 +324,12 @@ NOTICES: dict[str, str] = {
     "challenge_declined": "{actor} declined {challenger}'s challenge.",
     "challenge_expired": "{challenger}'s challenge to {opponent} expired.",
     "drop_cancelled": "Nothing was announced: it is still your turn.",
+    "ladders_set": "Ladders on this server: {ladders}.",
+    "takebacks_on": "Takebacks on this server: casual games may take back a move if both agree.",
+    "takebacks_off": "Takebacks on this server: off. A move once made stands, in every game.",
+    "setting_set": "Server setting {key} is now {value}.",
+    "mod_role_set": "Disputes now notify <@&{role}>.",
+    "mod_role_cleared": "Disputes now notify nobody (disputes go to the channel).",
 }
 
 

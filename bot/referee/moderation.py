@@ -24,6 +24,7 @@ from bot.referee.boards import BoardView
 from bot.referee.context import HISTORY_PAGE, MAX_REASON, Context
 from bot.referee.records import stored_record
 from bot.referee.replies import Actor, Reply, Where
+from bot.referee.server import notice
 from bot.store import GameRow, NewEvent
 from engine import Outcome, Termination, chain
 from engine.record import LOG_VERSION
@@ -282,8 +283,11 @@ class Moderation:
         if where.guild_id is None:
             raise Refusal("settings_need_server")
         await self.ctx.store.set_mod_role(where.guild_id, role_id, self.ctx.now())
-        shown = f"<@&{role_id}>" if role_id else "nobody (disputes go to the channel)"
-        return Reply(text=f"Disputes now notify {shown}.", ephemeral=True)
+        return notice(
+            "mod_role_set" if role_id else "mod_role_cleared",
+            {"role": role_id} if role_id else {},
+            ephemeral=True,
+        )
 
     async def _board_theme(self, g: GameRow) -> str | None:
         if self.ctx.renderer is None or g.guild_id is None:

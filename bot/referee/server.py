@@ -48,13 +48,13 @@ class ServerSettings:
             await ladder_store.set_ladder_setting(
                 self.ctx.store, where.guild_id, value, self.ctx.now()
             )
-            return Reply(text=f"Ladders on this server: {ladder_setting_text(value)}.")
+            return notice("ladders_set", {"ladders": ladder_setting_text(value)})
         elif key == "takebacks" and isinstance(value, bool):
             await self.ctx.store.set_takebacks(where.guild_id, value, self.ctx.now())
-            return Reply(text=texts.takebacks_setting_text(value))
+            return notice("takebacks_on" if value else "takebacks_off", {})
         else:
             raise Refusal("unknown_setting", {"key": key})
-        return Reply(text=f"Server setting {key} is now {value}.")
+        return notice("setting_set", {"key": key, "value": str(value)})
 
     async def forget_server(self, where: Where, actor: Actor) -> Reply:
         """Moderators: remove this server's data (``bot.forget``; docs/privacy.md)."""
@@ -66,3 +66,9 @@ class ServerSettings:
         for game_id in report.game_ids:
             self.ctx.states.pop(game_id, None)
         return Reply(text="\n".join(report.lines()), ephemeral=True)
+
+
+def notice(code: str, params: dict[str, Any], *, ephemeral: bool = False) -> Reply:
+    """A reply that tells what was set, by its code in ``bot.texts.NOTICES``."""
+    text = texts.notice_text(code, params)
+    return Reply(text=text, notice=code, params=params, ephemeral=ephemeral)

@@ -11,7 +11,7 @@ from bot.console.format import reply_lines
 from bot.referee import Referee
 from bot.referee.replies import LostTurn, Moved, Rated, ReplyKind, Result
 from bot.store import Store
-from tests.bot.conftest import ALICE, BOB, CAROL, HERE, THERE, play, start
+from tests.bot.conftest import ALICE, BOB, CAROL, HERE, MOD, THERE, play, start
 
 
 async def test_a_move_is_a_public_move_event_addressed_to_the_player_to_move(
@@ -109,3 +109,15 @@ async def test_a_rated_ending_carries_the_rating_change_as_data(referee: Referee
     gain = round(rated.after[0]) - round(rated.before[0])
     assert f"alice {round(rated.before[0])}? → {round(rated.after[0])}? (+{gain})" in line
     assert (await referee.board(HERE)).events == [rated]  # shown again later: still there
+
+
+async def test_settings_answer_with_their_notice_code(referee: Referee) -> None:
+    off = await referee.set_setting(HERE, MOD, "takebacks", False)
+    assert off.notice == "takebacks_off" and off.text == texts.takebacks_setting_text(False)
+    role = await referee.set_mod_role(HERE, MOD, 77)
+    assert (role.notice, role.params, role.text) == (
+        "mod_role_set",
+        {"role": 77},
+        "Disputes now notify <@&77>.",
+    )
+    assert (await referee.set_mod_role(HERE, MOD, None)).notice == "mod_role_cleared"
