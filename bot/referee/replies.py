@@ -2,7 +2,8 @@
 
 Front ends (the Discord layer, the console table) turn their own events into ``Where`` and
 ``Actor`` and turn a ``Reply`` into a message: text, an optional board image and file, buttons.
-Every refusal is ``Reply(ok=False, ephemeral=True, text=<reason>)`` and changes nothing.
+Every refusal is ``Reply(ok=False, ephemeral=True, text=<reason>)`` with its ``reason`` code
+and changes nothing (services raise ``bot.errors.Refusal``; the referee's wrapper makes the reply).
 Two independent facts are carried apart: ``ok`` says whether the command landed, ``ephemeral``
 whether the answer is private (only the person who acted sees it) or public (the channel sees
 it). A command that did not land may still have made something public happen (a fallen flag).
@@ -240,11 +241,6 @@ class Reply:
     def refused(self) -> bool:
         """A private "no": nothing changed and nobody else needs to know."""
         return not self.ok and self.ephemeral
-
-
-def refusal(text: str, *, game_id: int | None = None, version: int | None = None) -> Reply:
-    """A private "no", with the reason; nothing changed."""
-    return Reply(text=text, ok=False, ephemeral=True, game_id=game_id, version=version)
 
 
 @dataclass(frozen=True, slots=True)
