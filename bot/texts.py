@@ -330,6 +330,15 @@ NOTICES: dict[str, str] = {
     "setting_set": "Server setting {key} is now {value}.",
     "mod_role_set": "Disputes now notify <@&{role}>.",
     "mod_role_cleared": "Disputes now notify nobody (disputes go to the channel).",
+    "resumed": "Moderator {moderator} resumes the game ({why}).",
+    "resumed_clocks": (
+        "Moderator {moderator} resumes the game ({why}). The clocks go on from where they "
+        "stopped ({paused} paused)."
+    ),
+    "restored": (
+        "Moderator {moderator} restores the game to action {number} ({why}): {undone} left the "
+        "game (they stay in the log). The clocks continue from their current times."
+    ),
 }
 
 

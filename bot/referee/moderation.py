@@ -208,10 +208,11 @@ class Moderation:
         note = {"reason": why, "paused": round(paused, 3)}
         event = NewEvent("resume", now, user_id=actor.id, note=note)
         g = await self._change_kept(g, state, changes, event)
-        text = f"Moderator {actor.name} resumes the game ({why})."
-        if spec.enabled:  # a game without a clock has nothing to go on
-            text += f" The clocks go on from where they stopped ({format_seconds(paused)} paused)."
-        return await board_reply(self.ctx, g, state, text)
+        said = {"moderator": actor.name, "why": why, "paused": format_seconds(paused)}
+        code = "resumed_clocks" if spec.enabled else "resumed"  # no clock: nothing goes on
+        shown = await board_reply(self.ctx, g, state, texts.notice_text(code, said))
+        shown.notice, shown.params = code, said
+        return shown
 
     async def restore(self, where: Where, actor: Actor, number: int, reason: str) -> Reply:
         """By agreement: the game goes on from the position after action ``number``; the later
@@ -254,12 +255,15 @@ class Moderation:
         note = {"to": number, "undone": [a.action for a in gone], "reason": why}
         event = NewEvent("restore", now, user_id=actor.id, note=note)
         g = await self._change_kept(g, state, changes, event)
-        text = (
-            f"Moderator {actor.name} restores the game to action {number} ({why}): "
-            f"{', '.join(a.action for a in gone)} left the game (they stay in the log). "
-            "The clocks continue from their current times."
-        )
-        return await board_reply(self.ctx, g, state, text)
+        said = {
+            "moderator": actor.name,
+            "number": number,
+            "why": why,
+            "undone": ", ".join(a.action for a in gone),
+        }
+        shown = await board_reply(self.ctx, g, state, texts.notice_text("restored", said))
+        shown.notice, shown.params = "restored", said
+        return shown
 
     async def void(self, where: Where, actor: Actor, reason: str) -> Reply:
         """End the game without a result and unrated (frozen or not), the reason logged."""

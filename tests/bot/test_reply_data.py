@@ -121,3 +121,24 @@ async def test_settings_answer_with_their_notice_code(referee: Referee) -> None:
         "Disputes now notify <@&77>.",
     )
     assert (await referee.set_mod_role(HERE, MOD, None)).notice == "mod_role_cleared"
+
+
+async def test_a_moderators_resume_and_restore_are_notices_with_their_parameters(
+    referee: Referee,
+) -> None:
+    await start(referee, "morris", clock="10+0")
+    assert (await play(referee, HERE, ALICE, "place d7")).ok
+    assert (await play(referee, HERE, BOB, "place d1")).ok
+    assert (await referee.dispute(HERE, ALICE, "wrong point")).ok
+    resumed = await referee.resume(HERE, MOD, "fine")
+    assert resumed.notice == "resumed_clocks" and resumed.params["why"] == "fine"
+    assert resumed.text.startswith(texts.notice_text("resumed_clocks", resumed.params))
+    assert (await referee.dispute(HERE, ALICE, "wrong point")).ok
+    restored = await referee.restore(HERE, MOD, 1, "agreed")
+    assert restored.notice == "restored"
+    assert restored.params == {
+        "moderator": "mod",
+        "number": 1,
+        "why": "agreed",
+        "undone": "place d1",
+    }
