@@ -44,7 +44,7 @@ USER referee
 VOLUME ["/data"]
 
 # Healthy while the bot is connected to Discord and serving: it touches the heartbeat file every
-# few seconds only then (bot/app.py); `python -m bot health` fails once it is 120 s old.
+# few seconds only then (bot/discord_ui/app.py); `python -m bot health` fails once it is 120 s old.
 HEALTHCHECK --interval=60s --timeout=5s --start-period=60s --retries=3 \
   CMD ["python", "-m", "bot", "health"]
 

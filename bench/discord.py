@@ -20,7 +20,7 @@ p99 under ``BOUND_MS``.
 
 Board drawing is compared four ways, one after the other on the same bot and games, at
 ``GENTLE``/s and ``RATE``/s: inline on the event loop, asyncio's default executor
-(``asyncio.to_thread``, as the bot drew before), the bot's bounded pool (``bot.boards``, two
+(``asyncio.to_thread``, as the bot drew before), the bot's bounded pool (``bot.referee.boards``, two
 threads) and a pool of two processes.
 
 Goals (issue 17): one core sustains 300 interactions/s with a board on every move (CPU per
@@ -53,11 +53,10 @@ from typing import Any
 
 import render
 from bench.timing import percentile
-from bot import boards
-from bot.app import RefereeBot
 from bot.clock import ManualClock
-from bot.referee import Referee
-from bot.replies import Actor, Where
+from bot.discord_ui.app import RefereeBot
+from bot.referee import Referee, boards
+from bot.referee.replies import Actor, Where
 from bot.store import SqliteStore, Store
 from render.gallery import random_game
 from tests.discord.harness import GUILD_ID, Exchange, Harness, Person

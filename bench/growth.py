@@ -19,7 +19,7 @@ import engine
 from bot import limits
 from bot.clock import ManualClock
 from bot.referee import Referee
-from bot.replies import Actor, Where
+from bot.referee.replies import Actor, Where
 from bot.store import SqliteStore
 from engine.abalone import moved_marbles
 

@@ -13,7 +13,7 @@ from bench.timing import percentile
 from bot import ladder_store
 from bot.clock import ManualClock
 from bot.referee import Referee
-from bot.replies import Actor, Where
+from bot.referee.replies import Actor, Where
 from bot.store import SqliteStore
 
 PLAYERS = [Actor(i, f"p{i}") for i in range(1, 41)]

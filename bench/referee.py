@@ -16,7 +16,7 @@ from pathlib import Path
 from bench.timing import percentile
 from bot.clock import ManualClock
 from bot.referee import Referee
-from bot.replies import Actor, Where
+from bot.referee.replies import Actor, Where
 from bot.store import SqliteStore
 
 GAMES = 1000

@@ -33,7 +33,7 @@ from typing import Any
 import engine
 from bench.timing import percentile
 from bot.referee import Referee
-from bot.replies import Actor, ButtonKind, Reply, Where
+from bot.referee.replies import Actor, ButtonKind, Reply, Where
 from bot.store import SqliteStore
 from engine import EngineError
 from engine.record import Record, verify

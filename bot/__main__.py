@@ -70,7 +70,7 @@ def parser() -> argparse.ArgumentParser:
 
 def _app():  # the Discord layer is optional for the console
     try:
-        import bot.app as app
+        import bot.discord_ui.app as app
     except ImportError as exc:
         print(f"the Discord layer cannot be loaded ({exc}); use `python -m bot console`")
         return None
@@ -101,7 +101,7 @@ def _command(argv: Sequence[str] | None) -> int:
         print(f"configuration error: {exc}", file=sys.stderr)
         return 2
     if command == "console":
-        from bot.console import run_console
+        from bot.console.table import run_console
 
         return run_console(config)
     if command == "sync":
@@ -130,7 +130,7 @@ def _command(argv: Sequence[str] | None) -> int:
         print(NO_TOKEN_NO_INPUT, file=sys.stderr)
         return 2
     print(NO_TOKEN)
-    from bot.console import run_console
+    from bot.console.table import run_console
 
     return run_console(config)
 

@@ -5,7 +5,7 @@ An engine's ``to_text`` leaves out what only the draw rules read: Morris's and A
 repetition history. The checkpoint carries it too, and is only kept when reading it back gives
 the very same state (history included): a state it cannot carry is simply not checkpointed, and
 the game replays as before. The referee trusts a checkpoint only when the move it was taken
-after is still the live row of the log with the same hash (``RefereeCore._state``); verifying a
+after is still the live row of the log with the same hash (``Context.state``); verifying a
 record never uses it.
 """
 

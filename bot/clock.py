@@ -13,6 +13,8 @@ import time
 from dataclasses import dataclass
 from typing import Protocol
 
+from bot.errors import BadInput
+
 MAX_MINUTES = 24 * 60
 MAX_INCREMENT = 600
 MAX_CORR_HOURS = 24 * 14
@@ -45,7 +47,7 @@ class ManualClock:
         return self.t
 
 
-class ClockSpecError(ValueError):
+class ClockSpecError(BadInput):
     """A clock text that cannot be read; the message is fit to show a player."""
 
 

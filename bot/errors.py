@@ -1,134 +1,93 @@
-"""One place where anything that goes wrong in a slash command or a button becomes a private note.
+"""The project's errors, all under one root (``RefereeError``), so that each front end has one
+place that maps them to what a person sees (``bot.discord_ui.tree``, the console table).
 
-Discord shows the person who acted a reason they can act on ("you need Manage Server") or, for
-anything unexpected, a short apology; the details go to the log with the interaction's context.
+- ``Refusal``: the referee says no (a reason code and its parameters as data, with the English
+  sentence); nothing changed. Services raise it; the referee's wrapper turns it into a reply.
+- ``Preempted``: the command did not land but something public happened instead (the mover's
+  flag had fallen): the wrapper answers with that public reply.
+- ``BadInput``: a value a person typed that cannot be read (a clock text); the message is
+  written for them.
+- ``StoreUnavailable``: the store cannot write (or read) right now; nothing was changed.
+- ``Conflict``: a game's version changed under a command ("that game has moved on").
+- ``BrokenGame``: a game whose stored log no longer replays through the engine.
 """
 
 from __future__ import annotations
 
-import logging
-import math
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
-import discord
-from discord import app_commands
-
-import engine
-from bot import deadline
-from bot.guards import first_delivery
-from bot.option_guard import check_options
-from bot.shutdown import RESTARTING, admitted
-from bot.store import StoreUnavailable
-from bot.texts import CANT_SAVE
-
-log = logging.getLogger("bot.discord")
-
-UNEXPECTED = "Something went wrong on my side and it has been logged. Please try again."
-BOTS_REFUSED = "Bots cannot use the referee."
+if TYPE_CHECKING:
+    from bot.referee.replies import Reply
 
 
-class UserFacingError(Exception):
-    """An error whose message is written for the player; raised by the Discord layer itself."""
+class RefereeError(Exception):
+    """The root of every error this project raises on purpose."""
 
 
-def message_for(error: BaseException) -> str | None:
-    """The text to show for an error, or None when it is a bug (the caller apologises and logs)."""
-    if isinstance(error, app_commands.CommandInvokeError):
-        error = error.original
-    if isinstance(error, UserFacingError | engine.EngineError):
-        return str(error)
-    if isinstance(error, StoreUnavailable):
-        return CANT_SAVE  # the store logged the fault; nothing was changed
-    if isinstance(error, app_commands.MissingPermissions):
-        wanted = ", ".join(p.replace("_", " ").title() for p in error.missing_permissions)
-        return f"You need the {wanted} permission to do that."
-    if isinstance(error, app_commands.NoPrivateMessage):
-        return "Games are played in a server channel, not in direct messages."
-    if isinstance(error, app_commands.CommandOnCooldown):
-        return f"Slow down a little: try again in {math.ceil(error.retry_after)} s."
-    if isinstance(error, app_commands.TransformerError):
-        if isinstance(error.value, str | int) and not isinstance(error.value, bool):
-            return f"I can't read {str(error.value)[:100]!r} there."
-        return "I can't use that there: pick it from the list Discord shows."  # never a repr
-    if isinstance(error, app_commands.CheckFailure):
-        return str(error) or "You can't use that command here."
-    if isinstance(error, app_commands.CommandNotFound):
-        return "I don't know that command any more; Discord may still be updating the list."
-    if isinstance(error, ValueError) and type(error).__name__.endswith("SpecError"):
-        return str(error)  # bot.clock.ClockSpecError and friends: written for players
-    return None
+class Refusal(RefereeError):
+    """The referee refuses a command: ``code`` names the reason (``bot.texts.REFUSALS``),
+    ``params`` fill its sentence, ``game_id``/``version`` say which game it was about. The
+    English text is made from the catalog unless ``text`` is given (a sentence the engine wrote).
+    """
 
-
-async def send_private(interaction: discord.Interaction[Any], text: str) -> None:
-    """An ephemeral message, as a followup once the interaction has been answered."""
-    if interaction.type is discord.InteractionType.autocomplete:
-        if not interaction.response.is_done():  # it cannot carry a message: offer nothing
-            await interaction.response.autocomplete([])
-        return
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
-
-
-async def report(interaction: discord.Interaction[Any], error: BaseException) -> None:
-    """Tell the person what went wrong and log bugs with who, where and what."""
-    text = message_for(error)
-    command = interaction.command.qualified_name if interaction.command else None
-    custom_id = (interaction.data or {}).get("custom_id") if interaction.data else None
-    context = {
-        "interaction": interaction.id,
-        "user": interaction.user.id if interaction.user else None,
-        "channel": interaction.channel_id,
-        "guild": interaction.guild_id,
-        "command": command,
-        "custom_id": custom_id,
-    }
-    if text is None:
-        original = getattr(error, "original", error)
-        log.error(
-            "unexpected error %s",
-            context,
-            exc_info=(type(original), original, original.__traceback__),
-        )
-        text = UNEXPECTED
-    elif isinstance(getattr(error, "original", error), StoreUnavailable):
-        log.warning("could not save %s: %s", context, getattr(error, "original", error))
-    else:
-        log.info("refused %s: %s", context, text)
-    try:
-        await send_private(interaction, text)
-    except discord.HTTPException:
-        log.warning("could not deliver the error message %s", context, exc_info=True)
-
-
-class RefereeTree(app_commands.CommandTree[Any]):
-    """The command tree whose ``on_error`` answers every failure privately."""
-
-    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
-        """Bots never use the referee, and guild-only commands are refused in direct messages
-        even if Discord delivers one (discord.py leaves ``guild_only`` to Discord). An
-        interaction delivered twice is handled once. The first answer is due from now on."""
-        deadline.start(answered=interaction.response.is_done)
-        if not first_delivery(interaction):
-            return False
-        if not admitted(interaction):  # stopping (bot.shutdown): a private note, nothing done
-            raise app_commands.CheckFailure(RESTARTING)
-        if interaction.user.bot:
-            raise app_commands.CheckFailure(BOTS_REFUSED)
-        command = interaction.command
-        root = getattr(command, "root_parent", None) or command
-        if interaction.guild_id is None and getattr(root, "guild_only", False):
-            raise app_commands.NoPrivateMessage()
-        try:
-            check_options(interaction)  # types, ranges and lengths as declared
-        except app_commands.AppCommandError:
-            raise
-        except Exception as exc:  # discord.py reports only AppCommandError; the rest is a bug
-            raise app_commands.CommandInvokeError(command, exc) from exc  # type: ignore[arg-type]
-        return True
-
-    async def on_error(
-        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    def __init__(
+        self,
+        code: str,
+        params: Mapping[str, Any] | None = None,
+        *,
+        text: str | None = None,
+        game_id: int | None = None,
+        version: int | None = None,
     ) -> None:
-        await report(interaction, error)
+        self.code = code
+        self.params = dict(params or {})
+        if text is None:
+            from bot.texts import refusal_text
+
+            text = refusal_text(code, self.params)
+        super().__init__(text)
+        self.text = text
+        self.game_id = game_id
+        self.version = version
+
+
+class Preempted(RefereeError):
+    """The command did not land, but the referee did something public on its way (the mover's
+    flag had fallen): ``reply`` is what the channel sees."""
+
+    def __init__(self, reply: Reply) -> None:
+        super().__init__(reply.text)
+        self.reply = reply
+
+
+class BadInput(RefereeError, ValueError):
+    """A value typed by a person that cannot be used; the message is written for them."""
+
+
+class StoreUnavailable(RefereeError):
+    """The file cannot be written (or read) right now; nothing was changed, and the same command
+    may work once the fault clears. ``reason`` says which fault, for the log."""
+
+    def __init__(self, reason: str, context: str = "") -> None:
+        super().__init__(f"{reason} ({context})" if context else reason)
+        self.reason = reason
+        self.context = context
+
+
+class Conflict(RefereeError):
+    """The game's version changed under a command: someone else's command landed first."""
+
+
+class BrokenGame(RefereeError):
+    """A game whose stored log no longer replays through the engine (a damaged or hand-edited
+    row): ``seq`` and ``action`` name the first row that fails, ``state`` is the position
+    before it (None when even the start cannot be built), ``error`` what the engine said."""
+
+    def __init__(self, game_id: int, seq: int, action: str, error: str, state: Any) -> None:
+        super().__init__(f"game {game_id}: action {seq} ({action!r}) does not replay: {error}")
+        self.game_id = game_id
+        self.seq = seq
+        self.action = action
+        self.error = error
+        self.state = state

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.errors import RefereeError
 from bot.store import Guard, Reader, Store
 
 MAX_OPEN_CHALLENGES = 3
@@ -21,7 +22,7 @@ MAX_ACTIVE_GAMES = 10
 Source = Store | Reader
 
 
-class OverLimit(Exception):
+class OverLimit(RefereeError):
     """A guard refused the write: ``reason`` says which limit, in words for the person."""
 
     def __init__(self, reason: str) -> None:

@@ -38,3 +38,41 @@ def test_the_check_itself_sees_a_forbidden_import(tmp_path: Path) -> None:
     sample = tmp_path / "x.py"
     sample.write_text("import asyncio\nfrom PIL import Image\nimport discord.ext\n")
     assert imported_roots(sample) >= {"asyncio", "PIL", "discord"}
+
+
+def imported_modules(path: Path) -> set[str]:
+    """Every module a file imports, by its full dotted name (relative imports resolved)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*parts, base] if base else parts)
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+    return found
+
+
+def test_discord_is_imported_only_by_the_discord_front_end() -> None:
+    for path in sorted((ROOT / "bot").rglob("*.py")):
+        if path.is_relative_to(ROOT / "bot" / "discord_ui"):
+            continue
+        roots = {name.split(".")[0] for name in imported_modules(path)}
+        assert "discord" not in roots, f"{path.relative_to(ROOT)} imports discord"
+
+
+@pytest.mark.parametrize("lower", ["referee", "store", "ladder", "errors.py", "texts.py"])
+def test_the_referee_and_what_it_stands_on_never_import_a_front_end(lower: str) -> None:
+    target = ROOT / "bot" / lower
+    files = sorted(target.rglob("*.py")) if target.is_dir() else [target]
+    assert files
+    for path in files:
+        fronts = {
+            m for m in imported_modules(path) if m.startswith(("bot.discord_ui", "bot.console"))
+        }
+        assert not fronts, f"{path.relative_to(ROOT)} imports the front end {sorted(fronts)}"

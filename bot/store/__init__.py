@@ -6,6 +6,8 @@ Nothing outside this package touches a store's private members or writes SQL
 (``tests/bot/test_store_boundary.py``).
 """
 
+from bot.errors import Conflict as GameMovedOn  # the store's name for it
+from bot.errors import StoreUnavailable
 from bot.store.protocol import (
     ActionRow,
     ChallengeRow,
@@ -13,7 +15,6 @@ from bot.store.protocol import (
     EventRow,
     FileLost,
     ForgetCounts,
-    GameMovedOn,
     GameRow,
     GameView,
     Guard,
@@ -24,7 +25,6 @@ from bot.store.protocol import (
     SchemaTooNew,
     Store,
     StoreDamaged,
-    StoreUnavailable,
     Transaction,
 )
 from bot.store.sqlite import BUSY_TIMEOUT_MS, SqliteStore

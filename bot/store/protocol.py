@@ -31,6 +31,7 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
+from bot.errors import RefereeError, StoreUnavailable
 from bot.ladder import FinishedGame, RatingChange, SeasonArchive, Table
 from bot.ladder.ratings import RatingState
 
@@ -38,16 +39,6 @@ T = TypeVar("T")
 
 
 # --- errors -------------------------------------------------------------------------------------
-
-
-class StoreUnavailable(Exception):
-    """The store cannot be written (or read) right now; nothing was changed, and the same command
-    may work once the fault clears. ``reason`` says which fault, for the log."""
-
-    def __init__(self, reason: str, context: str = "") -> None:
-        super().__init__(f"{reason} ({context})" if context else reason)
-        self.reason = reason
-        self.context = context
 
 
 class StoreDamaged(StoreUnavailable):
@@ -61,16 +52,12 @@ class FileLost(StoreUnavailable):
     REASON = "the database file was deleted or replaced"
 
 
-class SchemaTooNew(Exception):
+class SchemaTooNew(RefereeError):
     """The store was written by a newer version of the bot: this one refuses to open it (it
     never downgrades, and writing with an older schema could corrupt what the newer one keeps)."""
 
 
-class GameMovedOn(Exception):
-    """The game's version changed under a command: someone else's command landed first."""
-
-
-class ChannelBusy(Exception):
+class ChannelBusy(RefereeError):
     """The channel already has an active game (or an open challenge)."""
 
 

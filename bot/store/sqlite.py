@@ -32,6 +32,8 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from bot import deadline
+from bot.errors import Conflict as GameMovedOn
+from bot.errors import StoreUnavailable
 from bot.store.files import FileIdentity, prepare
 from bot.store.migrations import LATEST, MIGRATIONS, statements
 from bot.store.protocol import (
@@ -41,7 +43,6 @@ from bot.store.protocol import (
     EventRow,
     FileLost,
     ForgetCounts,
-    GameMovedOn,
     GameRow,
     GameView,
     NewAction,
@@ -50,7 +51,6 @@ from bot.store.protocol import (
     SchemaTooNew,
     Store,
     StoreDamaged,
-    StoreUnavailable,
     Transaction,
 )
 from bot.store.sqlite_forget import forget_guild
@@ -60,6 +60,7 @@ from engine.record import LOG_VERSION, event_hash, iso_time, row_hash
 
 T = TypeVar("T")
 BUSY_TIMEOUT_MS = 2_000  # a lock held longer is "can't save" within Discord's 3 s
+OPEN_TIMEOUT_MS = 30_000  # how long opening the file may wait for another process's lock
 
 log = logging.getLogger("bot.store")  # the name operators filter on, as before the package
 # aiosqlite's DEBUG lines print every statement with its parameters, a running game's secret
@@ -152,7 +153,9 @@ class SqliteStore(Store):
         db.row_factory = sqlite3.Row
         store = cls(path, db)
         try:
-            await db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            # opening (WAL switch, migrations) waits longer than a command may: several processes
+            # starting on one fresh file queue for its write lock, and no player waits on it
+            await db.execute(f"PRAGMA busy_timeout = {max(int(busy_timeout_ms), OPEN_TIMEOUT_MS)}")
             store._lock = _AnswerInTime(store, int(busy_timeout_ms))  # type: ignore[assignment]
             rows = await db.execute_fetchall("PRAGMA user_version")
             _refuse_newer(path, int(next(iter(rows))[0]))  # before anything writes the file
@@ -162,6 +165,7 @@ class SqliteStore(Store):
             await db.execute("PRAGMA synchronous = NORMAL")  # durable across a crash in WAL
             await db.execute("PRAGMA foreign_keys = ON")
             await store.migrate()
+            await db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
             if path != ":memory:":
                 store._file = FileIdentity.of(path)
         except sqlite3.Error as exc:

@@ -10,7 +10,7 @@ import pytest
 
 from bot.clock import ManualClock
 from bot.referee import Referee
-from bot.replies import Actor, ButtonKind, Reply, Where
+from bot.referee.replies import Actor, ButtonKind, Reply, Where
 from bot.store import SqliteStore, Store
 
 ALICE = Actor(101, "alice")

@@ -13,7 +13,7 @@ import random
 import sys
 
 from bot.referee import Referee
-from bot.replies import Actor, Where
+from bot.referee.replies import Actor, Where
 from bot.store import SqliteStore
 
 ALICE, BOB = Actor(1, "alice"), Actor(2, "bob")

@@ -12,10 +12,9 @@ import pytest
 
 import engine
 import render
-from bot import boards
-from bot.boards import BoardView, draw_png
 from bot.clock import ManualClock
-from bot.referee import Referee
+from bot.referee import Referee, boards
+from bot.referee.boards import BoardView, draw_png
 from bot.store import Store
 from tests.bot.conftest import ALICE, BOB, HERE, play, start
 

@@ -11,7 +11,7 @@ import pytest
 
 from bot.clock import ManualClock
 from bot.referee import Referee
-from bot.replies import Actor
+from bot.referee.replies import Actor
 from bot.store import Store
 from tests.bot.conftest import ALICE, BOB, HERE, MOD, start
 

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 import engine
 from bot import checkpoint
 from bot.clock import ManualClock
-from bot.records import check_stored
 from bot.referee import Referee
+from bot.referee.records import check_stored
 from bot.store import Store
 from tests.bot.conftest import ALICE, BOB, HERE, THERE, start
 
@@ -112,12 +112,12 @@ async def test_a_restart_reads_only_the_moves_after_the_checkpoint(
     await moves_played(referee, plies)
     g = await store.active_game(HERE.channel_id)
     assert g is not None and g.checkpoint_seq == plies - plies % checkpoint.EVERY
-    warm = referee._states.get(g.id)[1]  # type: ignore[index]
+    warm = referee.ctx.states.get(g.id)[1]  # type: ignore[index]
     fresh = Referee(store, clock, render=False)  # a restart
     counting = Counting(store)
     assert (await fresh.board(HERE)).ok
     assert counting.read == plies % checkpoint.EVERY  # not the whole log
-    cold = fresh._states.get(g.id)[1]  # type: ignore[index]
+    cold = fresh.ctx.states.get(g.id)[1]  # type: ignore[index]
     assert cold == warm and tuple(getattr(cold, "history", ())) == tuple(warm.history)
 
 
@@ -134,7 +134,7 @@ async def test_a_checkpoint_whose_move_is_not_the_live_row_is_ignored(
     fresh = Referee(store, clock, render=False)
     assert (await fresh.board(HERE)).ok
     assert counting.read == 17  # replayed from the start
-    assert fresh._states.get(1)[1] == referee._states.get(1)[1]  # type: ignore[index]
+    assert fresh.ctx.states.get(1)[1] == referee.ctx.states.get(1)[1]  # type: ignore[index]
 
 
 async def test_verify_still_catches_a_tampered_row_before_the_checkpoint(

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.config import Config, ConfigError
-from bot.console import play
+from bot.console.table import play
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 
 import engine
 from bot.config import Config
-from bot.console import UNEXPECTED, ConsoleTable, play, run_console
-from bot.console_names import CONSOLE_IDS, console_id, name_problem
+from bot.console.table import UNEXPECTED, ConsoleTable, play, run_console
+from bot.referee.names import CONSOLE_IDS, console_id, name_problem
 from bot.rules_text import RULES
 from bot.rules_text import console as console_summary
 

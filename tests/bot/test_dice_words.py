@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 import re
 
-from bot.commands import dispatch
-from bot.records import check_stored, stored_record
 from bot.referee import Referee
+from bot.referee.grammar import dispatch
+from bot.referee.records import check_stored, stored_record
 from bot.store import Store
 from engine import dice
 from engine.record import Record, verify

@@ -11,11 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from bot import console
 from bot.clock import ManualClock
-from bot.records import check_stored, stored_record
+from bot.console import table as console
+from bot.console.format import reply_text
 from bot.referee import Referee
-from bot.replies import Actor, Reply, Where
+from bot.referee.records import check_stored, stored_record
+from bot.referee.replies import Actor, Reply, Where
 from bot.store import Store
 from engine.record import Record, verify
 from tests.bot.conftest import ALICE, BOB, CAROL, HERE, MOD, THERE, play, start
@@ -52,7 +53,7 @@ async def test_the_dispute_packet_has_the_log_the_commitment_and_the_head(
     g = await store.game(1)
     assert "1. Red: drop row 4, rolled" in reply.text
     assert g.commitment in reply.text and g.seed not in reply.text
-    assert f"Log #{g.last_hash[:10]}" in reply.text and reply.chain == g.last_hash
+    assert f"Log #{g.last_hash[:10]}" in reply_text(reply) and reply.chain == g.last_hash
     record = Record.from_json(reply.file)
     assert record.seed is None and record.head == g.last_hash
     assert g.seed not in reply.file.decode()

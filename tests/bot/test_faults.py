@@ -24,7 +24,7 @@ import pytest
 from bot.__main__ import main
 from bot.clock import ManualClock
 from bot.referee import Referee
-from bot.replies import Actor
+from bot.referee.replies import Actor
 from bot.store import SchemaTooNew, SqliteStore, Store, StoreUnavailable
 from bot.store.migrations import LATEST
 from bot.texts import CANT_SAVE
@@ -61,7 +61,7 @@ async def pragma(store: Store, text: str) -> None:
 
 def assert_cache_not_ahead(referee: Referee, game_id: int, last_hash: str) -> None:
     """The referee's cached position, if any, belongs to the log head in the file."""
-    cached = referee._states.get(game_id)
+    cached = referee.ctx.states.get(game_id)
     assert cached is None or cached[0] == last_hash
 
 
@@ -81,12 +81,14 @@ async def refused_without_change(
     text: str,
     reason: str,
 ) -> None:
-    """``text`` cannot be saved: the referee raises, the console text path answers politely,
-    one log line names the fault and the game, and no row of any table changed."""
+    """``text`` cannot be saved: the referee's wrapper answers "can't save" (the reason as data),
+    so does the console text path, one log line names the fault and the game, and no row of
+    any table changed."""
     before = await snapshot(store)
     caplog.clear()
-    with pytest.raises(StoreUnavailable, match=reason):
-        await referee.act(HERE, actor, text)
+    answer = await referee.act(HERE, actor, text)
+    assert not answer.ok and answer.ephemeral and answer.reason == "cant_save"
+    assert answer.text == CANT_SAVE
     (line,) = fault_lines(caplog)
     assert reason in line and "a change to game 1" in line and store.path in line, line
     reply = await referee.handle(HERE, actor, text)
@@ -121,9 +123,8 @@ async def test_a_full_disk_refuses_the_move_that_does_not_fit_and_recovers(
     refused = None
     for n in range(400):  # moves fill the free space left in the file's pages, then one fails
         text = rng.choice(await referee.legal_for(HERE, players[n % 2]))
-        try:
-            reply = await referee.act(HERE, players[n % 2], text)
-        except StoreUnavailable:
+        reply = await referee.act(HERE, players[n % 2], text)
+        if reply.reason == "cant_save":
             refused = (players[n % 2], text)
             break
         assert reply.ok, reply.text
@@ -146,8 +147,9 @@ async def test_a_lock_held_past_the_busy_timeout_refuses_and_then_clears(
         await refused_without_change(referee, store, caplog, ALICE, "drop row 3", "locked")
         assert (await referee.board(HERE)).ok  # WAL readers are not blocked
         caplog.clear()
-        with pytest.raises(StoreUnavailable, match="locked"):
-            await referee.challenge(HERE.__class__(1, 99), ALICE, "morris", opponent=BOB)
+        made = await referee.challenge(HERE.__class__(1, 99), ALICE, "morris", opponent=BOB)
+        assert not made.ok and made.reason == "cant_save"
+        assert "locked" in fault_lines(caplog)[0]
         assert "a challenge in channel 99" in fault_lines(caplog)[0]
     finally:
         other.execute("ROLLBACK")
@@ -165,9 +167,8 @@ async def test_a_roll_that_cannot_be_saved_is_rolled_when_the_fault_clears(
     assert announced.ok and announced.pending_roll
     before = await snapshot(store)
     await pragma(store, "query_only = ON")
-    with pytest.raises(StoreUnavailable):
-        await referee.roll_pending(HERE)
-    with pytest.raises(StoreUnavailable):
+    assert (await referee.roll_pending(HERE)).reason == "cant_save"
+    with pytest.raises(StoreUnavailable):  # the sweeper is no command: its caller logs it
         await referee.sweep(ManualClock().now() + 3600)
     assert await snapshot(store) == before
     await pragma(store, "query_only = OFF")
@@ -184,8 +185,8 @@ async def test_starting_a_game_is_all_or_nothing_under_a_fault(
     assert made.ok
     before = await snapshot(store)
     await pragma(store, "query_only = ON")
-    with pytest.raises(StoreUnavailable):
-        await referee.accept(HERE, BOB)
+    refused = await referee.accept(HERE, BOB)
+    assert not refused.ok and refused.reason == "cant_save"
     assert await snapshot(store) == before
     await pragma(store, "query_only = OFF")
     assert (await referee.accept(HERE, BOB)).ok

@@ -22,9 +22,9 @@ from bot.__main__ import main
 from bot.clock import ManualClock
 from bot.config import Config
 from bot.forget import cli, forget_guild
-from bot.records import check_stored
 from bot.referee import Referee
-from bot.replies import Actor, Where
+from bot.referee.records import check_stored
+from bot.referee.replies import Actor, Where
 from bot.store import SqliteStore, Store
 from tests.bot.conftest import ALICE, BOB, CAROL, MOD, random_game, start
 

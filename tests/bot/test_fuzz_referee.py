@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from bot.clock import ManualClock
 from bot.referee import Referee
-from bot.replies import Actor, Reply, Where
+from bot.referee.replies import Actor, Reply, Where
 from bot.store import SqliteStore, Store
 from engine.record import Record, verify
 from tests.bot.conftest import ALICE, BOB, CAROL, HERE, MOD, THERE
@@ -134,7 +134,7 @@ class Run:
         g = await self.referee.store.latest_game(HERE.channel_id)
         if g is None or g.status != "active":
             return self.players
-        state = await self.referee._state(g)
+        state = await self.referee.ctx.state(g)
         first = ALICE if g.players[state.to_move] == ALICE.id else BOB
         return first, (BOB if first is ALICE else ALICE)
 

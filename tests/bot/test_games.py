@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 import engine
-from bot.records import stored_record
 from bot.referee import Referee
+from bot.referee.records import stored_record
 from bot.store import SqliteStore, Store
 from engine import Termination
 from engine.record import verify

@@ -9,10 +9,10 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
-import bot.referee
+import bot.referee.upkeep
 from bot.clock import ManualClock
 from bot.referee import Referee
-from bot.replies import Where
+from bot.referee.replies import Where
 from bot.store import Store
 from tests.bot.conftest import ALICE, BOB, CAROL, HERE, THERE, play, start
 
@@ -107,13 +107,13 @@ async def test_the_sweeper_finds_its_work_through_indexes(
 async def test_the_sweeper_prunes_old_request_ids_in_small_batches(
     referee: Referee, store: Store, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(bot.referee, "REQUESTS_PRUNED_PER_SWEEP", 3)
+    monkeypatch.setattr(bot.referee.upkeep, "REQUESTS_PRUNED_PER_SWEEP", 3)
     await start(referee, "morris")
     points = ["d7", "d1", "a4", "g4", "b2"]
     for n, point in enumerate(points):
         mover = (ALICE, BOB)[n % 2]
         assert (await referee.act(HERE, mover, f"place {point}", request_id=f"r{n}")).ok
-    clock.advance(bot.referee.REQUESTS_KEPT_FOR + 60)
+    clock.advance(bot.referee.upkeep.REQUESTS_KEPT_FOR + 60)
     assert (await referee.act(HERE, BOB, "place g1", request_id="fresh")).ok
 
     async def kept() -> list[str]:
@@ -136,7 +136,7 @@ async def test_abandoned_games_leave_the_position_cache(store: Store) -> None:
     for where in channels:
         await start(referee, "morris", where)
         assert (await play(referee, where, ALICE, "place d7")).ok
-    cached = [g for g in range(1, 5) if g in referee._states]
+    cached = [g for g in range(1, 5) if g in referee.ctx.states]
     assert cached == [3, 4]  # the two most recent; the abandoned ones are gone
     assert (await play(referee, channels[0], BOB, "place d1")).ok  # replayed from the store
-    assert 1 in referee._states and len(referee._states) == 2
+    assert 1 in referee.ctx.states and len(referee.ctx.states) == 2

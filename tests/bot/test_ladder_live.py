@@ -15,7 +15,7 @@ from bot.ladder.ratings import NEW_PLAYER, PROVISIONAL_NOTE, RatingState, rating
 from bot.ladder.stats import DiceDrop, dice_luck
 from bot.ladder_cli import main as ladder_cli
 from bot.referee import Referee
-from bot.replies import Actor, Where
+from bot.referee.replies import Actor, Where
 from bot.store import SqliteStore, Store
 from bot.store.migrations import LATEST, MIGRATIONS
 from tests.bot.conftest import ALICE, BOB, CAROL, HERE, MOD, THERE, play, start
@@ -213,7 +213,7 @@ async def test_dice_luck_from_a_scripted_atmalof_game(referee: Referee, store: S
     game = await store.active_game(HERE.channel_id)
     first, second = await store.actions(game.id)
     assert await referee.resign(HERE, ALICE)
-    from bot.ladder_service import atmalof_drops
+    from bot.referee.ladders import atmalof_drops
 
     assert await atmalof_drops(store, GUILD, ALICE.id) == [DiceDrop(6, first.roll, True, 1.0)]
     (bob,) = await atmalof_drops(store, GUILD, BOB.id)

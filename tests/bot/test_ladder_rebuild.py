@@ -22,7 +22,7 @@ from bot.clock import ManualClock
 from bot.config import Config
 from bot.ladder_cli import main as ladder_cli
 from bot.referee import Referee
-from bot.replies import Reply, Where
+from bot.referee.replies import Reply, Where
 from bot.store import SqliteStore, StoreUnavailable
 from tests.bot.conftest import ALICE, BOB, CAROL, HERE, start
 

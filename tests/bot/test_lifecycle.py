@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.clock import ManualClock
 from bot.referee import Referee
-from bot.replies import ButtonKind, Where
+from bot.referee.replies import ButtonKind, Where
 from bot.store import Store
 from engine import Termination, dice
 from tests.bot.conftest import ALICE, BOB, CAROL, HERE, MOD, THERE, play, start

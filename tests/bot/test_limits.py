@@ -13,12 +13,12 @@ import pytest
 
 from bot import limits
 from bot.clock import ManualClock
-from bot.commands import MAX_TEXT
-from bot.guards import COOLDOWNS, Cooldowns
+from bot.discord_ui.guards import COOLDOWNS, Cooldowns
 from bot.lru import LRU
 from bot.referee import Referee
-from bot.referee_core import HISTORY_PAGE
-from bot.replies import Actor, Where
+from bot.referee.context import HISTORY_PAGE
+from bot.referee.grammar import MAX_TEXT
+from bot.referee.replies import Actor, Where
 from bot.store import SqliteStore, Store
 from engine.atmalof.config import MAX_SIZE
 from render.replay import MAX_FRAMES
@@ -285,8 +285,8 @@ async def test_boards_of_many_finished_games_keep_a_bounded_number_of_positions(
         assert (await referee.resign(channel(n), RIVALS[n])).ok
     shown = [await referee.board(channel(n)) for n in range(12)]
     assert all(s.ok and s.finished for s in shown)
-    assert len(referee._states) == 4
-    assert shown[0].game_id not in referee._states  # forgotten: replayed from the store, the same
+    assert len(referee.ctx.states) == 4
+    assert shown[0].game_id not in referee.ctx.states  # forgotten: replayed, the same
     assert (await referee.board(channel(0))).board_text == shown[0].board_text
 
 
@@ -330,7 +330,7 @@ async def test_history_pages_are_clamped_to_the_game(referee: Referee) -> None:
 
 
 def test_replays_are_bounded_in_frames_and_bytes() -> None:
-    from bot.cogs.info import MAX_REPLAY_BYTES
+    from bot.discord_ui.cogs.info import MAX_REPLAY_BYTES
 
     assert MAX_FRAMES <= 400 and MAX_REPLAY_BYTES <= 8 * 1024 * 1024
 

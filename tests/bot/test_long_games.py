@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.cogs.info import replay_gif
+from bot.discord_ui.cogs.info import replay_gif
 from bot.referee import Referee
 from bot.store import Store
 from engine.record import MAX_ACTIONS, Record, verify

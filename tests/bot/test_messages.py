@@ -7,12 +7,12 @@ import json
 import random
 
 from bot import texts
-from bot.boards import BoardView
 from bot.clock import ManualClock
-from bot.console import ConsoleTable
+from bot.console.table import ConsoleTable
 from bot.ladder.ratings import PROVISIONAL_NOTE
 from bot.referee import Referee
-from bot.replies import Actor, ButtonKind, Reply
+from bot.referee.boards import BoardView
+from bot.referee.replies import Actor, ButtonKind, Reply
 from bot.store import Store
 from tests.bot.conftest import ALICE, BOB, HERE, MOD, THERE, start
 
@@ -202,7 +202,7 @@ async def test_a_result_line_says_who_won_once(referee: Referee) -> None:
             g = await referee.store.active_game(HERE.channel_id)
             if g is None:
                 break
-            state = await referee._state(g)
+            state = await referee.ctx.state(g)
             mover = players[g.players[state.to_move]]
             reply = await referee.act(HERE, mover, rng.choice(await referee.legal_for(HERE, mover)))
             assert reply.ok, reply.text

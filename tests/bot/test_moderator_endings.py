@@ -8,7 +8,7 @@ import logging
 import pytest
 
 from bot.referee import Referee
-from bot.replies import Actor
+from bot.referee.replies import Actor
 from bot.store import Store
 from tests.bot.conftest import ALICE, BOB, CAROL, HERE, MOD, play, start
 from tests.bot.test_faults import snapshot

@@ -12,7 +12,7 @@ import pytest
 
 from bot import texts
 from bot.referee import Referee
-from bot.replies import Reply
+from bot.referee.replies import Reply
 from bot.store import GameRow, SqliteStore, Store, Transaction
 from tests.bot.conftest import ALICE, BOB, HERE, play, start
 

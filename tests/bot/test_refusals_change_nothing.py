@@ -10,7 +10,7 @@ import pytest
 
 from bot import texts
 from bot.referee import Referee
-from bot.replies import Actor, Reply
+from bot.referee.replies import Actor, Reply
 from bot.store import Store
 from tests.bot.conftest import ALICE, BOB, CAROL, HERE, MOD, THERE, play, start
 from tests.bot.test_faults import snapshot

@@ -11,7 +11,7 @@ import pytest
 
 from bot.clock import ManualClock
 from bot.referee import Referee
-from bot.replies import ButtonKind, Reply
+from bot.referee.replies import ButtonKind, Reply
 from bot.store import Store
 from tests.bot.conftest import ALICE, BOB, HERE, play, start
 

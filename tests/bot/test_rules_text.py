@@ -17,7 +17,7 @@ import pytest
 import engine
 from bot.clock import ManualClock
 from bot.referee import Referee
-from bot.replies import Actor, Where
+from bot.referee.replies import Actor, Where
 from bot.rules_text import ATMALOF_LICENCE, RULES, plain
 from bot.store import SqliteStore
 from engine import IllegalAction, Termination

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from bot.clock import ManualClock
-from bot.records import iso
 from bot.referee import Referee
+from bot.referee.records import iso
 from bot.store import EventRow, GameMovedOn, SqliteStore, Store
 from bot.store.migrations import LATEST, MIGRATIONS
 from engine import chain

@@ -9,8 +9,8 @@ from collections.abc import Callable
 
 import pytest
 
-from bot.records import check_stored
 from bot.referee import Referee
+from bot.referee.records import check_stored
 from bot.store import Store
 from tests.bot.conftest import ALICE, BOB, HERE, play, start
 

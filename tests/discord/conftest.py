@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import RefereeBot
 from bot.clock import ManualClock
+from bot.discord_ui.app import RefereeBot
 from bot.referee import Referee
 from bot.store import BUSY_TIMEOUT_MS, SqliteStore, Store
 from tests.discord.harness import Harness, Person

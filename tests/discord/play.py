@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.cogs.play import MORE
+from bot.discord_ui.cogs.play import MORE
 from tests.discord.harness import CHANNEL_ID, Call, Exchange, Harness, Person
 
 PNG = b"\x89PNG\r\n\x1a\n"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.clock import ManualClock
-from bot.errors import UNEXPECTED
+from bot.discord_ui.tree import UNEXPECTED
 from tests.bot.test_broken_game import hand_edit
 from tests.discord.conftest import ALICE, BOB, MODERATOR, start_bot
 from tests.discord.play import start_game

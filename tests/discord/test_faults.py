@@ -21,8 +21,8 @@ import pytest
 from discord.webhook.async_ import AsyncWebhookAdapter
 
 from bot.clock import ManualClock
-from bot.errors import UNEXPECTED
-from bot.replies import Actor, Where
+from bot.discord_ui.tree import UNEXPECTED
+from bot.referee.replies import Actor, Where
 from bot.store import BUSY_TIMEOUT_MS, SqliteStore
 from bot.texts import CANT_SAVE, ROLL_LATER
 from tests.discord.conftest import ALICE, BOB, CAROL, start_bot

@@ -25,9 +25,9 @@ from discord import AppCommandOptionType, app_commands
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.app import RefereeBot
 from bot.clock import ManualClock
-from bot.errors import UNEXPECTED
+from bot.discord_ui.app import RefereeBot
+from bot.discord_ui.tree import UNEXPECTED
 from bot.referee import Referee
 from bot.store import SqliteStore, Store
 from tests.discord import crowd

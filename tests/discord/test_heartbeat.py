@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import heartbeat_status
-from bot.app import RefereeBot
 from bot.clock import ManualClock
+from bot.discord_ui.app import RefereeBot
 from bot.referee import Referee
 from bot.store import SqliteStore
 from tests.discord.harness import BOT_USER_ID, Harness, user_payload

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.guards import COOLDOWNS
-from bot.imports import MAX_IMPORT_BYTES
+from bot.discord_ui.guards import COOLDOWNS
+from bot.referee.imports import MAX_IMPORT_BYTES
 from tests.discord.conftest import ALICE, CAROL
 from tests.discord.harness import Exchange, Harness, Upload
 from tests.discord.play import PNG

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from bot.clock import ManualClock
-from bot.replies import Where
+from bot.referee.replies import Where
 from bot.rules_text import ATMALOF_LICENCE
 from tests.discord.conftest import ALICE, BOB, CAROL, MODERATOR
 from tests.discord.harness import CHANNEL_ID, GUILD_ID, Harness

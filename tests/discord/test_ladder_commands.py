@@ -3,7 +3,7 @@ moderators' season close and per-variant setting."""
 
 from __future__ import annotations
 
-from bot.replies import Where
+from bot.referee.replies import Where
 from tests.discord.conftest import ALICE, BOB, CAROL, MODERATOR
 from tests.discord.harness import CHANNEL_ID, GUILD_ID, Harness
 from tests.discord.play import PNG, start_game

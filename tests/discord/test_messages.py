@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.clock import ManualClock
-from bot.replies import Actor, Where
+from bot.referee.replies import Actor, Where
 from tests.discord.conftest import ALICE, BOB, MODERATOR
 from tests.discord.harness import CHANNEL_ID, GUILD_ID, Harness, Person
 from tests.discord.play import PNG, button, message_with_buttons, start_game

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from discord import AppCommandOptionType, app_commands
 
-from bot.errors import UNEXPECTED
+from bot.discord_ui.tree import UNEXPECTED
 from tests.discord.conftest import ALICE, BOB
 from tests.discord.harness import Harness, Role, Upload
 from tests.discord.play import start_game
@@ -91,7 +91,7 @@ async def test_a_bug_in_the_interaction_check_is_still_answered(
     def broken(interaction: Any) -> None:
         raise ZeroDivisionError("a bug nobody has found yet")
 
-    monkeypatch.setattr("bot.errors.check_options", broken)
+    monkeypatch.setattr("bot.discord_ui.tree.check_options", broken)
     exchange = await harness.slash(ALICE, "board")
     assert exchange.all_ephemeral and exchange.text == UNEXPECTED
     (logged,) = [r for r in caplog.records if r.levelno >= logging.ERROR]

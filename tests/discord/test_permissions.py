@@ -22,12 +22,12 @@ import pytest
 from discord import AppCommandOptionType, app_commands
 
 from bot import texts
-from bot.app import RefereeBot
 from bot.clock import ManualClock
-from bot.cogs.referee_mod import NOT_A_MODERATOR
-from bot.errors import BOTS_REFUSED, UNEXPECTED
+from bot.discord_ui.app import RefereeBot
+from bot.discord_ui.cogs.referee_mod import NOT_A_MODERATOR
+from bot.discord_ui.tree import BOTS_REFUSED, UNEXPECTED
 from bot.referee import Referee
-from bot.replies import Where
+from bot.referee.replies import Where
 from bot.store import SqliteStore, Store
 from tests.discord import crowd
 from tests.discord.conftest import ALICE, BOB, CAROL, MODERATOR
@@ -120,7 +120,7 @@ async def legal(h: Harness, channel: int, person: Person, prefix: str) -> str:
 
 
 def _actor(person: Person) -> Any:
-    from bot.replies import Actor
+    from bot.referee.replies import Actor
 
     return Actor(person.id, person.name)
 

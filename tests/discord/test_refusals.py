@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from bot import texts
-from bot.cogs.referee_mod import NOT_A_MODERATOR
-from bot.errors import UNEXPECTED
+from bot.discord_ui.cogs.referee_mod import NOT_A_MODERATOR
+from bot.discord_ui.tree import UNEXPECTED
 from tests.bot.test_faults import snapshot
 from tests.discord.conftest import ALICE, BOB, CAROL, MODERATOR, Person
 from tests.discord.harness import Harness

@@ -121,7 +121,7 @@ async def test_moderator_group_is_hidden_from_members_and_unavailable_in_dms(
 async def test_the_button_template_is_registered_for_clicks_after_a_restart(
     harness: Harness,
 ) -> None:
-    from bot.views import RefereeButton
+    from bot.discord_ui.views import RefereeButton
 
     store = harness.bot._connection._view_store
     assert RefereeButton in store._dynamic_items.values()

@@ -20,8 +20,8 @@ import discord
 import pytest
 from discord.http import HTTPClient
 
-from bot.app import serve
 from bot.config import Config
+from bot.discord_ui.app import serve
 from bot.store import Store
 from tests.discord.conftest import ALICE, BOB, CAROL
 from tests.discord.harness import CHANNEL_ID, Call, Harness

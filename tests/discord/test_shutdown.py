@@ -4,7 +4,8 @@ closed" and nothing is logged as an error.
 
 The commands are kept in flight by a real lock: another connection holds the file's write lock
 (as a ladder rebuild or a backup would) for a moment, so every move waits in SQLite's busy
-handler when the signal comes. The close path is the one ``bot.app.serve`` runs on SIGTERM:
+handler when the signal comes. The close path is the one ``bot.discord_ui.app.serve`` runs on
+SIGTERM:
 ``bot.close()``, then ``store.close()``.
 """
 
@@ -19,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from bot.clock import ManualClock
-from bot.replies import Actor, Where
+from bot.referee.replies import Actor, Where
 from bot.store import SqliteStore
 from bot.texts import CANT_SAVE
 from tests.discord.conftest import start_bot

@@ -1,0 +1,1 @@
+"""The console front end: the same referee and store at a terminal (``python -m bot console``)."""

@@ -1,0 +1,309 @@
+"""The console table: the real referee and store at a terminal, for trying the bot in a minute.
+
+Each line is ``name: command`` (``alice: challenge bob atmalof``, ``bob: accept``,
+``alice: drop row 4``); a bare command is played by the last named player. A name is the same
+player in every run on the same database (``bot.referee.names``). ``referee:`` speaks for the
+table's moderator (``referee: resume``, ``referee: void <reason>``). Boards are shown as text;
+each board image and record is written to a folder of this run's own, whose path is printed.
+When the input is not a terminal (a script piped in), each line is echoed before its answer, so
+the output reads as a transcript. ``quit`` or the end of input (Ctrl-D, or no stdin at all in
+CI) leaves cleanly; no line typed can end the table otherwise.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import re
+import sys
+import tempfile
+from pathlib import Path
+from typing import TextIO
+
+import engine
+from bot import texts
+from bot.config import Config
+from bot.console.format import reply_lines
+from bot.errors import Refusal
+from bot.referee import Referee
+from bot.referee.grammar import rules_reply
+from bot.referee.names import MODERATOR, console_actor, name_key, name_problem
+from bot.referee.replies import Actor, ButtonKind, Reply, Where
+from bot.referee.wrapper import refused
+from bot.store import SqliteStore, StoreUnavailable
+
+log = logging.getLogger(__name__)
+
+TABLE = Where(guild_id=None, channel_id=1)
+BANNER = """\
+Console table: one line per command, as `name: command`; players join by using their name.
+Start a game of atmalof, morris or abalone:  alice: challenge bob atmalof  then  bob: accept
+Then play in turn (`alice: drop row 4`); `help` lists every command, `quit` or Ctrl-D leaves."""
+UNEXPECTED = "Something went wrong on my side and it has been logged; the table goes on."
+# What a button under a reply does, typed at the table instead.
+TYPED = {
+    ButtonKind.ACCEPT: "accept",
+    ButtonKind.DECLINE: "decline",
+    ButtonKind.DRAW_ACCEPT: "draw accept",
+    ButtonKind.DRAW_DECLINE: "draw decline",
+    ButtonKind.TAKEBACK_ACCEPT: "takeback accept",
+    ButtonKind.TAKEBACK_DECLINE: "takeback decline",
+    ButtonKind.REMATCH: "rematch",
+}
+# The moderator's words: `referee: void cheating` runs `referee void cheating`.
+MODERATOR_WORDS = (
+    "abort",
+    "award",
+    "void",
+    "rewind",
+    "restore",
+    "resume",
+    "theme",
+    "settings",
+    "season-close",
+    "close-season",
+)
+MODERATOR_HINT = (
+    "(At this table the moderator types those as `referee: rewind 3`, `referee: resume`, "
+    "`referee: restore 2 <reason>`, `referee: award <name|draw> <reason>` or "
+    "`referee: void <reason>`.)"
+)
+UNSAFE_IN_FILE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+class ConsoleTable:
+    """Named players at one table; a player is known from the first time their name is used."""
+
+    def __init__(self, referee: Referee, out: TextIO, image_dir: Path | None) -> None:
+        self.referee = referee
+        self.out = out
+        self.image_dir = image_dir
+        self.people: dict[str, Actor] = {}
+        self.current: Actor | None = None
+
+    async def close(self) -> None:
+        await self.referee.store.close()
+
+    def actor(self, name: str) -> Actor:
+        """The person called ``name`` (a valid name); players are kept for `challenge <name>`."""
+        key = name_key(name)
+        if key not in self.people:
+            person = console_actor(name)
+            if person.is_moderator:
+                return person
+            self.people[key] = person
+        return self.people[key]
+
+    def say(self, text: str) -> None:
+        print(text, file=self.out)
+
+    def show(self, reply: Reply) -> None:
+        for line in reply_lines(reply):  # bot.console.format: the text is made here
+            self.say(line)
+        if reply.buttons:
+            self.say(self.answers(reply))
+        if reply.image is not None and self.image_dir is not None:
+            self.say(f"(image: {self.save(reply.image_name, reply.image)})")
+        if reply.file is not None and self.image_dir is not None:
+            self.say(f"(file: {self.save(reply.file_name or 'record.json', reply.file)})")
+
+    def save(self, name: str, data: bytes) -> Path:
+        """Write ``data`` in this run's folder under ``name`` (made safe), never over another
+        file: the same name with other bytes gets a number (``import-7-2.png``)."""
+        assert self.image_dir is not None
+        self.image_dir.mkdir(parents=True, exist_ok=True)
+        safe = Path(UNSAFE_IN_FILE_NAME.sub("_", Path(name).name).lstrip(".") or "file")
+        path, n = self.image_dir / safe, 1
+        while path.exists() and path.read_bytes() != data:
+            n += 1
+            path = self.image_dir / f"{safe.stem}-{n}{safe.suffix}"
+        path.write_bytes(data)
+        return path
+
+    def answers(self, reply: Reply) -> str:
+        """The reply's buttons as lines to type: "(to answer, type `bob: accept` or ...)"."""
+        names = {a.id: a.name for a in self.people.values()}
+        asked = [names[i] for i in reply.mentions if i in names]
+        if reply.ephemeral and self.current is not None:  # a private question: its asker's
+            asked = [self.current.name]
+        whom = asked[0] if len(asked) == 1 else "name"
+        lines = [b.typed or TYPED.get(b.kind) for b in reply.buttons]
+        typed = " or ".join(f"`{whom}: {line}`" for line in lines if line)
+        return f"(to answer, type {typed})"
+
+    @staticmethod
+    def named_in(words: list[str]) -> list[str]:
+        """The players a command names who may not have spoken in this run yet: the opponent
+        of ``challenge``, the winner of ``award``, the players of ``stats`` (its other word is
+        a game)."""
+        head = words[0].lower() if words else ""
+        if head == "challenge" or (head == "award" and words[1:2] not in (["draw"], ["nobody"])):
+            named = words[1:2]
+        elif head == "stats":
+            named = [w for w in words[1:] if not _is_game(w)]
+        else:
+            return []
+        return [w for w in named if name_problem(w) is None and name_key(w) != MODERATOR]
+
+    async def line(self, text: str) -> bool:
+        """Handle one input line; False when the table should close. Nothing typed raises:
+        an unexpected error is logged and the table goes on."""
+        try:
+            return await self._line(text)
+        except BrokenPipeError:  # nobody reads the answers any more: leave (run_console)
+            raise
+        except Exception:
+            log.exception("console line failed: %r", text[:300])
+            self.say(UNEXPECTED)
+            return True
+
+    async def _line(self, text: str) -> bool:
+        text = text.strip()
+        if not text or text.startswith("#"):
+            return True
+        speaker, said, rest = text.partition(":")
+        speaker = speaker.strip()
+        if said and speaker and not any(c.isspace() for c in speaker):  # "name: command"
+            problem = name_problem(speaker)
+            if problem:
+                self.say(f"(refused) {problem}; nothing was done")
+                return True
+            self.current = self.actor(speaker)
+            text = rest.strip()
+        if text.lower() in ("quit", "exit"):
+            return False
+        words = text.split()
+        if text.lower() in ("help", "?"):  # nobody needs a name to ask for help
+            self.show(Reply(text=texts.HELP, ephemeral=True))
+            return True
+        if words and words[0].lower() == "rules":  # nor for the rules
+            try:
+                self.show(rules_reply(words[1:]))
+            except Refusal as exc:
+                self.show(refused(exc))
+            return True
+        if self.current is None:
+            self.say("who is speaking? write `name: command`, e.g. `alice: help`")
+            return True
+        for named in self.named_in(words):
+            self.actor(named)  # "challenge bob ...", "stats bob": bob is at the table now
+        if self.current.is_moderator and words and words[0].lower() in MODERATOR_WORDS:
+            text = f"referee {text}"
+        reply = await self.referee.handle(TABLE, self.current, text, people=self.people)
+        async for shown in self.referee.sequence(TABLE, reply):  # an announcement: then the roll
+            if shown.reason == "roll_later":  # the store logged it; the next line rolls it
+                self.say(shown.text)
+                return True
+            self.show(shown)
+            if shown is reply and reply.ok and words and words[0].lower() == "dispute":
+                self.say(MODERATOR_HINT)
+        try:
+            for notice in await self.referee.sweep():
+                self.show(notice.reply)
+        except StoreUnavailable:  # logged by the store; the next line tries again
+            self.say(texts.CANT_SAVE)
+        return True
+
+
+def _is_game(word: str) -> bool:
+    try:
+        engine.get_game(word)
+    except engine.EngineError:
+        return False
+    return True
+
+
+async def open_table(
+    db_path: str, out: TextIO, image_dir: Path | None, *, render: bool = True
+) -> ConsoleTable:
+    """A table over the store at ``db_path``; close it with ``close``."""
+    store = await SqliteStore.open(db_path)
+    return ConsoleTable(Referee(store, render=render), out, image_dir)
+
+
+async def play(
+    db_path: str,
+    lines: TextIO,
+    out: TextIO,
+    image_dir: Path | None,
+    *,
+    render: bool = True,
+    echo: bool = False,
+) -> int:
+    """Run the table until ``quit`` or end of input, reading lines in a worker thread."""
+    table = await open_table(db_path, out, image_dir, render=render)
+    try:
+        print(BANNER, file=out)
+        while True:
+            text = await asyncio.to_thread(lines.readline)
+            if text and echo:
+                print(f"> {text.rstrip()}", file=out)
+            if not text or not await table.line(text):  # end of input, or quit
+                break
+            out.flush()
+    finally:
+        await table.close()
+    print("bye", file=out)
+    return 0
+
+
+def run_folder() -> Path:
+    """A new folder, owner-only, for this run's images and records: two consoles (or two
+    databases) never write over each other's files."""
+    return Path(tempfile.mkdtemp(prefix="referee-console-"))
+
+
+def run_console(config: Config, lines: TextIO | None = None, out: TextIO | None = None) -> int:
+    """``python -m bot console``: the table on stdin/stdout, images in a folder of its own.
+
+    Lines are read on the main thread, between commands, so Ctrl-C leaves at once (a worker
+    thread stuck in ``readline`` would keep the process waiting for one more line). Bytes that
+    are not UTF-8 are read as replacement characters, and the log goes to a file in the folder.
+    """
+    stream = lines if lines is not None else sys.stdin
+    if stream is None or stream.closed:
+        return 0
+    reconfigure = getattr(stream, "reconfigure", None)
+    if callable(reconfigure):
+        reconfigure(errors="replace")
+    out = out or sys.stdout
+    image_dir = run_folder()
+    logged = logging.FileHandler(image_dir / "console.log", encoding="utf-8")
+    logged.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logging.getLogger().addHandler(logged)
+    interactive = stream.isatty()
+    try:
+        with asyncio.Runner() as runner:
+            table = runner.run(open_table(config.db_path, out, image_dir))
+            try:
+                print(BANNER, file=out)
+                print(f"(Pictures, records and the log go to {image_dir})", file=out, flush=True)
+                while True:
+                    if interactive:
+                        print("> ", end="", file=out, flush=True)
+                    text = stream.readline()
+                    if text and not interactive:  # a piped script: show what is answered
+                        print(f"> {text.rstrip()}", file=out)
+                    if not text or not runner.run(table.line(text)):
+                        break
+                    out.flush()
+            except KeyboardInterrupt:  # Ctrl-C: leave like quit, without a traceback
+                print(file=out)
+            except BrokenPipeError:  # the reader went away (`... | head`): leave quietly
+                _silence(out)
+                return 0
+            finally:
+                runner.run(table.close())
+    finally:
+        logging.getLogger().removeHandler(logged)
+        logged.close()
+    print("bye", file=out)
+    return 0
+
+
+def _silence(out: TextIO) -> None:
+    """Point a closed pipe at /dev/null, so the interpreter's last flush stays quiet."""
+    with contextlib.suppress(OSError, ValueError):  # a test's StringIO: nothing to flush
+        os.dup2(os.open(os.devnull, os.O_WRONLY), out.fileno())

@@ -1,0 +1,122 @@
+"""Looking back and learning: /history /record /replay /verify /rules /help."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice, Range
+from discord.ext import commands
+
+import render
+from bot.discord_ui.app import RefereeBot, where_of
+from bot.discord_ui.format import COLOUR_INFO
+from bot.discord_ui.guards import expensive
+from bot.rules_text import RULES
+
+log = logging.getLogger("bot.discord")
+
+HELP = (
+    "**Start**: `/challenge game opponent` (leave opponent empty for an open challenge; choose "
+    "a variant, options, a clock, who starts, and whether to play in a new thread). The other "
+    "player presses **Accept** (or `/accept`); either may add `dice_words` to the dice.\n"
+    "**Play**: `/drop row 4` · `/drop column 2` · `/move` · `/place` · `/remove` · `/push` · "
+    "`/play <any command>`; the options suggest legal moves as you type.\n"
+    "**Game**: `/board` · `/resign` · `/draw offer|accept|decline` · "
+    "`/takeback request|accept|decline` · `/abort` · `/rematch` · `/claim`\n"
+    "**Proof**: `/history` · `/record` (the record file) · `/replay` (an animation) · `/verify` "
+    "(rechecks every roll and move; the dice seed is revealed when the game ends) · `/import` "
+    "(check a record file)\n"
+    "**Disputes**: `/dispute [reason]` stops the clocks and calls the moderators\n"
+    "**Ladders**: `/ladder [game]` (the leaderboard; rated games only) · `/stats [player] "
+    "[game] [opponent]` (rating and its chart, record, streaks, head-to-head, dice luck)\n"
+    "**Rules**: `/rules atmalof` · `/rules morris` · `/rules abalone` · `/help` (this)\n"
+    "**Moderators**: `/referee abort` · `/referee award` · `/referee rewind` · `/referee resume` "
+    "· `/referee restore` · `/referee void` · `/referee theme` · `/referee settings` · "
+    "`/referee season-close`"
+)
+
+
+MAX_REPLAY_BYTES = 8 * 1024 * 1024
+
+
+def replay_gif(record_json: bytes, theme: str, max_bytes: int) -> bytes:
+    """The animated replay of a record (runs in a worker thread: Pillow work)."""
+    from engine.record import Record
+
+    record = Record.from_json(record_json)
+    return render.replay_gif(record, theme=theme, max_bytes=max_bytes)
+
+
+class Info(commands.Cog):
+    """History, proof, rules and help."""
+
+    def __init__(self, bot: RefereeBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="history", description="The moves of this channel's game so far")
+    @expensive("history")
+    @app_commands.describe(page="Page of the history, 1 is the start")
+    async def history(
+        self, interaction: discord.Interaction[Any], page: Range[int, 1, 1000] = 1
+    ) -> None:
+        reply = await self.bot.referee.history(where_of(interaction), page)
+        await self.bot.answer(interaction, reply, title="History")
+
+    @app_commands.command(name="record", description="The game's record as a file (JSON)")
+    @expensive("record")
+    async def record(self, interaction: discord.Interaction[Any]) -> None:
+        reply = await self.bot.referee.record(where_of(interaction))
+        await self.bot.answer(interaction, reply, title="Record")
+
+    @app_commands.command(name="replay", description="An animated replay of this channel's game")
+    @expensive("replay")
+    async def replay(self, interaction: discord.Interaction[Any]) -> None:
+        """Refuse privately, or defer: drawing every frame can take longer than three seconds.
+
+        (A refusal after a public defer would be public: the defer fixes the followup's flags.)
+        """
+        reply = await self.bot.referee.record(where_of(interaction))
+        if not reply.ok or reply.file is None:
+            await interaction.response.send_message(reply.text, ephemeral=True)
+            return
+        await interaction.response.defer(thinking=True)
+        limit = min(interaction.filesize_limit or MAX_REPLAY_BYTES, MAX_REPLAY_BYTES)
+        theme = str((await self.bot.referee.settings(where_of(interaction))).get("theme") or "dark")
+        gif = await asyncio.to_thread(replay_gif, reply.file, theme, limit)
+        name = f"replay-{reply.game_id}.gif" if reply.game_id else "replay.gif"
+        embed = discord.Embed(title="Replay", colour=COLOUR_INFO)
+        embed.set_image(url=f"attachment://{name}")
+        await interaction.followup.send(
+            embed=embed,
+            file=discord.File(io.BytesIO(gif), filename=name, description="Animated replay"),
+        )
+
+    @app_commands.command(name="verify", description="Recheck every die roll and move of the game")
+    @expensive("verify")
+    async def verify(self, interaction: discord.Interaction[Any]) -> None:
+        reply = await self.bot.referee.verify(where_of(interaction))
+        await self.bot.answer(interaction, reply, title="Verification")
+
+    @app_commands.command(name="rules", description="A short summary of a game's rules")
+    @app_commands.describe(game="Which game")
+    @app_commands.choices(
+        game=[Choice(name=title, value=name) for name, (title, _) in RULES.items()]
+    )
+    async def rules(self, interaction: discord.Interaction[Any], game: str) -> None:
+        title, text = RULES[game]
+        embed = discord.Embed(title=f"{title}: the rules", description=text, colour=COLOUR_INFO)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(name="help", description="What the referee can do and how to start")
+    async def help(self, interaction: discord.Interaction[Any]) -> None:
+        embed = discord.Embed(title="Board referee", description=HELP, colour=COLOUR_INFO)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+async def setup(bot: RefereeBot) -> None:
+    await bot.add_cog(Info(bot))

@@ -1,0 +1,447 @@
+"""Challenges and moves: /challenge, /drop row|column, /move, /place, /remove, /push, /play.
+
+Each move command builds the text of the game's notation and hands it to ``Referee.act``; the
+referee (and the engine under it) decides. Autocomplete offers the legal actions of the player
+to move, filtered by what has been typed, at most 25 as Discord allows: when more match, the
+25th choice says how many more and that typing more of the move narrows them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Callable
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice, Range
+from discord.ext import commands
+
+import engine
+from bot.discord_ui.app import RefereeBot, actor_of, here, where_of
+from bot.discord_ui.format import mentions_of, to_message
+from bot.discord_ui.guards import Cooldowns
+from bot.discord_ui.tree import UserFacingError
+from bot.referee.replies import Where
+from engine.core import clean_command
+
+MAX_CHOICES = 25
+MAX_LINE = 12  # engine.atmalof.config.MAX_SIZE: the largest custom board
+GAME_TITLES = {"atmalof": "Atmalof", "morris": "Nine Men's Morris", "abalone": "Abalone"}
+CLOCK_SUGGESTIONS = ("none", "5+3", "10+0", "15+5", "30+0", "24h", "72h")
+DIRECTIONS = ("ne", "e", "se", "sw", "w", "nw")
+MAX_OPTIONS_TEXT = 200
+MAX_DICE_WORDS = 200  # engine.dice.MAX_WORDS
+OPTION_PAIR = re.compile(r"([a-z_][a-z0-9_]{0,30})\s*=\s*([^\s=,;]{1,40})")
+
+
+def parse_options(text: str | None) -> dict[str, Any]:
+    """``"flying=off rows=8"`` -> ``{"flying": False, "rows": 8}``; a clear error otherwise."""
+    if not text or not text.strip():
+        return {}
+    if len(text) > MAX_OPTIONS_TEXT:
+        raise UserFacingError(f"options are at most {MAX_OPTIONS_TEXT} characters")
+    cleaned = text.strip().lower()
+    pairs = OPTION_PAIR.findall(cleaned)
+    leftover = OPTION_PAIR.sub("", cleaned).replace(",", " ").replace(";", " ").strip()
+    if leftover or not pairs:
+        raise UserFacingError(
+            f"I can't read the options {text!r}: write them as name=value pairs, "
+            "e.g. `flying=off` or `rows=8 cols=8 line=5`"
+        )
+    out: dict[str, Any] = {}
+    for key, raw in pairs:
+        value: Any = raw
+        if raw in ("on", "true", "yes"):
+            value = True
+        elif raw in ("off", "false", "no"):
+            value = False
+        elif re.fullmatch(r"-?\d{1,6}", raw):
+            value = int(raw)
+        out[key] = value
+    return out
+
+
+def unique(values: list[str]) -> list[str]:
+    return list(dict.fromkeys(v for v in values if v))
+
+
+MORE = "…"  # the name of the last choice when more match than Discord shows
+
+
+def capped(values: list[str], typed: str) -> list[Choice[str]]:
+    """At most 25 choices; when more match, the 25th says how many more and how to narrow them.
+
+    Discord lets a person pick any choice, so that one's value is what they typed (or "?"):
+    picked, it is refused with the game's own reason and changes nothing.
+    """
+    if len(values) <= MAX_CHOICES:
+        return [Choice(name=v[:100], value=v[:100]) for v in values]
+    shown = values[: MAX_CHOICES - 1]
+    more = len(values) - len(shown)
+    name = f"{MORE} {more} more: type more of the move to narrow the list"
+    return [Choice(name=v[:100], value=v[:100]) for v in shown] + [
+        Choice(name=name, value=(typed.strip() or "?")[:100])
+    ]
+
+
+# What the bot needs for what it does outside the replies to commands (Discord always lets an
+# interaction's own responses carry embeds and files): the permission, and its name in Discord.
+THREAD_NEEDS = {
+    "create_public_threads": "Create Public Threads",
+    "send_messages_in_threads": "Send Messages in Threads",
+    "embed_links": "Embed Links",
+}
+POSTING_NEEDS = {
+    "send_messages": "Send Messages",
+    "embed_links": "Embed Links",
+    "attach_files": "Attach Files",
+}
+THREAD_POSTING_NEEDS = {
+    "send_messages_in_threads": "Send Messages in Threads",
+    "embed_links": "Embed Links",
+    "attach_files": "Attach Files",
+}
+
+
+def missing(perms: discord.Permissions, needs: dict[str, str]) -> list[str]:
+    """The names of the permissions in ``needs`` that ``perms`` lacks."""
+    return [name for attr, name in needs.items() if not getattr(perms, attr, False)]
+
+
+def no_thread_text(lacking: list[str]) -> str:
+    return (
+        f"I can't open a thread here: I lack the {', '.join(lacking)} permission "
+        "in this channel. Nothing was created. A challenge right here still works: run "
+        "/challenge without thread, or ask a moderator to give me that permission."
+    )
+
+
+def posting_note(lacking: list[str]) -> str:
+    return (
+        f"Note: I lack the {', '.join(lacking)} permission here. Every reply to a command "
+        "still shows with its board, but what I post on my own (a flag that falls while "
+        "nobody plays, a challenge that expires) cannot appear here until a moderator "
+        "gives me that permission."
+    )
+
+
+class Play(commands.Cog):
+    """Starting games and making moves."""
+
+    def __init__(self, bot: RefereeBot) -> None:
+        self.bot = bot
+
+    # ---- autocomplete ----------------------------------------------------------------------
+    async def _legal(self, interaction: discord.Interaction[Any], prefix: str) -> list[str]:
+        return await self.bot.referee.legal_for(
+            where_of(interaction), actor_of(interaction.user), prefix, limit=None
+        )
+
+    async def _suggest(
+        self,
+        interaction: discord.Interaction[Any],
+        prefixes: tuple[str, ...],
+        pick: Callable[[str], str],
+        current: str = "",
+    ) -> list[Choice[str]]:
+        """Legal notations starting with any prefix, reduced by ``pick`` to an option's value."""
+        found: list[str] = []
+        for prefix in prefixes:
+            found += [pick(n) for n in await self._legal(interaction, prefix)]
+        return capped(unique(found), current)
+
+    @staticmethod
+    def _typed(current: str) -> str:
+        return clean_command(current[:50]) if current else ""
+
+    async def _from_choices(self, interaction: discord.Interaction[Any], current: str):
+        typed = self._typed(current)
+        return await self._suggest(
+            interaction, (f"move {typed}", f"fly {typed}"), lambda n: n.split()[1], current
+        )
+
+    async def _to_choices(self, interaction: discord.Interaction[Any], current: str):
+        start = str(getattr(interaction.namespace, "from", None) or "").strip().lower()
+        typed = self._typed(current)
+        prefixes = (f"move {start} {typed}", f"fly {start} {typed}") if start else ("move ", "fly ")
+        return await self._suggest(interaction, prefixes, lambda n: n.split()[2], current)
+
+    async def _point_choices(self, interaction: discord.Interaction[Any], verb: str, current: str):
+        typed = self._typed(current)
+        return await self._suggest(
+            interaction, (f"{verb} {typed}",), lambda n: n.split()[1], current
+        )
+
+    async def _removal_choices(self, interaction: discord.Interaction[Any], current: str):
+        typed = self._typed(current)
+        return await self._suggest(
+            interaction, (f"remove {typed}",), lambda n: n.split()[1], current
+        )
+
+    # ---- /challenge --------------------------------------------------------------------------
+    @app_commands.command(name="challenge", description="Challenge someone (or anyone) to a game")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        game="Which game to play",
+        opponent="Who you challenge; leave empty for an open challenge anyone may accept",
+        variant="Variant (standard unless you pick another)",
+        options="Rule options as name=value pairs, e.g. flying=off or rows=8 cols=8 line=5",
+        rated="Rated on this server's ladder (default: casual)",
+        clock="Clock: none, 10+0 or 15+5 (minutes+seconds), or 24h per move",
+        starter="Who moves first",
+        thread="Play in a new thread (default: here in this channel)",
+        dice_words="Your own words, mixed into every roll so nobody can pick the dice",
+    )
+    @app_commands.choices(
+        game=[Choice(name=title, value=name) for name, title in GAME_TITLES.items()],
+        starter=[
+            Choice(name="Coin toss (verifiable dice)", value="random"),
+            Choice(name="Me", value="me"),
+            Choice(name="My opponent", value="them"),
+        ],
+    )
+    async def challenge(
+        self,
+        interaction: discord.Interaction[Any],
+        game: str,
+        opponent: discord.Member | None = None,
+        variant: Range[str, 1, 40] = "standard",
+        options: Range[str, 1, MAX_OPTIONS_TEXT] | None = None,
+        rated: bool = False,
+        clock: Range[str, 1, 20] = "none",
+        starter: str = "random",
+        thread: bool = False,
+        dice_words: Range[str, 1, MAX_DICE_WORDS] = "",
+    ) -> None:
+        """Post a challenge with Accept and Decline buttons, here or in a new thread."""
+        kwargs: dict[str, Any] = {
+            "dice_words": dice_words,
+            "opponent": actor_of(opponent) if opponent is not None else None,
+            "variant": variant.strip().lower(),
+            "options": parse_options(options),
+            "rated": rated,
+            "clock": clock,
+            "starter": starter,
+        }
+        if opponent is not None and opponent.id == interaction.user.id:
+            raise UserFacingError("You can't challenge yourself; leave opponent empty for anyone.")
+        perms = interaction.app_permissions
+        in_thread = thread and not isinstance(interaction.channel, discord.Thread)
+        if in_thread and (lacking := missing(perms, THREAD_NEEDS)):
+            raise UserFacingError(no_thread_text(lacking))
+        needs = POSTING_NEEDS
+        if in_thread or isinstance(interaction.channel, discord.Thread):
+            needs = THREAD_POSTING_NEEDS
+        if not in_thread:
+            reply = await self.bot.referee.challenge(*here(interaction), game, **kwargs)
+            await self.bot.answer(interaction, reply)
+            posted = reply.ok
+        else:
+            posted = await self._challenge_in_thread(interaction, game, opponent, kwargs)
+        if posted and (lacking := missing(perms, needs)):
+            await interaction.followup.send(posting_note(lacking), ephemeral=True)
+
+    async def _challenge_in_thread(
+        self,
+        interaction: discord.Interaction[Any],
+        game: str,
+        opponent: discord.Member | None,
+        kwargs: dict[str, Any],
+    ) -> bool:
+        """Open a thread, post the challenge in it, and point to it from the channel; whether
+        the challenge was posted."""
+        channel = interaction.channel
+        if not isinstance(channel, discord.TextChannel):
+            raise UserFacingError("Threads can be opened from a text channel only; try here.")
+        if not await self._may_open_thread(interaction, game, kwargs):
+            return False
+        title = GAME_TITLES.get(game, game)
+        them = opponent.display_name if opponent else "anyone"
+        name = f"{title}: {interaction.user.display_name} vs {them}"[:100]
+        room = await channel.create_thread(
+            name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
+        )
+        where = Where(guild_id=interaction.guild_id, channel_id=room.id, parent_id=channel.id)
+        reply = await self.bot.referee.challenge(where, actor_of(interaction.user), game, **kwargs)
+        if not reply.ok:  # refused, or nothing could be saved: the empty thread goes too
+            with contextlib.suppress(discord.HTTPException):
+                await room.delete()
+            await self.bot.send(interaction, to_message(reply))
+            return False
+        await room.send(**to_message(reply).kwargs(for_channel=True))
+        players = [interaction.user.id] + ([opponent.id] if opponent else [])
+        who = opponent.mention if opponent else "anyone"
+        await interaction.response.send_message(
+            f"{interaction.user.mention} challenges {who} to {title} in {room.mention}.",
+            allowed_mentions=mentions_of(players),
+        )
+        return True
+
+    async def _may_open_thread(
+        self, interaction: discord.Interaction[Any], game: str, kwargs: dict[str, Any]
+    ) -> bool:
+        """Check first, create after: every refusal the challenge would get that does not need
+        the thread is answered now (and no thread made); then the per-user cooldown on opening
+        threads (CommandOnCooldown: "slow down"). The write still checks the limits itself; a
+        challenge refused there removes its thread."""
+        refused = await self.bot.referee.challenge_refusal(
+            where_of(interaction), actor_of(interaction.user), game, **kwargs
+        )
+        if refused is not None:
+            await self.bot.send(interaction, to_message(refused))
+            return False
+        book: Cooldowns | None = self.bot.cooldowns
+        if book is not None:
+            book.check("thread", interaction.user.id, interaction.created_at.timestamp())
+        return True
+
+    @challenge.autocomplete("variant")
+    async def _variant_choices(self, interaction: discord.Interaction[Any], current: str):
+        try:
+            names = engine.get_game(interaction.namespace.game or "atmalof").variants
+        except (engine.EngineError, ImportError):
+            names = ("standard",)
+        typed = current.strip().lower()
+        return [Choice(name=v, value=v) for v in names if typed in v][:MAX_CHOICES]
+
+    @challenge.autocomplete("clock")
+    async def _clock_choices(self, interaction: discord.Interaction[Any], current: str):
+        typed = current.strip().lower()
+        picks = [c for c in CLOCK_SUGGESTIONS if c.startswith(typed)] or [typed[:20] or "none"]
+        return [Choice(name=c, value=c) for c in picks]
+
+    @app_commands.command(name="accept", description="Accept the challenge waiting here")
+    @app_commands.describe(
+        dice_words="Your own words, mixed into every roll (the coin toss too) with this accept"
+    )
+    async def accept(
+        self,
+        interaction: discord.Interaction[Any],
+        dice_words: Range[str, 1, MAX_DICE_WORDS] = "",
+    ) -> None:
+        """Accept like the button does, optionally adding your words to the game's dice."""
+        reply = await self.bot.referee.accept(
+            *here(interaction), request_id=str(interaction.id), dice_words=dice_words
+        )
+        await self.bot.answer(interaction, reply)
+
+    # ---- moves ----------------------------------------------------------------------------
+    async def _act(self, interaction: discord.Interaction[Any], text: str) -> None:
+        reply = await self.bot.referee.act(*here(interaction), text, request_id=str(interaction.id))
+        await self.bot.answer(interaction, reply)
+
+    drop = app_commands.Group(
+        name="drop", description="Atmalof: announce a row or column, then the die is rolled"
+    )
+
+    @drop.command(name="row", description="Announce a row; the die picks the column")
+    @app_commands.describe(k="The row number (1 is the top row)")
+    async def drop_row(
+        self, interaction: discord.Interaction[Any], k: Range[int, 1, MAX_LINE]
+    ) -> None:
+        await self._act(interaction, f"drop row {k}")
+
+    @drop.command(name="column", description="Announce a column; the die picks the row")
+    @app_commands.describe(k="The column number (1 is the left column)")
+    async def drop_column(
+        self, interaction: discord.Interaction[Any], k: Range[int, 1, MAX_LINE]
+    ) -> None:
+        await self._act(interaction, f"drop col {k}")
+
+    @app_commands.command(name="move", description="Move a piece (Atmalof, Nine Men's Morris)")
+    @app_commands.rename(from_="from")
+    @app_commands.describe(
+        from_="The piece to move: 3,4 in Atmalof, d7 in Morris",
+        to="Where it goes: 4,5 or a direction (ne) in Atmalof, d6 in Morris",
+        remove="Morris: the man to remove if this move closes a mill",
+    )
+    async def move(
+        self,
+        interaction: discord.Interaction[Any],
+        from_: Range[str, 1, 20],
+        to: Range[str, 1, 20],
+        remove: Range[str, 1, 20] | None = None,
+    ) -> None:
+        text = f"move {from_} {to}" + (f" x {remove}" if remove else "")
+        await self._act(interaction, text)
+
+    @move.autocomplete("from_")
+    async def _move_from(self, interaction: discord.Interaction[Any], current: str):
+        return await self._from_choices(interaction, current)
+
+    @move.autocomplete("to")
+    async def _move_to(self, interaction: discord.Interaction[Any], current: str):
+        return await self._to_choices(interaction, current)
+
+    @move.autocomplete("remove")
+    async def _move_remove(self, interaction: discord.Interaction[Any], current: str):
+        return await self._removal_choices(interaction, current)
+
+    @app_commands.command(name="place", description="Nine Men's Morris: place a man from your hand")
+    @app_commands.describe(
+        point="An empty point: a1..g7 (or a letter A..X)",
+        remove="The man to remove if this placement closes a mill",
+    )
+    async def place(
+        self,
+        interaction: discord.Interaction[Any],
+        point: Range[str, 1, 20],
+        remove: Range[str, 1, 20] | None = None,
+    ) -> None:
+        await self._act(interaction, f"place {point}" + (f" x {remove}" if remove else ""))
+
+    @place.autocomplete("point")
+    async def _place_point(self, interaction: discord.Interaction[Any], current: str):
+        return await self._point_choices(interaction, "place", current)
+
+    @place.autocomplete("remove")
+    async def _place_remove(self, interaction: discord.Interaction[Any], current: str):
+        return await self._removal_choices(interaction, current)
+
+    @app_commands.command(name="remove", description="Nine Men's Morris: remove a man after a mill")
+    @app_commands.describe(point="The opposing man to remove: a1..g7 (or a letter A..X)")
+    async def remove(self, interaction: discord.Interaction[Any], point: Range[str, 1, 20]) -> None:
+        await self._act(interaction, f"remove {point}")
+
+    @remove.autocomplete("point")
+    async def _remove_point(self, interaction: discord.Interaction[Any], current: str):
+        return await self._removal_choices(interaction, current)
+
+    @app_commands.command(name="push", description="Abalone: push a line of your marbles")
+    @app_commands.describe(
+        marbles="One marble (c3) or the two ends of a line (a1 a3)",
+        direction="The direction of the step",
+    )
+    @app_commands.choices(direction=[Choice(name=d.upper(), value=d) for d in DIRECTIONS])
+    async def push(
+        self,
+        interaction: discord.Interaction[Any],
+        marbles: Range[str, 1, 20],
+        direction: str,
+    ) -> None:
+        ends = " ".join(marbles.replace("-", " ").replace(",", " ").split())
+        await self._act(interaction, f"push {ends} {direction}")
+
+    @push.autocomplete("marbles")
+    async def _push_marbles(self, interaction: discord.Interaction[Any], current: str):
+        typed = self._typed(current.replace("-", " "))
+        return await self._suggest(
+            interaction, (f"push {typed}",), lambda n: " ".join(n.split()[1:-1]), current
+        )
+
+    @app_commands.command(name="play", description="Play any command in the game's notation")
+    @app_commands.describe(command="e.g. drop row 4, move d7 d6 x b6, push a1 a3 ne")
+    async def play(
+        self, interaction: discord.Interaction[Any], command: Range[str, 1, 200]
+    ) -> None:
+        await self._act(interaction, command)
+
+    @play.autocomplete("command")
+    async def _play_command(self, interaction: discord.Interaction[Any], current: str):
+        return await self._suggest(interaction, (self._typed(current),), lambda n: n, current)
+
+
+async def setup(bot: RefereeBot) -> None:
+    await bot.add_cog(Play(bot))

@@ -1,0 +1,105 @@
+"""The public reply that shows a game: its board (picture and text), whose turn it is or the
+result, the clocks, a frozen game's note, the rating changes and the seed once it is over, the
+Rematch button. Every service that changes a game answers with it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import engine
+from bot import ladder_store, texts
+from bot.ladder.ratings import is_provisional
+from bot.ladder_store import LoggedChange
+from bot.referee import boards
+from bot.referee.boards import BoardView
+from bot.referee.records import outcome_of
+from bot.referee.replies import ButtonKind, ButtonSpec, Event, Rated, Reply, ReplyKind
+from bot.store import GameRow
+
+if TYPE_CHECKING:
+    from bot.referee.context import Context
+
+
+async def board_reply(
+    ctx: Context, g: GameRow, state: Any, text: str, *, last: Any = None, ok: bool = True
+) -> Reply:
+    """A public reply with the board, whose turn (or the result), clocks and buttons."""
+    rules = engine.get_game(g.game)
+    sides = rules.side_names
+    now = ctx.now()
+    lines = [text] if text else []
+    mentions: list[int] = []
+    events: list[Event] = []
+    buttons: list[ButtonSpec] = []
+    outcome = outcome_of(g)
+    if g.status == "active" and state is not None:
+        to_move = state.to_move
+        line = texts.turn_line(g, sides, to_move)
+        legal = rules.legal(state)
+        if legal and g.moved and removal_pending(rules, state):
+            points = ", ".join(rules.notation(state, a).split()[-1] for a in legal)
+            line = (
+                f"{texts.seat_label(g, sides, to_move)} to remove one of "
+                f"{sides[1 - to_move]}'s men: {points}."
+            )
+        lines.append(line)
+        clocks = texts.clocks_line(g, sides, to_move, now)
+        if clocks:
+            lines.append(clocks)
+        if g.frozen_at is not None:
+            stopped = ": the clocks are stopped" if clocks else ""  # none to stop
+            lines.append(f"Frozen for a dispute{stopped}.")
+        mentions.append(g.players[to_move])
+    elif outcome is not None:
+        lines.append(texts.result_line(g, sides, outcome))
+        change = await ladder_store.rating_change(ctx.store, g.id)
+        if change is not None:
+            rated = rated_event(change)
+            events.append(rated)
+            lines += texts.rating_lines(rated, g.names)
+        lines.append(texts.seed_line(g))
+        buttons.append(ButtonSpec("Rematch", ButtonKind.REMATCH, g.id, g.version, "primary"))
+    theme = None
+    if ctx.renderer is not None and g.guild_id is not None:
+        theme = (await ctx.store.guild_settings(g.guild_id)).get("theme")
+    view = (
+        None
+        if state is None
+        else BoardView(g.game, state, last, theme, g.names, outcome, moves=g.seq)
+    )
+    image = None if view is None else await boards.png(ctx.renderer, view)
+    return Reply(
+        text="\n".join(lines),
+        ok=ok,
+        image=image,
+        image_name=f"game-{g.id}-v{g.version}.png",
+        alt_text=boards.alt_text(view) if image and view else "",
+        board_text=None if view is None else boards.text_board(view),
+        buttons=buttons,
+        mentions=mentions,
+        game_id=g.id,
+        version=g.version,
+        finished=g.status != "active",
+        chain=g.last_hash,
+        public_kind=ReplyKind.BOARD,
+        events=events,
+    )
+
+
+def removal_pending(rules: Any, state: Any) -> bool:
+    """Whether the side to move owes a removal (a Morris mill): then every legal action is one.
+    Asked of the engine (its ``pending_removal``), never by reading the notation of the legal
+    moves."""
+    return bool(rules.pending_removal(state))
+
+
+def rated_event(change: LoggedChange) -> Rated:
+    """The rating log's entry for a game as a reply's event."""
+    return Rated(
+        ladder=change.ladder,
+        players=change.players,
+        before=(change.before[0].rating, change.before[1].rating),
+        after=(change.after[0].rating, change.after[1].rating),
+        provisional_before=(is_provisional(change.before[0]), is_provisional(change.before[1])),
+        provisional_after=(is_provisional(change.after[0]), is_provisional(change.after[1])),
+    )

@@ -1,0 +1,403 @@
+"""Challenges: open or addressed, accepted or declined, expiring; who starts; rematches."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Mapping
+from typing import Any
+
+import engine
+from bot import limits, texts
+from bot.clock import ClockSpec, ClockSpecError
+from bot.errors import Refusal
+from bot.referee.board_reply import board_reply
+from bot.referee.context import STARTERS, Context
+from bot.referee.records import TOSS_ANNOUNCEMENT, TOSS_NUMBER
+from bot.referee.replies import (
+    Actor,
+    ButtonKind,
+    ButtonSpec,
+    Reply,
+    Where,
+)
+from bot.referee.wrapper import current_request_id, refused
+from bot.store import (
+    ChallengeRow,
+    ChannelBusy,
+    GameMovedOn,
+    NewEvent,
+)
+from engine import EngineError, dice
+from engine.record import FULL_VERSION, stored_options
+
+
+class Challenges:
+    """challenge, accept, decline, rematch."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    async def challenge(
+        self,
+        where: Where,
+        actor: Actor,
+        game: str,
+        *,
+        opponent: Actor | None = None,
+        variant: str = "standard",
+        options: Mapping[str, Any] | None = None,
+        rated: bool = False,
+        clock: str = "none",
+        starter: str = "random",
+        rematch_of: int | None = None,
+        dice_words: str = "",
+    ) -> Reply:
+        """Challenge ``opponent`` (None: an open challenge anyone may accept) in this channel.
+
+        The game's secret dice seed is drawn now and its commitment published in the reply;
+        ``dice_words`` are the challenger's own words mixed into every roll (``dice.mix``).
+
+        ``starter``: "me" (the challenger moves first), "them", or "random" (a coin toss with the
+        game's verifiable dice, shown when the game starts). ``clock``: "none", "10+0", "15+5",
+        "24h". The reply carries Accept/Decline buttons and ``challenge_id``.
+        """
+        words = _dice_words(dice_words)
+        rules, state, spec = await self._challenge_prepared(
+            actor, game, opponent, variant, options, clock, starter
+        )
+        full_options = rules.options(state)
+        seed = dice.new_seed()
+        now = self.ctx.now()
+        row = {
+            "guild_id": where.guild_id,
+            "channel_id": where.channel_id,
+            "parent_id": where.parent_id,
+            "challenger_id": actor.id,
+            "opponent_id": opponent.id if opponent else None,
+            "game": rules.name,
+            "variant": state.variant,
+            "options": json.dumps(full_options, sort_keys=True),
+            "rated": int(bool(rated)),
+            "clock": spec.text,
+            "starter": starter,
+            "created_at": now,
+            "expires_at": now + self.ctx.challenge_ttl,
+            "rematch_of": rematch_of,
+            "seed": seed,
+            "words": words,
+        }
+        people = [(actor.id, actor.name)] + ([(opponent.id, opponent.name)] if opponent else [])
+        guard = limits.challenge_guard(actor.id, now) if self.ctx.per_user_limits else None
+        try:
+            cid = await self.ctx.store.create_challenge(row, people, now, guard)
+        except limits.OverLimit as exc:  # the count inside the insert's transaction decides
+            raise Refusal("over_limit", {"message": exc.reason}) from exc
+        except ChannelBusy as exc:
+            raise Refusal("channel_busy") from exc
+        whom = opponent.name if opponent else "anyone"
+        first = {"me": f"{actor.name} moves first", "them": f"{whom} moves first"}.get(
+            starter, "a coin toss decides who moves first"
+        )
+        text = (
+            f"{actor.name} challenges {whom} to {rules.title} ({state.variant}, "
+            f"{'rated' if rated else 'casual'}, clock {spec.text}); {first}. "
+            f"The challenge expires in {int(self.ctx.challenge_ttl // 60)} minutes.\n"
+            f"Dice commitment (SHA-256 of the secret seed, fixed now): {dice.commitment(seed)}. "
+            "Every roll also mixes the id of the accept and both players' dice words."
+        )
+        changed = texts.options_line(rules.name, state.variant, full_options)
+        if changed:
+            text += f"\n{changed}"
+        return Reply(
+            text=text,
+            challenge_id=cid,
+            mentions=[opponent.id] if opponent else [],
+            buttons=[
+                ButtonSpec("Accept", ButtonKind.ACCEPT, cid, 0, "success"),
+                ButtonSpec("Decline", ButtonKind.DECLINE, cid, 0, "danger"),
+            ],
+        )
+
+    async def challenge_refusal(
+        self,
+        where: Where,
+        actor: Actor,
+        game: str,
+        *,
+        opponent: Actor | None = None,
+        variant: str = "standard",
+        options: Mapping[str, Any] | None = None,
+        rated: bool = False,
+        clock: str = "none",
+        starter: str = "random",
+        dice_words: str = "",
+    ) -> Reply | None:
+        """The refusal ``challenge`` would answer before writing anything, or None: asked first
+        by a front end that makes something for the challenge (a thread), so a challenge that
+        will be refused makes nothing. None is no promise: the write checks the limits again
+        (and whether the channel is free), and the front end undoes what it made if refused."""
+        try:
+            _dice_words(dice_words)
+            await self._challenge_prepared(actor, game, opponent, variant, options, clock, starter)
+        except Refusal as exc:
+            return refused(exc)
+        return None
+
+    async def _challenge_prepared(
+        self,
+        actor: Actor,
+        game: str,
+        opponent: Actor | None,
+        variant: str,
+        options: Mapping[str, Any] | None,
+        clock: str,
+        starter: str,
+    ) -> tuple[Any, Any, ClockSpec]:
+        """(rules, the starting position, the clock) for a challenge; refused otherwise."""
+        if actor.is_bot:
+            raise Refusal("bots_cannot_play")
+        if opponent is not None and opponent.is_bot:
+            raise Refusal("opponent_is_bot", {"opponent_name": opponent.name})
+        if opponent is not None and opponent.id == actor.id:
+            raise Refusal("challenge_yourself")
+        if starter not in STARTERS:
+            raise Refusal("bad_starter")
+        if self.ctx.per_user_limits:
+            busy = await limits.challenge_problem(self.ctx.store, actor.id, self.ctx.now())
+            if busy:
+                raise Refusal("over_limit", {"message": busy})
+        try:
+            rules = engine.get_game(game)
+            state = rules.new(variant, **dict(options or {}))
+            spec = ClockSpec.parse(clock)
+        except (EngineError, ClockSpecError) as exc:
+            raise Refusal("bad_option", {"message": str(exc)}) from exc
+        except TypeError as exc:
+            raise Refusal("options_do_not_fit", {"game": game, "exc": str(exc)}) from exc
+        return rules, state, spec
+
+    async def accept(
+        self,
+        where: Where,
+        actor: Actor,
+        challenge_id: int | None = None,
+        *,
+        dice_words: str = "",
+    ) -> Reply:
+        """Accept a challenge (None: the one waiting in this channel); starts the game here.
+
+        The accept's ``request_id`` (Discord's interaction id: neither player nor operator picks
+        it) and both players' dice words are mixed into every roll, the coin toss first.
+        """
+        words = _dice_words(dice_words)
+        now = self.ctx.now()
+        c = await self._waiting_challenge(where, challenge_id, now)
+        if actor.is_bot:
+            raise Refusal("bots_cannot_play")
+        if actor.id == c.challenger_id:
+            raise Refusal("accept_own_challenge")
+        if c.opponent_id is not None and actor.id != c.opponent_id:
+            raise Refusal("challenge_for_other", {"opponent_name": c.opponent_name})
+        if self.ctx.per_user_limits:
+            busy = await limits.games_problem(self.ctx.store, actor.id, "you are")
+            busy = busy or await limits.games_problem(
+                self.ctx.store, c.challenger_id, f"{c.challenger_name} is"
+            )
+            if busy:
+                raise Refusal("over_limit", {"message": busy})
+        rules = engine.get_game(c.game)
+        state = rules.new(c.variant, **stored_options(c.game, json.loads(c.options)))
+        seed = c.seed or dice.new_seed()  # a challenge from before migration 5 has none
+        # the front end's id of this accept (a button click's or /accept's interaction id)
+        accept_id = current_request_id() or secrets.token_hex(8)  # none (console): random
+        all_words = {str(c.challenger_id): c.words or "", str(actor.id): words}
+        mixed = dice.mix(accept_id, all_words)
+        spec = ClockSpec.parse(c.clock)
+        toss: list[int | None] = [None]
+
+        def build(game_id: int) -> tuple[dict[str, Any], NewEvent]:
+            if c.starter == "random":
+                toss[0] = dice.roll(seed, str(game_id), TOSS_NUMBER, TOSS_ANNOUNCEMENT, 2, mixed)
+                challenger_first = toss[0] == 1
+            else:
+                challenger_first = c.starter == "me"
+            seats = (c.challenger_id, actor.id) if challenger_first else (actor.id, c.challenger_id)
+            bank0, bank1 = spec.start_banks()
+            columns = {
+                "guild_id": where.guild_id,
+                "channel_id": where.channel_id,
+                "parent_id": where.parent_id,
+                "game": c.game,
+                "variant": c.variant,
+                "options": c.options,
+                "rated": c.rated,
+                "clock": c.clock,
+                "player0": seats[0],
+                "player1": seats[1],
+                "position": rules.to_text(state),
+                "seed": seed,
+                "commitment": dice.commitment(seed),
+                "toss": toss[0],
+                "created_at": now,
+                "updated_at": now,
+                "turn_started_at": now,
+                "bank0": bank0,
+                "bank1": bank1,
+                "deadline": spec.deadline(now, bank0),
+                "rematch_of": c.rematch_of,
+                "dice_mix": mixed,
+            }
+            names = {c.challenger_id: c.challenger_name, actor.id: actor.name}
+            start = NewEvent(
+                "start",
+                now,
+                user_id=actor.id,
+                note={
+                    "challenge": c.id,
+                    "players": list(seats),
+                    "commitment": columns["commitment"],
+                    "toss": toss[0],
+                    # record version 3: what the chain covers through the start row
+                    "record": FULL_VERSION,
+                    "game": c.game,
+                    "variant": c.variant,
+                    "options": json.loads(c.options),
+                    "game_id": str(game_id),
+                    "names": [names[seats[0]], names[seats[1]]],
+                    "accept": accept_id,
+                    "words": all_words,
+                },
+            )
+            return columns, start
+
+        guard = None
+        if self.ctx.per_user_limits:
+            guard = limits.games_guard(
+                [(actor.id, "you are"), (c.challenger_id, f"{c.challenger_name} is")]
+            )
+        try:
+            g = await self.ctx.store.start_game(
+                c.id,
+                [(c.challenger_id, c.challenger_name), (actor.id, actor.name)],
+                build,
+                now,
+                guard,
+            )
+        except limits.OverLimit as exc:  # the count inside the insert's transaction decides
+            raise Refusal("over_limit", {"message": exc.reason}) from exc
+        except GameMovedOn as exc:
+            raise Refusal("challenge_answered") from exc
+        except ChannelBusy as exc:
+            raise Refusal("game_running_here") from exc
+        self.ctx.states[g.id] = (g.last_hash, state)
+        sides = rules.side_names
+        lines = [f"{rules.title} ({g.variant}): {texts.players_line(g, sides)}."]
+        changed = texts.options_line(g.game, g.variant, g.options, g.clock)
+        if changed:
+            lines.append(changed)
+        if toss[0] is not None:
+            lines.append(f"Coin toss (verifiable roll 0 of this game): {g.names[0]} moves first.")
+        if texts.rolls_dice(g.game, state):
+            checks = ", to check every roll"
+        else:
+            checks = ", to check the coin toss" if toss[0] is not None else ""
+        lines.append(
+            f"Dice commitment (SHA-256 of the secret seed): {g.commitment}. "
+            f"The seed is revealed when the game ends{checks}."
+        )
+        return await board_reply(self.ctx, g, state, "\n".join(lines), ok=True)
+
+    async def decline(self, where: Where, actor: Actor, challenge_id: int | None = None) -> Reply:
+        """Decline a challenge addressed to you, or withdraw your own."""
+        c = await self._waiting_challenge(where, challenge_id, self.ctx.now())
+        said = {"actor": actor.name, "challenger": c.challenger_name}
+        if actor.id == c.challenger_id:
+            status, code = "withdrawn", "challenge_withdrawn"
+        elif c.opponent_id is None or actor.id == c.opponent_id:
+            if c.opponent_id is None:
+                raise Refusal("open_challenge_decline")
+            status, code = "declined", "challenge_declined"
+        else:
+            raise Refusal("challenge_for_other", {"opponent_name": c.opponent_name})
+        if not await self.ctx.store.close_challenge(c.id, status):
+            raise Refusal("challenge_answered")
+        text = texts.notice_text(code, said)
+        return Reply(text=text, notice=code, params=said, challenge_id=c.id)
+
+    async def rematch(self, where: Where, actor: Actor, game_id: int | None = None) -> Reply:
+        """Challenge the other player of the latest finished game here, starter swapped.
+
+        If the other player already asked for the rematch, this accepts it.
+        """
+        g = await (
+            self.ctx.store.game(game_id)
+            if game_id
+            else self.ctx.store.latest_game(where.channel_id)
+        )
+        if g is None or g.status == "active" or g.channel_id != where.channel_id:
+            raise Refusal("no_finished_game")
+        seat = g.seat_of(actor.id)
+        if seat is None:
+            raise Refusal("not_a_player", {"players": " vs ".join(g.names)})
+        waiting = await self.ctx.store.open_challenge(where.channel_id)
+        if waiting is not None and waiting.rematch_of == g.id:
+            if waiting.challenger_id != actor.id:
+                return await self.accept(where, actor, waiting.id)
+            raise Refusal("rematch_asked")
+        other = 1 - seat
+        opponent = Actor(g.players[other], g.names[other])
+        return await self.challenge(
+            where,
+            actor,
+            g.game,
+            opponent=opponent,
+            variant=g.variant,
+            options=json.loads(g.options),
+            rated=bool(g.rated),
+            clock=g.clock,
+            starter="me" if seat == 1 else "them",  # the second player starts the rematch
+            rematch_of=g.id,
+        )
+
+    async def _waiting_challenge(
+        self, where: Where, challenge_id: int | None, now: float
+    ) -> ChallengeRow:
+        """The challenge to answer (see ``_find_challenge``) while it is open; refused else."""
+        c = await self._find_challenge(where, challenge_id)
+        if c is None:
+            raise Refusal("no_challenge")
+        await self._challenge_open(c, now)
+        return c
+
+    async def _find_challenge(self, where: Where, challenge_id: int | None) -> ChallengeRow | None:
+        if challenge_id is not None:  # from a button: it must be this channel's (or parent's)
+            c = await self.ctx.store.challenge(challenge_id)
+            here = (where.channel_id, where.parent_id)
+            return c if c is not None and c.channel_id in here else None
+        found = await self.ctx.store.open_challenge(where.channel_id)
+        if found is None and where.parent_id is not None:
+            found = await self.ctx.store.open_challenge(where.parent_id)
+        return found
+
+    async def _challenge_open(self, c: ChallengeRow, now: float) -> None:
+        """Refuse an answer to a challenge that expired (closing it now) or was answered."""
+        if c.status == "open" and now >= c.expires_at:
+            await self.ctx.store.close_challenge(c.id, "expired")
+            raise Refusal("challenge_expired")
+        if c.status != "open":
+            raise Refusal("challenge_closed", {"status": c.status})
+
+
+def _dice_words(text: Any) -> str:
+    """A player's dice words, stripped; refused when a record cannot hold them."""
+    if not isinstance(text, str):
+        raise Refusal("dice_words_text")
+    text = " ".join(text.split())
+    if len(text) > dice.MAX_WORDS:
+        raise Refusal("dice_words_too_long", {"max_words": dice.MAX_WORDS})
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise Refusal("dice_words_plain") from exc
+    return text

@@ -1,0 +1,491 @@
+"""The one explicit context every referee service shares (``Context``): the store, the clock,
+the renderer, the state cache, and the game machinery they all use: loading a game and its
+position, the checks before a player acts (``playing``), storing a move, completing a stored
+roll, ending a game. ``bot.referee.Referee`` composes the services on top of it.
+
+A little over 400 lines: the move and roll path is kept whole here (each step is short, and
+splitting it would scatter one transaction's story over several files)."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+import engine
+import render
+from bot import checkpoint, texts
+from bot.clock import Clock, ClockSpec, SystemClock
+from bot.errors import BrokenGame, Conflict, Preempted, Refusal
+from bot.ladder_store import change_game
+from bot.lru import LRU
+from bot.referee import boards
+from bot.referee.board_reply import board_reply, removal_pending
+from bot.referee.boards import Renderer
+from bot.referee.records import iso
+from bot.referee.replies import (
+    Actor,
+    Event,
+    LostTurn,
+    Moved,
+    Reply,
+    Result,
+    Where,
+)
+from bot.referee.wrapper import current_request_id, reply_dict
+from bot.store import (
+    GameRow,
+    GameView,
+    NewAction,
+    NewEvent,
+    Store,
+)
+from engine import Outcome, Termination, dice
+from engine.record import stored_options
+from render import Last
+
+log = logging.getLogger(__name__)
+
+STARTERS = ("me", "them", "random")
+HISTORY_PAGE = 20
+MAX_CHOICES = 25
+MAX_REASON = 300
+STALE_ROLL_AFTER = 5.0  # seconds after which the sweeper completes an announced roll itself
+REQUESTS_KEPT_FOR = 24 * 3600.0  # answered request ids older than this are forgotten
+REQUESTS_PRUNED_PER_SWEEP = 500  # ... at most this many per sweep (a short write)
+POSITIONS_KEPT = 2000  # positions kept in memory (any other is replayed from the store)
+
+
+class Context:
+    """State and helpers every group of referee commands uses (see ``bot.referee.Referee``)."""
+
+    def __init__(
+        self,
+        store: Store,
+        clock: Clock | None = None,
+        render: bool | Renderer = True,
+        *,
+        challenge_ttl: float = 600.0,
+        abandon_after: float = 72 * 3600.0,
+        per_user_limits: bool = True,
+        positions_kept: int = POSITIONS_KEPT,
+    ) -> None:
+        self.store = store
+        self.per_user_limits = per_user_limits  # bot.limits: challenges and games per user
+        self.clock = clock or SystemClock()
+        if render is True:
+            self.renderer: Renderer | None = boards.default_renderer()
+        else:
+            self.renderer = render or None
+        self.challenge_ttl = challenge_ttl
+        self.abandon_after = abandon_after
+        # game id -> (chain head, state): the games in play and recently shown, bounded
+        self.states: LRU[int, tuple[str, Any]] = LRU(positions_kept)
+        # game id -> (chain head, the turn's start, the move that made a mill): a removal sent
+        # as its own command draws the whole turn from it without replaying the log
+        self.turn_starts: LRU[int, tuple[str, Any, Any, int | None]] = LRU(positions_kept)
+        self.broken_logged: set[int] = set()  # games whose log no longer replays (BrokenGame)
+        self.broken_told: set[int] = set()  # ... whose players have been told (this process)
+
+    @staticmethod
+    def request(g: GameRow, text: str) -> tuple[str, dict[str, Any]] | None:
+        """The request id of the command being run (``bot.referee.wrapper``) with a first
+        answer, to write in the same transaction as the change: a twin arriving meanwhile then
+        finds it."""
+        request_id = current_request_id()
+        if request_id is None:
+            return None
+        return request_id, reply_dict(Reply(text=text, game_id=g.id, version=g.version + 1))
+
+    # --- internals --------------------------------------------------------------------------
+
+    def now(self) -> float:
+        return round(self.clock.now(), 3)
+
+    async def settings(self, where: Where) -> dict[str, Any]:
+        """This guild's settings: {"theme": name or None, "ladder": {...}}."""
+        if where.guild_id is None:
+            return {"theme": None, "ladder": {}, "takebacks": True}
+        return await self.store.guild_settings(where.guild_id)
+
+    async def game_here(self, where: Where, game_id: int | None) -> GameRow | None:
+        if game_id is not None:
+            return await self.store.game(game_id)
+        return await self.store.latest_game(where.channel_id)
+
+    async def state(self, g: GameRow) -> Any:
+        """The game's position: cached by chain head, else replayed from the stored log."""
+        cached = self.states.get(g.id)
+        if cached is not None and cached[0] == g.last_hash:
+            return cached[1]
+        head = g.last_hash
+        try:
+            # the row and its moves in one snapshot: a takeback landing between two reads
+            # would mix two lines (issue 14); a newer row than ``g`` only means that a write
+            # with ``g``'s version is told the game has moved on
+            view = await self.store.game_view(g.id)
+            state = None if view is None else self.from_view(view)
+            if state is None:
+                view = await self.store.game_view(g.id, from_start=True)
+                if view is None:
+                    state = self.replay_rows(g, [])
+                else:
+                    state = self.replay_rows(view.game, list(view.actions))
+            if view is not None:
+                head = view.game.last_hash
+        except BrokenGame as broken:
+            if g.id not in self.broken_logged:
+                self.broken_logged.add(g.id)
+                log.error(
+                    "game %s no longer replays; commands in its channel are refused until a "
+                    "moderator voids or aborts it %s",
+                    g.id,
+                    json.dumps(
+                        {
+                            "game": g.id,
+                            "guild": g.guild_id,
+                            "channel": g.channel_id,
+                            "status": g.status,
+                            "seq": broken.seq,
+                            "action": broken.action,
+                            "error": broken.error,
+                            "head": g.last_hash,
+                        }
+                    ),
+                )
+            raise
+        self.states[g.id] = (head, state)
+        return state
+
+    def from_view(self, view: GameView) -> Any:
+        """The position from a snapshot that starts at the checkpoint, or None when it starts
+        at move 0 or the checkpoint's text does not read back (then replay from the start)."""
+        g = view.game
+        if view.after == 0 or g.checkpoint_text is None:
+            return self.replay_rows(g, list(view.actions)) if view.after == 0 else None
+        try:
+            state = checkpoint.decode(g.game, g.checkpoint_text)
+        except Exception:
+            log.warning(
+                "game %s: its checkpoint at move %s does not read back; replaying", g.id, view.after
+            )
+            return None
+        return self.replay_rows(g, list(view.actions), state)
+
+    async def restored(self, g: GameRow, upto: int | None = None) -> Any:
+        """The position after move ``upto`` (default the last) from the game's checkpoint and
+        the few moves after it, or None when there is none to trust: its move is no longer the
+        live row with that hash (taken back, or the log was changed), or its text does not read
+        back."""
+        upto = g.seq if upto is None else upto
+        at = g.checkpoint_seq
+        if g.checkpoint_text is None or at is None or not 0 < at <= upto:
+            return None
+        if await self.store.live_hash(g.id, at) != g.checkpoint_head:
+            return None
+        try:
+            state = checkpoint.decode(g.game, g.checkpoint_text)
+        except Exception:
+            log.warning(
+                "game %s: its checkpoint at move %s does not read back; replaying", g.id, at
+            )
+            return None
+        return self.replay_rows(g, await self.store.actions(g.id, upto, after=at), state)
+
+    @staticmethod
+    def replay_rows(g: GameRow, rows: list[Any], start: Any = None) -> Any:
+        """Replay stored rows from the start; BrokenGame when one of them (or the game's own
+        columns) no longer makes sense to the engine: whatever the engine raises is a damaged
+        row here, not a bug in the command that asked."""
+        seq, action, state = 0, "(the start)", None
+        try:
+            rules = engine.get_game(g.game)
+            state = (
+                rules.new(g.variant, **stored_options(g.game, json.loads(g.options)))
+                if start is None
+                else start
+            )
+            for row in rows:
+                seq, action = row.seq, row.action
+                state = rules.apply(state, rules.parse(state, row.action), row.roll)
+        except Exception as exc:
+            raise BrokenGame(g.id, seq, action, f"{type(exc).__name__}: {exc}", state) from exc
+        return state
+
+    def broken_reply(self, g: GameRow, broken: BrokenGame) -> Reply:
+        """What players of a broken game hear: the channel once (this process), then a private
+        note. Nothing is changed; a moderator's void or abort ends the game."""
+        if g.id in self.broken_told:
+            raise Refusal("broken_game", game_id=g.id, version=g.version)
+        self.broken_told.add(g.id)
+        text = texts.BROKEN_GAME.format(seq=broken.seq, action=broken.action[:100])
+        return Reply(text=text, ok=False, game_id=g.id, version=g.version)
+
+    async def playing(
+        self, where: Where, actor: Actor, *, version: int | None = None
+    ) -> tuple[GameRow, Any, int, str]:
+        """The channel's game, its state, the actor's seat and any text to put first (a roll
+        completed). Strangers are refused, and so is a button whose ``version`` the game has
+        moved on from (``Refusal``); a fallen flag or a broken game is told to the channel
+        instead (``Preempted``)."""
+        g = await self.store.active_game(where.channel_id)
+        if g is None:
+            raise Refusal("no_game")
+        seat = g.seat_of(actor.id)
+        if seat is None:
+            raise Refusal(
+                "not_a_player", {"players": " vs ".join(g.names)}, game_id=g.id, version=g.version
+            )
+        if g.frozen_at is not None:
+            raise Refusal("frozen", game_id=g.id, version=g.version)
+        try:
+            return await self._playing_state(g, actor, seat, version)
+        except BrokenGame as broken:
+            raise Preempted(self.broken_reply(g, broken)) from broken
+
+    async def _playing_state(
+        self, g: GameRow, actor: Actor, seat: int, version: int | None
+    ) -> tuple[GameRow, Any, int, str]:
+        """``_playing`` past the checks on the person: BrokenGame if the log does not replay."""
+        prefix = ""
+        if g.pending is not None:
+            done: Reply | None = None
+            try:
+                said, done = await self.roll_stored(g)
+            except Conflict:  # someone else's command rolled it meanwhile
+                said = ""
+            fresh = await self.store.game(g.id)
+            if fresh is None or fresh.status != "active":
+                if done is None:
+                    raise Conflict
+                done.ok = False
+                raise Preempted(done)
+            g, prefix = fresh, (said + "\n" if done is not None else "")  # board lines once
+        state = await self.state(g)
+        now = self.now()
+        if g.deadline is not None and now >= g.deadline:
+            loser = state.to_move
+            sides = engine.get_game(g.game).side_names
+            outcome = Outcome(Termination.TIMEOUT, 1 - loser, f"{sides[loser]} ran out of time")
+            late = f"{prefix}{actor.name}'s command came after {sides[loser]}'s flag fell.\n"
+            ended = await self.end(g, state, outcome, None, None, "timeout", prefix=late)
+            ended.ok = False  # the command did not land; the result is public (not ephemeral)
+            raise Preempted(ended)
+        if version is not None and version != g.version:
+            raise Refusal("moved_on", game_id=g.id, version=g.version)
+        return g, state, seat, prefix
+
+    async def complete_roll(self, g: GameRow) -> Reply:
+        """Roll for the stored announcement, apply the drop, store it; the board reply."""
+        return (await self.roll_stored(g))[1]
+
+    async def roll_stored(self, g: GameRow) -> tuple[str, Reply]:
+        """The roll's sentence alone (for a command that completes it on its way: its own
+        reply carries the board) and the full board reply."""
+        rules = engine.get_game(g.game)
+        state = await self.state(g)
+        notation, seat = g.pending, g.pending_seat
+        assert notation is not None and seat is not None and g.pending_at is not None
+        action = rules.parse(state, notation)
+        faces = rules.die_faces(state, action)
+        assert faces is not None
+        roll = dice.roll(g.seed, str(g.id), g.rolls + 1, notation, faces, g.dice_mix)
+        after = rules.apply(state, action, roll, checked=True)  # parse checked it
+        said = rules.describe(state, action, roll)
+        now = self.now()
+        entry = NewAction(
+            seat, str(g.players[seat]), notation, roll, iso(now), announced_at=iso(g.pending_at)
+        )
+        extra = {"pending": None, "pending_seat": None, "pending_at": None, "rolls": g.rolls + 1}
+        reply = await self.commit_move(
+            g, state, after, action, entry, said, now, None, "", t_end=g.pending_at, extra=extra
+        )
+        return _named(said, rules.side_names[seat], g.names[seat]), reply
+
+    async def commit_move(
+        self,
+        g: GameRow,
+        before: Any,
+        after: Any,
+        action: Any,
+        entry: NewAction,
+        said: str,
+        now: float,
+        request_id: str | None,
+        prefix: str,
+        *,
+        t_end: float,
+        extra: Mapping[str, Any] | None = None,
+    ) -> Reply:
+        """Store one move (the clock, offers, the result) and answer with the board."""
+        rules = engine.get_game(g.game)
+        seat = entry.side
+        spec = ClockSpec.parse(g.clock)
+        changes: dict[str, Any] = {
+            "position": rules.to_text(after),
+            "ply": after.ply,
+            "moved": g.moved | (1 << seat),
+            "takeback_offer": None,
+            "updated_at": now,
+            **(extra or {}),
+        }
+        if g.draw_offer == seat:
+            changes["draw_offer"] = None
+        if after.to_move != seat:  # the turn passes: settle the mover's clock
+            banks = list(g.banks)
+            banks[seat] = spec.after_turn(banks[seat], g.turn_started_at, t_end)
+            changes.update(
+                bank0=banks[0],
+                bank1=banks[1],
+                turn_started_at=now,
+                deadline=spec.deadline(now, banks[after.to_move]),
+            )
+        elif extra:  # a drop that keeps the turn (never in Atmalof) restarts the waiting clock
+            changes["deadline"] = spec.deadline(g.turn_started_at, g.banks[seat])
+        outcome = rules.result(after)
+        events: list[NewEvent] = []
+        if outcome is not None:
+            changes.update(_ending(outcome, now))
+            events.append(NewEvent("end", now, seat=outcome.winner, note=_outcome_note(outcome)))
+        text = prefix + _named(said, rules.side_names[seat], g.names[seat])
+        reply = Reply(text=text, game_id=g.id, version=g.version + 1)
+        request = (request_id, reply_dict(reply)) if request_id else None
+        kept = checkpoint.encode(g.game, after) if checkpoint.due(g.seq + 1) else None
+        head_before = g.last_hash
+        g = await change_game(  # Conflict: moved on
+            self.store, g, changes, [entry], events, request=request, checkpoint=kept
+        )
+        self.states[g.id] = (g.last_hash, after)
+        turn_start = self.turn_starts.pop(g.id, None)
+        if outcome is not None:
+            self.states.pop(g.id, None)
+        elif after.to_move == seat and not extra:  # the turn goes on (a mill: a removal owed)
+            self.turn_starts[g.id] = (g.last_hash, before, action, entry.roll)
+        if turn_start is not None and turn_start[0] != head_before:
+            turn_start = None
+        last = await self.turn_shown(g, before, action, entry.roll, turn_start)
+        shown = await board_reply(self, g, after, text, last=last)
+        happened: list[Event] = [Moved(seat, entry.action, entry.roll)]
+        if entry.roll is not None and rules.effect(before, action, entry.roll, after).lost_turn:
+            happened.append(LostTurn(seat, entry.roll))
+        if outcome is not None:
+            happened.append(result_of(outcome))
+        shown.events = happened + shown.events  # then the rating change, if any
+        return shown
+
+    async def turn_shown(
+        self,
+        g: GameRow,
+        before: Any,
+        action: Any,
+        roll: int | None,
+        turn_start: tuple[str, Any, Any, int | None] | None = None,
+    ) -> boards.LastShown:
+        """What the picture marks: this action, or, for a removal sent as its own command, the
+        mover's whole turn (the move that made the mill, then the removal). ``turn_start``:
+        the mill's move as this process stored it; without it (a restart between the two),
+        the log is read and replayed."""
+        this = Last(before, action, roll)
+        rules = engine.get_game(g.game)
+        if self.renderer is None or g.seq < 2 or not removal_pending(rules, before):
+            return this
+        if turn_start is not None:
+            _, earlier, made_action, made_roll = turn_start
+            return (Last(earlier, made_action, made_roll), this)
+        made, removal = await self.store.actions(g.id, g.seq, after=g.seq - 2)
+        if made.side != removal.side:
+            return this
+        earlier = await self.restored(g, g.seq - 2)
+        if earlier is None:
+            earlier = self.replay_rows(g, await self.store.actions(g.id, g.seq - 2))
+        return (Last(earlier, rules.parse(earlier, made.action), made.roll), this)
+
+    async def end(
+        self,
+        g: GameRow,
+        state: Any,
+        outcome: Outcome,
+        actor: Actor | None,
+        seat: int | None,
+        kind: str,
+        *,
+        prefix: str = "",
+        note: Mapping[str, Any] | None = None,
+        at: float | None = None,
+    ) -> Reply:
+        """Finish the game by a referee decision (resign, draw, timeout, abort, award...)."""
+        now = self.now() if at is None else at
+        changes = _ending(outcome, now)
+        logged = {**_outcome_note(outcome), **dict(note or {})}
+        if logged["reason"] != outcome.reason:  # a moderator's why: the result's own is kept too
+            logged["result_reason"] = outcome.reason
+        event = NewEvent(kind, now, seat=seat, user_id=actor.id if actor else None, note=logged)
+        sides = engine.get_game(g.game).side_names
+        first = self.request(g, f"{prefix}{texts.result_line(g, sides, outcome)}")
+        g = await change_game(self.store, g, changes, events=[event], request=first)  # Conflict
+        self.states.pop(g.id, None)
+        shown = await board_reply(self, g, state, prefix.rstrip())
+        shown.events = [result_of(outcome), *shown.events]  # then the rating change
+        return shown
+
+
+def turn_words(g: GameRow, kept: list[Any], gone: list[Any]) -> str:
+    """The undone actions in the words their own replies used ("alice (Black) moves a1-c3
+    north-east"): the stored notation orders a line's ends canonically, not as typed."""
+    rules = engine.get_game(g.game)
+    state = Context.replay_rows(g, kept)
+    said = []
+    for row in gone:
+        action = rules.parse(state, row.action)
+        sentence = rules.describe(state, action, row.roll).rstrip(".")
+        said.append(_named(sentence, rules.side_names[row.side], g.names[row.side]))
+        state = rules.apply(state, action, row.roll)
+    return "; ".join(said)
+
+
+def _ending(outcome: Outcome, now: float) -> dict[str, Any]:
+    status = "aborted" if outcome.termination is Termination.ABORTED else "finished"
+    return {
+        "status": status,
+        "winner": outcome.winner,
+        "termination": outcome.termination.value,
+        "reason": outcome.reason,
+        "ended_at": now,
+        "deadline": None,
+        "draw_offer": None,
+        "takeback_offer": None,
+        "pending": None,
+        "pending_seat": None,
+        "pending_at": None,
+        "frozen_at": None,
+        "updated_at": now,
+    }
+
+
+def result_of(outcome: Outcome) -> Result:
+    """The engine's or the referee's outcome as a reply's event."""
+    return Result(outcome.termination.value, outcome.winner, outcome.reason)
+
+
+def _outcome_note(outcome: Outcome) -> dict[str, Any]:
+    return {
+        "termination": outcome.termination.value,
+        "winner": outcome.winner,
+        "reason": outcome.reason,
+    }
+
+
+def where_of(g: GameRow) -> Where:
+    return Where(g.guild_id, g.channel_id, g.parent_id)
+
+
+def known_themes() -> list[str]:
+    return sorted(render.THEME_NAMES)
+
+
+def _named(sentence: str, side: str, name: str) -> str:
+    """The engine's sentence with the mover's name: "Red moves ..." -> "Alice (Red) moves ..."."""
+    if sentence.startswith(side + " "):
+        return f"{name} ({side}){sentence[len(side) :]}"
+    return sentence

@@ -1,0 +1,257 @@
+"""How games end besides the engine's result: resignation, draws, takebacks, aborts, claims,
+and moderators' decisions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engine
+from bot import texts
+from bot.clock import ClockSpec, format_seconds
+from bot.errors import Preempted, Refusal
+from bot.ladder_store import change_game
+from bot.referee.board_reply import board_reply
+from bot.referee.context import MAX_REASON, Context, turn_words
+from bot.referee.moderation import moderated
+from bot.referee.replies import (
+    Actor,
+    ButtonKind,
+    ButtonSpec,
+    Reply,
+    Where,
+)
+from bot.store import (
+    GameRow,
+    NewEvent,
+)
+from engine import Outcome, Termination, chain
+from engine.record import LOG_VERSION
+
+
+class Endings:
+    """resign, draws, takebacks, abort, claim, moderator abort and award."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    async def resign(self, where: Where, actor: Actor) -> Reply:
+        """Give up: the opponent wins. A repeated ``request_id`` is answered once."""
+        g, state, seat, prefix = await self.ctx.playing(where, actor)
+        sides = engine.get_game(g.game).side_names
+        outcome = Outcome(Termination.RESIGNATION, 1 - seat, f"{sides[seat]} resigned")
+        return await self.ctx.end(g, state, outcome, actor, seat, "resign", prefix=prefix)
+
+    async def offer_draw(self, where: Where, actor: Actor) -> Reply:
+        """Offer a draw (accepts one already offered to you). Lapses when the offerer moves."""
+        g, state, seat, prefix = await self.ctx.playing(where, actor)
+        if g.draw_offer == 1 - seat:
+            return await self.agree_draw(g, state, actor, seat, prefix)
+        if g.draw_offer == seat:
+            raise Refusal("draw_offered_already", game_id=g.id, version=g.version)
+        other = 1 - seat
+        said = {"actor": actor.name, "other": g.names[other]}
+        text = prefix + texts.notice_text("draw_offered", said)
+        changes = {"draw_offer": seat, "updated_at": self.ctx.now()}
+        g = await change_game(self.ctx.store, g, changes, request=self.ctx.request(g, text))
+        return Reply(
+            text=text,
+            notice="draw_offered",
+            params=said,
+            game_id=g.id,
+            version=g.version,
+            mentions=[g.players[other]],
+            buttons=[
+                ButtonSpec("Accept draw", ButtonKind.DRAW_ACCEPT, g.id, g.version, "success"),
+                ButtonSpec("Decline", ButtonKind.DRAW_DECLINE, g.id, g.version, "secondary"),
+            ],
+        )
+
+    async def answer_draw(
+        self, where: Where, actor: Actor, accept: bool, *, version: int | None = None
+    ) -> Reply:
+        """Accept or decline the draw your opponent offered (``version``: from the button)."""
+        g, state, seat, prefix = await self.ctx.playing(where, actor, version=version)
+        if g.draw_offer != 1 - seat:
+            raise Refusal("no_draw_offer", game_id=g.id)
+        if accept:
+            return await self.agree_draw(g, state, actor, seat, prefix)
+        said = {"actor": actor.name}
+        text = prefix + texts.notice_text("draw_declined", said)
+        changes = {"draw_offer": None, "updated_at": self.ctx.now()}
+        g = await change_game(self.ctx.store, g, changes, request=self.ctx.request(g, text))
+        return Reply(
+            text=text, notice="draw_declined", params=said, game_id=g.id, version=g.version
+        )
+
+    async def request_takeback(self, where: Where, actor: Actor) -> Reply:
+        """Ask to take back your last turn (and the reply to it); never across a die roll."""
+        g, _state, seat, prefix = await self.ctx.playing(where, actor)
+        await self._takebacks_allowed(g)
+        undo = await self.takeback_span(g, seat)
+        if g.takeback_offer == seat:
+            raise Refusal("takeback_asked_already", game_id=g.id)
+        other = 1 - seat
+        moves = turn_words(g, *undo)
+        said = {"actor": actor.name, "moves": moves, "other": g.names[other]}
+        text = prefix + texts.notice_text("takeback_asked", said)
+        changes = {"takeback_offer": seat, "updated_at": self.ctx.now()}
+        g = await change_game(self.ctx.store, g, changes, request=self.ctx.request(g, text))
+        return Reply(
+            text=text,
+            notice="takeback_asked",
+            params=said,
+            game_id=g.id,
+            version=g.version,
+            mentions=[g.players[other]],
+            buttons=[
+                ButtonSpec(
+                    "Allow takeback", ButtonKind.TAKEBACK_ACCEPT, g.id, g.version, "primary"
+                ),
+                ButtonSpec("Refuse", ButtonKind.TAKEBACK_DECLINE, g.id, g.version, "secondary"),
+            ],
+        )
+
+    async def answer_takeback(
+        self, where: Where, actor: Actor, accept: bool, *, version: int | None = None
+    ) -> Reply:
+        """Allow or refuse the takeback your opponent asked for (``version``: from the button)."""
+        g, _state, seat, prefix = await self.ctx.playing(where, actor, version=version)
+        asker = g.takeback_offer
+        if asker != 1 - seat:
+            raise Refusal("no_takeback_request", game_id=g.id)
+        now = self.ctx.now()
+        if not accept:
+            said = {"actor": actor.name}
+            text = prefix + texts.notice_text("takeback_refused", said)
+            refused = {"takeback_offer": None, "updated_at": now}
+            g = await change_game(self.ctx.store, g, refused, request=self.ctx.request(g, text))
+            return Reply(
+                text=text, notice="takeback_refused", params=said, game_id=g.id, version=g.version
+            )
+        await self._takebacks_allowed(g)  # (the server may have turned them off meanwhile)
+        keep, gone = await self.takeback_span(g, asker)
+        rules = engine.get_game(g.game)
+        state = self.ctx.replay_rows(g, keep)
+        spec = ClockSpec.parse(g.clock)
+        bank = g.banks[state.to_move]
+        changes: dict[str, Any] = {
+            "seq": len(keep),
+            "position": rules.to_text(state),
+            "ply": state.ply,
+            "takeback_offer": None,
+            "draw_offer": None,
+            "turn_started_at": now,
+            "deadline": spec.deadline(now, bank),
+            "updated_at": now,
+        }
+        if g.log_version < LOG_VERSION:  # the old chain covers the live line only
+            changes["last_hash"] = keep[-1].hash if keep else chain.GENESIS
+        note = {"undone": [a.action for a in gone], "to": len(keep)}
+        event = NewEvent("takeback", now, seat=asker, user_id=actor.id, note=note)
+        text = f"{prefix}Takeback accepted, undone: {turn_words(g, keep, gone)}."
+        g = await change_game(
+            self.ctx.store, g, changes, events=[event], request=self.ctx.request(g, text)
+        )
+        self.ctx.states[g.id] = (g.last_hash, state)
+        return await board_reply(self.ctx, g, state, text)
+
+    async def _takebacks_allowed(self, g: GameRow) -> None:
+        """Refuse a takeback in this game when it is rated (never, as on Lichess), or the
+        server's moderators turned takebacks off; both players may agree to one otherwise."""
+        if g.rated:
+            raise Refusal("no_takeback_rated", game_id=g.id, version=g.version)
+        if g.guild_id is not None and not (await self.ctx.store.guild_settings(g.guild_id)).get(
+            "takebacks", True
+        ):
+            raise Refusal("no_takeback_here", game_id=g.id, version=g.version)
+
+    async def abort(self, where: Where, actor: Actor) -> Reply:
+        """End the game unrated, allowed to a player who has not acted yet: a player who has
+        moved (an Atmalof drop with its roll counts) could otherwise abort to escape a bad roll.
+        An announced roll is rolled first (``_playing``), so it counts too."""
+        g, state, seat, prefix = await self.ctx.playing(where, actor)
+        if g.moved & (1 << seat):
+            raise Refusal("abort_too_late", game_id=g.id)
+        outcome = Outcome(Termination.ABORTED, None, f"aborted by {actor.name} before both moved")
+        return await self.ctx.end(g, state, outcome, actor, seat, "abort", prefix=prefix)
+
+    async def claim(self, where: Where, actor: Actor) -> Reply:
+        """Claim the win when the opponent's time ran out or they abandoned the game."""
+        try:
+            g, state, seat, prefix = await self.ctx.playing(where, actor)
+        except Preempted as told:
+            told.reply.ok = told.reply.ok or told.reply.finished  # the flag fell: the claim holds
+            return told.reply
+        if state.to_move == seat:
+            raise Refusal("claim_on_own_turn", game_id=g.id)
+        now = self.ctx.now()
+        sides = engine.get_game(g.game).side_names
+        other = 1 - seat
+        if g.deadline is not None:
+            if now < g.deadline:
+                raise Refusal(
+                    "claim_time_left",
+                    {"opponent": g.names[other], "left": format_seconds(g.deadline - now)},
+                    game_id=g.id,
+                )
+            outcome = Outcome(Termination.TIMEOUT, seat, f"{sides[other]} ran out of time")
+            return await self.ctx.end(g, state, outcome, actor, seat, "timeout", prefix=prefix)
+        idle = now - g.turn_started_at
+        if idle < self.ctx.abandon_after:
+            raise Refusal(
+                "claim_not_abandoned",
+                {
+                    "opponent": g.names[other],
+                    "idle": format_seconds(idle),
+                    "after": format_seconds(self.ctx.abandon_after),
+                },
+                game_id=g.id,
+            )
+        outcome = Outcome(
+            Termination.ABANDONMENT, seat, f"{sides[other]} abandoned the game (no move)"
+        )
+        return await self.ctx.end(g, state, outcome, actor, seat, "abandon", prefix=prefix)
+
+    # --- moderators -------------------------------------------------------------------------
+
+    async def moderator_abort(self, where: Where, actor: Actor, reason: str) -> Reply:
+        """A moderator ends the channel's game unrated, with a reason that is logged."""
+        g, state = await moderated(self.ctx, where, actor, reason, "abort")
+        text = f"aborted by moderator {actor.name}: {reason.strip()[:MAX_REASON]}"
+        outcome = Outcome(Termination.ABORTED, None, text)
+        return await self.ctx.end(g, state, outcome, actor, None, "abort", note={"reason": reason})
+
+    async def award(self, where: Where, actor: Actor, winner: Actor | None, reason: str) -> Reply:
+        """A moderator decides the game: ``winner`` a player of it, or None for a draw."""
+        g, state = await moderated(self.ctx, where, actor, reason, "award")
+        seat = None
+        if winner is not None:
+            seat = g.seat_of(winner.id)
+            if seat is None:
+                raise Refusal("winner_not_playing", {"winner_name": winner.name}, game_id=g.id)
+        text = f"decided by moderator {actor.name}: {reason.strip()[:MAX_REASON]}"
+        outcome = Outcome(Termination.AWARDED, seat, text)
+        return await self.ctx.end(g, state, outcome, actor, None, "award", note={"reason": reason})
+
+    async def agree_draw(
+        self, g: GameRow, state: Any, actor: Actor, seat: int, prefix: str
+    ) -> Reply:
+        outcome = Outcome(Termination.AGREEMENT, None, "agreed by both players")
+        return await self.ctx.end(g, state, outcome, actor, seat, "draw", prefix=prefix)
+
+    async def takeback_span(self, g: GameRow, seat: int) -> tuple[list[Any], list[Any]]:
+        """(kept rows, undone rows) for taking back ``seat``'s last turn; refused when none
+        can be."""
+        if g.pending is not None:
+            raise Refusal("takeback_after_announce", game_id=g.id, version=g.version)
+        rows = await self.ctx.store.actions(g.id, g.seq)
+        mine = [i for i, a in enumerate(rows) if a.side == seat]
+        if not mine:
+            raise Refusal("no_move_to_take_back", game_id=g.id, version=g.version)
+        start = mine[-1]
+        while start > 0 and rows[start - 1].side == seat:
+            start -= 1
+        gone = rows[start:]
+        if any(a.roll is not None for a in gone):
+            raise Refusal("takeback_after_roll", game_id=g.id, version=g.version)
+        return rows[:start], gone

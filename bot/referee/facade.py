@@ -1,0 +1,586 @@
+"""The referee: every game command, transport-agnostic. Front ends call it and show its Reply.
+
+Contract for front ends:
+- Every method is ``async`` and returns a ``Reply`` (``legal_for`` a list, ``sweep`` notices,
+  ``record`` a Reply with ``file``). A refusal is ``Reply(ok=False, ephemeral=True, text=reason)``
+  and changes nothing. ``ok`` (landed) and ``ephemeral`` (private) are separate: ``ok=False,
+  ephemeral=False`` means the command did not land but something public happened instead
+  (the mover's flag had fallen): show it to the channel. A refusal says why as data
+  (``reason``, ``params``: a code of ``bot.texts.REFUSALS``). Every command goes through one
+  wrapper (``bot.referee.wrapper``): mistakes a user can make never raise, and neither does a
+  store that cannot write right now (read-only, full, locked: ``reason == "cant_save"``,
+  nothing changed, the store logged it). Anything that does raise is a bug: log it with
+  context, answer "something went wrong". (``sweep`` is no command: it raises
+  ``StoreUnavailable``.)
+- ``where`` picks the game: one active game per channel (a thread is a channel).
+- Show a command's answer with ``async for reply in referee.sequence(where, answer)``: most
+  answers are one reply, an Atmalof announcement is two (the announcement, then, once it has
+  been shown, the die's roll). If the process dies in between, the next command in that channel
+  (or ``sweep``) completes the roll first.
+- Buttons: show ``reply.buttons``; on a click call ``press(where, actor, custom_id)``.
+
+This module is long only because it spells out each command's typed signature once (so that
+front ends and mypy see them); every body is one line that hands the call to its service.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Mapping
+from typing import Any
+
+from bot import texts
+from bot.clock import Clock
+from bot.errors import Refusal
+from bot.referee import grammar as commands
+from bot.referee.boards import Renderer
+from bot.referee.challenges import Challenges
+from bot.referee.context import MAX_CHOICES, POSITIONS_KEPT, Context
+from bot.referee.endings import Endings
+from bot.referee.imports import MAX_GIF_BYTES, Imports
+from bot.referee.ladders import Ladders
+from bot.referee.moderation import Moderation
+from bot.referee.play import CONFIRM_WORD, DROP_ARG, Play
+from bot.referee.proof import Proof
+from bot.referee.replies import (
+    Actor,
+    ButtonKind,
+    Notice,
+    Reply,
+    Where,
+    parse_button,
+    parse_custom_id,
+)
+from bot.referee.server import ServerSettings
+from bot.referee.upkeep import Upkeep
+from bot.referee.wrapper import command, refused
+from bot.store import Store
+
+
+class Referee:
+    """Runs games for front ends over a ``Store``.
+
+    ``render``: True renders board PNGs with ``render.board_png`` in a worker thread, False
+    never renders (benchmarks, tests), or a callable ``(BoardView) -> bytes``.
+    ``challenge_ttl``: seconds a challenge waits (default 10 minutes).
+    ``abandon_after``: seconds without a move, in a game without a clock, after which the
+    opponent may ``claim`` the win (default 72 hours).
+    ``per_user_limits``: at most ``bot.limits`` challenges waiting and games running per user
+    (default on; tests that stage many games for one person switch it off).
+    ``positions_kept``: how many games' positions stay in memory (least recently used go first;
+    any other is replayed from the store when needed).
+
+    A thin typed facade: each command goes through the one wrapper (``bot.referee.wrapper``)
+    to the small service that holds it (challenges, play, endings, moderation, ladders, proof,
+    imports, server settings, upkeep), all sharing one explicit ``Context`` (store, clock,
+    renderer, state cache). Button presses and the console grammar are routed here.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        clock: Clock | None = None,
+        render: bool | Renderer = True,
+        *,
+        challenge_ttl: float = 600.0,
+        abandon_after: float = 72 * 3600.0,
+        per_user_limits: bool = True,
+        positions_kept: int = POSITIONS_KEPT,
+    ) -> None:
+        self.ctx = Context(
+            store,
+            clock,
+            render,
+            challenge_ttl=challenge_ttl,
+            abandon_after=abandon_after,
+            per_user_limits=per_user_limits,
+            positions_kept=positions_kept,
+        )
+        self.store = store
+        self.challenges = Challenges(self.ctx)
+        self.play = Play(self.ctx)
+        self.endings = Endings(self.ctx)
+        self.moderation = Moderation(self.ctx)
+        self.ladders = Ladders(self.ctx)
+        self.proof = Proof(self.ctx)
+        self.imports = Imports(self.ctx)
+        self.server = ServerSettings(self.ctx)
+        self.upkeep = Upkeep(self.ctx)
+
+    @property
+    def clock(self) -> Clock:
+        return self.ctx.clock
+
+    @property
+    def challenge_ttl(self) -> float:
+        """Seconds a challenge waits."""
+        return self.ctx.challenge_ttl
+
+    @property
+    def abandon_after(self) -> float:
+        """Seconds without a move after which the opponent may claim (no clock)."""
+        return self.ctx.abandon_after
+
+    async def settings(self, where: Where) -> dict[str, Any]:
+        """This guild's settings: {"theme": name or None, "ladder": {...}}."""
+        return await self.ctx.settings(where)
+
+    # --- challenges ------------------------------------------------------------------------------
+
+    @command()
+    async def challenge(
+        self,
+        where: Where,
+        actor: Actor,
+        game: str,
+        *,
+        opponent: Actor | None = None,
+        variant: str = "standard",
+        options: Mapping[str, Any] | None = None,
+        rated: bool = False,
+        clock: str = "none",
+        starter: str = "random",
+        rematch_of: int | None = None,
+        dice_words: str = "",
+        request_id: str | None = None,
+    ) -> Reply:
+        """Challenge ``opponent`` (None: an open challenge anyone may accept) in this channel."""
+        return await self.challenges.challenge(
+            where,
+            actor,
+            game,
+            opponent=opponent,
+            variant=variant,
+            options=options,
+            rated=rated,
+            clock=clock,
+            starter=starter,
+            rematch_of=rematch_of,
+            dice_words=dice_words,
+        )
+
+    async def challenge_refusal(
+        self,
+        where: Where,
+        actor: Actor,
+        game: str,
+        *,
+        opponent: Actor | None = None,
+        variant: str = "standard",
+        options: Mapping[str, Any] | None = None,
+        rated: bool = False,
+        clock: str = "none",
+        starter: str = "random",
+        dice_words: str = "",
+    ) -> Reply | None:
+        """The refusal ``challenge`` would answer before writing anything, or None: asked
+        first by a front end that makes something for the challenge (a thread), so a
+        challenge that will be refused makes nothing. None is no promise: the write checks
+        the limits again (and whether the channel is free), and the front end undoes what it
+        made if refused."""
+        return await self.challenges.challenge_refusal(
+            where,
+            actor,
+            game,
+            opponent=opponent,
+            variant=variant,
+            options=options,
+            rated=rated,
+            clock=clock,
+            starter=starter,
+            dice_words=dice_words,
+        )
+
+    @command()
+    async def accept(
+        self,
+        where: Where,
+        actor: Actor,
+        challenge_id: int | None = None,
+        *,
+        dice_words: str = "",
+        request_id: str | None = None,
+    ) -> Reply:
+        """Accept a challenge (None: the one waiting in this channel); starts the game here."""
+        return await self.challenges.accept(where, actor, challenge_id, dice_words=dice_words)
+
+    @command()
+    async def decline(
+        self,
+        where: Where,
+        actor: Actor,
+        challenge_id: int | None = None,
+        *,
+        request_id: str | None = None,
+    ) -> Reply:
+        """Decline a challenge addressed to you, or withdraw your own."""
+        return await self.challenges.decline(where, actor, challenge_id)
+
+    @command()
+    async def rematch(
+        self,
+        where: Where,
+        actor: Actor,
+        game_id: int | None = None,
+        *,
+        request_id: str | None = None,
+    ) -> Reply:
+        """Challenge the other player of the latest finished game here, starter swapped."""
+        return await self.challenges.rematch(where, actor, game_id)
+
+    # --- play ------------------------------------------------------------------------------------
+
+    @command(keep=False)
+    async def act(
+        self,
+        where: Where,
+        actor: Actor,
+        text: str,
+        *,
+        version: int | None = None,
+        request_id: str | None = None,
+    ) -> Reply:
+        """Play ``text`` in the game's notation ("drop row 4", "move d7 d6 x b6", "push a1
+        a3 ne")."""
+        return await self.play.act(where, actor, text, version=version)
+
+    @command()
+    async def roll_pending(
+        self, where: Where, *, game_id: int | None = None, request_id: str | None = None
+    ) -> Reply:
+        """Roll the die for a stored Atmalof announcement and apply the drop."""
+        return await self.play.roll_pending(where, game_id=game_id)
+
+    async def legal_moves(self, where: Where, actor: Actor) -> list[str]:
+        """Every legal action's notation, in the engine's order, if ``actor`` is to move now
+        (else none); the console lists them a page at a time (``legal_for`` stops at 25)."""
+        return await self.play.legal_moves(where, actor)
+
+    @command()
+    async def board(self, where: Where, *, request_id: str | None = None) -> Reply:
+        """The current position of the channel's game (or its latest finished game)."""
+        return await self.play.board(where)
+
+    async def legal_for(
+        self, where: Where, actor: Actor, prefix: str = "", *, limit: int | None = MAX_CHOICES
+    ) -> list[str]:
+        """Autocomplete: notations of the legal actions, if ``actor`` is to move; at most
+        ``limit`` (None: all of them, for a front end that says how many more there are)."""
+        return await self.play.legal_for(where, actor, prefix, limit=limit)
+
+    # --- endings ---------------------------------------------------------------------------------
+
+    @command()
+    async def resign(self, where: Where, actor: Actor, *, request_id: str | None = None) -> Reply:
+        """Give up: the opponent wins. A repeated ``request_id`` is answered once."""
+        return await self.endings.resign(where, actor)
+
+    @command()
+    async def offer_draw(
+        self, where: Where, actor: Actor, *, request_id: str | None = None
+    ) -> Reply:
+        """Offer a draw (accepts one already offered to you). Lapses when the offerer moves."""
+        return await self.endings.offer_draw(where, actor)
+
+    @command()
+    async def answer_draw(
+        self,
+        where: Where,
+        actor: Actor,
+        accept: bool,
+        *,
+        version: int | None = None,
+        request_id: str | None = None,
+    ) -> Reply:
+        """Accept or decline the draw your opponent offered (``version``: from the button)."""
+        return await self.endings.answer_draw(where, actor, accept, version=version)
+
+    @command()
+    async def request_takeback(
+        self, where: Where, actor: Actor, *, request_id: str | None = None
+    ) -> Reply:
+        """Ask to take back your last turn (and the reply to it); never across a die roll."""
+        return await self.endings.request_takeback(where, actor)
+
+    @command()
+    async def answer_takeback(
+        self,
+        where: Where,
+        actor: Actor,
+        accept: bool,
+        *,
+        version: int | None = None,
+        request_id: str | None = None,
+    ) -> Reply:
+        """Allow or refuse the takeback your opponent asked for (``version``: from the button)."""
+        return await self.endings.answer_takeback(where, actor, accept, version=version)
+
+    @command()
+    async def abort(self, where: Where, actor: Actor, *, request_id: str | None = None) -> Reply:
+        """End the game unrated, allowed to a player who has not acted yet: a player who has
+        moved (an Atmalof drop with its roll counts) could otherwise abort to escape a bad
+        roll. An announced roll is rolled first (``_playing``), so it counts too."""
+        return await self.endings.abort(where, actor)
+
+    @command()
+    async def claim(self, where: Where, actor: Actor, *, request_id: str | None = None) -> Reply:
+        """Claim the win when the opponent's time ran out or they abandoned the game."""
+        return await self.endings.claim(where, actor)
+
+    @command()
+    async def moderator_abort(
+        self, where: Where, actor: Actor, reason: str, *, request_id: str | None = None
+    ) -> Reply:
+        """A moderator ends the channel's game unrated, with a reason that is logged."""
+        return await self.endings.moderator_abort(where, actor, reason)
+
+    @command()
+    async def award(
+        self,
+        where: Where,
+        actor: Actor,
+        winner: Actor | None,
+        reason: str,
+        *,
+        request_id: str | None = None,
+    ) -> Reply:
+        """A moderator decides the game: ``winner`` a player of it, or None for a draw."""
+        return await self.endings.award(where, actor, winner, reason)
+
+    # --- moderation ------------------------------------------------------------------------------
+
+    @command()
+    async def dispute(
+        self, where: Where, actor: Actor, reason: str = "", *, request_id: str | None = None
+    ) -> Reply:
+        """A player of the channel's game freezes it and asks the moderators to look."""
+        return await self.moderation.dispute(where, actor, reason)
+
+    @command()
+    async def rewind(
+        self,
+        where: Where,
+        actor: Actor,
+        number: int,
+        reason: str = "",
+        *,
+        request_id: str | None = None,
+    ) -> Reply:
+        """The position after action ``number`` (0: the start) as a picture; changes nothing
+        but the log, which records that a moderator looked. Finished games too: their chain
+        ends with the result, so that look goes to the bot's own log instead."""
+        return await self.moderation.rewind(where, actor, number, reason)
+
+    @command()
+    async def resume(
+        self, where: Where, actor: Actor, reason: str = "", *, request_id: str | None = None
+    ) -> Reply:
+        """Unfreeze: every clock goes on from what it showed when the dispute froze it."""
+        return await self.moderation.resume(where, actor, reason)
+
+    @command()
+    async def restore(
+        self, where: Where, actor: Actor, number: int, reason: str, *, request_id: str | None = None
+    ) -> Reply:
+        """By agreement: the game goes on from the position after action ``number``; the
+        later actions leave the live line but stay in the log. The game is unfrozen; the
+        clock banks stay as they are and the player to move starts a fresh turn."""
+        return await self.moderation.restore(where, actor, number, reason)
+
+    @command()
+    async def void(
+        self, where: Where, actor: Actor, reason: str, *, request_id: str | None = None
+    ) -> Reply:
+        """End the game without a result and unrated (frozen or not), the reason logged."""
+        return await self.moderation.void(where, actor, reason)
+
+    async def mod_role(self, where: Where) -> int | None:
+        """The role a dispute notifies here (None: not set, or not in a server)."""
+        return await self.moderation.mod_role(where)
+
+    @command()
+    async def set_mod_role(
+        self, where: Where, actor: Actor, role_id: int | None, *, request_id: str | None = None
+    ) -> Reply:
+        return await self.moderation.set_mod_role(where, actor, role_id)
+
+    # --- ladders ---------------------------------------------------------------------------------
+
+    async def ladder_names(self, where: Where) -> list[str]:
+        """Ladder keys for autocomplete: this season's ladders here, then every game."""
+        return await self.ladders.ladder_names(where)
+
+    @command()
+    async def ladder(
+        self,
+        where: Where,
+        actor: Actor,
+        game: str | None = None,
+        *,
+        top: int = 10,
+        include_provisional: bool = False,
+        request_id: str | None = None,
+    ) -> Reply:
+        """The leaderboard of one ladder this season, with the caller's own rank."""
+        return await self.ladders.ladder(
+            where, actor, game, top=top, include_provisional=include_provisional
+        )
+
+    @command()
+    async def stats(
+        self,
+        where: Where,
+        actor: Actor,
+        player: Actor | None = None,
+        game: str | None = None,
+        opponent: Actor | None = None,
+        *,
+        request_id: str | None = None,
+    ) -> Reply:
+        """A player's season: rating(s), record, streaks, head-to-head, history chart, and
+        for Atmalof their dice luck."""
+        return await self.ladders.stats(where, actor, player, game, opponent)
+
+    @command()
+    async def close_season(
+        self, where: Where, actor: Actor, *, request_id: str | None = None
+    ) -> Reply:
+        """Moderators: archive this server's ratings; a new season starts with everyone new."""
+        return await self.ladders.close_season(where, actor)
+
+    # --- proof -----------------------------------------------------------------------------------
+
+    @command()
+    async def history(
+        self,
+        where: Where,
+        page: int = 1,
+        *,
+        game_id: int | None = None,
+        request_id: str | None = None,
+    ) -> Reply:
+        """The game's moves with their times, ``HISTORY_PAGE`` to a page (1 is the first)."""
+        return await self.proof.history(where, page, game_id=game_id)
+
+    @command()
+    async def record(
+        self, where: Where, *, game_id: int | None = None, request_id: str | None = None
+    ) -> Reply:
+        """The game's record as JSON in ``reply.file`` (seed included once the game is over)."""
+        return await self.proof.record(where, game_id=game_id)
+
+    @command()
+    async def verify(
+        self, where: Where, *, game_id: int | None = None, request_id: str | None = None
+    ) -> Reply:
+        """Replay the stored log with the engine, recheck rolls (after the end) and the chain."""
+        return await self.proof.verify(where, game_id=game_id)
+
+    # --- imports ---------------------------------------------------------------------------------
+
+    @command()
+    async def import_record(
+        self,
+        where: Where,
+        data: bytes,
+        *,
+        name: str = "record.json",
+        gif: bool = False,
+        max_gif_bytes: int = MAX_GIF_BYTES,
+        request_id: str | None = None,
+    ) -> Reply:
+        """The verdict on a record file, its final position and (``gif``) its replay."""
+        return await self.imports.import_record(
+            where, data, name=name, gif=gif, max_gif_bytes=max_gif_bytes
+        )
+
+    # --- server ----------------------------------------------------------------------------------
+
+    @command()
+    async def set_setting(
+        self, where: Where, actor: Actor, key: str, value: Any, *, request_id: str | None = None
+    ) -> Reply:
+        """Moderators only; keys: "theme" (a name render knows), "ladder" (a dict),
+        "takebacks" (a bool: casual games may take back a move by consent)."""
+        return await self.server.set_setting(where, actor, key, value)
+
+    @command()
+    async def forget_server(
+        self, where: Where, actor: Actor, *, request_id: str | None = None
+    ) -> Reply:
+        """Moderators: remove this server's data (``bot.forget``; docs/privacy.md)."""
+        return await self.server.forget_server(where, actor)
+
+    # --- upkeep ----------------------------------------------------------------------------------
+
+    async def sweep(self, now: float | None = None) -> list[Notice]:
+        """End games whose flag fell, finish stale rolls, expire challenges; notices to post."""
+        return await self.upkeep.sweep(now)
+
+    async def sequence(self, where: Where, first: Reply) -> AsyncIterator[Reply]:
+        """The replies a command's answer stands for, in the order to show them: ``first``,
+        then, for an announcement, the die's roll, made only once the front end has shown the
+        announcement (it asks for the next reply). A roll that cannot be saved yet is told as
+        such; the sweeper rolls it later."""
+        yield first
+        if first.ok and first.pending_roll:
+            rolled = await self.roll_pending(where, game_id=first.game_id)
+            if rolled.reason == "cant_save":  # logged by the store; the sweeper rolls it later
+                rolled = refused(Refusal("roll_later"))
+            yield rolled
+
+    # --- routed here ------------------------------------------------------------------------
+
+    @command()
+    async def press(
+        self, where: Where, actor: Actor, custom_id: str, *, request_id: str | None = None
+    ) -> Reply:
+        """A button click (custom_id from ``ButtonSpec``); stale versions are refused politely.
+
+        A repeated ``request_id`` (the interaction id) gets the first answer again.
+        """
+        parsed = parse_custom_id(custom_id)
+        if parsed is None:
+            raise Refusal("not_my_button")
+        kind, target, version = parsed
+        if kind is ButtonKind.ACCEPT:
+            return await self.accept(where, actor, target)
+        if kind is ButtonKind.DECLINE:
+            return await self.decline(where, actor, target)
+        if kind is ButtonKind.REMATCH:
+            return await self.rematch(where, actor, target)
+        g = await self.store.game(target)
+        if g is None or g.status != "active" or g.channel_id != where.channel_id:
+            raise Refusal("button_game_gone")
+        if g.version != version:
+            raise Refusal("moved_on", game_id=g.id, version=g.version)
+        if kind is ButtonKind.DROP_CONFIRM:
+            line = DROP_ARG.fullmatch(parse_button(custom_id)[3])  # type: ignore[index]
+            if line is None:
+                raise Refusal("not_my_button")
+            drop = f"drop {line[1]} {line[2]} {CONFIRM_WORD}"
+            return await self.act(where, actor, drop, version=version)
+        if kind is ButtonKind.DROP_CANCEL:
+            text = texts.notice_text("drop_cancelled", {})
+            return Reply(
+                text=text, notice="drop_cancelled", ephemeral=True, game_id=g.id, version=g.version
+            )
+        accept = kind in (ButtonKind.DRAW_ACCEPT, ButtonKind.TAKEBACK_ACCEPT)
+        if kind in (ButtonKind.DRAW_ACCEPT, ButtonKind.DRAW_DECLINE):
+            return await self.answer_draw(where, actor, accept, version=version)
+        return await self.answer_takeback(where, actor, accept, version=version)
+
+    @command()
+    async def handle(
+        self,
+        where: Where,
+        actor: Actor,
+        text: str,
+        *,
+        people: Mapping[str, Actor] | None = None,
+        request_id: str | None = None,
+    ) -> Reply:
+        """Console-style text: "challenge bob atmalof", "accept", "drop row 4", "resign", "help".
+
+        ``people`` maps names to actors for "challenge <name>".
+        """
+        return await commands.dispatch(self, where, actor, text, people or {})

@@ -1,0 +1,340 @@
+"""Text commands ("challenge bob atmalof rated clock 10+5", "accept", "draw", "drop row 4") read
+into Referee calls. The console uses it; anything that is not a referee word goes to the game.
+
+Every word typed is untrusted: numbers are read from ASCII digits only and bounded, and a
+command missing its argument gets its usage, never another command's answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import engine
+from bot import texts
+from bot.errors import Refusal
+from bot.referee.ladders import ladder_setting_text
+from bot.referee.names import name_key
+from bot.referee.replies import Actor, Reply, Where
+from bot.rules_text import RULES, console
+
+if TYPE_CHECKING:
+    from bot.referee import Referee
+
+ANYONE = ("anyone", "open", "anybody", "*")
+MAX_TEXT = 300
+MAX_DIGITS = 18  # any larger number is no id, page or action SQLite could hold
+MOVES_PAGE = 60
+
+
+def _value(raw: str) -> Any:
+    """An option value from text: true/false, a whole number, else the text."""
+    low = raw.lower()
+    if low in ("true", "on", "yes"):
+        return True
+    if low in ("false", "off", "no"):
+        return False
+    try:
+        return int(raw)
+    except ValueError:
+        return raw
+
+
+def _number(word: str) -> int | None:
+    """A whole number typed in ASCII digits ("3"), else None ("²", "٣", "-1", 20 digits)."""
+    if word.isascii() and word.isdigit() and len(word) <= MAX_DIGITS:
+        return int(word)
+    return None
+
+
+def _named(people: Mapping[str, Actor], who: str) -> Actor:
+    """The player called ``who`` at this table; refused, naming the players there are."""
+    found = people.get(name_key(who))
+    if found is not None:
+        return found
+    known = ", ".join(sorted(a.name for a in people.values())) or "nobody yet"
+    raise Refusal("unknown_person", {"who": who, "known": known})
+
+
+async def _challenge(
+    referee: Referee, where: Where, actor: Actor, words: list[str], people: Mapping[str, Actor]
+) -> Reply:
+    if len(words) < 2:
+        raise Refusal("console_challenge_usage")
+    who, game, rest = words[0], words[1], words[2:]
+    opponent = None
+    if who.lower() not in ANYONE:
+        opponent = _named(people, who)
+    variant, rated, clock, starter = "standard", False, "none", "random"
+    options: dict[str, Any] = {}
+    rest, dice_words = _dice_words(rest)
+    i = 0
+    while i < len(rest):
+        word = rest[i]
+        low = word.lower()
+        if "=" in word:
+            key, _, raw = word.partition("=")
+            options[key.replace("-", "_")] = _value(raw)
+        elif low in ("rated", "casual"):
+            rated = low == "rated"
+        elif low == "clock" and i + 1 < len(rest):
+            clock, i = rest[i + 1], i + 1
+        elif low in ("first", "starter") and i + 1 < len(rest):
+            starter, i = rest[i + 1].lower(), i + 1
+        else:
+            variant = low
+        i += 1
+    return await referee.challenge(
+        where,
+        actor,
+        game,
+        opponent=opponent,
+        variant=variant,
+        options=options,
+        rated=rated,
+        clock=clock,
+        starter=starter,
+        dice_words=dice_words,
+    )
+
+
+def _dice_words(words: list[str]) -> tuple[list[str], str]:
+    """``... words "lucky socks"`` (or ``words lucky``): the words before it, and the dice
+    words (quoted: up to the closing quote; else the one word after)."""
+    low = [w.lower() for w in words]
+    if "words" not in low:
+        return words, ""
+    at = low.index("words")
+    after = words[at + 1 :]
+    if not after:
+        return words[:at], ""
+    if not after[0].startswith('"'):
+        return words[:at] + after[1:], after[0]
+    for end, word in enumerate(after):
+        if word.endswith('"') and (end > 0 or len(word) > 1):
+            return words[:at] + after[end + 1 :], " ".join(after[: end + 1])[1:-1]
+    return words[:at], " ".join(after)[1:]
+
+
+async def _import(referee: Referee, where: Where, path: str) -> Reply:
+    """``import <path>``: a record file from this machine (the console only)."""
+    from bot.referee.imports import MAX_IMPORT_BYTES
+
+    if not path:
+        raise Refusal("console_import_usage")
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_IMPORT_BYTES + 1)
+    except OSError as exc:
+        raise Refusal(
+            "console_cannot_read", {"path": path, "error": str(exc.strerror or exc)}
+        ) from exc
+    except ValueError as exc:  # a path the system cannot even name (a NUL character)
+        raise Refusal("console_not_a_file", {"path": path}) from exc
+    return await referee.import_record(where, data, name=Path(path).name, gif=True)
+
+
+def rules_reply(words: list[str]) -> Reply:
+    """``rules <game>``: the same summary ``/rules`` shows, as terminal text."""
+    games = " | ".join(f"rules {name}" for name in RULES)
+    if not words:
+        raise Refusal("console_rules_usage", {"games": games})
+    try:
+        name = engine.get_game(" ".join(words)).name
+    except engine.EngineError as exc:
+        raise Refusal("console_no_rules", {"words": " ".join(words)[:40], "games": games}) from exc
+    title, text = RULES[name]
+    return Reply(text=f"{title}: the rules\n{console(text)}", ephemeral=True)
+
+
+async def _moves(
+    referee: Referee, where: Where, actor: Actor, words: list[str], *, paged: bool
+) -> Reply:
+    """``moves [page]``: every legal move, a page at a time; ``legal [prefix]``: those that
+    start with (then contain) the prefix, all of them."""
+    page, prefix = 1, ""
+    if paged and words:
+        number = _number(words[0])
+        if number is None or len(words) > 1:
+            raise Refusal("console_moves_usage")
+        page = number
+    elif not paged:
+        prefix = " ".join(words).lower()
+    moves = await referee.legal_moves(where, actor)
+    if not moves:
+        raise Refusal("console_no_moves")
+    if prefix:
+        shown = [m for m in moves if m.startswith(prefix)]
+        shown += [m for m in moves if prefix in m and not m.startswith(prefix)]
+        if not shown:
+            raise Refusal("console_no_such_moves", {"count": len(moves), "prefix": prefix[:40]})
+        head = f"{len(shown)} of your {len(moves)} legal moves match {prefix!r}:"
+        return Reply(text=head + "\n" + _wrapped(shown), ephemeral=True)
+    pages = -(-len(moves) // MOVES_PAGE)
+    page = min(max(page, 1), pages)
+    chunk = moves[(page - 1) * MOVES_PAGE : page * MOVES_PAGE]
+    head = f"{actor.name}: {len(moves)} legal moves"
+    if pages > 1:
+        more = f"; `moves {page + 1}` for the next" if page < pages else ""
+        head += f" (page {page} of {pages}{more})"
+    return Reply(text=head + ":\n" + _wrapped(chunk), ephemeral=True)
+
+
+def _wrapped(moves: list[str], width: int = 96) -> str:
+    """The moves, comma-separated, in lines of at most ``width``; a move never split."""
+    lines: list[str] = []
+    for move in moves:
+        if lines and len(lines[-1]) + len(move) + 2 <= width:
+            lines[-1] += f", {move}"
+        else:
+            if lines:
+                lines[-1] += ","
+            lines.append(move)
+    return "\n".join(lines)
+
+
+async def _moderate(
+    referee: Referee, where: Where, actor: Actor, words: list[str], people: Mapping[str, Actor]
+) -> Reply:
+    """``referee <command>``: what Discord's /referee group offers; the referee itself checks
+    that ``actor`` is a moderator."""
+    if not words:
+        raise Refusal("console_moderator_usage")
+    sub, rest = words[0].lower(), words[1:]
+    reason = " ".join(rest)
+    if sub == "abort":
+        return await referee.moderator_abort(where, actor, reason)
+    if sub == "void":
+        return await referee.void(where, actor, reason)
+    if sub == "resume":
+        return await referee.resume(where, actor, reason)
+    if sub == "award":
+        if not rest:
+            raise Refusal("console_award_usage")
+        winner: Actor | None = None
+        if rest[0].lower() not in ("draw", "nobody"):
+            winner = _named(people, rest[0])
+        return await referee.award(where, actor, winner, " ".join(rest[1:]))
+    if sub in ("rewind", "restore"):
+        number = _number(rest[0]) if rest else None
+        if number is None:
+            raise Refusal("console_action_usage", {"sub": sub})
+        why = " ".join(rest[1:])
+        if sub == "rewind":
+            return await referee.rewind(where, actor, number, why)
+        return await referee.restore(where, actor, number, why)
+    if sub == "theme" and rest:
+        return await referee.set_setting(where, actor, "theme", rest[0])
+    if sub == "settings":
+        if not actor.is_moderator:
+            raise Refusal("console_settings_moderators")
+        current = await referee.settings(where)
+        lines = [
+            f"Board theme: {current.get('theme') or 'dark (default)'}",
+            f"Ladders: {ladder_setting_text(current.get('ladder') or {}, changed=False)}",
+        ]
+        if where.guild_id is None:
+            lines.append("(Settings belong to a Discord server: the console keeps the defaults.)")
+        return Reply(text="\n".join(lines), ephemeral=True)
+    if sub in ("season-close", "close-season"):
+        if [w.lower() for w in rest] != ["confirm"]:
+            raise Refusal("console_season_confirm")
+        return await referee.close_season(where, actor)
+    raise Refusal("console_moderator_usage")
+
+
+async def dispatch(
+    referee: Referee, where: Where, actor: Actor, text: str, people: Mapping[str, Actor]
+) -> Reply:
+    """One line of console text for ``actor``; a refusal for what cannot be read."""
+    words = str(text)[:MAX_TEXT].split()
+    if not words:
+        raise Refusal("console_empty")
+    head, rest = words[0].lower(), words[1:]
+    answer = rest[0].lower() if rest else ""
+    if head in ("help", "?"):
+        return Reply(text=texts.HELP, ephemeral=True)
+    if head == "challenge":
+        return await _challenge(referee, where, actor, rest, people)
+    if head == "accept" and rest and answer == "words":
+        return await referee.accept(where, actor, dice_words=_dice_words(rest)[1])
+    if head in ("accept", "decline"):
+        if not rest:
+            if head == "accept":
+                return await referee.accept(where, actor)
+            return await referee.decline(where, actor)
+        number = _number(answer)
+        if head == "accept" and number is not None and len(rest) > 1:
+            tail, said = _dice_words(rest[1:])
+            if not tail and said:  # accept 3 words "..."
+                return await referee.accept(where, actor, number, dice_words=said)
+        if number is None or len(rest) > 1:
+            if answer.isascii() and answer.isdigit() and len(rest) == 1:
+                raise Refusal("console_no_such_challenge", {"answer": answer[:30]})
+            raise Refusal("console_answer_usage", {"head": head})
+        if head == "accept":
+            return await referee.accept(where, actor, number)
+        return await referee.decline(where, actor, number)
+    if head in ("withdraw", "cancel") and not rest:
+        return await referee.decline(where, actor)
+    if head == "resign":
+        return await referee.resign(where, actor)
+    if head == "draw":
+        if answer in ("accept", "yes"):
+            return await referee.answer_draw(where, actor, True)
+        if answer in ("decline", "no"):
+            return await referee.answer_draw(where, actor, False)
+        return await referee.offer_draw(where, actor)
+    if head == "takeback":
+        if answer in ("accept", "yes"):
+            return await referee.answer_takeback(where, actor, True)
+        if answer in ("decline", "no", "refuse"):
+            return await referee.answer_takeback(where, actor, False)
+        return await referee.request_takeback(where, actor)
+    if head == "abort":
+        return await referee.abort(where, actor)
+    if head == "claim":
+        return await referee.claim(where, actor)
+    if head == "dispute":
+        return await referee.dispute(where, actor, " ".join(rest))
+    if head == "referee":
+        return await _moderate(referee, where, actor, rest, people)
+    if head == "import":
+        return await _import(referee, where, " ".join(str(text).split()[1:]))
+    if head == "rules":
+        return rules_reply(rest)
+    if head == "rematch":
+        return await referee.rematch(where, actor)
+    if head == "board":
+        return await referee.board(where)
+    if head == "history":
+        page = _number(answer) if rest else 1
+        if page is None or len(rest) > 1:
+            raise Refusal("console_history_usage")
+        return await referee.history(where, page)
+    if head == "record":
+        return await referee.record(where)
+    if head == "verify":
+        return await referee.verify(where)
+    if head in ("moves", "legal"):
+        return await _moves(referee, where, actor, rest, paged=head == "moves")
+    if head == "ladder":
+        shown = [w for w in rest if w.lower() not in ("all", "provisional")]
+        wide = len(shown) < len(rest)
+        return await referee.ladder(
+            where, actor, shown[0] if shown else None, include_provisional=wide
+        )
+    if head == "stats":
+        named = [people[name_key(w)] for w in rest if name_key(w) in people]
+        games = [w for w in rest if name_key(w) not in people]
+        return await referee.stats(
+            where,
+            actor,
+            named[0] if named else None,
+            games[0] if games else None,
+            named[1] if len(named) > 1 else None,
+        )
+    if head == "theme" and rest:
+        return await referee.set_setting(where, actor, "theme", rest[0])
+    return await referee.act(where, actor, " ".join(words))

@@ -1,0 +1,138 @@
+"""Importing a record file: check it the way ``python -m engine.verify`` does and show it.
+
+The text is untrusted: its size is bounded before it is parsed, ``engine.record`` refuses
+anything malformed with a reason, and ``verify`` replays it. The answer is the verdict, the final
+position as a picture and, on request, the animated replay (drawn in a worker thread).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from bot.errors import Refusal
+from bot.referee import boards
+from bot.referee.boards import BoardView
+from bot.referee.context import Context
+from bot.referee.replies import Reply, Where
+from bot.texts import outcome_words
+from engine import EngineError, Outcome, get_game
+from engine.record import MAX_ACTIONS, MAX_JSON_CHARS, Record, RecordError, replay, verify
+from render import Last
+
+log = logging.getLogger(__name__)
+
+MAX_IMPORT_BYTES = MAX_JSON_CHARS
+"""/import's limits (2,000,000 bytes and 5,000 log rows) bound the bot's work on an upload; the
+bot's own records have no limit, and ``referee-verify`` checks a longer one offline."""
+MAX_GIF_BYTES = 8 * 1024 * 1024
+
+
+def _replay_gif(record: Record, theme: str, max_bytes: int) -> bytes | None:
+    try:
+        import render
+    except ImportError:  # pragma: no cover - render/ ships with the bot
+        return None
+    return render.replay_gif(record, theme=theme, max_bytes=max_bytes)
+
+
+class Imports:
+    """import_record."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    async def import_record(
+        self,
+        where: Where,
+        data: bytes,
+        *,
+        name: str = "record.json",
+        gif: bool = False,
+        max_gif_bytes: int = MAX_GIF_BYTES,
+    ) -> Reply:
+        """The verdict on a record file, its final position and (``gif``) its replay."""
+        if len(data) > MAX_IMPORT_BYTES:
+            raise Refusal("import_too_large", {"name": name, "max_import_bytes": MAX_IMPORT_BYTES})
+        try:
+            record = Record.from_json(data, max_chars=MAX_IMPORT_BYTES, max_rows=MAX_ACTIONS)
+        except RecordError as exc:
+            raise Refusal("import_unreadable", {"name": name, "exc": str(exc)}) from exc
+        try:
+            verdict = verify(record)
+        except EngineError as exc:  # a game module refusing what verify did not foresee
+            raise Refusal("import_uncheckable", {"name": name, "exc": str(exc)}) from exc
+        players = " vs ".join(p.name for p in record.players)
+        lines = [  # the verdict first: a picture must never read as proof of a forged result
+            ("Verified: " if verdict.ok else "Problem: ") + verdict.reason,
+            *(f"- {d}" for d in verdict.details),
+            f"Imported {name}: {record.game} {record.variant}, {players} "
+            f"(record version {record.version}, game {record.game_id}).",
+        ]
+        try:
+            states = replay(record)
+        except EngineError as exc:
+            lines.append(f"No picture: the replay stops there ({exc}).")
+            return Reply(text="\n".join(lines), chain=record.head, chain_label="Log head")
+        # Only a verified record's result is drawn; otherwise the engine's own, if any.
+        outcome = record.result if verdict.ok else get_game(record.game).result(states[-1])
+        lines.append(_shown_line(record, verdict.ok, outcome))
+        theme = "dark"
+        if where.guild_id is not None:
+            theme = (await self.ctx.store.guild_settings(where.guild_id)).get("theme") or theme
+        last = _last(record, states)
+        view = BoardView(
+            record.game,
+            states[-1],
+            last,
+            theme,
+            _names(record),
+            outcome,
+            moves=len(record.actions),
+        )
+        image = await boards.png(self.ctx.renderer, view)
+        reply = Reply(
+            text="\n".join(lines),
+            image=image,
+            image_name=f"import-{record.game_id}.png",
+            alt_text=boards.alt_text(view) if image else "",
+            board_text=boards.text_board(view),
+            finished=record.result is not None,
+            chain=record.head,
+            chain_label="Log head",
+        )
+        if gif and self.ctx.renderer is not None:
+            try:
+                reply.file = await asyncio.to_thread(_replay_gif, record, theme, max_gif_bytes)
+                reply.file_name = f"replay-{record.game_id}.gif"
+            except Exception:  # the verdict stands even if the animation fails
+                log.exception("replay of an imported record failed")
+        return reply
+
+
+def _shown_line(record: Record, verified: bool, outcome: Outcome | None) -> str:
+    """Which position the picture is, and whose result it carries."""
+    game = get_game(record.game)
+    n = len(record.actions)
+    line = f"Shown: the position after the record's {n} action{'s' if n != 1 else ''}"
+    if verified:
+        if outcome is None:
+            return line + ", the game still running."
+        return line + f": {outcome_words(_names(record), game.side_names, outcome)}."
+    line += ", as the engine replays them"
+    if record.result is not None:
+        stated = outcome_words(_names(record), game.side_names, record.result)
+        line += f"; the record's stated result ({stated}) is not confirmed and not drawn"
+    return line + "."
+
+
+def _names(record: Record) -> tuple[str, str]:
+    return (record.players[0].name, record.players[1].name)
+
+
+def _last(record: Record, states: list[Any]) -> Last | None:
+    if not record.actions:
+        return None
+    entry, before = record.actions[-1], states[-2]
+    return Last(before, get_game(record.game).parse(before, entry.notation), entry.roll)

@@ -1,0 +1,353 @@
+"""Disputes: a player stops the clocks and calls the moderators, who look back and decide.
+
+``dispute`` freezes the game (no move, claim or offer lands, no flag falls, time stands still)
+and answers with the evidence: the log, the dice commitment (never the seed of a running game),
+the position and the chain head. Moderators then ``rewind`` (look at the position after action
+N), ``resume`` (clocks go on from where they stopped), ``restore`` (by agreement, the game goes
+on from action N; later actions stay in the log), ``void`` (ended, unrated) or ``award``
+(``bot.referee.endings``). Each step is a chained event naming who did it and why.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+import engine
+from bot import texts
+from bot.clock import ClockSpec, format_seconds
+from bot.errors import BrokenGame, Refusal
+from bot.ladder_store import change_game
+from bot.referee import boards
+from bot.referee.board_reply import board_reply
+from bot.referee.boards import BoardView
+from bot.referee.context import HISTORY_PAGE, MAX_REASON, Context
+from bot.referee.records import stored_record
+from bot.referee.replies import Actor, Reply, Where
+from bot.referee.server import notice
+from bot.store import GameRow, NewEvent
+from engine import Outcome, Termination, chain
+from engine.record import LOG_VERSION
+from render import Last
+
+log = logging.getLogger(__name__)
+
+MODERATOR_HELP = (
+    "Moderators: /referee rewind N (the position after action N), /referee resume, "
+    "/referee restore N (by agreement), /referee award, /referee void."
+)
+
+
+def _reason(text: str | None, default: str = "") -> str:
+    return " ".join(str(text or "").split())[:MAX_REASON] or default
+
+
+class Moderation:
+    """dispute, and the moderators' rewind, resume, restore, void; the moderators' role."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    async def dispute(self, where: Where, actor: Actor, reason: str = "") -> Reply:
+        """A player of the channel's game freezes it and asks the moderators to look.
+
+        The reply carries the board, the log so far as text, the record file (seed hidden) and
+        mentions both players; the front end posts it where the moderators will see it.
+        """
+        try:
+            g, state, seat, prefix = await self.ctx.playing(where, actor)
+        except Refusal as exc:
+            if exc.code == "frozen":  # decided by the reason's code, never by its words
+                raise Refusal("dispute_open", game_id=exc.game_id) from exc
+            raise
+        now = self.ctx.now()
+        why = _reason(reason, "no reason given")
+        event = NewEvent("dispute", now, seat=seat, user_id=actor.id, note={"reason": why})
+        changes = {
+            "frozen_at": now,
+            "deadline": None,
+            "draw_offer": None,
+            "takeback_offer": None,
+            "updated_at": now,
+        }
+        g = await self._change_kept(g, state, changes, event)
+        sides = engine.get_game(g.game).side_names
+        lines = [
+            f"{prefix}{texts.seat_label(g, sides, seat)} opened a dispute: {why}",
+            "No move, claim or offer is taken until a moderator decides.",
+            *await self._log_lines(g),
+            f"Dice proof: commitment {g.commitment} (the seed stays secret until the game "
+            "ends; then every roll can be rechecked).",
+            MODERATOR_HELP,
+        ]
+        reply = await board_reply(self.ctx, g, state, "\n".join(lines))
+        reply.mentions = list(dict.fromkeys(g.players))
+        reply.file = (await stored_record(self.ctx.store, g)).to_json().encode()
+        reply.file_name = f"game-{g.id}-dispute.json"
+        return reply
+
+    async def _change_kept(
+        self, g: GameRow, state: Any, changes: Mapping[str, Any], event: NewEvent
+    ) -> GameRow:
+        """Store a moderation's change with its event and keep ``state`` as the game's
+        position (``Conflict`` if the game moved on meanwhile)."""
+        g = await change_game(self.ctx.store, g, changes, events=[event])
+        self.ctx.states[g.id] = (g.last_hash, state)
+        return g
+
+    async def _log_lines(self, g: GameRow) -> list[str]:
+        rows = await self.ctx.store.actions(g.id)
+        sides = engine.get_game(g.game).side_names
+        lines = [f"Log ({len(rows)} actions; the attached record has them all):"]
+        if len(rows) > HISTORY_PAGE:
+            lines.append(f"... {len(rows) - HISTORY_PAGE} earlier actions")
+        for a in rows[-HISTORY_PAGE:]:
+            roll = f", rolled {a.roll}" if a.roll is not None else ""
+            lines.append(f"{a.seq}. {sides[a.side]}: {a.action}{roll} ({a.at[11:19]} UTC)")
+        if not rows:
+            lines.append("no moves yet")
+        return lines
+
+    # --- moderators ---------------------------------------------------------------------------
+
+    async def _moderating(
+        self,
+        where: Where,
+        actor: Actor,
+        reason: str | None,
+        *,
+        need_reason: bool,
+        finished_too: bool = False,
+        action: str | None = None,
+    ) -> tuple[GameRow, Any]:
+        """The game a moderator acts on and its state; refused otherwise. ``action``: the decision
+        being taken (refused to a moderator who plays in the game, ``own_game``); None for a
+        read-only look (rewind), which the game's own players may take too."""
+        if not actor.is_moderator:
+            raise Refusal("moderators_only")
+        if need_reason and not _reason(reason):
+            raise Refusal("reason_needed")
+        g = await game_for_moderator(self.ctx, where)
+        if g is None and finished_too:  # players dispute after the end too
+            g = await self.ctx.store.latest_game(where.channel_id)
+            if g is None and where.parent_id is not None:  # a dispute's private thread
+                g = await self.ctx.store.latest_game(where.parent_id)
+        if g is None:
+            raise Refusal("no_game")
+        if action:
+            own_game(g, actor, action)
+        return g, await state_or_last_good(self.ctx, g)
+
+    async def rewind(self, where: Where, actor: Actor, number: int, reason: str = "") -> Reply:
+        """The position after action ``number`` (0: the start) as a picture; changes nothing
+        but the log, which records that a moderator looked. Finished games too: their chain
+        ends with the result, so that look goes to the bot's own log instead."""
+        loaded = await self._moderating(where, actor, reason, need_reason=False, finished_too=True)
+        g, _ = loaded
+        if not 0 <= number <= g.seq:
+            raise Refusal("rewind_out_of_range", {"seq": g.seq}, game_id=g.id)
+        now = self.ctx.now()
+        why = _reason(reason, "review")
+        if g.status != "active":
+            log.info("moderator %s rewound finished game %s to %s: %s", actor.id, g.id, number, why)
+        else:
+            event = NewEvent("rewind", now, user_id=actor.id, note={"to": number, "reason": why})
+            g = await change_game(self.ctx.store, g, {"updated_at": now}, events=[event])
+        rows = await self.ctx.store.actions(g.id, number)
+        try:
+            state = self.ctx.replay_rows(g, rows)
+            before = self.ctx.replay_rows(g, rows[:-1])
+        except BrokenGame as broken:
+            raise Refusal(
+                "unreplayable",
+                {"seq": broken.seq, "action": broken.action[:100]},
+                game_id=g.id,
+            ) from broken
+        last = None
+        if rows:
+            rules = engine.get_game(g.game)
+            last = Last(before, rules.parse(before, rows[-1].action), rows[-1].roll)
+        sides = engine.get_game(g.game).side_names
+        done = f"after action {number} ({rows[-1].action})" if rows else "at the start"
+        still = "still at" if g.status == "active" else "over, after"
+        text = (
+            f"Moderator {actor.name} rewinds game {g.id} ({why}): the position {done}, "
+            f"{texts.seat_label(g, sides, state.to_move)} to move. Read-only: the game is "
+            f"{still} action {g.seq}."
+        )
+        view = BoardView(g.game, state, last, await self._board_theme(g), g.names, None)
+        image = await boards.png(self.ctx.renderer, view)
+        return Reply(
+            text=text,
+            image=image,
+            image_name=f"game-{g.id}-action-{number}.png",
+            alt_text=boards.alt_text(view) if image else "",
+            board_text=boards.text_board(view),
+            game_id=g.id,
+            version=g.version,
+            chain=g.last_hash,
+        )
+
+    async def resume(self, where: Where, actor: Actor, reason: str = "") -> Reply:
+        """Unfreeze: every clock goes on from what it showed when the dispute froze it."""
+        loaded = await self._moderating(where, actor, reason, need_reason=False, action="resume")
+        g, state = loaded
+        if g.frozen_at is None:
+            raise Refusal("not_frozen", game_id=g.id)
+        now = self.ctx.now()
+        paused = max(0.0, now - g.frozen_at)
+        started = g.turn_started_at + paused
+        spec = ClockSpec.parse(g.clock)
+        changes = {
+            "frozen_at": None,
+            "turn_started_at": started,
+            "deadline": spec.deadline(started, g.banks[state.to_move]),
+            "updated_at": now,
+        }
+        why = _reason(reason, "no fault found")
+        note = {"reason": why, "paused": round(paused, 3)}
+        event = NewEvent("resume", now, user_id=actor.id, note=note)
+        g = await self._change_kept(g, state, changes, event)
+        said = {"moderator": actor.name, "why": why, "paused": format_seconds(paused)}
+        code = "resumed_clocks" if spec.enabled else "resumed"  # no clock: nothing goes on
+        shown = await board_reply(self.ctx, g, state, texts.notice_text(code, said))
+        shown.notice, shown.params = code, said
+        return shown
+
+    async def restore(self, where: Where, actor: Actor, number: int, reason: str) -> Reply:
+        """By agreement: the game goes on from the position after action ``number``; the later
+        actions leave the live line but stay in the log. The game is unfrozen; the clock
+        banks stay as they are and the player to move starts a fresh turn."""
+        loaded = await self._moderating(where, actor, reason, need_reason=True, action="restore")
+        g, _ = loaded
+        if not 0 <= number < g.seq:
+            raise Refusal("restore_out_of_range", {"last": g.seq - 1}, game_id=g.id)
+        rows = await self.ctx.store.actions(g.id)
+        keep, gone = rows[:number], rows[number:]
+        try:
+            state = self.ctx.replay_rows(g, keep)
+        except BrokenGame as broken:
+            raise Refusal(
+                "unreplayable",
+                {"seq": broken.seq, "action": broken.action[:100]},
+                game_id=g.id,
+            ) from broken
+        rules = engine.get_game(g.game)
+        now = self.ctx.now()
+        spec = ClockSpec.parse(g.clock)
+        changes: dict[str, Any] = {
+            "seq": number,
+            "position": rules.to_text(state),
+            "ply": state.ply,
+            "frozen_at": None,
+            "pending": None,
+            "pending_seat": None,
+            "pending_at": None,
+            "draw_offer": None,
+            "takeback_offer": None,
+            "turn_started_at": now,
+            "deadline": spec.deadline(now, g.banks[state.to_move]),
+            "updated_at": now,
+        }
+        if g.log_version < LOG_VERSION:  # the old chain covers the live line only
+            changes["last_hash"] = keep[-1].hash if keep else chain.GENESIS
+        why = _reason(reason)
+        note = {"to": number, "undone": [a.action for a in gone], "reason": why}
+        event = NewEvent("restore", now, user_id=actor.id, note=note)
+        g = await self._change_kept(g, state, changes, event)
+        said = {
+            "moderator": actor.name,
+            "number": number,
+            "why": why,
+            "undone": ", ".join(a.action for a in gone),
+        }
+        shown = await board_reply(self.ctx, g, state, texts.notice_text("restored", said))
+        shown.notice, shown.params = "restored", said
+        return shown
+
+    async def void(self, where: Where, actor: Actor, reason: str) -> Reply:
+        """End the game without a result and unrated (frozen or not), the reason logged."""
+        loaded = await self._moderating(where, actor, reason, need_reason=True, action="void")
+        g, state = loaded
+        why = _reason(reason)
+        outcome = Outcome(Termination.ABORTED, None, f"voided by moderator {actor.name}: {why}")
+        return await self.ctx.end(g, state, outcome, actor, None, "void", note={"reason": why})
+
+    # --- the moderators' role -----------------------------------------------------------------
+
+    async def mod_role(self, where: Where) -> int | None:
+        """The role a dispute notifies here (None: not set, or not in a server)."""
+        if where.guild_id is None:
+            return None
+        return await self.ctx.store.mod_role(where.guild_id)
+
+    async def set_mod_role(self, where: Where, actor: Actor, role_id: int | None) -> Reply:
+        if not actor.is_moderator:
+            raise Refusal("settings_moderators_only")
+        if where.guild_id is None:
+            raise Refusal("settings_need_server")
+        await self.ctx.store.set_mod_role(where.guild_id, role_id, self.ctx.now())
+        return notice(
+            "mod_role_set" if role_id else "mod_role_cleared",
+            {"role": role_id} if role_id else {},
+            ephemeral=True,
+        )
+
+    async def _board_theme(self, g: GameRow) -> str | None:
+        if self.ctx.renderer is None or g.guild_id is None:
+            return None
+        return (await self.ctx.store.guild_settings(g.guild_id)).get("theme")
+
+
+async def moderated(
+    ctx: Context, where: Where, actor: Actor, reason: str, action: str
+) -> tuple[GameRow, Any]:
+    """The game a moderator ends and its position; refused to others, without a reason, or
+    in a game the moderator plays in."""
+    if not actor.is_moderator:
+        raise Refusal("moderators_only")
+    if not str(reason or "").strip():
+        raise Refusal("reason_needed")
+    g = await game_for_moderator(ctx, where)
+    if g is None:
+        raise Refusal("no_game")
+    own_game(g, actor, action)
+    return g, await state_or_last_good(ctx, g)
+
+
+async def state_or_last_good(ctx: Context, g: GameRow) -> Any:
+    """For moderators ending a game: its position, or for a broken game the last one that
+    replays (None if none does), so a damaged log never keeps them from freeing the
+    channel."""
+    try:
+        return await ctx.state(g)
+    except BrokenGame as broken:
+        ctx.broken_told.add(g.id)
+        return broken.state
+
+
+def own_game(g: GameRow, actor: Actor, action: str) -> None:
+    """Nobody adjudicates a game they play in, moderator or not: another moderator must.
+    The attempt is logged with who tried, and refused."""
+    if g.seat_of(actor.id) is None:
+        return
+    log.warning(
+        "moderator %s (%s) refused: %s of game %s, which they play in",
+        actor.id,
+        actor.name,
+        action,
+        g.id,
+    )
+    raise Refusal("own_game", game_id=g.id)
+
+
+async def game_for_moderator(ctx: Context, where: Where) -> GameRow | None:
+    """The channel's active game, or, in a dispute's private thread, the frozen game of the
+    channel the thread belongs to."""
+    g = await ctx.store.active_game(where.channel_id)
+    if g is None and where.parent_id is not None:
+        parent = await ctx.store.active_game(where.parent_id)
+        if parent is not None and parent.frozen_at is not None:
+            return parent
+    return g

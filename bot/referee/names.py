@@ -1,0 +1,58 @@
+"""Who is who at the console table: what a name may be, and the player id each name stands for.
+
+A name's id is derived from the name itself, so a name is the same player after a restart, in
+two consoles on one database, and in any order people speak. The ids lie below 2**53: every
+Discord user id (a snowflake, made after Discord's launch in 2015) lies above, so a console
+player never meets a Discord user in a shared database.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import unicodedata
+
+from bot.referee.replies import Actor
+
+MAX_NAME = 32
+CONSOLE_IDS = 2**53
+MODERATOR = "referee"  # the speaker who uses the moderators' commands
+OPEN_WORDS = ("anyone", "open", "anybody")  # "challenge anyone morris": not a person
+JOINERS = "_-"
+
+
+def name_key(name: str) -> str:
+    """The form two spellings of one name share: "Zoë", "zoë" and "ZOË" are one player."""
+    return unicodedata.normalize("NFC", name).casefold()
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a player's name, or None: letters and digits of any script, up
+    to 32 characters (``_`` and ``-`` may join them), starting with a letter or a digit."""
+    name = unicodedata.normalize("NFC", name)
+    if not name:
+        return "a name cannot be empty"
+    if len(name) > MAX_NAME:
+        return f"a name has at most {MAX_NAME} characters ({name[:MAX_NAME]}... has {len(name)})"
+    for i, char in enumerate(name):
+        kind = unicodedata.category(char)
+        if kind.startswith("L") or kind == "Nd":
+            continue
+        if i > 0 and (kind.startswith("M") or char in JOINERS):
+            continue  # accents and vowel signs of a letter before them; joined names
+        where = "start" if i == 0 else "be part of"
+        return f"{char!r} cannot {where} a name: a name is letters and digits, e.g. zoë or Ágnes2"
+    if name_key(name) in OPEN_WORDS:
+        return f"{name!r} means an open challenge here: choose another name"
+    return None
+
+
+def console_id(name: str) -> int:
+    """The player id of a console name: the same for every spelling of it, in every run."""
+    digest = hashlib.blake2b(name_key(name).encode(), digest_size=8, person=b"console").digest()
+    return 1 + int.from_bytes(digest, "big") % (CONSOLE_IDS - 1)
+
+
+def console_actor(name: str) -> Actor:
+    """The person behind a valid name; ``referee`` is the table's moderator."""
+    name = unicodedata.normalize("NFC", name)
+    return Actor(console_id(name), name, is_moderator=name_key(name) == MODERATOR)

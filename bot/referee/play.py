@@ -1,0 +1,239 @@
+"""Play: a move in the game's notation, the roll an announcement waits for, the board and the
+legal moves (autocomplete, the console's list)."""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+import engine
+from bot import texts
+from bot.errors import BrokenGame, Conflict, Refusal
+from bot.ladder_store import change_game
+from bot.referee.board_reply import board_reply
+from bot.referee.context import (
+    MAX_CHOICES,
+    Context,
+)
+from bot.referee.records import iso
+from bot.referee.replies import (
+    Actor,
+    ButtonKind,
+    ButtonSpec,
+    Reply,
+    Where,
+)
+from bot.referee.wrapper import current_request_id, reply_dict
+from bot.store import GameRow, NewAction
+from engine import EngineError, ParseError
+
+log = logging.getLogger(__name__)
+
+
+CONFIRM_WORD = "confirm"  # "drop row 4 confirm": announce a drop that can only lose the turn
+DROP_ARG = re.compile(r"(row|col)([0-9]{1,2})")  # a Confirm button's line: "row4", "col12"
+
+
+class Play:
+    """Moves: act (Atmalof announcements and their rolls too), the board, legal moves."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    async def act(
+        self,
+        where: Where,
+        actor: Actor,
+        text: str,
+        *,
+        version: int | None = None,
+    ) -> Reply:
+        """Play ``text`` in the game's notation ("drop row 4", "move d7 d6 x b6", "push a1 a3 ne").
+
+        A drop into a full Atmalof line can only lose the turn: it is announced only when
+        confirmed ("drop row 4 confirm", or the Confirm button), else the answer asks first.
+        A repeated ``request_id`` gets the first answer again and changes nothing; ``version``
+        (from a button) refuses a click on a position the game has moved on from.
+        """
+        request_id = current_request_id()  # the wrapper answered a repeat already
+        words = str(text).split()
+        confirmed = len(words) > 1 and words[-1].lower() == CONFIRM_WORD
+        if confirmed:
+            text = " ".join(words[:-1])
+        g, state, seat, prefix = await self.ctx.playing(where, actor, version=version)
+        rules = engine.get_game(g.game)
+        if seat != state.to_move:
+            try:
+                rules.parse(state, text)
+            except ParseError as exc:  # not a command of this game at all: say that first
+                raise Refusal(
+                    "engine", {"message": str(exc)}, game_id=g.id, version=g.version
+                ) from exc
+            except EngineError:  # a real command, only not now: the turn is the reason
+                pass
+            raise Refusal(
+                "not_your_turn",
+                {"player": texts.seat_label(g, rules.side_names, state.to_move)},
+                game_id=g.id,
+                version=g.version,
+            )
+        try:
+            action = rules.parse(state, text)
+        except EngineError as exc:
+            raise Refusal("engine", {"message": str(exc)}, game_id=g.id, version=g.version) from exc
+        now = self.ctx.now()
+        notation = rules.notation(state, action)
+        if rules.die_faces(state, action) is not None:
+            if not confirmed and self.futile(g, state, action):
+                return self.confirm_first(g, state, actor, notation, prefix)
+            return await self.announce(g, state, seat, actor, notation, now, request_id, prefix)
+        after = rules.apply(state, action, checked=True)  # parse above is the one check
+        said = rules.describe(state, action, None)
+        entry = NewAction(seat, str(actor.id), notation, None, iso(now))
+        return await self.ctx.commit_move(
+            g, state, after, action, entry, said, now, request_id, prefix, t_end=now
+        )
+
+    async def roll_pending(self, where: Where, *, game_id: int | None = None) -> Reply:
+        """Roll the die for a stored Atmalof announcement and apply the drop."""
+        g = await (
+            self.ctx.store.game(game_id)
+            if game_id
+            else self.ctx.store.active_game(where.channel_id)
+        )
+        if g is None or g.status != "active":
+            raise Refusal("no_game")
+        if g.pending is None:
+            raise Refusal("no_roll_waiting", game_id=g.id, version=g.version)
+        try:
+            return await self.ctx.complete_roll(g)
+        except BrokenGame as broken:
+            return self.ctx.broken_reply(g, broken)
+
+    async def legal_moves(self, where: Where, actor: Actor) -> list[str]:
+        """Every legal action's notation, in the engine's order, if ``actor`` is to move now
+        (else none); the console lists them a page at a time (``legal_for`` stops at 25)."""
+        g = await self.ctx.store.active_game(where.channel_id)
+        if g is None or g.pending is not None or g.seat_of(actor.id) is None or g.frozen_at:
+            return []
+        try:
+            state = await self.ctx.state(g)
+        except BrokenGame:  # logged and told once by the load path
+            return []
+        if g.players[state.to_move] != actor.id:
+            return []
+        rules = engine.get_game(g.game)
+        return [rules.notation(state, a) for a in rules.legal(state)]
+
+    async def board(self, where: Where) -> Reply:
+        """The current position of the channel's game (or its latest finished game)."""
+        g = await self.ctx.store.latest_game(where.channel_id)
+        if g is None:
+            raise Refusal("no_game")
+        try:
+            if g.status == "active" and g.pending is not None:
+                try:
+                    return await self.ctx.complete_roll(g)  # the roll's sentence above the board
+                except Conflict:  # someone else rolled it meanwhile
+                    g = await self.ctx.store.game(g.id) or g
+            state = await self.ctx.state(g)
+        except BrokenGame as broken:
+            return self.ctx.broken_reply(g, broken)
+        changed = texts.options_line(g.game, g.variant, g.options, g.clock)
+        return await board_reply(self.ctx, g, state, changed or "")
+
+    async def legal_for(
+        self, where: Where, actor: Actor, prefix: str = "", *, limit: int | None = MAX_CHOICES
+    ) -> list[str]:
+        """Autocomplete: notations of the legal actions, if ``actor`` is to move; at most
+        ``limit`` (None: all of them, for a front end that says how many more there are).
+
+        Those starting with ``prefix`` come first, then those merely containing it.
+        """
+        g = await self.ctx.store.active_game(where.channel_id)
+        if g is None or g.pending is not None or g.seat_of(actor.id) is None or g.frozen_at:
+            return []
+        try:
+            state = await self.ctx.state(g)
+        except BrokenGame:  # the next command tells them
+            return []
+        if g.players[state.to_move] != actor.id:
+            return []
+        rules = engine.get_game(g.game)
+        wanted = " ".join(str(prefix).lower().split())[:100]
+        names = [rules.notation(state, a) for a in rules.legal(state)]
+        first = [n for n in names if n.startswith(wanted)]
+        then = [n for n in names if wanted in n and not n.startswith(wanted)]
+        return (first + then)[:limit]
+
+    async def announce(
+        self,
+        g: GameRow,
+        state: Any,
+        seat: int,
+        actor: Actor,
+        notation: str,
+        now: float,
+        request_id: str | None,
+        prefix: str,
+    ) -> Reply:
+        """Store an announcement (the die is rolled by ``roll_pending``)."""
+        rules = engine.get_game(g.game)
+        sides = rules.side_names
+        text = f"{prefix}{g.names[seat]} ({sides[seat]}) announces {texts.drop_words(notation)}."
+        if self.futile(g, state, rules.parse(state, notation)):
+            text += " (Every square the die can reach there is taken: this drop loses the turn.)"
+        text += " Rolling the die..."
+        changes: dict[str, Any] = {
+            "pending": notation,
+            "pending_seat": seat,
+            "pending_at": now,
+            "takeback_offer": None,
+            "deadline": None,
+            "updated_at": now,
+        }
+        if g.draw_offer == seat:
+            changes["draw_offer"] = None
+        reply = Reply(text=text, pending_roll=True, game_id=g.id, version=g.version + 1)
+        request = (request_id, reply_dict(reply)) if request_id else None
+        await change_game(self.ctx.store, g, changes, request=request)  # Conflict: moved on
+        return reply
+
+    @staticmethod
+    def futile(g: GameRow, state: Any, action: Any) -> bool:
+        """An announcement that can only lose the turn (every square the die reaches is taken)."""
+        landings = engine.get_game(g.game).landings(state, action)
+        return bool(landings) and not any(x.free for x in landings)
+
+    def confirm_first(
+        self, g: GameRow, state: Any, actor: Actor, notation: str, prefix: str
+    ) -> Reply:
+        """A private question before a drop that can only lose the turn: nothing is stored,
+        and the player may still do something else. Confirm announces it (and rolls)."""
+        line = texts.drop_words(notation)
+        text = (
+            f"{prefix}Every square the die can reach in {line} is taken: announcing it can only "
+            "lose your turn. Announce it anyway?"
+        )
+        arg = "".join(notation.split()[1:])  # "drop row 4" -> "row4"
+        typed = f"{notation} confirm"
+        return Reply(
+            text=text,
+            ok=False,
+            ephemeral=True,
+            game_id=g.id,
+            version=g.version,
+            buttons=[
+                ButtonSpec(
+                    f"Announce {line}",
+                    ButtonKind.DROP_CONFIRM,
+                    g.id,
+                    g.version,
+                    "danger",
+                    arg=arg,
+                    typed=typed,
+                ),
+                ButtonSpec("Cancel", ButtonKind.DROP_CANCEL, g.id, g.version, "secondary"),
+            ],
+        )

@@ -1,0 +1,100 @@
+"""Proof: what happened in a game, as a page of its log, its record file, and the verdict of
+replaying it (rolls rechecked after the end, the chain checked)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import engine
+from bot import texts
+from bot.errors import Refusal
+from bot.referee.context import (
+    HISTORY_PAGE,
+    Context,
+)
+from bot.referee.records import VERIFY_HINT, check_stored, stored_record
+from bot.referee.replies import (
+    Reply,
+    Where,
+)
+
+
+class Proof:
+    """history, record, verify."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    async def history(self, where: Where, page: int = 1, *, game_id: int | None = None) -> Reply:
+        """The game's moves with their times, ``HISTORY_PAGE`` to a page (1 is the first)."""
+        g = await self.ctx.game_here(where, game_id)
+        if g is None:
+            raise Refusal("no_game")
+        rows = await self.ctx.store.actions(g.id)
+        sides = engine.get_game(g.game).side_names
+        pages = max(1, -(-len(rows) // HISTORY_PAGE))
+        page = min(max(1, int(page)), pages)
+        chunk = rows[(page - 1) * HISTORY_PAGE : page * HISTORY_PAGE]
+        lost = self._lost_turns(g, rows) if any(a.roll is not None for a in chunk) else set()
+        lines = [f"Game {g.id}: {texts.players_line(g, sides)} (page {page} of {pages})"]
+        for a in chunk:
+            roll = f", rolled {a.roll}" if a.roll is not None else ""
+            if a.seq in lost:
+                roll += ": the square was taken, the turn lost"
+            lines.append(f"{a.seq}. {sides[a.side]}: {a.action}{roll} ({a.at[11:19]} UTC)")
+        if not rows:
+            lines.append("No moves yet.")
+        if g.pending:
+            lines.append(f"Announced, roll pending: {g.pending}")
+        return Reply(
+            text="\n".join(lines),
+            game_id=g.id,
+            version=g.version,
+            chain=g.last_hash,
+            chain_label="Log head",
+        )
+
+    @staticmethod
+    def _lost_turns(g: Any, rows: list[Any]) -> set[int]:
+        """The seqs of the drops that landed on a taken square (replayed from the log)."""
+        rules = engine.get_game(g.game)
+        state = rules.new(g.variant, **json.loads(g.options))
+        lost = set()
+        for row in rows:
+            action = rules.parse(state, row.action)
+            after = rules.apply(state, action, row.roll, checked=True)
+            if rules.effect(state, action, row.roll, after).lost_turn:
+                lost.add(row.seq)
+            state = after
+        return lost
+
+    async def record(self, where: Where, *, game_id: int | None = None) -> Reply:
+        """The game's record as JSON in ``reply.file`` (seed included once the game is over)."""
+        g = await self.ctx.game_here(where, game_id)
+        if g is None:
+            raise Refusal("no_game")
+        data = (await stored_record(self.ctx.store, g)).to_json().encode()
+        note = "" if g.status != "active" else " (the dice seed is added when the game ends)"
+        changed = texts.options_line(g.game, g.variant, g.options, g.clock)
+        return Reply(
+            text=f"The record of game {g.id}{note}. Check it with: {VERIFY_HINT}"
+            + (f"\n{changed}" if changed else ""),
+            file=data,
+            file_name=f"game-{g.id}.json",
+            game_id=g.id,
+            version=g.version,
+            chain=g.last_hash,
+        )
+
+    async def verify(self, where: Where, *, game_id: int | None = None) -> Reply:
+        """Replay the stored log with the engine, recheck rolls (after the end) and the chain."""
+        g = await self.ctx.game_here(where, game_id)
+        if g is None:
+            raise Refusal("no_game")
+        verdict = await check_stored(self.ctx.store, g)
+        lines = [("Verified: " if verdict.ok else "Problem: ") + verdict.reason]
+        lines += [f"- {d}" for d in verdict.details]
+        return Reply(
+            text="\n".join(lines), ok=True, game_id=g.id, version=g.version, chain=g.last_hash
+        )

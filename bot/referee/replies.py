@@ -1,0 +1,251 @@
+"""What the referee is told (where, who) and what it answers (a Reply), free of any chat platform.
+
+Front ends (the Discord layer, the console table) turn their own events into ``Where`` and
+``Actor`` and turn a ``Reply`` into a message: text, an optional board image and file, buttons.
+Every refusal is ``Reply(ok=False, ephemeral=True, text=<reason>)`` with its ``reason`` code
+and changes nothing (services raise ``bot.errors.Refusal``; the referee's wrapper makes the reply).
+Two independent facts are carried apart: ``ok`` says whether the command landed, ``ephemeral``
+whether the answer is private (only the person who acted sees it) or public (the channel sees
+it). A command that did not land may still have made something public happen (a fallen flag).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+CUSTOM_ID_PREFIX = "ref"
+MAX_ID = 2**63 - 1  # the largest id SQLite stores
+
+
+@dataclass(frozen=True, slots=True)
+class Where:
+    """A place games are played: a channel, or a thread (a channel whose parent is ``parent_id``).
+
+    ``guild_id`` is None in direct messages and at the console.
+    """
+
+    guild_id: int | None
+    channel_id: int
+    parent_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """The person behind a command; the front end decides ``is_moderator`` (role/permission)."""
+
+    id: int
+    name: str
+    is_moderator: bool = False
+    is_bot: bool = False
+
+
+class ButtonKind(StrEnum):
+    """What a button does; the front end puts it in the custom_id (see ``ButtonSpec.custom_id``)."""
+
+    ACCEPT = "accept"  # accept a challenge (target: challenge id)
+    DECLINE = "decline"  # decline / withdraw a challenge (target: challenge id)
+    DRAW_ACCEPT = "draw-accept"  # target: game id
+    DRAW_DECLINE = "draw-decline"
+    TAKEBACK_ACCEPT = "takeback-accept"
+    TAKEBACK_DECLINE = "takeback-decline"
+    REMATCH = "rematch"  # target: the finished game's id
+    DROP_CONFIRM = "drop-confirm"  # target: game id; arg: the line ("row4", "col12")
+    DROP_CANCEL = "drop-cancel"  # target: game id; nothing is announced
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonSpec:
+    """A button to offer under a reply. ``version`` makes a click on an old message stale.
+
+    ``style`` is one of "primary", "secondary", "success", "danger". ``arg``: a short word the
+    click needs besides the ids (``ARG`` letters and digits, e.g. the line "row4" of a drop to
+    confirm). ``typed``: the same answer as a console line ("drop row 4 confirm"), when the
+    kind alone does not say it.
+    """
+
+    label: str
+    kind: ButtonKind
+    target_id: int
+    version: int
+    style: str = "secondary"
+    arg: str = ""
+    typed: str = ""
+
+    @property
+    def custom_id(self) -> str:
+        """``ref:<kind>:<target id>:<version>[:<arg>]``, at most 100 characters as Discord
+        requires."""
+        base = f"{CUSTOM_ID_PREFIX}:{self.kind.value}:{self.target_id}:{self.version}"
+        return f"{base}:{self.arg}" if self.arg else base
+
+
+ARG = re.compile(r"[a-z0-9]{1,12}")
+
+
+def parse_custom_id(custom_id: str) -> tuple[ButtonKind, int, int] | None:
+    """(kind, target id, version) from a custom_id made by ``ButtonSpec``; None if not ours."""
+    parsed = parse_button(custom_id)
+    return None if parsed is None else parsed[:3]
+
+
+def parse_button(custom_id: str) -> tuple[ButtonKind, int, int, str] | None:
+    """(kind, target id, version, arg) from a custom_id made by ``ButtonSpec``; None if not
+    ours (arg is "" when the button carries none)."""
+    parts = custom_id.split(":")
+    if len(parts) not in (4, 5) or parts[0] != CUSTOM_ID_PREFIX:
+        return None
+    arg = parts[4] if len(parts) == 5 else ""
+    if len(parts) == 5 and not ARG.fullmatch(arg):
+        return None
+    try:
+        kind, target, version = ButtonKind(parts[1]), int(parts[2]), int(parts[3])
+    except ValueError:
+        return None
+    if not (0 <= target <= MAX_ID and 0 <= version <= MAX_ID):
+        return None  # a forged id SQLite cannot even look up
+    return kind, target, version, arg
+
+
+class ReplyKind(StrEnum):
+    """What a reply is, for a front end (and a language) to choose its words and where to show
+    it; see ``Reply.kind``."""
+
+    REFUSAL = "refusal"  # a private "no": nothing changed (``reason``, ``params`` say why)
+    PRIVATE = "private"  # a private notice or question (help, a hopeless drop to confirm)
+    MOVE = "move"  # public: a move landed (``events``: the move, a lost turn), with the board
+    GAME_END = "game-end"  # public: the game is over (``events`` end with its ``Result``)
+    BOARD = "board"  # public: a game's board shown again, or a game that starts
+    NOTICE = "notice"  # public: anything else (a challenge, an offer, a setting)
+
+
+@dataclass(frozen=True, slots=True)
+class Moved:
+    """An action that landed: ``side`` (0 or 1) played ``action`` (its notation), with the
+    die's ``roll`` for an Atmalof drop."""
+
+    side: int
+    action: str
+    roll: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LostTurn:
+    """A rolled drop that landed on a taken square: ``side``'s piece stayed in hand."""
+
+    side: int
+    roll: int
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How the game ended: ``termination`` (``engine.Termination`` value), ``winner`` (0, 1,
+    or None for a draw or an abort) and the engine's or the referee's ``reason``."""
+
+    termination: str
+    winner: int | None
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Rated:
+    """What a rated game did to the players' ratings on ``ladder``: seat by seat, the rating
+    before and after, and whether each was provisional (shown with "?") before and after."""
+
+    ladder: str
+    players: tuple[int, int]
+    before: tuple[float, float]
+    after: tuple[float, float]
+    provisional_before: tuple[bool, bool]
+    provisional_after: tuple[bool, bool]
+
+
+Event = Moved | LostTurn | Result | Rated
+
+
+@dataclass(slots=True)
+class Reply:
+    """The referee's answer to one command.
+
+    - ``text``: what happened, in plain words (player names, not mentions); the front end may
+      prefix ``mentions`` (user ids to ping, e.g. the player now to move).
+    - ``image``/``image_name``/``alt_text``: the board PNG (None when rendering is off or the
+      reply has no board); ``board_text``: the same board as text (the console shows it).
+    - ``file``/``file_name``: an attachment such as the record JSON.
+    - ``game_id``/``version``: the game this reply is about and its version after the command.
+    - ``pending_roll``: an Atmalof announcement was stored; the front end shows this reply, then
+      calls ``Referee.roll_pending`` (it is also completed by the next command in that channel).
+    - ``chain``: the hash of the latest log row, shown on board messages (disputes); never in
+      ``text``: each front end shows it its own way (the console as "Log #3fa9c01b2e", with
+      ``chain_label``; Discord in the footer).
+    - ``events``: what happened, as data (``Moved``, ``LostTurn``, ``Result``, ``Rated``);
+      ``kind`` and ``addressed`` say what the reply is and whom it concerns.
+    - ``notice``/``params``: for a notice (an offer, a declined challenge...), what happened as
+      a code of ``bot.texts.NOTICES`` and what fills its sentence.
+    - ``reason``/``params``: for a refusal, why, as data (``bot.errors.Refusal``: a code of
+      ``bot.texts.REFUSALS`` and what fills its sentence).
+    - ``ok``: the command landed; ``ephemeral``: the answer is for the actor alone. A front end
+      decides where to show a reply by ``ephemeral`` only (see ``public``).
+    """
+
+    text: str
+    ok: bool = True
+    ephemeral: bool = False
+    image: bytes | None = None
+    image_name: str = "board.png"
+    alt_text: str = ""
+    board_text: str | None = None
+    buttons: list[ButtonSpec] = field(default_factory=list)
+    mentions: list[int] = field(default_factory=list)
+    game_id: int | None = None
+    challenge_id: int | None = None
+    version: int | None = None
+    pending_roll: bool = False
+    finished: bool = False
+    chain: str | None = None
+    file: bytes | None = None
+    file_name: str | None = None
+    chain_label: str = "Log"
+    notice: str | None = None
+    reason: str | None = None
+    params: dict[str, Any] = field(default_factory=dict)
+    events: list[Event] = field(default_factory=list)
+    public_kind: ReplyKind | None = None
+
+    @property
+    def kind(self) -> ReplyKind:
+        """What this reply is (``ReplyKind``): a refusal or a private notice by where it goes,
+        a public one by what happened (a result among its events, a move) or as it was made."""
+        if self.ephemeral:
+            return ReplyKind.REFUSAL if not self.ok else ReplyKind.PRIVATE
+        if any(isinstance(e, Result) for e in self.events):
+            return ReplyKind.GAME_END
+        if any(isinstance(e, Moved) for e in self.events):
+            return ReplyKind.MOVE
+        return self.public_kind or ReplyKind.NOTICE
+
+    @property
+    def addressed(self) -> list[int]:
+        """Who the reply is for besides the channel: the players to ping (e.g. the one to move),
+        or, for a private reply, nobody but the person who acted."""
+        return [] if self.ephemeral else list(dict.fromkeys(self.mentions))
+
+    @property
+    def public(self) -> bool:
+        """The channel sees this answer (a board, a result), whether or not the command landed."""
+        return not self.ephemeral
+
+    @property
+    def refused(self) -> bool:
+        """A private "no": nothing changed and nobody else needs to know."""
+        return not self.ok and self.ephemeral
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """Something the sweeper did on its own (a flag fell, a challenge expired): post in where."""
+
+    where: Where
+    reply: Reply

@@ -1,0 +1,71 @@
+"""Upkeep the front end runs every few seconds (``sweep``): it ends games whose flag fell, rolls
+the die for an announcement a crash interrupted, expires challenges and forgets old request
+ids; what it decided comes back as notices to post."""
+
+from __future__ import annotations
+
+import engine
+from bot import texts
+from bot.errors import BrokenGame, Conflict
+from bot.referee.context import (
+    REQUESTS_KEPT_FOR,
+    REQUESTS_PRUNED_PER_SWEEP,
+    STALE_ROLL_AFTER,
+    Context,
+    where_of,
+)
+from bot.referee.replies import (
+    Notice,
+    Reply,
+    Where,
+)
+from engine import Outcome, Termination
+
+
+class Upkeep:
+    """The sweeper: fallen flags, stale rolls, expired challenges, old request ids."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    async def sweep(self, now: float | None = None) -> list[Notice]:
+        """End games whose flag fell, finish stale rolls, expire challenges; notices to post.
+
+        Call it every few seconds; it is cheap when there is nothing to do.
+        """
+        now = self.ctx.now() if now is None else now
+        notices: list[Notice] = []
+        for g in await self.ctx.store.overdue_games(now):
+            try:
+                state = await self.ctx.state(g)
+            except BrokenGame as broken:  # the flag cannot be judged: tell the channel, once
+                if g.id not in self.ctx.broken_told:
+                    notices.append(Notice(where_of(g), self.ctx.broken_reply(g, broken)))
+                continue
+            loser = state.to_move
+            sides = engine.get_game(g.game).side_names
+            outcome = Outcome(Termination.TIMEOUT, 1 - loser, f"{sides[loser]} ran out of time")
+            try:
+                reply = await self.ctx.end(g, state, outcome, None, None, "timeout", at=now)
+            except Conflict:  # a command landed first: it saw the flag itself
+                continue
+            notices.append(Notice(where_of(g), reply))
+        for g in await self.ctx.store.stale_rolls(now - STALE_ROLL_AFTER):
+            try:
+                reply = await self.ctx.complete_roll(g)
+            except Conflict:  # a command rolled it first
+                continue
+            except BrokenGame as broken:
+                if g.id not in self.ctx.broken_told:
+                    notices.append(Notice(where_of(g), self.ctx.broken_reply(g, broken)))
+                continue
+            notices.append(Notice(where_of(g), reply))
+        for c in await self.ctx.store.expired_challenges(now):
+            if await self.ctx.store.close_challenge(c.id, "expired"):
+                said = {"challenger": c.challenger_name, "opponent": c.opponent_name or "anyone"}
+                text = texts.notice_text("challenge_expired", said)
+                where = Where(c.guild_id, c.channel_id, c.parent_id)
+                told = Reply(text=text, notice="challenge_expired", params=said, challenge_id=c.id)
+                notices.append(Notice(where, told))
+        await self.ctx.store.prune_requests(now - REQUESTS_KEPT_FOR, REQUESTS_PRUNED_PER_SWEEP)
+        return notices
