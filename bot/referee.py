@@ -57,6 +57,7 @@ from bot.replies import (
     parse_custom_id,
     refusal,
 )
+from bot.shards import Shards
 from bot.store import (
     NewAction,
     StoreUnavailable,
@@ -67,6 +68,10 @@ log = logging.getLogger(__name__)
 
 CONFIRM_WORD = "confirm"  # "drop row 4 confirm": announce a drop that can only lose the turn
 DROP_ARG = re.compile(r"(row|col)([0-9]{1,2})")  # a Confirm button's line: "row4", "col12"
+
+
+def _everyone(guild_id: int | None) -> bool:
+    return True  # a sweep without shards: every server is this process's
 
 
 class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
@@ -366,14 +371,21 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
             return await self.answer_draw(where, actor, accept, version=version)
         return await self.answer_takeback(where, actor, accept, version=version)
 
-    async def sweep(self, now: float | None = None) -> list[Notice]:
+    async def sweep(
+        self, now: float | None = None, *, shards: Shards | None = None
+    ) -> list[Notice]:
         """End games whose flag fell, finish stale rolls, expire challenges; notices to post.
 
-        Call it every few seconds; it is cheap when there is nothing to do.
+        Call it every few seconds; it is cheap when there is nothing to do. ``shards``: only
+        the servers of these shards (a process serving some of the bot's shards); the shared
+        housekeeping (old request ids) is shard 0's.
         """
         now = self._now() if now is None else now
+        mine = shards.owns if shards is not None else _everyone
         notices: list[Notice] = []
         for g in await self.store.overdue_games(now):
+            if not mine(g.guild_id):
+                continue
             try:
                 state = await self._state(g)
             except BrokenGame as broken:  # the flag cannot be judged: tell the channel, once
@@ -387,6 +399,8 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
             if reply.ok:
                 notices.append(Notice(where_of(g), reply))
         for g in await self.store.stale_rolls(now - STALE_ROLL_AFTER):
+            if not mine(g.guild_id):
+                continue
             try:
                 reply = await self._complete_roll(g)
             except BrokenGame as broken:
@@ -396,11 +410,14 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
             if reply.ok:
                 notices.append(Notice(where_of(g), reply))
         for c in await self.store.expired_challenges(now):
+            if not mine(c.guild_id):
+                continue
             if await self.store.close_challenge(c.id, "expired"):
                 text = f"{c.challenger_name}'s challenge to {c.opponent_name or 'anyone'} expired."
                 where = Where(c.guild_id, c.channel_id, c.parent_id)
                 notices.append(Notice(where, Reply(text=text, challenge_id=c.id)))
-        await self.store.prune_requests(now - REQUESTS_KEPT_FOR, REQUESTS_PRUNED_PER_SWEEP)
+        if mine(None):
+            await self.store.prune_requests(now - REQUESTS_KEPT_FOR, REQUESTS_PRUNED_PER_SWEEP)
         return notices
 
     async def handle(

@@ -16,6 +16,7 @@ import discord
 from bot import deadline
 from bot.errors import report, send_private
 from bot.guards import first_delivery
+from bot.metrics import metrics_of
 from bot.replies import CUSTOM_ID_PREFIX, ButtonKind, ButtonSpec
 from bot.shutdown import RESTARTING, admitted
 
@@ -72,6 +73,7 @@ class RefereeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEM
         deadline.start(answered=interaction.response.is_done)  # the first answer is due
         if not first_delivery(interaction):  # a click delivered twice is handled once
             return False
+        metrics_of(interaction).arrived(interaction, "button", "button")
         if not admitted(interaction):  # stopping (bot.shutdown)
             await send_private(interaction, RESTARTING)
             return False
