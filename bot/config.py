@@ -9,6 +9,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 from bot.logs import LOG_FORMATS
 from bot.shards import ShardError, Shards
@@ -19,6 +20,23 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 class ConfigError(ValueError):
     """A setting that cannot be used; the message names the variable."""
+
+
+def is_url(db: str) -> bool:
+    """A database URL (PostgreSQL) rather than a SQLite file path."""
+    return db.startswith(("postgresql://", "postgres://"))
+
+
+def redacted(db: str) -> str:
+    """``db`` fit for a log line: a URL's password replaced by ``***``."""
+    if not is_url(db):
+        return db
+    parts = urlsplit(db)
+    if parts.password is None:
+        return db
+    user = parts.username or ""
+    host = parts.netloc.rsplit("@", 1)[1]
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +58,11 @@ class Config:
         env = os.environ if env is None else env
         token = (env.get("DISCORD_TOKEN") or "").strip() or None
         db_path = (env.get("REFEREE_DB") or "").strip() or str(DEFAULT_DB)
+        if is_url(db_path):  # never a file named "postgresql:", never the password in a log
+            raise ConfigError(
+                f"REFEREE_DB={redacted(db_path)}: this version stores games in SQLite only "
+                "(the PostgreSQL store is not in yet); set REFEREE_DB to a file path"
+            )
         level = (env.get("LOG_LEVEL") or "INFO").strip().upper()
         if level not in LOG_LEVELS:
             raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.clock import ManualClock
-from bot.config import Config, ConfigError
+from bot.config import Config, ConfigError, redacted
 from bot.referee import Referee
 from bot.replies import Actor, Where
 from bot.shards import ShardError, Shards, parse_shard_ids, shard_of
@@ -114,3 +114,13 @@ async def test_a_restarted_process_finds_what_fell_while_it_was_down(
     assert await Referee(store, clock, render=False).sweep(shards=Shards(4, (0, 1))) == []
     (notice,) = await Referee(store, clock, render=False).sweep(shards=Shards(4, (2, 3)))
     assert notice.where == where
+
+
+def test_a_postgresql_url_is_refused_without_its_password() -> None:
+    url = "postgresql://referee:s3cret-pw@db:5432/referee"
+    with pytest.raises(ConfigError, match="REFEREE_DB") as refused:
+        Config.from_env({"REFEREE_DB": url})
+    assert "s3cret-pw" not in str(refused.value)
+    assert "postgresql://referee:***@db:5432/referee" in str(refused.value)
+    assert redacted("postgresql://db/x") == "postgresql://db/x"
+    assert redacted("data/referee.db") == "data/referee.db"
