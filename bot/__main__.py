@@ -6,6 +6,7 @@ python -m bot sync GUILD_ID           publish the slash commands to one server (
 python -m bot sync --global           publish them to every server (may take an hour)
 python -m bot store forget --guild ID remove one server's data (see docs/privacy.md)
 python -m bot store check [--db PATH] check the database file's integrity (read-only)
+python -m bot store copy --from PATH --to postgresql://...   move the history to PostgreSQL
 python -m bot ladder rebuild          recompute the ladders from the stored games
 python -m bot health                  exit 0 while the heartbeat is fresh (Docker's health check)
 """
@@ -62,6 +63,9 @@ def parser() -> argparse.ArgumentParser:
     forget.add_argument("--yes", action="store_true", help="delete (without it: only count)")
     check = store_sub.add_parser("check", help="check the database file's integrity (read-only)")
     check.add_argument("--db", default=None, help="the file (default: REFEREE_DB)")
+    move = store_sub.add_parser("copy", help="copy a SQLite file to PostgreSQL, then verify")
+    move.add_argument("--from", dest="source", required=True, help="the SQLite file")
+    move.add_argument("--to", dest="target", required=True, help="a postgresql:// URL")
     ladder = sub.add_parser("ladder", help="ladder commands: rebuild [--guild ID] [--check]")
     ladder.add_argument("args", nargs=argparse.REMAINDER, help="see `python -m bot ladder -h`")
     sub.add_parser("health", help="exit 0 while REFEREE_HEARTBEAT is fresh, else 1")
@@ -112,6 +116,10 @@ def _command(argv: Sequence[str] | None) -> int:
         from bot.store.cli import check
 
         return check(Path(args.db or config.db_path), sys.stdout)
+    if command == "store" and args.store_command == "copy":
+        from bot.store.copy import cli as copy_cli
+
+        return copy_cli(args.source, args.target, sys.stdout)
     if command == "store":
         from bot.forget import cli as forget_cli
 

@@ -9,8 +9,11 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 from bot.errors import RefereeError
+from bot.logs import LOG_FORMATS
+from bot.shards import ShardError, Shards
 
 DEFAULT_DB = Path("data") / "referee.db"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -18,6 +21,23 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 class ConfigError(RefereeError, ValueError):
     """A setting that cannot be used; the message names the variable."""
+
+
+def is_url(db: str) -> bool:
+    """A database URL (PostgreSQL) rather than a SQLite file path."""
+    return db.startswith(("postgresql://", "postgres://"))
+
+
+def redacted(db: str) -> str:
+    """``db`` fit for a log line: a URL's password replaced by ``***``."""
+    if not is_url(db):
+        return db
+    parts = urlsplit(db)
+    if parts.password is None:
+        return db
+    user = parts.username or ""
+    host = parts.netloc.rsplit("@", 1)[1]
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,13 +48,22 @@ class Config:
     db_path: str = str(DEFAULT_DB)
     log_level: str = "INFO"
     dev_guild_id: int | None = None
+    shards: Shards = field(default_factory=Shards)  # SHARD_COUNT, SHARD_IDS (bot.shards)
+    metrics_port: int | None = None  # METRICS_PORT: Prometheus's /metrics (bot.metrics)
+    log_format: str = "text"  # LOG_FORMAT: text or json (bot.logs)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
-        """Read DISCORD_TOKEN, REFEREE_DB, LOG_LEVEL and DEV_GUILD_ID (unset or empty: default)."""
+        """Read DISCORD_TOKEN, REFEREE_DB, LOG_LEVEL, DEV_GUILD_ID, SHARD_COUNT, SHARD_IDS,
+        METRICS_PORT and LOG_FORMAT (unset or empty: default)."""
         env = os.environ if env is None else env
         token = (env.get("DISCORD_TOKEN") or "").strip() or None
         db_path = (env.get("REFEREE_DB") or "").strip() or str(DEFAULT_DB)
+        if is_url(db_path):  # never a file named "postgresql:", never the password in a log
+            raise ConfigError(
+                f"REFEREE_DB={redacted(db_path)}: this version stores games in SQLite only "
+                "(the PostgreSQL store is not in yet); set REFEREE_DB to a file path"
+            )
         level = (env.get("LOG_LEVEL") or "INFO").strip().upper()
         if level not in LOG_LEVELS:
             raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}")
@@ -44,7 +73,27 @@ class Config:
             if not guild_text.isdigit():
                 raise ConfigError(f"DEV_GUILD_ID must be a server id (digits), not {guild_text!r}")
             guild = int(guild_text)
-        return cls(token=token, db_path=db_path, log_level=level, dev_guild_id=guild)
+        try:
+            shards = Shards.from_text(env.get("SHARD_COUNT"), env.get("SHARD_IDS"))
+        except ShardError as exc:
+            raise ConfigError(str(exc)) from None
+        port_text = (env.get("METRICS_PORT") or "").strip()
+        if port_text and (not port_text.isdigit() or not 0 < int(port_text) < 65536):
+            raise ConfigError(f"METRICS_PORT must be a port number 1..65535, not {port_text!r}")
+        log_format = (env.get("LOG_FORMAT") or "text").strip().lower()
+        if log_format not in LOG_FORMATS:
+            raise ConfigError(
+                f"LOG_FORMAT must be one of {', '.join(LOG_FORMATS)}, not {log_format!r}"
+            )
+        return cls(
+            token=token,
+            db_path=db_path,
+            log_level=level,
+            dev_guild_id=guild,
+            shards=shards,
+            metrics_port=int(port_text) if port_text else None,
+            log_format=log_format,
+        )
 
     @property
     def has_token(self) -> bool:

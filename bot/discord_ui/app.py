@@ -19,14 +19,17 @@ from typing import Any, cast
 import discord
 from discord.ext import commands
 
+from bot import logs
 from bot.discord_ui.format import Outgoing, to_message
 from bot.discord_ui.guards import Cooldowns, Deliveries
 from bot.discord_ui.shutdown import GRACE_SECONDS, Drain
 from bot.discord_ui.tree import RefereeTree
 from bot.discord_ui.views import RefereeButton, UnknownButton
 from bot.errors import StoreUnavailable
+from bot.metrics import METRICS, Metrics
 from bot.referee import Referee
 from bot.referee.replies import Actor, ButtonSpec, Reply, Where
+from bot.shards import Shards
 
 log = logging.getLogger("bot.discord")
 
@@ -74,8 +77,11 @@ def actor_of(user: discord.abc.User | discord.Member) -> Actor:
     )
 
 
-class RefereeBot(commands.Bot):
-    """The bot. Cogs reach the referee as ``bot.referee``; nothing else holds game state."""
+class RefereeBot(commands.AutoShardedBot):
+    """The bot. Cogs reach the referee as ``bot.referee``; nothing else holds game state.
+
+    Sharded: ``shard_count`` and ``shard_ids`` (options) give this process its shards, and it
+    sweeps only their servers; without them Discord picks the count and it serves them all."""
 
     def __init__(
         self,
@@ -83,6 +89,7 @@ class RefereeBot(commands.Bot):
         *,
         sweep_seconds: float | None = SWEEP_SECONDS,
         heartbeat: str | os.PathLike[str] | None = None,
+        metrics: Metrics | None = None,
         **options: Any,
     ) -> None:
         intents = discord.Intents.none()
@@ -104,6 +111,15 @@ class RefereeBot(commands.Bot):
         self.cooldowns: Cooldowns | None = Cooldowns()
         self.drain = Drain()  # discord_ui.shutdown: what is in flight when the bot stops
         self.grace_seconds = GRACE_SECONDS
+        self.metrics = metrics or METRICS
+
+    @property
+    def own_shards(self) -> Shards | None:
+        """The shards this process serves when it serves only some (None: all of them)."""
+        if self.shard_count is None or self.shard_ids is None:
+            return None
+        shards = Shards(self.shard_count, tuple(sorted(self.shard_ids)))
+        return None if shards.serves_all else shards
 
     async def setup_hook(self) -> None:
         """Buttons first (a click may arrive before anything else), then the commands."""
@@ -131,6 +147,25 @@ class RefereeBot(commands.Bot):
         if self.gateway_connected:
             log.warning("gateway disconnected: the heartbeat stops until it is back")
         self.gateway_connected = False
+
+    # ---- per shard, for the metrics (AutoShardedBot's events) --------------------------------
+    async def on_shard_connect(self, shard_id: int) -> None:
+        self.metrics.gateway(shard_id, True)
+
+    async def on_shard_resumed(self, shard_id: int) -> None:
+        self.metrics.gateway(shard_id, True)
+
+    async def on_shard_disconnect(self, shard_id: int) -> None:
+        self.metrics.gateway(shard_id, False)
+
+    def _gateway_metrics(self) -> None:
+        for shard_id, shard in self.shards.items():
+            self.metrics.gateway(shard_id, not shard.is_closed(), shard.latency)
+
+    async def on_app_command_completion(
+        self, interaction: discord.Interaction[Any], _: Any
+    ) -> None:
+        self.metrics.finished(interaction)  # failures are counted where they are reported
 
     @property
     def serving(self) -> bool:
@@ -172,7 +207,14 @@ class RefereeBot(commands.Bot):
         What the referee stored stands even if Discord fails to take the message: the failure
         is logged, the roll still happens, and the next /board shows the game as it is.
         """
+        if reply.reason == "cant_save":  # the referee answers a store fault as a reply
+            self.metrics.outcome(interaction, "cant_save")
+            self.metrics.store_faults.labels("command").inc()
+        elif not reply.ok:
+            self.metrics.outcome(interaction, "refused")
         async for shown in self.referee.sequence(where_of(interaction), reply):
+            if shown.reason == "roll_later":  # the store could not save the roll yet
+                self.metrics.store_faults.labels("roll").inc()
             await self._deliver(interaction, to_message(shown, title=title), shown)
             title = None  # the title heads the first message only
 
@@ -198,12 +240,12 @@ class RefereeBot(commands.Bot):
                 ),
             )
 
-    @staticmethod
-    async def send(interaction: discord.Interaction[Any], out: Outgoing) -> None:
+    async def send(self, interaction: discord.Interaction[Any], out: Outgoing) -> None:
         """The first answer as the response, every later one as a followup."""
         if interaction.response.is_done():
             await interaction.followup.send(**out.kwargs())
         else:
+            self.metrics.answering(interaction)
             await interaction.response.send_message(**out.kwargs())
 
     async def on_button(self, interaction: discord.Interaction[Any], spec: ButtonSpec) -> None:
@@ -211,8 +253,13 @@ class RefereeBot(commands.Bot):
         reply = await self.referee.press(
             *here(interaction), spec.custom_id, request_id=str(interaction.id)
         )
-        if not reply.ok:
+        if reply.reason == "cant_save":  # the referee answers a store fault as a reply
+            self.metrics.outcome(interaction, "cant_save")
+            self.metrics.store_faults.labels("command").inc()
+        elif not reply.ok:
+            self.metrics.outcome(interaction, "refused")
             await self.send(interaction, to_message(reply))
+            self.metrics.finished(interaction)
             return
         try:
             await interaction.response.edit_message(view=None)  # retire the clicked buttons
@@ -222,15 +269,18 @@ class RefereeBot(commands.Bot):
                 getattr(interaction.message, "id", None),
             )
         await self.answer(interaction, reply)
+        self.metrics.finished(interaction)
 
     # ---- notices the sweeper produces (flag falls, expired challenges) -----------------------
     async def _sweep_forever(self) -> None:
         while True:
             await asyncio.sleep(self.sweep_seconds or SWEEP_SECONDS)
+            self._gateway_metrics()
             try:
                 await self.post_notices()
                 self.beat()  # only after a round that worked: the store answers too
             except StoreUnavailable as exc:  # the store logged the fault; try next round
+                self.metrics.store_faults.labels("sweep").inc()
                 log.warning("sweep postponed: %s", exc)
             except Exception:  # the sweeper must outlive one bad round
                 log.exception("sweep failed")
@@ -238,7 +288,7 @@ class RefereeBot(commands.Bot):
     async def post_notices(self) -> int:
         """Run one sweep and post what it decided in each game's channel; returns how many."""
         posted = 0
-        for notice in await self.referee.sweep():
+        for notice in await self.referee.sweep(shards=self.own_shards):
             channel = self.get_channel(notice.where.channel_id) or self.get_partial_messageable(
                 notice.where.channel_id, guild_id=notice.where.guild_id
             )
@@ -252,13 +302,12 @@ class RefereeBot(commands.Bot):
         return posted
 
 
-def configure_logging(level: str = "INFO") -> None:
-    """One line per event, with a timestamp and the logger: enough to follow a game."""
-    logging.basicConfig(
-        level=getattr(logging, str(level).upper(), logging.INFO),
-        format="%(asctime)s %(levelname)s %(name)s %(message)s",
-    )
-    logging.getLogger("discord").setLevel(max(logging.INFO, logging.getLogger().level))
+def configure_logging(level: str = "INFO", fmt: str = "text", shards: Any = None) -> None:
+    """One line per event (text, or JSON for a log collector: ``bot.logs``), with the time, the
+    logger and, when this process serves only some shards, which."""
+    ids = getattr(shards, "ids", None)
+    fields = {"shards": f"{ids[0]}-{ids[-1]}" if ids else "all"} if fmt == "json" else None
+    logs.configure(level, fmt, fields=fields)
 
 
 async def _open(config: Any) -> tuple[Any, Referee]:
@@ -276,7 +325,11 @@ async def serve(config: Any) -> None:
     heartbeat = os.environ.get("REFEREE_HEARTBEAT")
     if heartbeat:  # one left by an earlier run says nothing about this one
         Path(heartbeat).unlink(missing_ok=True)
-    bot = RefereeBot(referee, heartbeat=heartbeat)
+    shards = getattr(config, "shards", None) or Shards()
+    port = getattr(config, "metrics_port", None)
+    if port is not None:
+        log.info("metrics on port %s", METRICS.serve(port), extra={"metrics_port": port})
+    bot = RefereeBot(referee, heartbeat=heartbeat, shard_count=shards.count, shard_ids=shards.ids)
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -300,7 +353,11 @@ async def serve(config: Any) -> None:
 
 def run(config: Any) -> None:
     """``python -m bot``: serve Discord with the token from the configuration."""
-    configure_logging(getattr(config, "log_level", "INFO"))
+    configure_logging(
+        getattr(config, "log_level", "INFO"),
+        getattr(config, "log_format", "text"),
+        getattr(config, "shards", None),
+    )
     asyncio.run(serve(config))
 
 

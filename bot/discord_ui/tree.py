@@ -19,6 +19,7 @@ from bot.discord_ui.guards import first_delivery
 from bot.discord_ui.option_guard import check_options
 from bot.discord_ui.shutdown import RESTARTING, admitted
 from bot.errors import BadInput, StoreUnavailable
+from bot.metrics import metrics_of
 from bot.texts import CANT_SAVE
 
 log = logging.getLogger("bot.discord")
@@ -68,6 +69,7 @@ async def send_private(interaction: discord.Interaction[Any], text: str) -> None
     if interaction.response.is_done():
         await interaction.followup.send(text, ephemeral=True)
     else:
+        metrics_of(interaction).answering(interaction)
         await interaction.response.send_message(text, ephemeral=True)
 
 
@@ -84,7 +86,9 @@ async def report(interaction: discord.Interaction[Any], error: BaseException) ->
         "command": command,
         "custom_id": custom_id,
     }
+    metrics = metrics_of(interaction)
     if text is None:
+        metrics.outcome(interaction, "error")
         original = getattr(error, "original", error)
         log.error(
             "unexpected error %s",
@@ -93,13 +97,17 @@ async def report(interaction: discord.Interaction[Any], error: BaseException) ->
         )
         text = UNEXPECTED
     elif isinstance(getattr(error, "original", error), StoreUnavailable):
+        metrics.outcome(interaction, "cant_save")
+        metrics.store_faults.labels("command").inc()
         log.warning("could not save %s: %s", context, getattr(error, "original", error))
     else:
+        metrics.outcome(interaction, "refused")
         log.info("refused %s: %s", context, text)
     try:
         await send_private(interaction, text)
     except discord.HTTPException:
         log.warning("could not deliver the error message %s", context, exc_info=True)
+    metrics.finished(interaction)
 
 
 class RefereeTree(app_commands.CommandTree[Any]):
@@ -112,6 +120,9 @@ class RefereeTree(app_commands.CommandTree[Any]):
         deadline.start(answered=interaction.response.is_done)
         if not first_delivery(interaction):
             return False
+        if interaction.type is discord.InteractionType.application_command:
+            name = interaction.command.qualified_name if interaction.command else "unknown"
+            metrics_of(interaction).arrived(interaction, name, "command")
         if not admitted(interaction):  # stopping (discord_ui.shutdown): a private note
             raise app_commands.CheckFailure(RESTARTING)
         if interaction.user.bot:

@@ -18,6 +18,7 @@ from bot import deadline
 from bot.discord_ui.guards import first_delivery
 from bot.discord_ui.shutdown import RESTARTING, admitted
 from bot.discord_ui.tree import report, send_private
+from bot.metrics import metrics_of
 from bot.referee.replies import CUSTOM_ID_PREFIX, ButtonKind, ButtonSpec
 
 log = logging.getLogger("bot.discord")
@@ -73,6 +74,7 @@ class RefereeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEM
         deadline.start(answered=interaction.response.is_done)  # the first answer is due
         if not first_delivery(interaction):  # a click delivered twice is handled once
             return False
+        metrics_of(interaction).arrived(interaction, "button", "button")
         if not admitted(interaction):  # stopping (bot.discord_ui.shutdown)
             await send_private(interaction, RESTARTING)
             return False

@@ -53,6 +53,7 @@ from bot.referee.replies import (
 from bot.referee.server import ServerSettings
 from bot.referee.upkeep import Upkeep
 from bot.referee.wrapper import command, refused
+from bot.shards import Shards
 from bot.store import Store
 
 
@@ -512,9 +513,12 @@ class Referee:
 
     # --- upkeep ----------------------------------------------------------------------------------
 
-    async def sweep(self, now: float | None = None) -> list[Notice]:
-        """End games whose flag fell, finish stale rolls, expire challenges; notices to post."""
-        return await self.upkeep.sweep(now)
+    async def sweep(
+        self, now: float | None = None, *, shards: Shards | None = None
+    ) -> list[Notice]:
+        """End games whose flag fell, finish stale rolls, expire challenges; notices to post.
+        ``shards``: only those servers (a process serving some of the bot's shards)."""
+        return await self.upkeep.sweep(now, shards=shards)
 
     async def sequence(self, where: Where, first: Reply) -> AsyncIterator[Reply]:
         """The replies a command's answer stands for, in the order to show them: ``first``,

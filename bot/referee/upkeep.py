@@ -19,6 +19,7 @@ from bot.referee.replies import (
     Reply,
     Where,
 )
+from bot.shards import Shards
 from engine import Outcome, Termination
 
 
@@ -28,14 +29,21 @@ class Upkeep:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
 
-    async def sweep(self, now: float | None = None) -> list[Notice]:
+    async def sweep(
+        self, now: float | None = None, *, shards: Shards | None = None
+    ) -> list[Notice]:
         """End games whose flag fell, finish stale rolls, expire challenges; notices to post.
 
-        Call it every few seconds; it is cheap when there is nothing to do.
+        Call it every few seconds; it is cheap when there is nothing to do. ``shards``: only
+        the servers of these shards (a process serving some of the bot's shards); the shared
+        housekeeping (old request ids) is shard 0's.
         """
         now = self.ctx.now() if now is None else now
+        mine = shards.owns if shards is not None else _everyone
         notices: list[Notice] = []
         for g in await self.ctx.store.overdue_games(now):
+            if not mine(g.guild_id):
+                continue
             try:
                 state = await self.ctx.state(g)
             except BrokenGame as broken:  # the flag cannot be judged: tell the channel, once
@@ -51,6 +59,8 @@ class Upkeep:
                 continue
             notices.append(Notice(where_of(g), reply))
         for g in await self.ctx.store.stale_rolls(now - STALE_ROLL_AFTER):
+            if not mine(g.guild_id):
+                continue
             try:
                 reply = await self.ctx.complete_roll(g)
             except Conflict:  # a command rolled it first
@@ -61,11 +71,18 @@ class Upkeep:
                 continue
             notices.append(Notice(where_of(g), reply))
         for c in await self.ctx.store.expired_challenges(now):
+            if not mine(c.guild_id):
+                continue
             if await self.ctx.store.close_challenge(c.id, "expired"):
                 said = {"challenger": c.challenger_name, "opponent": c.opponent_name or "anyone"}
                 text = texts.notice_text("challenge_expired", said)
                 where = Where(c.guild_id, c.channel_id, c.parent_id)
                 told = Reply(text=text, notice="challenge_expired", params=said, challenge_id=c.id)
                 notices.append(Notice(where, told))
-        await self.ctx.store.prune_requests(now - REQUESTS_KEPT_FOR, REQUESTS_PRUNED_PER_SWEEP)
+        if mine(None):
+            await self.ctx.store.prune_requests(now - REQUESTS_KEPT_FOR, REQUESTS_PRUNED_PER_SWEEP)
         return notices
+
+
+def _everyone(guild_id: int | None) -> bool:
+    return True  # a sweep without shards: every server is this process's

@@ -199,9 +199,10 @@ def file_digest(path: Path) -> str:
 async def newer_file(path: Path) -> None:
     store = await SqliteStore.open(path)
     await store.close()
-    with sqlite3.connect(path) as db:
-        db.execute(f"PRAGMA user_version = {LATEST + 1}")
-    sqlite3.connect(path).close()
+    db = sqlite3.connect(path)  # closed here, not whenever it is collected: the last close
+    db.execute(f"PRAGMA user_version = {LATEST + 1}")  # moves the WAL into the file, so the
+    db.commit()  # digest below is the file as the bot finds it
+    db.close()
 
 
 async def test_a_file_from_a_newer_schema_is_refused_untouched(

@@ -51,6 +51,7 @@ def ready_payload() -> dict[str, object]:
         "user": user_payload(BOT_USER_ID, "referee", bot=True),
         "guilds": [],
         "session_id": "session",
+        "shard": [0, 1],  # the bot is sharded: every READY names its shard
         "resume_gateway_url": "wss://gateway.invalid",
         "application": {"id": "700000000000000001", "flags": 0},
     }
@@ -80,6 +81,7 @@ async def test_the_heartbeat_goes_stale_after_a_disconnect_and_returns_on_resume
 ) -> None:
     beat = bot.heartbeat
     assert beat is not None
+    bot._connection.shard_ids = [0]  # as AutoShardedClient.launch_shards does
     bot._connection.parse_ready(ready_payload())  # type: ignore[arg-type]
     await asyncio.wait_for(bot.wait_until_ready(), timeout=5)
     await rounds()
@@ -93,7 +95,7 @@ async def test_the_heartbeat_goes_stale_after_a_disconnect_and_returns_on_resume
     assert age(beat) > OLD - 5
     assert heartbeat_status(str(beat)) == 1
 
-    bot._connection.parse_resumed({})  # type: ignore[arg-type]
+    bot._connection.parse_resumed({"__shard_id__": 0})  # type: ignore[arg-type]
     await rounds()
     assert age(beat) < 1
     assert heartbeat_status(str(beat)) == 0
@@ -102,6 +104,7 @@ async def test_the_heartbeat_goes_stale_after_a_disconnect_and_returns_on_resume
 async def test_closing_the_bot_removes_the_heartbeat(bot: RefereeBot) -> None:
     beat = bot.heartbeat
     assert beat is not None
+    bot._connection.shard_ids = [0]  # as AutoShardedClient.launch_shards does
     bot._connection.parse_ready(ready_payload())  # type: ignore[arg-type]
     await asyncio.wait_for(bot.wait_until_ready(), timeout=5)
     assert beat.exists()

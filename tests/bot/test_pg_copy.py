@@ -1,0 +1,97 @@
+"""``python -m bot store copy``: a SQLite history moved to a real PostgreSQL, every game's chain
+verified there afterwards; a game altered in the file is named, and the command says so."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import sqlite3
+from pathlib import Path
+
+import asyncpg
+
+from bot.__main__ import main
+from bot.clock import ManualClock
+from bot.referee import Referee
+from bot.referee.records import check_stored
+from bot.referee.replies import Where
+from bot.store import SqliteStore
+from bot.store.copy import TABLES, PostgresLog, cli, copy
+from tests.bot.conftest import ALICE, BOB, HERE, THERE, play, random_game, start
+
+GUILD = Where(guild_id=1_100_000_000_000_000_123, channel_id=1_100_000_000_000_000_456)
+
+
+async def history(db_path: str) -> None:
+    """Finished games of all three kinds (one rated, one with a takeback), one still running,
+    and an open challenge, on a real SQLite file."""
+    store = await SqliteStore.open(db_path)
+    clock = ManualClock()
+    referee = Referee(store, clock, render=False)
+    try:
+        await start(referee, "atmalof", rated=True)
+        reply = await random_game(referee, HERE, {ALICE.id: ALICE, BOB.id: BOB}, seed=3)
+        assert reply.finished
+        await start(referee, "morris", where=THERE)
+        await play(referee, THERE, ALICE, "place d7")
+        await play(referee, THERE, BOB, "place a1")
+        assert (await referee.resign(THERE, BOB)).ok
+        await start(referee, "abalone", where=GUILD)  # Discord-sized ids: a running game
+        await play(referee, GUILD, ALICE, "push a1 ne")
+        made = await referee.challenge(HERE, ALICE, "morris", opponent=BOB, starter="me")
+        assert made.ok
+    finally:
+        await store.close()
+
+
+def counts(db_path: str) -> dict[str, int]:
+    db = sqlite3.connect(db_path)
+    try:
+        return {t: db.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in TABLES}
+    finally:
+        db.close()
+
+
+async def test_every_row_moves_and_every_game_verifies(db_path: str, postgres_url: str) -> None:
+    await history(db_path)
+    report = await copy(Path(db_path), postgres_url)
+    assert report.ok, report.failed
+    assert report.games == 3
+    assert report.rows == counts(db_path)
+    conn = await asyncpg.connect(postgres_url)
+    try:
+        g = await PostgresLog(conn).game(3)
+        assert g is not None and (g.guild_id, g.channel_id) == (GUILD.guild_id, GUILD.channel_id)
+        assert (await check_stored(PostgresLog(conn), g)).ok  # type: ignore[arg-type]
+        new = await conn.fetchval(
+            "INSERT INTO events (game_id, kind, at) VALUES (1, 'note', now()) RETURNING id"
+        )
+        assert new == report.rows["events"] + 1  # ids continue after the copied ones
+    finally:
+        await conn.close()
+
+
+async def test_a_game_altered_in_the_file_is_named(db_path: str, postgres_url: str) -> None:
+    await history(db_path)
+    db = sqlite3.connect(db_path, isolation_level=None)
+    try:
+        db.execute("UPDATE games SET last_hash = '00' || substr(last_hash, 3) WHERE id = 2")
+    finally:
+        db.close()
+    out = io.StringIO()
+    assert await asyncio.to_thread(cli, db_path, postgres_url, out) == 1
+    assert "game 2 does NOT verify" in out.getvalue()
+    assert "1 of 3 games failed" in out.getvalue()
+
+
+async def test_the_command_line_copies_once(db_path: str, postgres_url: str, capsys) -> None:
+    await history(db_path)
+    assert await _main(["store", "copy", "--from", db_path, "--to", postgres_url]) == 0
+    assert "all 3 games' chains check out" in capsys.readouterr().out
+    assert await _main(["store", "copy", "--from", db_path, "--to", postgres_url]) == 2
+    assert "already holds games" in capsys.readouterr().out
+    assert await _main(["store", "copy", "--from", db_path, "--to", "/tmp/x.db"]) == 2
+
+
+async def _main(argv: list[str]) -> int:
+    return await asyncio.to_thread(main, argv)
