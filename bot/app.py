@@ -27,6 +27,7 @@ from bot.replies import Actor, ButtonSpec, Reply, Where, refusal
 from bot.shutdown import GRACE_SECONDS, Drain
 from bot.store import StoreUnavailable
 from bot.texts import ROLL_LATER
+from bot.translator import CatalogTranslator
 from bot.views import RefereeButton, UnknownButton
 
 log = logging.getLogger("bot.discord")
@@ -103,6 +104,7 @@ class RefereeBot(commands.Bot):
     async def setup_hook(self) -> None:
         """Buttons first (a click may arrive before anything else), then the commands."""
         self.add_dynamic_items(RefereeButton, UnknownButton)
+        await self.tree.set_translator(CatalogTranslator(self.tree))  # Hungarian menus
         for name in COG_MODULES:
             if name not in self.extensions:
                 await self.load_extension(name)
