@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import translations
+
 DEFAULT_DB = Path("data") / "referee.db"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
@@ -26,10 +28,12 @@ class Config:
     db_path: str = str(DEFAULT_DB)
     log_level: str = "INFO"
     dev_guild_id: int | None = None
+    language: str = "en"  # the console's (REFEREE_LANGUAGE, or python -m bot console --lang)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
-        """Read DISCORD_TOKEN, REFEREE_DB, LOG_LEVEL and DEV_GUILD_ID (unset or empty: default)."""
+        """Read DISCORD_TOKEN, REFEREE_DB, LOG_LEVEL, DEV_GUILD_ID and REFEREE_LANGUAGE (unset or
+        empty: default)."""
         env = os.environ if env is None else env
         token = (env.get("DISCORD_TOKEN") or "").strip() or None
         db_path = (env.get("REFEREE_DB") or "").strip() or str(DEFAULT_DB)
@@ -42,7 +46,11 @@ class Config:
             if not guild_text.isdigit():
                 raise ConfigError(f"DEV_GUILD_ID must be a server id (digits), not {guild_text!r}")
             guild = int(guild_text)
-        return cls(token=token, db_path=db_path, log_level=level, dev_guild_id=guild)
+        try:
+            lang = translations.language((env.get("REFEREE_LANGUAGE") or "").strip())
+        except translations.UnknownLanguage as exc:
+            raise ConfigError(f"REFEREE_LANGUAGE: {exc}") from None
+        return cls(token=token, db_path=db_path, log_level=level, dev_guild_id=guild, language=lang)
 
     @property
     def has_token(self) -> bool:

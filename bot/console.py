@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TextIO
 
 import engine
+import translations
 from bot import texts
 from bot.commands import rules_reply
 from bot.config import Config
@@ -73,8 +74,11 @@ UNSAFE_IN_FILE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 class ConsoleTable:
     """Named players at one table; a player is known from the first time their name is used."""
 
-    def __init__(self, referee: Referee, out: TextIO, image_dir: Path | None) -> None:
+    def __init__(
+        self, referee: Referee, out: TextIO, image_dir: Path | None, lang: str = "en"
+    ) -> None:
         self.referee = referee
+        self.lang = lang  # help and rules; the referee's replies follow with issue 14's codes
         self.out = out
         self.image_dir = image_dir
         self.people: dict[str, Actor] = {}
@@ -178,10 +182,10 @@ class ConsoleTable:
             return False
         words = text.split()
         if text.lower() in ("help", "?"):  # nobody needs a name to ask for help
-            self.show(Reply(text=texts.HELP, ephemeral=True))
+            self.show(Reply(text=translations.words(self.lang).t("help.console"), ephemeral=True))
             return True
         if words and words[0].lower() == "rules":  # nor for the rules
-            self.show(rules_reply(words[1:]))
+            self.show(rules_reply(words[1:], self.lang))
             return True
         if self.current is None:
             self.say("who is speaking? write `name: command`, e.g. `alice: help`")
@@ -213,11 +217,11 @@ def _is_game(word: str) -> bool:
 
 
 async def open_table(
-    db_path: str, out: TextIO, image_dir: Path | None, *, render: bool = True
+    db_path: str, out: TextIO, image_dir: Path | None, *, render: bool = True, lang: str = "en"
 ) -> ConsoleTable:
     """A table over the store at ``db_path``; close it with ``close``."""
     store = await Store.open(db_path)
-    return ConsoleTable(Referee(store, render=render), out, image_dir)
+    return ConsoleTable(Referee(store, render=render), out, image_dir, lang)
 
 
 async def play(
@@ -273,7 +277,7 @@ def run_console(config: Config, lines: TextIO | None = None, out: TextIO | None 
     interactive = stream.isatty()
     try:
         with asyncio.Runner() as runner:
-            table = runner.run(open_table(config.db_path, out, image_dir))
+            table = runner.run(open_table(config.db_path, out, image_dir, lang=config.language))
             try:
                 print(BANNER, file=out)
                 print(f"(Pictures, records and the log go to {image_dir})", file=out, flush=True)

@@ -7,6 +7,9 @@ value), never by its English text. Command and option names stay English, as the
 
 from __future__ import annotations
 
+from typing import Any
+
+import discord
 from discord import Locale, app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
@@ -15,6 +18,14 @@ from translations import words
 # Our language for each Discord locale we have a catalog for (Discord has no Esperanto or
 # Icelandic locale: those users get the server's language in replies, English in the menus).
 LOCALES: dict[Locale, str] = {Locale.hungarian: "hu"}
+
+
+def private_language(interaction: discord.Interaction[Any]) -> str:
+    """The language of a private reply: the user's Discord locale where we have it, else English.
+
+    (Next, with the store's settings: the user's own ``/language`` first, the server's last.)
+    """
+    return LOCALES.get(interaction.locale, "en")
 
 
 def command_key(

@@ -16,30 +16,11 @@ import render
 from bot.app import RefereeBot, where_of
 from bot.discord_format import COLOUR_INFO
 from bot.guards import expensive
-from bot.rules_text import RULES
+from bot.rules_text import RULES, rules
+from bot.translator import private_language
+from translations import words
 
 log = logging.getLogger("bot.discord")
-
-HELP = (
-    "**Start**: `/challenge game opponent` (leave opponent empty for an open challenge; choose "
-    "a variant, options, a clock, who starts, and whether to play in a new thread). The other "
-    "player presses **Accept** (or `/accept`); either may add `dice_words` to the dice.\n"
-    "**Play**: `/drop row 4` · `/drop column 2` · `/move` · `/place` · `/remove` · `/push` · "
-    "`/play <any command>`; the options suggest legal moves as you type.\n"
-    "**Game**: `/board` · `/resign` · `/draw offer|accept|decline` · "
-    "`/takeback request|accept|decline` · `/abort` · `/rematch` · `/claim`\n"
-    "**Proof**: `/history` · `/record` (the record file) · `/replay` (an animation) · `/verify` "
-    "(rechecks every roll and move; the dice seed is revealed when the game ends) · `/import` "
-    "(check a record file)\n"
-    "**Disputes**: `/dispute [reason]` stops the clocks and calls the moderators\n"
-    "**Ladders**: `/ladder [game]` (the leaderboard; rated games only) · `/stats [player] "
-    "[game] [opponent]` (rating and its chart, record, streaks, head-to-head, dice luck)\n"
-    "**Rules**: `/rules atmalof` · `/rules morris` · `/rules abalone` · `/help` (this)\n"
-    "**Moderators**: `/referee abort` · `/referee award` · `/referee rewind` · `/referee resume` "
-    "· `/referee restore` · `/referee void` · `/referee theme` · `/referee settings` · "
-    "`/referee season-close`"
-)
-
 
 MAX_REPLAY_BYTES = 8 * 1024 * 1024
 
@@ -108,13 +89,18 @@ class Info(commands.Cog):
         game=[Choice(name=title, value=name) for name, (title, _) in RULES.items()]
     )
     async def rules(self, interaction: discord.Interaction[Any], game: str) -> None:
-        title, text = RULES[game]
-        embed = discord.Embed(title=f"{title}: the rules", description=text, colour=COLOUR_INFO)
+        lang = private_language(interaction)
+        title, text = rules(lang)[game]
+        heading = words(lang).t("rules.title", game=title)
+        embed = discord.Embed(title=heading, description=text, colour=COLOUR_INFO)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name="help", description="What the referee can do and how to start")
     async def help(self, interaction: discord.Interaction[Any]) -> None:
-        embed = discord.Embed(title="Board referee", description=HELP, colour=COLOUR_INFO)
+        w = words(private_language(interaction))
+        embed = discord.Embed(
+            title=w.t("help.title"), description=w.t("help.discord"), colour=COLOUR_INFO
+        )
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
 
