@@ -35,10 +35,7 @@ from bot.store import Store, StoreUnavailable
 log = logging.getLogger(__name__)
 
 TABLE = Where(guild_id=None, channel_id=1)
-BANNER = """\
-Console table: one line per command, as `name: command`; players join by using their name.
-Start a game of atmalof, morris or abalone:  alice: challenge bob atmalof  then  bob: accept
-Then play in turn (`alice: drop row 4`); `help` lists every command, `quit` or Ctrl-D leaves."""
+BANNER = translations.words("en").t("console.banner")  # the English table's
 UNEXPECTED = "Something went wrong on my side and it has been logged; the table goes on."
 # What a button under a reply does, typed at the table instead.
 TYPED = {
@@ -236,7 +233,7 @@ async def play(
     """Run the table until ``quit`` or end of input, reading lines in a worker thread."""
     table = await open_table(db_path, out, image_dir, render=render)
     try:
-        print(BANNER, file=out)
+        print(translations.words(table.lang).t("console.banner"), file=out)
         while True:
             text = await asyncio.to_thread(lines.readline)
             if text and echo:
@@ -279,8 +276,9 @@ def run_console(config: Config, lines: TextIO | None = None, out: TextIO | None 
         with asyncio.Runner() as runner:
             table = runner.run(open_table(config.db_path, out, image_dir, lang=config.language))
             try:
-                print(BANNER, file=out)
-                print(f"(Pictures, records and the log go to {image_dir})", file=out, flush=True)
+                w = translations.words(table.lang)
+                print(w.t("console.banner"), file=out)
+                print(w.t("console.folder", path=image_dir), file=out, flush=True)
                 while True:
                     if interactive:
                         print("> ", end="", file=out, flush=True)

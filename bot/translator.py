@@ -13,19 +13,18 @@ import discord
 from discord import Locale, app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
-from translations import words
+from translations import choose, words
 
 # Our language for each Discord locale we have a catalog for (Discord has no Esperanto or
 # Icelandic locale: those users get the server's language in replies, English in the menus).
 LOCALES: dict[Locale, str] = {Locale.hungarian: "hu"}
 
 
-def private_language(interaction: discord.Interaction[Any]) -> str:
-    """The language of a private reply: the user's Discord locale where we have it, else English.
-
-    (Next, with the store's settings: the user's own ``/language`` first, the server's last.)
-    """
-    return LOCALES.get(interaction.locale, "en")
+def private_language(interaction: discord.Interaction[Any], server: str | None = None) -> str:
+    """The language of a private reply (``translations.choose``): the user's Discord locale
+    where we have it, else the server's, else English. (The user's own ``/language`` comes first
+    once the store keeps it.)"""
+    return choose(locale=LOCALES.get(interaction.locale), server=server)
 
 
 def command_key(

@@ -115,6 +115,22 @@ class Words:
         return self.t(key, **params) if key in self._keys else None
 
 
+def choose(*, user: str | None = None, locale: str | None = None, server: str | None = None) -> str:
+    """The language of a private reply: the user's own choice (``/language``), else their
+    Discord locale where we have it, else the server's language (``/referee settings``), else
+    English. Public messages and board images use ``server`` alone."""
+    for code in (user, locale):
+        try:
+            if code:
+                return language(code)
+        except UnknownLanguage:
+            continue
+    try:
+        return language(server)
+    except UnknownLanguage:
+        return DEFAULT
+
+
 @cache
 def words(lang: str | None = None, domain: str = "messages") -> Words:
     """The messages of one language (``en``, ``hu``, ``eo``, ``is``), read once and kept."""
@@ -128,6 +144,7 @@ __all__ = [
     "NAMES",
     "UnknownLanguage",
     "Words",
+    "choose",
     "language",
     "placeholders",
     "read_catalog",

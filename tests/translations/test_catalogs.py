@@ -9,6 +9,7 @@ from translations import (
     COMMAND_LANGUAGES,
     LANGUAGES,
     UnknownLanguage,
+    choose,
     language,
     placeholders,
     read_catalog,
@@ -79,3 +80,12 @@ def test_language_codes() -> None:
         language("de")
     with pytest.raises(KeyError):
         words("en").t("no.such.key")
+
+
+def test_who_reads_which_language() -> None:
+    """The user's choice, else their client's locale where we have it, else the server's."""
+    assert choose(user="is", locale="hu", server="eo") == "is"
+    assert choose(locale="hu", server="eo") == "hu"
+    assert choose(locale="de", server="eo") == "eo"  # no German catalog: the server's
+    assert choose(locale=None, server=None) == "en"
+    assert choose(user="xx", server="hu") == "hu"
