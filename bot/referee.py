@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import engine
+import translations
 from bot import commands, ladder_store, texts
 from bot.disputes import Disputes
 from bot.endings import Endings
@@ -290,8 +291,27 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
     async def settings(self, where: Where) -> dict[str, Any]:
         """This guild's settings: {"theme": name or None, "ladder": {...}}."""
         if where.guild_id is None:
-            return {"theme": None, "ladder": {}, "takebacks": True}
+            return {"theme": None, "ladder": {}, "takebacks": True, "language": None}
         return await self.store.guild_settings(where.guild_id)
+
+    async def language(self, where: Where, user_id: int | None, locale: str | None = None) -> str:
+        """The language of a private reply to ``user_id`` (``translations.choose``): their own
+        choice, else their client's ``locale`` where we have it, else the server's."""
+        user = None if user_id is None else await self.store.user_language(user_id)
+        server = (await self.settings(where)).get("language")
+        return translations.choose(user=user, locale=locale, server=server)
+
+    async def set_language(self, where: Where, actor: Actor, code: str | None) -> Reply:
+        """A user's own language for private replies; None forgets it."""
+        try:
+            lang = None if code is None else translations.language(code)
+        except translations.UnknownLanguage as exc:
+            return refusal(str(exc))
+        await self.store.set_user_language(actor.id, lang, self._now())
+        if lang is None:
+            text = "Your language now follows your Discord client, else the server's."
+            return Reply(text=text, ephemeral=True)
+        return Reply(text=f"Your language is now {translations.NAMES[lang]}.", ephemeral=True)
 
     async def set_setting(self, where: Where, actor: Actor, key: str, value: Any) -> Reply:
         """Moderators only; keys: "theme" (a name render knows), "ladder" (a dict),
@@ -311,6 +331,13 @@ class Referee(Challenges, Endings, Ladders, Disputes, Imports, RefereeCore):
                 return refusal(problem)
             await ladder_store.set_ladder_setting(self.store, where.guild_id, value, self._now())
             return Reply(text=f"Ladders on this server: {ladder_setting_text(value)}.")
+        elif key == "language":
+            try:
+                lang = translations.language(str(value))
+            except translations.UnknownLanguage as exc:
+                return refusal(str(exc))
+            await self.store.set_guild_language(where.guild_id, lang, self._now())
+            return Reply(text=f"Server language: {translations.NAMES[lang]}.")
         elif key == "takebacks" and isinstance(value, bool):
             await self.store.set_takebacks(where.guild_id, value, self._now())
             return Reply(text=texts.takebacks_setting_text(value))

@@ -7,24 +7,14 @@ value), never by its English text. Command and option names stay English, as the
 
 from __future__ import annotations
 
-from typing import Any
-
-import discord
 from discord import Locale, app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
-from translations import choose, words
+from translations import words
 
 # Our language for each Discord locale we have a catalog for (Discord has no Esperanto or
 # Icelandic locale: those users get the server's language in replies, English in the menus).
 LOCALES: dict[Locale, str] = {Locale.hungarian: "hu"}
-
-
-def private_language(interaction: discord.Interaction[Any], server: str | None = None) -> str:
-    """The language of a private reply (``translations.choose``): the user's Discord locale
-    where we have it, else the server's, else English. (The user's own ``/language`` comes first
-    once the store keeps it.)"""
-    return choose(locale=LOCALES.get(interaction.locale), server=server)
 
 
 def command_key(

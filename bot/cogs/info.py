@@ -17,8 +17,8 @@ from bot.app import RefereeBot, where_of
 from bot.discord_format import COLOUR_INFO
 from bot.guards import expensive
 from bot.rules_text import RULES, rules
-from bot.translator import private_language
-from translations import words
+from bot.translator import LOCALES
+from translations import LANGUAGES, NAMES, words
 
 log = logging.getLogger("bot.discord")
 
@@ -38,6 +38,24 @@ class Info(commands.Cog):
 
     def __init__(self, bot: RefereeBot) -> None:
         self.bot = bot
+
+    async def _language(self, interaction: discord.Interaction[Any]) -> str:
+        """A private reply's language: the user's choice, client locale, the server's."""
+        locale = LOCALES.get(interaction.locale)
+        return await self.bot.referee.language(where_of(interaction), interaction.user.id, locale)
+
+    @app_commands.command(name="language", description="The language the referee answers you in")
+    @app_commands.describe(language="Your language; automatic follows your Discord client")
+    @app_commands.choices(
+        language=[
+            Choice(name="automatic", value="auto"),
+            *(Choice(name=NAMES[code], value=code) for code in LANGUAGES),
+        ]
+    )
+    async def language(self, interaction: discord.Interaction[Any], language: str) -> None:
+        code = None if language == "auto" else language
+        reply = await self.bot.call(interaction, "set_language", code)
+        await self.bot.answer(interaction, reply, title="Language")
 
     @app_commands.command(name="history", description="The moves of this channel's game so far")
     @expensive("history")
@@ -89,7 +107,7 @@ class Info(commands.Cog):
         game=[Choice(name=title, value=name) for name, (title, _) in RULES.items()]
     )
     async def rules(self, interaction: discord.Interaction[Any], game: str) -> None:
-        lang = private_language(interaction)
+        lang = await self._language(interaction)
         title, text = rules(lang)[game]
         heading = words(lang).t("rules.title", game=title)
         embed = discord.Embed(title=heading, description=text, colour=COLOUR_INFO)
@@ -97,7 +115,7 @@ class Info(commands.Cog):
 
     @app_commands.command(name="help", description="What the referee can do and how to start")
     async def help(self, interaction: discord.Interaction[Any]) -> None:
-        w = words(private_language(interaction))
+        w = words(await self._language(interaction))
         embed = discord.Embed(
             title=w.t("help.title"), description=w.t("help.discord"), colour=COLOUR_INFO
         )
