@@ -33,7 +33,7 @@ test: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy --follow-imports=silent bot/store bot/ladder
 	$(BIN)/lint-imports
-	$(BIN)/mypy engine render
+	$(BIN)/mypy engine render translations
 	$(BIN)/python -m pytest
 
 # Re-resolve requirements.lock from pyproject.toml's ranges (plus setuptools, which builds the

@@ -14,12 +14,14 @@ python -m bot health                  exit 0 while the heartbeat is fresh (Docke
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import stat
 import sys
 import time
 from collections.abc import Sequence
 
+import translations
 from bot.config import Config, ConfigError
 
 NO_TOKEN = (
@@ -51,7 +53,12 @@ def parser() -> argparse.ArgumentParser:
     )
     sub = top.add_subparsers(dest="command", metavar="COMMAND")
     sub.add_parser("run", help="Discord with a token; without one, the console at a terminal")
-    sub.add_parser("console", help="the console table (same referee and store)")
+    console = sub.add_parser("console", help="the console table (same referee and store)")
+    console.add_argument(
+        "--lang",
+        choices=translations.LANGUAGES,
+        help="the table's language (default: REFEREE_LANGUAGE, else en)",
+    )
     sync = sub.add_parser("sync", help="publish the slash commands (to one server, or --global)")
     where = sync.add_mutually_exclusive_group()
     where.add_argument("guild", nargs="?", type=snowflake, help="the server to publish to")
@@ -107,6 +114,8 @@ def _command(argv: Sequence[str] | None) -> int:
     if command == "console":
         from bot.console.table import run_console
 
+        if args.lang:
+            config = dataclasses.replace(config, language=args.lang)
         return run_console(config)
     if command == "sync":
         return _sync(config, args.guild, everywhere=args.everywhere)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+import translations
 from bot.errors import RefereeError
 from bot.logs import LOG_FORMATS
 from bot.shards import ShardError, Shards
@@ -52,10 +53,12 @@ class Config:
     metrics_port: int | None = None  # METRICS_PORT: Prometheus's /metrics (bot.metrics)
     log_format: str = "text"  # LOG_FORMAT: text or json (bot.logs)
 
+    language: str = "en"  # the console's (REFEREE_LANGUAGE, or python -m bot console --lang)
+
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
         """Read DISCORD_TOKEN, REFEREE_DB, LOG_LEVEL, DEV_GUILD_ID, SHARD_COUNT, SHARD_IDS,
-        METRICS_PORT and LOG_FORMAT (unset or empty: default)."""
+        METRICS_PORT, LOG_FORMAT and REFEREE_LANGUAGE (unset or empty: default)."""
         env = os.environ if env is None else env
         token = (env.get("DISCORD_TOKEN") or "").strip() or None
         db_path = (env.get("REFEREE_DB") or "").strip() or str(DEFAULT_DB)
@@ -85,6 +88,10 @@ class Config:
             raise ConfigError(
                 f"LOG_FORMAT must be one of {', '.join(LOG_FORMATS)}, not {log_format!r}"
             )
+        try:
+            lang = translations.language((env.get("REFEREE_LANGUAGE") or "").strip())
+        except translations.UnknownLanguage as exc:
+            raise ConfigError(f"REFEREE_LANGUAGE: {exc}") from None
         return cls(
             token=token,
             db_path=db_path,
@@ -93,6 +100,7 @@ class Config:
             shards=shards,
             metrics_port=int(port_text) if port_text else None,
             log_format=log_format,
+            language=lang,
         )
 
     @property

@@ -167,34 +167,6 @@ def takebacks_setting_text(allowed: bool) -> str:
     return notice_text("takebacks_on" if allowed else "takebacks_off", {})
 
 
-HELP = """\
-Commands (type them as `name: command` at the console):
-  challenge <name|anyone> <atmalof|morris|abalone> [variant] [rated] [clock 10+5|24h]
-            [first me|them|random] [option=value ...] [words "your dice words"]
-  accept [words "..."] | decline   answer the challenge waiting here (words: mixed into the dice)
-  <a move>                     drop row 4, move 3,4 4,5 (Atmalof); place d7, move d7 d6 x b6
-                               (Morris); push a1 a3 ne (Abalone); add "confirm" to announce
-                               a drop into a full line (it can only lose the turn)
-  moves [page] | legal [prefix]  every move you can make now, or those starting with prefix
-  board | history [page] | record | verify
-  draw [accept|decline]        offer a draw, or answer one
-  takeback [accept|decline]    ask to take back your last turn, or answer (casual games)
-  resign | abort | claim | rematch
-  dispute [reason]             freeze the game and call the moderators
-  import <path>                check a record file and show its final position
-  rules <atmalof|morris|abalone>  a short summary of the game's rules
-  ladder [game] [all]          the leaderboard (all: provisional players too)
-  stats [name] [game] [rival]  a player's rating, record, streaks, dice luck
-  help | quit
-Moderator (type them as `referee: command`; Discord's /referee group):
-  abort <reason> | void <reason>     end the game without a result
-  award <name|draw> <reason>         decide the game
-  rewind <N> [reason]                show the position after action N (0: the start)
-  restore <N> <reason>               by agreement, go on from the position after action N
-  resume [reason]                    unfreeze a disputed game
-  settings | theme <name> | season-close confirm"""
-
-
 # Why the referee refuses a command, by the reason code a ``bot.errors.Refusal`` carries; its
 # parameters fill the sentence. The one place these sentences live (a language adds a catalog).
 REFUSALS: dict[str, str] = {
@@ -252,6 +224,7 @@ REFUSALS: dict[str, str] = {
     "button_game_gone": "that game is over or elsewhere",
     "unknown_theme": "unknown theme {theme!r}: choose one of {themes}",
     "unknown_setting": "there is no setting {key!r} (try theme)",
+    "unknown_language": "{message}",
     "unknown_person": "I don't know {who!r} here (players: {known})",
     "console_challenge_usage": (
         "challenge whom to what? e.g. `challenge bob atmalof` or `challenge anyone morris`"
@@ -327,6 +300,9 @@ NOTICES: dict[str, str] = {
     "ladders_set": "Ladders on this server: {ladders}.",
     "takebacks_on": "Takebacks on this server: casual games may take back a move if both agree.",
     "takebacks_off": "Takebacks on this server: off. A move once made stands, in every game.",
+    "language_set": "Server language: {language}.",
+    "user_language_set": "Your language is now {language}.",
+    "user_language_auto": "Your language now follows your Discord client, else the server's.",
     "setting_set": "Server setting {key} is now {value}.",
     "mod_role_set": "Disputes now notify <@&{role}>.",
     "mod_role_cleared": "Disputes now notify nobody (disputes go to the channel).",

@@ -32,7 +32,7 @@ from PIL import Image
 
 import engine
 from engine.core import EngineError, Outcome
-from render.board import BoardRenderer, result_status, who
+from render.board import BoardRenderer, end_reason, who
 from render.canvas import Canvas, Mapped, canvas_on, map_boxes, mapped
 from render.frame import Card, bands, draw_card, draw_footer, draw_header, move_label
 from render.model import MAX_SIZE, MIN_SIZE, Last, Layout, RenderError, check_size
@@ -40,6 +40,7 @@ from render.paint import printable
 from render.palette import palette
 from render.png import encode_framed
 from render.theme import THEME_NAMES, THEMES, Theme, get_theme
+from translations import Words, words
 
 MAX_ALT_TEXT = 1000  # Discord's file description limit is 1024
 LABEL_STYLES = ("grid", "letters")
@@ -65,6 +66,11 @@ def _lasts(last: Any) -> tuple[Last, ...]:
     if isinstance(last, (tuple, list)):
         return tuple(item for item in last if isinstance(item, Last))
     return ()
+
+
+def _words(given: Words | None) -> Words:
+    """The words to draw with: the caller's language, English when none is given."""
+    return words("en") if given is None else given
 
 
 def _names(players: Sequence[str] | None, side_names: tuple[str, str]) -> tuple[str, str]:
@@ -102,9 +108,10 @@ def board_image(
     outcome: Outcome | None = None,
     labels: str = "grid",
     moves: int | None = None,
+    words: Words | None = None,
 ) -> Image.Image:
     """The board as a ``size`` x ``size`` RGB image (see ``board_png``)."""
-    scene = _Scene(game_name, state, last, theme, size, players, outcome, labels, moves)
+    scene = _Scene(game_name, state, last, theme, size, players, outcome, labels, moves, words)
     img = scene.background.copy()
     scene.r.draw(img, state, scene.lasts, scene.theme, scene.layout, scene.outcome)
     draw_header(img, scene.theme, scene.size, scene.cards)
@@ -127,43 +134,52 @@ class _Scene:
         outcome: Outcome | None,
         labels: str,
         moves: int | None,
+        given_words: Words | None = None,
     ) -> None:
         self.r, self.theme, self.size = _prepare(game_name, state, theme, size)
+        self.w = _words(given_words)
         if labels not in LABEL_STYLES:
             raise RenderError(f"labels must be one of {', '.join(LABEL_STYLES)}, not {labels!r}")
         self.state = state
         self.lasts = _lasts(last)
-        self.names = _names(players, self.r.side_names)
+        self.names = _names(players, self.r.sides(self.w))
         self.outcome = engine.get_game(self.r.game).result(state) if outcome is None else outcome
         self.moves = state.ply if moves is None else moves
         self.layout = self.r.layout(state, self.size)
         self.background = self.r.background(state, self.theme, self.size, labels)
-        self.cards = _cards(self.r, state, self.theme, self.names, self.outcome)
+        self.cards = _cards(self.r, state, self.theme, self.names, self.outcome, self.w)
 
     def footer(self, img: Image.Image, fill: bool = True) -> None:
         draw_footer(
             img,
             self.theme,
             self.size,
-            move_label(self.moves, self.outcome is not None),
-            self.r.status(self.state, self.lasts, self.names, self.outcome),
+            move_label(self.moves, self.outcome is not None, self.w),
+            self.r.status(self.state, self.lasts, self.names, self.outcome, self.w),
             fill,
         )
 
 
 def _cards(
-    r: BoardRenderer, state: Any, th: Any, names: tuple[str, str], outcome: Outcome | None
+    r: BoardRenderer,
+    state: Any,
+    th: Any,
+    names: tuple[str, str],
+    outcome: Outcome | None,
+    w: Words,
 ) -> tuple[Card, Card]:
     """Both players' cards: name, side, hand line (with shorter forms) and tag."""
     cards = []
+    sides = r.sides(w)
     for side in (0, 1):
         if outcome is not None:
-            tag = "DRAW" if outcome.winner is None else ("WINS" if outcome.winner == side else None)
+            won = outcome.winner == side
+            tag = w.t("tag.draw") if outcome.winner is None else (w.t("tag.wins") if won else None)
         else:
-            tag = r.turn_tag(state) if state.to_move == side else None
-        hand = r.hand(state, side, th, outcome)
-        if names[side] != r.side_names[side]:
-            side_name = r.side_names[side]
+            tag = r.turn_tag(state, w) if state.to_move == side else None
+        hand = r.hand(state, side, th, outcome, w)
+        if names[side] != sides[side]:
+            side_name = sides[side]
             hand = dataclasses.replace(
                 hand,
                 text=f"{side_name} · {hand.text}",
@@ -183,12 +199,14 @@ def player_cards(
     *,
     players: Sequence[str] | None = None,
     outcome: Outcome | None = None,
+    words: Words | None = None,
 ) -> tuple[Card, Card]:
     """The two player cards ``board_image`` draws (for checking what they say)."""
     r, th, _ = _prepare(game_name, state, "dark", 800)
+    w = _words(words)
     if outcome is None:
         outcome = engine.get_game(r.game).result(state)
-    return _cards(r, state, th, _names(players, r.side_names), outcome)
+    return _cards(r, state, th, _names(players, r.sides(w)), outcome, w)
 
 
 def board_png(
@@ -202,6 +220,7 @@ def board_png(
     outcome: Outcome | None = None,
     labels: str = "grid",
     moves: int | None = None,
+    words: Words | None = None,
 ) -> bytes:
     """The board as PNG bytes: ``size`` x ``size`` pixels, themed, with the last action marked.
 
@@ -212,8 +231,9 @@ def board_png(
     "grid" or, for Morris, "letters" (the seed's A..X point names). ``moves``: the count the
     footer shows, when the caller counts otherwise than ``state.ply`` (the referee counts a
     Morris move with its removal as one, as its history does; the engine's ply counts two).
+    ``words``: the language of every word drawn (``translations.words("hu")``; English if None).
     """
-    scene = _Scene(game_name, state, last, theme, size, players, outcome, labels, moves)
+    scene = _Scene(game_name, state, last, theme, size, players, outcome, labels, moves, words)
     base = mapped(scene.background, palette(scene.r.game, scene.theme))
     with canvas_on(scene.background) as canvas:
         cards = _draw_on_canvas(scene, base, canvas)
@@ -281,33 +301,41 @@ def alt_text(
     players: Sequence[str] | None = None,
     outcome: Outcome | None = None,
     moves: int | None = None,
+    words: Words | None = None,
 ) -> str:
     """The position in words for screen readers (Discord's file description), under 1024 chars."""
     r, _, _ = _prepare(game_name, state, "dark", 800)
+    w = _words(words)
     game = engine.get_game(r.game)
-    names = _names(players, r.side_names)
+    sides = r.sides(w)
+    names = _names(players, sides)
     if outcome is None:
         outcome = game.result(state)
     done = state.ply if moves is None else moves
-    parts = [f"{game.title}, {state.variant} game, after {_count(done, 'action')}."]
+    title = w.t(f"game.{r.game}")
+    parts = [w.t("alt.head", game=title, variant=state.variant, n=done)]
     if outcome is not None:
-        parts.append(result_status(outcome, names, r.side_names).text.replace(" · ", ": ") + ".")
+        reason = end_reason(outcome, names, sides, w, **r.end_params(state))
+        if outcome.winner is None:
+            parts.append(w.t("alt.draw", reason=reason))
+        else:
+            parts.append(w.t("alt.win", who=who(names, sides, outcome.winner, w), reason=reason))
     else:
-        parts.append(f"{who(names, r.side_names, state.to_move)} to move.")
+        parts.append(w.t("alt.to_move", who=who(names, sides, state.to_move, w)))
     for item in _lasts(last):
         with contextlib.suppress(EngineError):
-            parts.append("Last: " + game.describe(item.before, item.action, item.roll))
-    parts.extend(r.describe_position(state, names))
+            parts.append(w.t("alt.last", what=r.said(item, w)))
+    parts.extend(r.describe_position(state, names, w))
     text = " ".join(parts)
     if len(text) > MAX_ALT_TEXT:
         text = text[: MAX_ALT_TEXT - 1].rsplit(" ", 1)[0] + "…"
     return text
 
 
-def text_board(game_name: str, state: Any, labels: str = "grid") -> str:
+def text_board(game_name: str, state: Any, labels: str = "grid", words: Words | None = None) -> str:
     """A compact monospace board for the console and a text-only fallback."""
     r, _, _ = _prepare(game_name, state, "dark", 800)
-    return r.text_board(state, labels)
+    return r.text_board(state, labels, _words(words))
 
 
 def touched_cells(game_name: str, state: Any, last: Last | Sequence[Last] | None) -> set[Hashable]:
@@ -334,7 +362,3 @@ __all__ = [
     "text_board",
     "touched_cells",
 ]
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

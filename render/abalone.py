@@ -26,7 +26,7 @@ from engine.abalone import (
     marbles_off,
     moved_marbles,
 )
-from engine.abalone.board import DIRECTION_WORDS, DIRECTIONS, STEPS
+from engine.abalone.board import DIRECTIONS, STEPS
 from engine.abalone.moves import SIDE_NAMES
 from engine.core import EngineError, Outcome
 from render.board import BoardRenderer, result_status, who
@@ -44,6 +44,7 @@ from render.paint import (
     text_px,
 )
 from render.theme import PieceStyle, Theme
+from translations import Words
 
 SQRT3_2 = math.sqrt(3) / 2
 MARBLE = 0.46  # radius, in cell spacings
@@ -203,11 +204,13 @@ class AbaloneRenderer(BoardRenderer):
         draw_arrows(img, own, theme.accent, dark, u * 0.16, u * 0.34)
         draw_arrows(img, pushed, theme.warn, dark, u * 0.16, u * 0.34)
 
-    def hand(self, state: AbaloneState, side: int, theme: Theme, outcome: Outcome | None) -> Hand:
+    def hand(
+        self, state: AbaloneState, side: int, theme: Theme, outcome: Outcome | None, w: Words
+    ) -> Hand:
         taken = marbles_off(state, 1 - side)
         return Hand(
-            "pushed off",
-            shorter=("off",),
+            w.t("hand.pushed_off"),
+            shorter=(w.t("hand.off"),),
             tokens=min(taken, WIN),
             token_style=theme.abalone[1 - side],
             slots=max(0, WIN - taken),
@@ -219,26 +222,33 @@ class AbaloneRenderer(BoardRenderer):
         lasts: Sequence[Last],
         names: tuple[str, str],
         outcome: Outcome | None,
+        w: Words,
     ) -> Status:
+        sides = self.sides(w)
         if outcome is not None:
-            return result_status(outcome, names, SIDE_NAMES)
+            return result_status(outcome, names, sides, w)
         if not lasts:
-            return Status(f"{who(names, SIDE_NAMES, state.to_move)} to move")
-        last = lasts[-1]
+            return Status(w.t("status.to_move", who=who(names, sides, state.to_move, w)))
+        return self._last_status(lasts[-1], w)
+
+    def said(self, last: Last, w: Words) -> str:
+        return self._last_status(last, w).text
+
+    def _last_status(self, last: Last, w: Words) -> Status:
         moves = _moves(last)
         mover = last.before.to_move
         pushed = [(a, b) for a, b in moves if marble_at(last.before, a) != mover]
         cells = sorted(last.action.cells)
         span = cells[0] if len(cells) == 1 else f"{cells[0]}-{cells[-1]}"
-        word = DIRECTION_WORDS[DIRECTIONS.index(last.action.direction)]
-        me, them = SIDE_NAMES[mover], SIDE_NAMES[1 - mover]
+        where = w.t(f"dir.{last.action.direction}")
+        me = self.sides(w)[mover]
         if not pushed:
-            return Status(f"{me} moved {span} {word}")
-        text = f"{me} pushed {span} {word}"
+            return Status(w.t("abalone.moved", side=me, span=span, dir=where))
         if any(b is None for _, b in pushed):
-            return Status(f"{text} · a {them} marble is off!", tone="warn")
-        noun = "marble" if len(pushed) == 1 else "marbles"
-        return Status(f"{text} · sumito, {len(pushed)} {them} {noun} pushed", tone="accent")
+            text = w.t("abalone.pushed_off", side=me, span=span, dir=where)
+            return Status(text, tone="warn")
+        text = w.t("abalone.sumito", side=me, span=span, dir=where, n=len(pushed))
+        return Status(text, tone="accent")
 
     def touched(self, state: AbaloneState, lasts: Sequence[Last]) -> set[Hashable]:
         out: set[Hashable] = set()
@@ -249,17 +259,24 @@ class AbaloneRenderer(BoardRenderer):
                     out.add(b)
         return out
 
-    def describe_position(self, state: AbaloneState, names: tuple[str, str]) -> list[str]:
-        out = ["Rows A (bottom, Black's side) to I, diagonals 1 to 9."]
+    def describe_position(self, state: AbaloneState, names: tuple[str, str], w: Words) -> list[str]:
+        out = [w.t("alt.abalone.rows")]
+        sides = self.sides(w)
         for side in (0, 1):
             cells = marbles(state, side)
+            off = marbles_off(state, 1 - side)
             out.append(
-                f"{SIDE_NAMES[side]} ({len(cells)} marbles, {marbles_off(state, 1 - side)} "
-                f"pushed off by them): {' '.join(cells)}."
+                w.t(
+                    "alt.abalone.side",
+                    side=sides[side],
+                    n=len(cells),
+                    off=off,
+                    cells=" ".join(cells),
+                )
             )
         return out
 
-    def text_board(self, state: AbaloneState, labels: str) -> str:
+    def text_board(self, state: AbaloneState, labels: str, w: Words) -> str:
         """Rows I (top) to A; each diagonal's number sits one step south-east of its end."""
         chars = {0: ".", 1: "B", 2: "W"}
         grid = {r: [" "] * 23 for r in range(-1, 9)}
@@ -271,9 +288,16 @@ class AbaloneRenderer(BoardRenderer):
             low = min(r for r, nn in CELLS if nn == n)
             grid[low - 1][2 * n - (low - 1) + 6] = str(n)
         lines = ["".join(grid[r]).rstrip() for r in range(8, -2, -1)]
+        sides = self.sides(w)
         lines.append(
-            f"Black has lost {marbles_off(state, 0)}, White {marbles_off(state, 1)}; "
-            f"{SIDE_NAMES[state.to_move]} to move"
+            w.t(
+                "text.abalone",
+                side0=sides[0],
+                a=marbles_off(state, 0),
+                side1=sides[1],
+                b=marbles_off(state, 1),
+                side=sides[state.to_move],
+            )
         )
         return "\n".join(lines)
 

@@ -32,13 +32,13 @@ from render.paint import (
     text_px,
 )
 from render.theme import Theme
+from translations import Words
 
 MARGIN = 0.62  # label margin around the grid, in cells
 DIE_ROOM = 0.62  # room for the rolled die beyond the labels, right and below, in cells
 DIE = 0.52  # the die's side, in cells
 LABEL = 0.38  # label size, in cells
 PIECE = 0.39  # piece radius, in cells
-_WORDS = {4: "fours", 3: "threes", 5: "fives", 6: "sixes", 2: "twos"}
 
 
 @lru_cache(maxsize=64)
@@ -140,14 +140,6 @@ def _lost(last: Last) -> bool:
     """True when the drop hit an occupied square (the turn was lost)."""
     square = _landing(last)
     return square is not None and last.before.at(square) is not None
-
-
-def _run_word(line: int, count: int = 2) -> str:
-    """ "fours" (or "threes", "sixes"...) for the runs a tie-break counts; "four" for one."""
-    word = _WORDS.get(line - 1, f"runs of {line - 1}")
-    if count == 1:
-        return {"sixes": "six"}.get(word, word[:-1]) if word.endswith("s") else word
-    return word
 
 
 class AtmalofRenderer(BoardRenderer):
@@ -281,13 +273,19 @@ class AtmalofRenderer(BoardRenderer):
         draw_segment(img, (x - k, y - k), (x + k, y + k), (255, 255, 255), r * 0.32)
         draw_segment(img, (x - k, y + k), (x + k, y - k), (255, 255, 255), r * 0.32)
 
-    def hand(self, state: AtmalofState, side: int, theme: Theme, outcome: Outcome | None) -> Hand:
+    def end_params(self, state: AtmalofState) -> dict[str, object]:
+        return {"k": state.line}
+
+    def hand(
+        self, state: AtmalofState, side: int, theme: Theme, outcome: Outcome | None, w: Words
+    ) -> Hand:
         if outcome is not None and outcome.termination is Termination.TIEBREAK:
             n = len(fours(state, side))
-            runs = f"{n} {_run_word(state.line, n)}"
-            return Hand(f"{runs} · {state.in_hand(side)} in hand", shorter=(runs,))
-        in_hand = f"{state.in_hand(side)} in hand"
-        return Hand(f"{in_hand} · {state.on_board(side)} on board", shorter=(in_hand,))
+            runs = w.t("atmalof.runs", n=n, k=state.line - 1)
+            return Hand(w.t("hand.runs_in_hand", runs=runs, n=state.in_hand(side)), shorter=(runs,))
+        in_hand = w.t("hand.in_hand", n=state.in_hand(side))
+        both = w.t("hand.in_hand_on_board", n=state.in_hand(side), board=state.on_board(side))
+        return Hand(both, shorter=(in_hand,))
 
     def status(
         self,
@@ -295,43 +293,48 @@ class AtmalofRenderer(BoardRenderer):
         lasts: Sequence[Last],
         names: tuple[str, str],
         outcome: Outcome | None,
+        w: Words,
     ) -> Status:
+        sides = self.sides(w)
         if outcome is not None:
-            status = result_status(outcome, names, SIDE_NAMES)
             if outcome.termination is Termination.TIEBREAK:
                 counts = [len(fours(state, s)) for s in (0, 1)]
-                word = _run_word(state.line)
+                k = state.line - 1
                 if outcome.winner is None:
-                    text = f"Tie-break draw · {word}: {counts[0]} each"
+                    text = w.t("atmalof.tiebreak_draw", k=k, n=counts[0])
                 else:
-                    text = (
-                        f"{who(names, SIDE_NAMES, outcome.winner)} wins the tie-break · "
-                        f"{word} {counts[0]}-{counts[1]}"
-                    )
+                    winner = who(names, sides, outcome.winner, w)
+                    text = w.t("atmalof.tiebreak_win", who=winner, k=k, a=counts[0], b=counts[1])
                 return Status(text, tone="accent")
-            return status
+            return result_status(outcome, names, sides, w, **self.end_params(state))
         if not lasts:
-            return Status(f"{who(names, SIDE_NAMES, state.to_move)} to move: drop or move")
-        last = lasts[-1]
+            return Status(w.t("atmalof.to_move", who=who(names, sides, state.to_move, w)))
+        return self._last_status(lasts[-1], w)
+
+    def _last_status(self, last: Last, w: Words) -> Status:
         action = last.action
-        mover = SIDE_NAMES[last.before.to_move]
+        mover = self.sides(w)[last.before.to_move]
         if isinstance(action, Drop):
-            word = "row" if action.axis == "row" else "column"
+            axis = "row" if action.axis == "row" else "col"
             if last.roll is None:
-                return Status(f"{mover} announced {word} {action.index}")
+                return Status(w.t(f"atmalof.announced.{axis}", side=mover, k=action.index))
             faces = last.before.row_faces if action.axis == "row" else last.before.col_faces
-            square = _landing(last)
-            assert square is not None  # a drop with its roll lands somewhere
+            landed = _landing(last)
+            assert landed is not None  # a drop with its roll lands somewhere
+            square = _sq(landed)
             if _lost(last):
-                return Status(
-                    f"{mover} {word} {action.index}: {_sq(square)} is occupied, turn lost",
-                    die=(last.roll, faces),
-                    tone="warn",
-                )
-            return Status(
-                f"{mover} {word} {action.index}: lands on {_sq(square)}", die=(last.roll, faces)
-            )
-        return Status(f"{mover} moved {_sq(action.origin)} → {_sq(action.target)}")
+                text = w.t(f"atmalof.lost.{axis}", side=mover, k=action.index, square=square)
+                return Status(text, die=(last.roll, faces), tone="warn")
+            text = w.t(f"atmalof.lands.{axis}", side=mover, k=action.index, square=square)
+            return Status(text, die=(last.roll, faces))
+        a, b = _sq(action.origin), _sq(action.target)
+        return Status(w.t("atmalof.moved", side=mover, a=a, b=b))
+
+    def said(self, last: Last, w: Words) -> str:
+        status = self._last_status(last, w)
+        if status.die is None:
+            return status.text
+        return w.t("alt.atmalof.rolled", what=status.text, roll=status.die[0])
 
     def touched(self, state: AtmalofState, lasts: Sequence[Last]) -> set[Hashable]:
         out: set[Hashable] = set()
@@ -343,18 +346,16 @@ class AtmalofRenderer(BoardRenderer):
                 out |= {last.action.origin, last.action.target}
         return out
 
-    def describe_position(self, state: AtmalofState, names: tuple[str, str]) -> list[str]:
-        out = [
-            f"Board {state.rows} by {state.cols}, rows numbered from the top, columns from the "
-            f"left; a line of {state.line} wins."
-        ]
+    def describe_position(self, state: AtmalofState, names: tuple[str, str], w: Words) -> list[str]:
+        out = [w.t("alt.atmalof.board", rows=state.rows, cols=state.cols, line=state.line)]
+        sides = self.sides(w)
         for side in (0, 1):
             squares = state.squares_of(side)
-            where = " ".join(_sq(s) for s in squares) if squares else "none on the board"
-            out.append(f"{SIDE_NAMES[side]} ({state.in_hand(side)} in hand): {where}.")
+            where = " ".join(_sq(s) for s in squares) if squares else w.t("alt.none")
+            out.append(w.t("alt.side_hand", side=sides[side], n=state.in_hand(side), where=where))
         return out
 
-    def text_board(self, state: AtmalofState, labels: str) -> str:
+    def text_board(self, state: AtmalofState, labels: str, w: Words) -> str:
         width = len(str(max(state.rows, state.cols)))
         head = " " * (width + 1) + " ".join(f"{c:>{width}}" for c in range(1, state.cols + 1))
         lines = [head]
@@ -364,10 +365,16 @@ class AtmalofRenderer(BoardRenderer):
                 f"{chars[state.at((r, c))]:>{width}}" for c in range(1, state.cols + 1)
             )
             lines.append(f"{r:>{width}} {cells}")
-        lines.append(
-            f"Red {state.in_hand(0)} in hand, Blue {state.in_hand(1)} in hand; "
-            f"{SIDE_NAMES[state.to_move]} to move"
+        sides = self.sides(w)
+        hands = w.t(
+            "text.hands",
+            side0=sides[0],
+            a=state.in_hand(0),
+            side1=sides[1],
+            b=state.in_hand(1),
+            side=sides[state.to_move],
         )
+        lines.append(hands)
         return "\n".join(lines)
 
 

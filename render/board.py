@@ -11,16 +11,26 @@ from engine.core import Outcome
 from render.frame import Hand, Status
 from render.model import Last, Layout
 from render.theme import RGB, Theme
+from translations import Words
 
 
 class BoardRenderer:
     """One game's drawing: its layout, cached background, pieces and overlays, and words.
 
-    Subclasses are stateless; every cache is keyed by what the image depends on.
+    Subclasses are stateless; every cache is keyed by what the image depends on. The words come
+    from the caller (``w``, one language's catalog): nothing here is English of its own.
     """
 
     game: ClassVar[str]
-    side_names: ClassVar[tuple[str, str]]
+    side_names: ClassVar[tuple[str, str]]  # the engine's (English) names, for the engine's text
+
+    def sides(self, w: Words) -> tuple[str, str]:
+        """The two sides' names in ``w``'s language (Red and Blue, Fehér and Fekete...)."""
+        return (w.t(f"side.{self.game}.0"), w.t(f"side.{self.game}.1"))
+
+    def end_params(self, state: Any) -> dict[str, object]:
+        """What the game's ending sentences need besides the names (Atmalof: the line)."""
+        return {}
 
     def check(self, state: Any) -> None:
         """Raise TypeError unless ``state`` is this game's state."""
@@ -44,22 +54,31 @@ class BoardRenderer:
     ) -> None:
         raise NotImplementedError
 
-    def hand(self, state: Any, side: int, theme: Theme, outcome: Outcome | None) -> Hand:
+    def hand(self, state: Any, side: int, theme: Theme, outcome: Outcome | None, w: Words) -> Hand:
         raise NotImplementedError
 
     def status(
-        self, state: Any, lasts: Sequence[Last], names: tuple[str, str], outcome: Outcome | None
+        self,
+        state: Any,
+        lasts: Sequence[Last],
+        names: tuple[str, str],
+        outcome: Outcome | None,
+        w: Words,
     ) -> Status:
         raise NotImplementedError
 
-    def turn_tag(self, state: Any) -> str:
-        return "TO MOVE"
+    def said(self, last: Last, w: Words) -> str:
+        """One action in words, for the alt text's "Last:" (the status line's words)."""
+        raise NotImplementedError
 
-    def describe_position(self, state: Any, names: tuple[str, str]) -> list[str]:
+    def turn_tag(self, state: Any, w: Words) -> str:
+        return w.t("tag.to_move")
+
+    def describe_position(self, state: Any, names: tuple[str, str], w: Words) -> list[str]:
         """Sentences for the alt text about the pieces (after the turn line)."""
         raise NotImplementedError
 
-    def text_board(self, state: Any, labels: str) -> str:
+    def text_board(self, state: Any, labels: str, w: Words) -> str:
         raise NotImplementedError
 
     def touched(self, state: Any, lasts: Sequence[Last]) -> set[Hashable]:
@@ -67,24 +86,29 @@ class BoardRenderer:
         return set()
 
 
-def who(names: tuple[str, str], side_names: tuple[str, str], side: int) -> str:
+def who(names: tuple[str, str], sides: tuple[str, str], side: int, w: Words) -> str:
     """'Alice (Red)', or just 'Red' when the player has no name of their own."""
     name = names[side]
-    return name if name == side_names[side] else f"{name} ({side_names[side]})"
+    return name if name == sides[side] else w.t("who.named", name=name, side=sides[side])
 
 
-def result_status(outcome: Outcome, names: tuple[str, str], side_names: tuple[str, str]) -> Status:
+def end_reason(
+    outcome: Outcome, names: tuple[str, str], sides: tuple[str, str], w: Words, **params: object
+) -> str:
+    """Why the game ended, from how it ended (its termination), in ``w``'s words."""
+    loser = "" if outcome.winner is None else who(names, sides, 1 - outcome.winner, w)
+    return w.t(f"end.{outcome.termination.value}", loser=loser, **params)
+
+
+def result_status(
+    outcome: Outcome, names: tuple[str, str], sides: tuple[str, str], w: Words, **params: object
+) -> Status:
     """The status bar at the end: who won and why, in the accent colour."""
-    reason = outcome.reason.rstrip(".")
-    if outcome.winner is not None:  # "…: White wins" says again what the line starts with
-        for tail in (
-            f": {side_names[outcome.winner]} wins",
-            f", {side_names[outcome.winner]} wins",
-        ):
-            reason = reason.removesuffix(tail)
+    reason = end_reason(outcome, names, sides, w, **params)
     if outcome.winner is None:
-        return Status(f"Draw · {reason}", tone="accent")
-    return Status(f"{who(names, side_names, outcome.winner)} wins · {reason}", tone="accent")
+        return Status(w.t("result.draw", reason=reason), tone="accent")
+    winner = who(names, sides, outcome.winner, w)
+    return Status(w.t("result.win", who=winner, reason=reason), tone="accent")
 
 
 def mix(a: RGB, b: RGB, t: float) -> RGB:

@@ -15,11 +15,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from babel.dates import format_date
 from PIL import Image, ImageDraw
 
 from render.model import RenderError
 from render.paint import fit_text, font, printable
 from render.theme import RGB, Theme, get_theme
+from translations import Words, words
 
 SCALE = 3
 MIN_SIDE, MAX_SIDE = 120, 2000
@@ -82,13 +84,15 @@ def rating_chart_png(
     size: tuple[int, int] = (600, 300),
     *,
     title: str | None = None,
+    words: Words | None = None,
 ) -> bytes:
     """The rating after each game, oldest left, one step per game (bursts of games stay readable).
 
     Gridlines carry round rating numbers; the first and last dates sit under the axis; the last
-    point is labelled with its rating. No points: a friendly "no rated games yet" card.
+    point is labelled with its rating. No points: a friendly w.t("chart.no_games") card.
     """
     colours = get_theme(theme)
+    w = _words(words)
     width, height = _side(size[0], "width"), _side(size[1], "height")
     points = points[-MAX_POINTS:]
     ratings = [float(p[1]) for p in points]
@@ -104,7 +108,7 @@ def rating_chart_png(
     if title:
         text((x0, px * 0.5), title, px + 2, colours.text, "la")
     if not points:
-        text(((x0 + x1) / 2, (y0 + y1) / 2), "no rated games yet", px + 2, colours.muted, "mm")
+        text(((x0 + x1) / 2, (y0 + y1) / 2), w.t("chart.no_games"), px + 2, colours.muted, "mm")
         return _png(img.reduce(s))
 
     tick = lay.low
@@ -114,10 +118,10 @@ def rating_chart_png(
         text((x0 - px * 0.4, y), f"{tick:.0f}", px, colours.muted, "rm")
         tick += lay.step
     below = y1 + px * 0.8
-    text((x0, below), _date(points[0][0]), px, colours.muted, "la")
+    text((x0, below), _date(points[0][0], w), px, colours.muted, "la")
     if len(points) > 1:
-        text((x1, below), _date(points[-1][0]), px, colours.muted, "ra")
-    games = f"{len(points)} game{'s' if len(points) != 1 else ''}"
+        text((x1, below), _date(points[-1][0], w), px, colours.muted, "ra")
+    games = w.t("chart.games", n=len(points))
     text(((x0 + x1) / 2, below), games, px, colours.muted, "ma")
 
     xy = [lay.xy(i, r) for i, r in enumerate(ratings)]
@@ -166,8 +170,13 @@ def _axis(lo: float, hi: float) -> tuple[float, float, float]:
     return low, high, float(step)
 
 
-def _date(at: datetime) -> str:
-    return f"{at.day} {at:%b %Y}"
+def _date(at: datetime, w: Words) -> str:
+    """ "3 Mar 2026", in the language's own order and month names (CLDR, through Babel)."""
+    return format_date(at, "medium", locale=w.lang)
+
+
+def _words(given: Words | None) -> Words:
+    return words("en") if given is None else given
 
 
 # --- leaderboard -------------------------------------------------------------------------
@@ -212,6 +221,7 @@ def leaderboard_png(
     caller: Standing | None = None,
     width: int = 600,
     footnote: str | None = None,
+    words: Words | None = None,
 ) -> bytes:
     """The standings as a table: rank, name, rating ("1662?" when provisional), W/L/D, games.
 
@@ -229,18 +239,21 @@ def leaderboard_png(
     body = max(1, len(rows) + (1 if extra else 0)) * row_h + gap_h
     height = head_h + body + foot_h
     img = Image.new("RGB", (width, height), colours.background)
+    w = _words(words)
     draw = ImageDraw.Draw(img)
     margin = round(px * 0.8)
     _text(draw, (margin, round(px * 0.6)), title, px + 4, colours.text, "la")
     cols = _columns(width, margin, px)
     header_y = head_h - round(px * 0.8)
     for label, (x, anchor) in zip(
-        ("#", "Player", "Rating", "W / L / D", "Games"), cols, strict=True
+        (w.t(f"chart.{key}") for key in ("rank", "player", "rating", "wld", "games_column")),
+        cols,
+        strict=True,
     ):
         _text(draw, (x, header_y), label, px - 2, colours.muted, anchor[0] + "m")
     y = head_h
     if not rows and not extra:
-        _text(draw, (width / 2, y + row_h / 2), "no ranked players yet", px, colours.muted, "mm")
+        _text(draw, (width / 2, y + row_h / 2), w.t("chart.no_players"), px, colours.muted, "mm")
     for i, row in enumerate(rows):
         _row(draw, colours, row, y, row_h, width, margin, cols, px, striped=i % 2 == 0)
         y += row_h

@@ -26,6 +26,7 @@ from render.paint import (
     text_width,
 )
 from render.theme import RGB, PieceStyle, Theme
+from translations import Words
 
 HEADER = 0.125  # of size
 FOOTER = 0.08
@@ -268,8 +269,8 @@ def _split(text: str) -> tuple[str, str]:
     return text, ""
 
 
-def move_label(ply: int, over: bool) -> str:
+def move_label(ply: int, over: bool, w: Words) -> str:
     """ "Move 13" while the game runs (the action about to be made); "13 moves" at the end."""
     if over:
-        return f"{ply} move" if ply == 1 else f"{ply} moves"
-    return f"Move {ply + 1}"
+        return w.t("move.total", n=ply)
+    return w.t("move.current", n=ply + 1)

@@ -26,6 +26,7 @@ from engine.abalone.board import CELL_INDEX
 from engine.core import Termination
 from engine.playout import Prefer, random_steps
 from render import THEME_NAMES, Last, board_png, replay_gif
+from translations import words
 
 PLAYERS = ("Alice", "Bob")
 
@@ -221,6 +222,36 @@ def scenes() -> Iterator[Scene]:
     yield from abalone_scenes()
 
 
+# Players whose names carry each language's own letters, so the gallery shows them drawn.
+NATIVE_PLAYERS = {
+    "hu": ("Bőgős Ödön Űrhajós", "Kíváncsi Réka"),
+    "eo": ("Ĉiĝa Ĥaŭĵo", "Ŝaŭmĝoja Eĥo"),
+    "is": ("Þórður Ævarsson", "Guðný Ðöllisdóttir"),
+}
+
+
+def languages(out: Path) -> list[str]:
+    """Every scene in each other language (dark theme; ``OUT/<lang>/``, 400 px beside it)."""
+    names = []
+    for lang, players in NATIVE_PLAYERS.items():
+        w = words(lang)
+        (out / lang / "small").mkdir(parents=True, exist_ok=True)
+        for scene in scenes():
+            png = board_png(
+                scene.game, scene.state, scene.last, players=players, words=w, **scene.options
+            )
+            name = f"{lang}/{scene.name}.png"
+            (out / name).write_bytes(png)
+            img = Image.open(io.BytesIO(png)).convert("RGB")
+            img.resize((400, 400), resample=3).save(out / lang / "small" / f"{scene.name}.png")
+            names.append(name)
+        frames = random_game("morris", seed=2, plies=40)
+        name = f"{lang}/replay-morris.gif"
+        (out / name).write_bytes(replay_gif(frames, players=players, words=w))
+        names.append(name)
+    return names
+
+
 def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
@@ -243,8 +274,9 @@ def main(argv: list[str] | None = None) -> None:
         frames = random_game(game, seed=seed, plies=80)
         (out / f"replay-{game}.gif").write_bytes(replay_gif(frames, players=PLAYERS))
         names.append(f"replay-{game}.gif")
+    names += languages(out)
     rows = "\n".join(
-        f'<figure><img src="{n}" width="400"><img src="small/{n}"><figcaption>{n}</figcaption>'
+        f'<figure><img src="{n}" width="400"><img src="{_small(n)}"><figcaption>{n}</figcaption>'
         "</figure>"
         if n.endswith(".png")
         else f'<figure><img src="{n}"><figcaption>{n}</figcaption></figure>'
@@ -256,6 +288,11 @@ def main(argv: list[str] | None = None) -> None:
         encoding="utf-8",
     )
     print(f"wrote {len(names)} images to {out}")
+
+
+def _small(name: str) -> str:
+    lang, _, rest = name.rpartition("/")
+    return f"{lang}/small/{rest}" if lang else f"small/{rest}"
 
 
 if __name__ == "__main__":

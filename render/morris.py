@@ -46,6 +46,7 @@ from render.paint import (
     text_px,
 )
 from render.theme import PieceStyle, Theme
+from translations import Words
 
 MARGIN = 1.0  # label margin around the outer square, in grid units
 MAN = 0.36  # a man's radius, in grid units
@@ -255,14 +256,17 @@ class MorrisRenderer(BoardRenderer):
             for a, b in (((x - k, y - k), (x + k, y + k)), ((x - k, y + k), (x + k, y - k))):
                 draw_segment(img, a, b, theme.warn, unit * 0.09)
 
-    def hand(self, state: MorrisState, side: int, theme: Theme, outcome: Outcome | None) -> Hand:
+    def hand(
+        self, state: MorrisState, side: int, theme: Theme, outcome: Outcome | None, w: Words
+    ) -> Hand:
         hand, board = men_in_hand(state, side), men_on_board(state, side)
         if hand:
-            return Hand(f"{hand} in hand · {board} on board", shorter=(f"{hand} in hand",))
-        return Hand(f"{board} on board")
+            both = w.t("hand.in_hand_on_board", n=hand, board=board)
+            return Hand(both, shorter=(w.t("hand.in_hand", n=hand),))
+        return Hand(w.t("hand.on_board", n=board))
 
-    def turn_tag(self, state: MorrisState) -> str:
-        return "TO REMOVE" if pending_removal(state) else "TO MOVE"
+    def turn_tag(self, state: MorrisState, w: Words) -> str:
+        return w.t("tag.to_remove") if pending_removal(state) else w.t("tag.to_move")
 
     def status(
         self,
@@ -270,40 +274,60 @@ class MorrisRenderer(BoardRenderer):
         lasts: Sequence[Last],
         names: tuple[str, str],
         outcome: Outcome | None,
+        w: Words,
     ) -> Status:
+        sides = self.sides(w)
         if outcome is not None:
-            return result_status(outcome, names, SIDES)
-        me = SIDES[state.to_move]
-        them = SIDES[1 - state.to_move]
+            return result_status(outcome, names, sides, w)
         if pending_removal(state):
-            return Status(f"{me} closed a mill · remove a {them} man", tone="warn")
+            return Status(w.t("morris.mill_remove", side=sides[state.to_move]), tone="warn")
         if not lasts:
-            verb = "place a man" if men_in_hand(state, state.to_move) else "move"
-            return Status(f"{who(names, SIDES, state.to_move)} to {verb}")
-        parts = [self._said(last) for last in lasts]
-        for k in range(len(parts) - 1, 0, -1):  # "White placed g7 and removed b6"
-            mover = SIDES[lasts[k].before.to_move]
+            key = "morris.to_place" if men_in_hand(state, state.to_move) else "status.to_move"
+            return Status(w.t(key, who=who(names, sides, state.to_move, w)))
+        # A removal right after the same side's placement or move is said with it:
+        # "White placed g7 and removed b6".
+        turns: list[tuple[Last, int | None]] = []
+        for last in lasts:
+            previous = turns[-1][0] if turns else None
             if (
-                parts[k].startswith(mover + " ")
-                and lasts[k - 1].before.to_move == lasts[k].before.to_move
+                isinstance(last.action, Remove)
+                and previous is not None
+                and not isinstance(previous.action, Remove)
+                and previous.action.remove is None
+                and turns[-1][1] is None
+                and previous.before.to_move == last.before.to_move
             ):
-                parts[k - 1] += " and " + parts.pop(k)[len(mover) + 1 :]
-        return Status(", ".join(parts))
+                turns[-1] = (previous, last.action.point)
+            else:
+                turns.append((last, None))
+        parts = [self._said(last, w, taken) for last, taken in turns]
+        text = parts[0]
+        for part in parts[1:]:
+            text = w.t("status.then", first=text, second=part)
+        return Status(text)
 
-    def _said(self, last: Last) -> str:
+    def said(self, last: Last, w: Words) -> str:
+        return self._said(last, w, None)
+
+    def _said(self, last: Last, w: Words, taken: int | None) -> str:
         action = last.action
         before = last.before
-        mover = SIDES[before.to_move]
+        mover = self.sides(w)[before.to_move]
         if isinstance(action, Remove):
-            return f"{mover} removed {_name(before, action.point)}"
-        if isinstance(action, Place):
-            text = f"{mover} placed {_name(before, action.point)}"
-        else:
-            verb = "flew" if _flew(last) else "moved"
-            text = f"{mover} {verb} {_name(before, action.src)} → {_name(before, action.dst)}"
+            return w.t("morris.removed", side=mover, point=_name(before, action.point))
         if action.remove is not None:
-            text += f", removed {_name(before, action.remove)}"
-        return text
+            taken = action.remove
+        gone = None if taken is None else _name(before, taken)
+        if isinstance(action, Place):
+            point = _name(before, action.point)
+            if gone is None:
+                return w.t("morris.placed", side=mover, point=point)
+            return w.t("morris.placed_removed", side=mover, point=point, taken=gone)
+        verb = "flew" if _flew(last) else "moved"
+        a, b = _name(before, action.src), _name(before, action.dst)
+        if gone is None:
+            return w.t(f"morris.{verb}", side=mover, a=a, b=b)
+        return w.t(f"morris.{verb}_removed", side=mover, a=a, b=b, taken=gone)
 
     def touched(self, state: MorrisState, lasts: Sequence[Last]) -> set[Hashable]:
         out: set[Hashable] = set()
@@ -316,23 +340,24 @@ class MorrisRenderer(BoardRenderer):
                 out.add(_name(last.before, removed))
         return out
 
-    def describe_position(self, state: MorrisState, names: tuple[str, str]) -> list[str]:
+    def describe_position(self, state: MorrisState, names: tuple[str, str], w: Words) -> list[str]:
         board = board_layout(state)
+        sides = self.sides(w)
         out = []
         for side in (0, 1):
-            where = " ".join(board.points[p] for p in men(state, side)) or "none on the board"
-            out.append(f"{SIDES[side]} ({men_in_hand(state, side)} in hand): {where}.")
+            where = " ".join(board.points[p] for p in men(state, side)) or w.t("alt.none")
+            hand = men_in_hand(state, side)
+            out.append(w.t("alt.side_hand", side=sides[side], n=hand, where=where))
         closed = mills(state)
         if closed:
-            out.append(
-                "Mills: " + ", ".join("-".join(board.points[p] for p in m) for m in closed) + "."
-            )
+            listed = ", ".join("-".join(board.points[p] for p in m) for m in closed)
+            out.append(w.t("alt.morris.mills", mills=listed))
         if pending_removal(state):
             takeable = " ".join(sorted(board.points[p] for p in removable(state)))
-            out.append(f"{SIDES[state.to_move]} must remove one of: {takeable}.")
+            out.append(w.t("alt.morris.must_remove", side=sides[state.to_move], points=takeable))
         return out
 
-    def text_board(self, state: MorrisState, labels: str) -> str:
+    def text_board(self, state: MorrisState, labels: str, w: Words) -> str:
         board = board_layout(state)
         grid = [[" "] * 25 for _ in range(13)]
         at = {}
@@ -359,9 +384,17 @@ class MorrisRenderer(BoardRenderer):
             rows.append(f"{label} {''.join(row)}".rstrip())
         if labels != "letters":
             rows.append("  a   b   c   d   e   f   g")
+        sides = self.sides(w)
+        key = "text.hands_remove" if pending_removal(state) else "text.hands"
         rows.append(
-            f"White {men_in_hand(state, 0)} in hand, Black {men_in_hand(state, 1)} in hand; "
-            f"{SIDES[state.to_move]} to {'remove' if pending_removal(state) else 'move'}"
+            w.t(
+                key,
+                side0=sides[0],
+                a=men_in_hand(state, 0),
+                side1=sides[1],
+                b=men_in_hand(state, 1),
+                side=sides[state.to_move],
+            )
         )
         return "\n".join(rows)
 

@@ -18,6 +18,7 @@ from PIL import Image
 import engine
 from engine.core import Outcome
 from render.model import MIN_SIZE, Last, RenderError, check_size
+from translations import Words
 
 DEFAULT_MAX_BYTES = 8 * 1024 * 1024
 MAX_FRAMES = 400  # a longer game is sampled evenly (the first and last frames always kept)
@@ -88,8 +89,12 @@ def replay_gif(
     max_bytes: int = DEFAULT_MAX_BYTES,
     max_frames: int = MAX_FRAMES,
     format: str = "gif",
+    words: Words | None = None,
 ) -> bytes:
-    """An animated GIF (or WebP) of a whole game, a frame per action, at most ``max_bytes``."""
+    """An animated GIF (or WebP) of a whole game, a frame per action, at most ``max_bytes``.
+
+    ``words``: the language of the frames' cards and status lines (English if None).
+    """
     from render import board_image
 
     size = check_size(size)
@@ -122,6 +127,7 @@ def replay_gif(
                     players=players,
                     outcome=final,
                     labels=labels,
+                    words=words,
                 )
             )
         data = _encode(images, frame_ms, end_ms, format)

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TextIO
 
 import engine
+import translations
 from bot import texts
 from bot.config import Config
 from bot.console.format import reply_lines
@@ -37,10 +38,7 @@ from bot.store import SqliteStore, StoreUnavailable
 log = logging.getLogger(__name__)
 
 TABLE = Where(guild_id=None, channel_id=1)
-BANNER = """\
-Console table: one line per command, as `name: command`; players join by using their name.
-Start a game of atmalof, morris or abalone:  alice: challenge bob atmalof  then  bob: accept
-Then play in turn (`alice: drop row 4`); `help` lists every command, `quit` or Ctrl-D leaves."""
+BANNER = translations.words("en").t("console.banner")  # the English table's
 UNEXPECTED = "Something went wrong on my side and it has been logged; the table goes on."
 # What a button under a reply does, typed at the table instead.
 TYPED = {
@@ -76,8 +74,11 @@ UNSAFE_IN_FILE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 class ConsoleTable:
     """Named players at one table; a player is known from the first time their name is used."""
 
-    def __init__(self, referee: Referee, out: TextIO, image_dir: Path | None) -> None:
+    def __init__(
+        self, referee: Referee, out: TextIO, image_dir: Path | None, lang: str = "en"
+    ) -> None:
         self.referee = referee
+        self.lang = lang  # help and rules; the referee's replies follow with issue 14's codes
         self.out = out
         self.image_dir = image_dir
         self.people: dict[str, Actor] = {}
@@ -176,11 +177,11 @@ class ConsoleTable:
             return False
         words = text.split()
         if text.lower() in ("help", "?"):  # nobody needs a name to ask for help
-            self.show(Reply(text=texts.HELP, ephemeral=True))
+            self.show(Reply(text=translations.words(self.lang).t("help.console"), ephemeral=True))
             return True
         if words and words[0].lower() == "rules":  # nor for the rules
             try:
-                self.show(rules_reply(words[1:]))
+                self.show(rules_reply(words[1:], self.lang))
             except Refusal as exc:
                 self.show(refused(exc))
             return True
@@ -216,11 +217,11 @@ def _is_game(word: str) -> bool:
 
 
 async def open_table(
-    db_path: str, out: TextIO, image_dir: Path | None, *, render: bool = True
+    db_path: str, out: TextIO, image_dir: Path | None, *, render: bool = True, lang: str = "en"
 ) -> ConsoleTable:
     """A table over the store at ``db_path``; close it with ``close``."""
     store = await SqliteStore.open(db_path)
-    return ConsoleTable(Referee(store, render=render), out, image_dir)
+    return ConsoleTable(Referee(store, render=render), out, image_dir, lang)
 
 
 async def play(
@@ -235,7 +236,7 @@ async def play(
     """Run the table until ``quit`` or end of input, reading lines in a worker thread."""
     table = await open_table(db_path, out, image_dir, render=render)
     try:
-        print(BANNER, file=out)
+        print(translations.words(table.lang).t("console.banner"), file=out)
         while True:
             text = await asyncio.to_thread(lines.readline)
             if text and echo:
@@ -276,10 +277,11 @@ def run_console(config: Config, lines: TextIO | None = None, out: TextIO | None 
     interactive = stream.isatty()
     try:
         with asyncio.Runner() as runner:
-            table = runner.run(open_table(config.db_path, out, image_dir))
+            table = runner.run(open_table(config.db_path, out, image_dir, lang=config.language))
             try:
-                print(BANNER, file=out)
-                print(f"(Pictures, records and the log go to {image_dir})", file=out, flush=True)
+                w = translations.words(table.lang)
+                print(w.t("console.banner"), file=out)
+                print(w.t("console.folder", path=image_dir), file=out, flush=True)
                 while True:
                     if interactive:
                         print("> ", end="", file=out, flush=True)

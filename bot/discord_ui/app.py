@@ -23,6 +23,7 @@ from bot import logs
 from bot.discord_ui.format import Outgoing, to_message
 from bot.discord_ui.guards import Cooldowns, Deliveries
 from bot.discord_ui.shutdown import GRACE_SECONDS, Drain
+from bot.discord_ui.translator import CatalogTranslator
 from bot.discord_ui.tree import RefereeTree
 from bot.discord_ui.views import RefereeButton, UnknownButton
 from bot.errors import StoreUnavailable
@@ -124,6 +125,7 @@ class RefereeBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         """Buttons first (a click may arrive before anything else), then the commands."""
         self.add_dynamic_items(RefereeButton, UnknownButton)
+        await self.tree.set_translator(CatalogTranslator(self.tree))  # Hungarian menus
         for name in COG_MODULES:
             if name not in self.extensions:
                 await self.load_extension(name)

@@ -106,7 +106,7 @@ class Context:
     async def settings(self, where: Where) -> dict[str, Any]:
         """This guild's settings: {"theme": name or None, "ladder": {...}}."""
         if where.guild_id is None:
-            return {"theme": None, "ladder": {}, "takebacks": True}
+            return {"theme": None, "ladder": {}, "takebacks": True, "language": None}
         return await self.store.guild_settings(where.guild_id)
 
     async def game_here(self, where: Where, game_id: int | None) -> GameRow | None:

@@ -504,6 +504,19 @@ class Referee:
         "takebacks" (a bool: casual games may take back a move by consent)."""
         return await self.server.set_setting(where, actor, key, value)
 
+    async def language(self, where: Where, user_id: int | None, locale: str | None = None) -> str:
+        """The language of a private reply to ``user_id``: their own choice, else their
+        client's ``locale`` where we have it, else the server's (``translations.choose``)."""
+        return await self.server.language(where, user_id, locale)
+
+    @command()
+    async def set_language(
+        self, where: Where, actor: Actor, code: str | None, *, request_id: str | None = None
+    ) -> Reply:
+        """A user's own language for private replies (None: follow the client, else the
+        server)."""
+        return await self.server.set_language(actor, code)
+
     @command()
     async def forget_server(
         self, where: Where, actor: Actor, *, request_id: str | None = None

@@ -12,12 +12,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import engine
-from bot import texts
+import translations
 from bot.errors import Refusal
 from bot.referee.ladders import ladder_setting_text
 from bot.referee.names import name_key
 from bot.referee.replies import Actor, Reply, Where
-from bot.rules_text import RULES, console
+from bot.rules_text import RULES, console, rules
 
 if TYPE_CHECKING:
     from bot.referee import Referee
@@ -135,8 +135,8 @@ async def _import(referee: Referee, where: Where, path: str) -> Reply:
     return await referee.import_record(where, data, name=Path(path).name, gif=True)
 
 
-def rules_reply(words: list[str]) -> Reply:
-    """``rules <game>``: the same summary ``/rules`` shows, as terminal text."""
+def rules_reply(words: list[str], lang: str = "en") -> Reply:
+    """``rules <game>``: the same summary ``/rules`` shows, as terminal text, in ``lang``."""
     games = " | ".join(f"rules {name}" for name in RULES)
     if not words:
         raise Refusal("console_rules_usage", {"games": games})
@@ -144,8 +144,9 @@ def rules_reply(words: list[str]) -> Reply:
         name = engine.get_game(" ".join(words)).name
     except engine.EngineError as exc:
         raise Refusal("console_no_rules", {"words": " ".join(words)[:40], "games": games}) from exc
-    title, text = RULES[name]
-    return Reply(text=f"{title}: the rules\n{console(text)}", ephemeral=True)
+    title, text = rules(lang)[name]
+    heading = translations.words(lang).t("rules.title", game=title)
+    return Reply(text=f"{heading}\n{console(text)}", ephemeral=True)
 
 
 async def _moves(
@@ -254,7 +255,7 @@ async def dispatch(
     head, rest = words[0].lower(), words[1:]
     answer = rest[0].lower() if rest else ""
     if head in ("help", "?"):
-        return Reply(text=texts.HELP, ephemeral=True)
+        return Reply(text=translations.words("en").t("help.console"), ephemeral=True)
     if head == "challenge":
         return await _challenge(referee, where, actor, rest, people)
     if head == "accept" and rest and answer == "words":

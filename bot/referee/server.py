@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import translations
 from bot import ladder_store, texts
 from bot.errors import Refusal
 from bot.forget import forget_guild
@@ -52,9 +53,34 @@ class ServerSettings:
         elif key == "takebacks" and isinstance(value, bool):
             await self.ctx.store.set_takebacks(where.guild_id, value, self.ctx.now())
             return notice("takebacks_on" if value else "takebacks_off", {})
+        elif key == "language":
+            try:
+                lang = translations.language(str(value))
+            except translations.UnknownLanguage as exc:
+                raise Refusal("unknown_language", {"message": str(exc)}) from exc
+            await self.ctx.store.set_guild_language(where.guild_id, lang, self.ctx.now())
+            return notice("language_set", {"language": translations.NAMES[lang]})
         else:
             raise Refusal("unknown_setting", {"key": key})
         return notice("setting_set", {"key": key, "value": str(value)})
+
+    async def language(self, where: Where, user_id: int | None, locale: str | None) -> str:
+        """The language of a private reply to ``user_id`` (``translations.choose``): their own
+        choice, else their client's ``locale`` where we have it, else the server's."""
+        user = None if user_id is None else await self.ctx.store.user_language(user_id)
+        server = (await self.ctx.settings(where)).get("language")
+        return translations.choose(user=user, locale=locale, server=server)
+
+    async def set_language(self, actor: Actor, code: str | None) -> Reply:
+        """A user's own language for private replies; None forgets it."""
+        try:
+            lang = None if code is None else translations.language(code)
+        except translations.UnknownLanguage as exc:
+            raise Refusal("unknown_language", {"message": str(exc)}) from exc
+        await self.ctx.store.set_user_language(actor.id, lang, self.ctx.now())
+        if lang is None:
+            return notice("user_language_auto", {}, ephemeral=True)
+        return notice("user_language_set", {"language": translations.NAMES[lang]}, ephemeral=True)
 
     async def forget_server(self, where: Where, actor: Actor) -> Reply:
         """Moderators: remove this server's data (``bot.forget``; docs/privacy.md)."""

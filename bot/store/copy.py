@@ -36,6 +36,7 @@ TABLES = (
     "actions",
     "events",
     "guild_settings",
+    "user_languages",
     "request_ids",
     "seasons",
     "ratings",

@@ -232,6 +232,17 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE games ADD COLUMN checkpoint_seq INTEGER;
     ALTER TABLE games ADD COLUMN checkpoint_head TEXT;
     """,
+    # 8: languages (issue 15). guild_settings.language: the server's (public messages, boards;
+    # NULL: English); user_languages: a user's own choice (/language) for private replies, in
+    # every server (a person reads one language), removed when they clear it.
+    """
+    ALTER TABLE guild_settings ADD COLUMN language TEXT;
+    CREATE TABLE user_languages (
+        user_id INTEGER PRIMARY KEY,
+        language TEXT NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    """,
 )
 
 LATEST = len(MIGRATIONS)

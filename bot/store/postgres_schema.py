@@ -235,6 +235,15 @@ PG_MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE games ADD COLUMN checkpoint_seq INTEGER;
     ALTER TABLE games ADD COLUMN checkpoint_head TEXT;
     """,
+    # 8: languages: the server's, and each user's own choice for private replies
+    """
+    ALTER TABLE guild_settings ADD COLUMN language TEXT;
+    CREATE TABLE user_languages (
+        user_id BIGINT PRIMARY KEY,
+        language TEXT NOT NULL,
+        updated_at TIMESTAMPTZ NOT NULL
+    );
+    """,
 )
 
 PG_LATEST = len(PG_MIGRATIONS)

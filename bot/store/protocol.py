@@ -334,7 +334,11 @@ class Reader(Protocol):
         ...
 
     async def guild_settings(self, guild_id: int) -> dict[str, Any]:
-        """{"theme": name or None, "ladder": {...}, "takebacks": bool}; defaults if none."""
+        """{"theme", "ladder", "takebacks", "language" (None: English)}; defaults if none."""
+        ...
+
+    async def user_language(self, user_id: int) -> str | None:
+        """The language a user chose for their private replies (None: not chosen)."""
         ...
 
     async def mod_role(self, guild_id: int) -> int | None:
@@ -498,6 +502,14 @@ class Transaction(Reader, Protocol):
 
     async def set_takebacks(self, guild_id: int, allowed: bool, now: float) -> None:
         """Whether casual games on this server may take back a move by consent."""
+        ...
+
+    async def set_user_language(self, user_id: int, language: str | None, now: float) -> None:
+        """Keep (or, with None, forget) a user's own language for private replies."""
+        ...
+
+    async def set_guild_language(self, guild_id: int, language: str, now: float) -> None:
+        """The server's language: public messages and board images."""
         ...
 
     async def set_mod_role(self, guild_id: int, role_id: int | None, now: float) -> None:
@@ -704,6 +716,18 @@ class Store(Protocol):
     async def set_takebacks(self, guild_id: int, allowed: bool, now: float) -> None:
         async with self.transaction(f"saving the takeback setting of guild {guild_id}") as tx:
             await tx.set_takebacks(guild_id, allowed, now)
+
+    async def user_language(self, user_id: int) -> str | None:
+        async with self.reading() as rx:
+            return await rx.user_language(user_id)
+
+    async def set_user_language(self, user_id: int, language: str | None, now: float) -> None:
+        async with self.transaction(f"saving the language of user {user_id}") as tx:
+            await tx.set_user_language(user_id, language, now)
+
+    async def set_guild_language(self, guild_id: int, language: str, now: float) -> None:
+        async with self.transaction(f"saving the language of guild {guild_id}") as tx:
+            await tx.set_guild_language(guild_id, language, now)
 
     async def set_mod_role(self, guild_id: int, role_id: int | None, now: float) -> None:
         async with self.transaction(f"saving the moderators' role of guild {guild_id}") as tx:

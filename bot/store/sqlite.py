@@ -433,15 +433,22 @@ class SqliteReader(LadderReads):
 
     async def guild_settings(self, guild_id: int) -> dict[str, Any]:
         row = await self._one(
-            "SELECT theme, ladder, takebacks FROM guild_settings WHERE guild_id = ?", (guild_id,)
+            "SELECT theme, ladder, takebacks, language FROM guild_settings WHERE guild_id = ?",
+            (guild_id,),
         )
         if row is None:
-            return {"theme": None, "ladder": {}, "takebacks": True}
+            return {"theme": None, "ladder": {}, "takebacks": True, "language": None}
         return {
             "theme": row["theme"],
             "ladder": json.loads(row["ladder"]),
             "takebacks": bool(row["takebacks"]),
+            "language": row["language"],
         }
+
+    async def user_language(self, user_id: int) -> str | None:
+        """The language a user chose for their private replies (None: not chosen)."""
+        row = await self._one("SELECT language FROM user_languages WHERE user_id = ?", (user_id,))
+        return None if row is None else str(row[0])
 
     async def mod_role(self, guild_id: int) -> int | None:
         """The role a dispute notifies in this guild (None: not set)."""
@@ -521,6 +528,27 @@ class SqliteTransaction(SqliteReader, LadderWrites):
             (before, limit),
         )
         return cur.rowcount
+
+    async def set_user_language(self, user_id: int, language: str | None, now: float) -> None:
+        db = self.db
+        if language is None:
+            await db.execute("DELETE FROM user_languages WHERE user_id = ?", (user_id,))
+            return
+        await db.execute(
+            "INSERT INTO user_languages (user_id, language, updated_at) VALUES (?,?,?)"
+            " ON CONFLICT(user_id) DO UPDATE SET language = excluded.language,"
+            " updated_at = excluded.updated_at",
+            (user_id, language, now),
+        )
+
+    async def set_guild_language(self, guild_id: int, language: str, now: float) -> None:
+        db = self.db
+        await db.execute(
+            "INSERT INTO guild_settings (guild_id, language, updated_at) VALUES (?,?,?)"
+            " ON CONFLICT(guild_id) DO UPDATE SET language = excluded.language,"
+            " updated_at = excluded.updated_at",
+            (guild_id, language, now),
+        )
 
     async def set_takebacks(self, guild_id: int, allowed: bool, now: float) -> None:
         """Whether casual games on this server may take back a move by consent."""

@@ -326,7 +326,9 @@ async def test_a_schema_2_file_is_migrated_and_its_ladders_rebuilt(
     old.executescript(
         "DROP TABLE ratings; DROP TABLE seasons; DROP TABLE rating_changes; PRAGMA user_version=2;"
     )
-    old.executescript(UNDO_MIGRATION_7 + UNDO_MIGRATION_6 + UNDO_MIGRATION_5 + UNDO_MIGRATION_4)
+    old.executescript(
+        UNDO_MIGRATION_8 + UNDO_MIGRATION_7 + UNDO_MIGRATION_6 + UNDO_MIGRATION_5 + UNDO_MIGRATION_4
+    )
     old.close()
     store = await SqliteStore.open(db_path)
     try:
@@ -339,6 +341,10 @@ async def test_a_schema_2_file_is_migrated_and_its_ladders_rebuilt(
     finally:
         await store.close()
 
+
+UNDO_MIGRATION_8 = """
+    ALTER TABLE guild_settings DROP COLUMN language; DROP TABLE user_languages;
+"""
 
 UNDO_MIGRATION_7 = """
     DROP INDEX games_pending_roll; DROP INDEX games_active_by_player0;

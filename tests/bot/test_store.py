@@ -39,7 +39,12 @@ async def test_an_older_file_is_migrated_and_keeps_its_data(tmp_path: Path) -> N
         assert await store.schema_version() == LATEST
         rows = await store.db.execute_fetchall("SELECT name FROM players")
         assert [r[0] for r in rows] == ["alice"]
-        assert await store.guild_settings(5) == {"theme": None, "ladder": {}, "takebacks": True}
+        assert await store.guild_settings(5) == {
+            "theme": None,
+            "ladder": {},
+            "takebacks": True,
+            "language": None,
+        }
     finally:
         await store.close()
 

@@ -615,13 +615,16 @@ class Harness:
         *,
         channel: int = CHANNEL_ID,
         app_permissions: int | None = None,
+        locale: str = "en-US",
         **values: Any,
     ) -> Exchange:
         """Invoke ``/path`` as ``person`` with the given option values; wait for the handling.
 
-        ``app_permissions``: what the bot may do in the channel, when not the default.
+        ``app_permissions``: what the bot may do in the channel, when not the default;
+        ``locale``: the person's Discord client language.
         """
         payload = self._base(2, person, channel)
+        payload["locale"] = locale
         if app_permissions is not None:
             payload["app_permissions"] = str(app_permissions)
         payload["data"], _ = self._options(path, values)

@@ -420,6 +420,9 @@ COLUMNS = (
     Column("rules", empty_channel, info_cells("the rules"), values={"game": "abalone"}),
     Column("help", empty_channel, info_cells("Board referee")),
     Column(
+        "language", empty_channel, info_cells("Your language is now"), values={"language": "hu"}
+    ),
+    Column(
         "referee abort",
         fresh("morris"),
         moderator_cells("aborted by moderator"),

@@ -69,7 +69,7 @@ def test_a_sumito_draws_arrows_for_own_and_pushed_marbles() -> None:
     assert close(pixel(img, between("f6", "g7")), theme.warn, 50)  # the pushed White marble
     assert not close(pixel(img, between("c3", "d4")), theme.accent, 50)  # c3 did not move
     assert nearest(pixel(img, lay.centres["g7"]), palette(theme)) == "white"
-    assert "one White marble moves back" in render.alt_text("abalone", state, lasts)
+    assert "sumito, 1 marble pushed" in render.alt_text("abalone", state, lasts)
 
 
 def test_a_push_off_fills_a_capture_slot_and_wins_at_six() -> None:

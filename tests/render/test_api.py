@@ -12,6 +12,7 @@ import render
 from render import Last, RenderError
 from render.gallery import random_game
 from render.png import encode_png
+from translations import words
 
 GAMES = ("atmalof", "morris", "abalone")
 
@@ -138,7 +139,8 @@ def test_alt_text_says_who_moves_and_what_happened(game, mid_games) -> None:
     assert g.title in text
     assert ("Alice" if state.to_move == 0 else "Bob") in text
     assert "to move" in text
-    assert g.describe(last.before, last.action, last.roll) in text
+    said = render.renderer(game).said(last, words("en"))  # the status line's words
+    assert f"Last: {said}" in text
 
 
 def test_alt_text_of_a_crowded_board_stays_under_discords_limit() -> None:
@@ -153,7 +155,27 @@ def test_alt_text_reports_a_referee_decided_result() -> None:
     state = engine.get_game("abalone").new()
     outcome = engine.Outcome(engine.Termination.RESIGNATION, 1, "Black resigned")
     text = render.alt_text("abalone", state, players=("Alice", "Bob"), outcome=outcome)
-    assert "Bob (White) wins: Black resigned" in text
+    assert "Bob (White) wins: Alice (Black) resigned" in text
+
+
+@pytest.mark.parametrize("lang", ["hu", "eo", "is"])
+def test_alt_text_and_cards_speak_the_given_language(lang, mid_games) -> None:
+    """No English word left: every sentence is the language's own (checked against English)."""
+    english = words("en")
+    w = words(lang)
+    for game in GAMES:
+        state, last = mid_games[game]
+        text = render.alt_text(game, state, last, players=("Alice", "Bob"), words=w)
+        assert text.startswith(w.t(f"game.{game}"))
+        for side in (0, 1):
+            assert w.t(f"side.{game}.{side}") in text
+        for key in ("alt.none", "hand.pushed_off"):
+            assert english.t(key) not in text
+        assert " to move" not in text and "in hand" not in text and "Last:" not in text
+        cards = render.player_cards(game, state, players=("Alice", "Bob"), words=w)
+        for card in cards:
+            assert card.tag in (None, w.t("tag.to_move"), w.t("tag.to_remove"))
+            assert "hand" not in card.hand.text and "board" not in card.hand.text
 
 
 def test_text_board_atmalof_marks_pieces_by_row_and_column() -> None:

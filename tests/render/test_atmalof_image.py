@@ -139,7 +139,7 @@ def test_a_drop_on_an_occupied_square_is_marked_as_a_lost_turn() -> None:
     x, y = lay.centres[(4, 4)]
     cell = lay.spacing
     assert close(pixel(img, (x + cell * 0.3 - cell * 0.1, y - cell * 0.3)), theme.warn)
-    assert "loses the turn" in render.alt_text("atmalof", after, last)
+    assert "is occupied, turn lost (the die rolled 4)" in render.alt_text("atmalof", after, last)
 
 
 def test_a_move_draws_an_arrow_from_the_old_square() -> None:
@@ -192,6 +192,6 @@ def test_a_real_tie_break_end_is_drawn_with_the_counts() -> None:
     state, last = _tiebreak()
     assert state.outcome.termination is Termination.TIEBREAK
     alt = render.alt_text("atmalof", state, last)
-    assert "Tie-break" in alt
+    assert "wins: the tie-break count" in alt
     img = render.board_image("atmalof", state, last)
     assert img.size == (800, 800)

@@ -18,7 +18,7 @@ from pathlib import Path
 import PIL
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = ("pyproject.toml", "README.md", "engine", "render", "bot")
+SOURCES = ("pyproject.toml", "README.md", "engine", "render", "bot", "translations")
 
 CHECK = textwrap.dedent(
     """
@@ -44,6 +44,14 @@ CHECK = textwrap.dedent(
     accented = render.board_image("morris", state, players=("Őrsi Űrös", "Þóra Ðoŭĉ"))
     plain = render.board_image("morris", state, players=("rsi rs", "ra o"))
     assert accented.crop((0, 0, 800, 100)).tobytes() != plain.crop((0, 0, 800, 100)).tobytes()
+    import translations
+    from translations import words
+
+    assert Path(translations.__file__).resolve().is_relative_to(prefix), translations.__file__
+    assert words("is").t("move.total", n=21) == "21 leikur", "the catalogs ship in the wheel"
+    icelandic = render.board_image("abalone", engine.get_game("abalone").new(), words=words("is"))
+    english = render.board_image("abalone", engine.get_game("abalone").new())
+    assert icelandic.tobytes() != english.tobytes()
     print("ok", render.__file__)
     """
 )

@@ -13,33 +13,14 @@ from discord.app_commands import Choice, Range
 from discord.ext import commands
 
 import render
-from bot.discord_ui.app import RefereeBot, where_of
+from bot.discord_ui.app import RefereeBot, here, where_of
 from bot.discord_ui.format import COLOUR_INFO
 from bot.discord_ui.guards import expensive
-from bot.rules_text import RULES
+from bot.discord_ui.translator import LOCALES
+from bot.rules_text import RULES, rules
+from translations import LANGUAGES, NAMES, words
 
 log = logging.getLogger("bot.discord")
-
-HELP = (
-    "**Start**: `/challenge game opponent` (leave opponent empty for an open challenge; choose "
-    "a variant, options, a clock, who starts, and whether to play in a new thread). The other "
-    "player presses **Accept** (or `/accept`); either may add `dice_words` to the dice.\n"
-    "**Play**: `/drop row 4` · `/drop column 2` · `/move` · `/place` · `/remove` · `/push` · "
-    "`/play <any command>`; the options suggest legal moves as you type.\n"
-    "**Game**: `/board` · `/resign` · `/draw offer|accept|decline` · "
-    "`/takeback request|accept|decline` · `/abort` · `/rematch` · `/claim`\n"
-    "**Proof**: `/history` · `/record` (the record file) · `/replay` (an animation) · `/verify` "
-    "(rechecks every roll and move; the dice seed is revealed when the game ends) · `/import` "
-    "(check a record file)\n"
-    "**Disputes**: `/dispute [reason]` stops the clocks and calls the moderators\n"
-    "**Ladders**: `/ladder [game]` (the leaderboard; rated games only) · `/stats [player] "
-    "[game] [opponent]` (rating and its chart, record, streaks, head-to-head, dice luck)\n"
-    "**Rules**: `/rules atmalof` · `/rules morris` · `/rules abalone` · `/help` (this)\n"
-    "**Moderators**: `/referee abort` · `/referee award` · `/referee rewind` · `/referee resume` "
-    "· `/referee restore` · `/referee void` · `/referee theme` · `/referee settings` · "
-    "`/referee season-close`"
-)
-
 
 MAX_REPLAY_BYTES = 8 * 1024 * 1024
 
@@ -57,6 +38,24 @@ class Info(commands.Cog):
 
     def __init__(self, bot: RefereeBot) -> None:
         self.bot = bot
+
+    async def _language(self, interaction: discord.Interaction[Any]) -> str:
+        """A private reply's language: the user's choice, client locale, the server's."""
+        locale = LOCALES.get(interaction.locale)
+        return await self.bot.referee.language(where_of(interaction), interaction.user.id, locale)
+
+    @app_commands.command(name="language", description="The language the referee answers you in")
+    @app_commands.describe(language="Your language; automatic follows your Discord client")
+    @app_commands.choices(
+        language=[
+            Choice(name="automatic", value="auto"),
+            *(Choice(name=NAMES[code], value=code) for code in LANGUAGES),
+        ]
+    )
+    async def language(self, interaction: discord.Interaction[Any], language: str) -> None:
+        code = None if language == "auto" else language
+        reply = await self.bot.referee.set_language(*here(interaction), code)
+        await self.bot.answer(interaction, reply, title="Language")
 
     @app_commands.command(name="history", description="The moves of this channel's game so far")
     @expensive("history")
@@ -108,13 +107,18 @@ class Info(commands.Cog):
         game=[Choice(name=title, value=name) for name, (title, _) in RULES.items()]
     )
     async def rules(self, interaction: discord.Interaction[Any], game: str) -> None:
-        title, text = RULES[game]
-        embed = discord.Embed(title=f"{title}: the rules", description=text, colour=COLOUR_INFO)
+        lang = await self._language(interaction)
+        title, text = rules(lang)[game]
+        heading = words(lang).t("rules.title", game=title)
+        embed = discord.Embed(title=heading, description=text, colour=COLOUR_INFO)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name="help", description="What the referee can do and how to start")
     async def help(self, interaction: discord.Interaction[Any]) -> None:
-        embed = discord.Embed(title="Board referee", description=HELP, colour=COLOUR_INFO)
+        w = words(await self._language(interaction))
+        embed = discord.Embed(
+            title=w.t("help.title"), description=w.t("help.discord"), colour=COLOUR_INFO
+        )
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
 

@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.app_commands import Choice, Range
 from discord.ext import commands
 
+import translations
 from bot.discord_ui.app import RefereeBot, actor_of, here, is_moderator, where_of
 from bot.referee.ladders import ladder_setting_text
 from render.theme import THEME_NAMES
@@ -147,9 +148,11 @@ class Moderation(commands.Cog):
         ladders="Ratings per game (variants together) or per variant",
         moderators="The role a /dispute notifies",
         takebacks="Let casual games take back a move when both agree (rated games never do)",
+        language="The server's language: public messages and board images",
     )
     @app_commands.choices(
-        ladders=[Choice(name=name, value=value) for value, name in LADDER_CHOICES.items()]
+        ladders=[Choice(name=name, value=value) for value, name in LADDER_CHOICES.items()],
+        language=[Choice(name=translations.NAMES[c], value=c) for c in translations.LANGUAGES],
     )
     @moderator_only()
     async def settings(
@@ -158,7 +161,12 @@ class Moderation(commands.Cog):
         ladders: str | None = None,
         moderators: discord.Role | None = None,
         takebacks: bool | None = None,
+        language: str | None = None,
     ) -> None:
+        if language is not None:
+            reply = await self.bot.referee.set_setting(*here(interaction), "language", language)
+            await self.bot.answer(interaction, reply, title="Settings")
+            return
         if takebacks is not None:
             reply = await self.bot.referee.set_setting(*here(interaction), "takebacks", takebacks)
             await self.bot.answer(interaction, reply, title="Settings")
@@ -181,6 +189,7 @@ class Moderation(commands.Cog):
         )
         allowed = current.get("takebacks", True)
         text += f"\nTakebacks: {'casual games, when both agree' if allowed else 'off'}"
+        text += f"\nLanguage: {translations.NAMES[current.get('language') or 'en']}"
         await interaction.response.send_message(text, ephemeral=True)
 
     @referee.command(
