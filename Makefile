@@ -31,7 +31,7 @@ lint: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy --follow-imports=silent bot/store bot/ladder
+	$(BIN)/mypy --follow-imports=silent bot
 	$(BIN)/lint-imports
 	$(BIN)/mypy engine render translations
 	$(BIN)/python -m pytest

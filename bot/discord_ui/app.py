@@ -308,7 +308,9 @@ def configure_logging(level: str = "INFO", fmt: str = "text", shards: Any = None
     """One line per event (text, or JSON for a log collector: ``bot.logs``), with the time, the
     logger and, when this process serves only some shards, which."""
     ids = getattr(shards, "ids", None)
-    fields = {"shards": f"{ids[0]}-{ids[-1]}" if ids else "all"} if fmt == "json" else None
+    fields: dict[str, object] | None = None
+    if fmt == "json":
+        fields = {"shards": f"{ids[0]}-{ids[-1]}" if ids else "all"}
     logs.configure(level, fmt, fields=fields)
 
 
