@@ -317,9 +317,9 @@ def configure_logging(level: str = "INFO", fmt: str = "text", shards: Any = None
 async def _open(config: Any) -> tuple[Any, Referee]:
     """The store and referee for a configuration (the store imported here: it is the layer the
     referee stands on)."""
-    from bot.store import SqliteStore
+    from bot.store import open_store
 
-    store = await SqliteStore.open(str(config.db_path))
+    store = await open_store(str(config.db_path))
     return store, Referee(store)
 
 
