@@ -86,11 +86,22 @@ FAULTS = (
 )
 
 
+# What the driver raises: a fault when ``fault_of`` names one, else a bug in a statement.
+DRIVER_ERRORS = (
+    OSError,
+    asyncpg.PostgresError,
+    asyncpg.InterfaceError,
+    asyncpg.exceptions.InternalClientError,  # e.g. a statement on a connection the server ended
+)
+
+
 def fault_of(exc: BaseException) -> str | None:
     """The fault an asyncpg error stands for (see FAULTS), or None for a bug in a statement."""
     if isinstance(exc, (OSError, asyncpg.exceptions.ConnectionDoesNotExistError)):
         return "the database cannot be reached"
-    if isinstance(exc, asyncpg.exceptions.InterfaceError) and "closed" in str(exc):
+    if isinstance(exc, asyncpg.InterfaceError) and "closed" in str(exc):
+        return "the database cannot be reached"
+    if isinstance(exc, asyncpg.exceptions.InternalClientError):
         return "the database cannot be reached"
     state = getattr(exc, "sqlstate", None) or ""
     return next((reason for prefix, reason in FAULTS if state.startswith(prefix)), None)
@@ -191,7 +202,13 @@ class PostgresStore(Store):
             async with pool.acquire() as conn:
                 await conn.execute("SET lock_timeout = 0")  # migrating may wait for another
                 try:
-                    await migrate(conn)
+                    current = await schema_version(conn)
+                    if current > PG_LATEST:
+                        raise SchemaNewer(
+                            f"the database is at schema {current}; this bot knows {PG_LATEST}"
+                        )
+                    if current < PG_LATEST:  # a database at the newest is only read
+                        await migrate(conn)
                 except SchemaNewer as exc:
                     message = (
                         f"refusing to open {store.path}: {exc}. Run that version (never "
@@ -249,7 +266,7 @@ class PostgresStore(Store):
             busy = "the database is busy: no answer in time"
             log.error("cannot save: %s (no free connection) on %s", busy, self.path)
             raise StoreUnavailable(busy, what) from None
-        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+        except DRIVER_ERRORS as exc:
             fault = fault_of(exc)
             if fault is None:
                 raise
@@ -257,15 +274,17 @@ class PostgresStore(Store):
         try:
             async with conn.transaction(**options):
                 yield conn
-        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-            reason = fault_of(exc)
+        except DRIVER_ERRORS as exc:
+            reason = fault_of(exc) or (
+                "the database cannot be reached" if conn.is_closed() else None
+            )
             if reason is None:
                 raise
             raise self._unavailable(reason, what, exc) from exc
         finally:
             try:
                 await self.pool.release(conn)
-            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError):
+            except DRIVER_ERRORS:
                 conn.terminate()  # a broken connection: the pool opens a new one
 
     def transaction(self, what: str = "a write") -> AbstractAsyncContextManager[Transaction]:
@@ -463,8 +482,9 @@ class PostgresTransaction(PgLadderWrites, PostgresReader, SqliteTransaction):
         await savepoint.start()
         try:
             done: T | None = await work()
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
-            await savepoint.rollback()
+        except DRIVER_ERRORS:
+            if not self.pg.conn.is_closed():
+                await savepoint.rollback()
             raise  # a fault or a bad statement: the whole transaction fails
         except asyncio.CancelledError:
             await savepoint.rollback()
