@@ -332,11 +332,6 @@ class PostgresStore(Store):
                 await guard(tx)
             return await tx.start_game(challenge_id, people, build, now)
 
-    async def active_game_count(self) -> int:
-        """Games being played now (the ``referee_active_games`` gauge)."""
-        async with self.reading() as rx:
-            return await cast(PostgresReader, rx).active_game_count()
-
 
 class PostgresReader(PgLadderReads, SqliteReader):
     """The reads of one unit of work on one pooled connection (a transaction open)."""
@@ -344,9 +339,6 @@ class PostgresReader(PgLadderReads, SqliteReader):
     def __init__(self, db: PgConnection) -> None:
         super().__init__(cast(Any, db))
         self.pg = db
-
-    async def active_game_count(self) -> int:
-        return int(await self.pg.fetchval("SELECT COUNT(*) FROM games WHERE status = 'active'"))
 
     async def game_ids(self) -> list[int]:
         """Every game's id, ascending (``store copy``'s verification)."""

@@ -61,7 +61,7 @@ async def test_processes_starting_games_at_once_draw_distinct_ids(
         async with pg.reading() as rx:
             ids = await rx.game_ids()  # type: ignore[attr-defined]
         assert sorted(ids) == list(range(1, 21))
-        assert await pg.active_game_count() == 20
+        assert await pg.running_games() == 20
     finally:
         for s in stores[1:]:
             await s.close()

@@ -103,6 +103,19 @@ async def test_each_process_sweeps_only_its_own_shards_and_together_all(
     assert await high.sweep(shards=Shards(4, (2, 3))) == []  # nothing is done twice
 
 
+async def test_running_games_are_counted_per_shard(store: Store, clock: ManualClock) -> None:
+    referee = Referee(store, clock, render=False)
+    for shard, channel in ((1, 301), (2, 302), (2, 303)):
+        where = Where(guild_id=guild_on(shard), channel_id=channel)
+        await start(referee, "morris", where=where)
+    await start(referee, "morris", where=Where(guild_id=None, channel_id=304))  # shard 0's
+    assert await referee.running_games() == 4
+    assert await referee.running_games(Shards(4, (2,))) == 2
+    assert await referee.running_games(Shards(4, (0, 1))) == 2
+    assert await referee.running_games(Shards(4, (3,))) == 0
+    assert await referee.running_games(Shards(4, (0, 1, 2, 3))) == 4
+
+
 async def test_a_restarted_process_finds_what_fell_while_it_was_down(
     store: Store, clock: ManualClock
 ) -> None:
