@@ -6,6 +6,10 @@ deletes through the append-only triggers and nothing else can; the seed is the o
 from __future__ import annotations
 
 import asyncio
+import os
+import subprocess
+import sys
+from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
@@ -168,3 +172,27 @@ async def test_two_stores_race_one_move_and_one_lands(
         assert BOB.id in g.players
     finally:
         await other.close()
+
+
+async def test_the_bot_runs_on_a_postgresql_url(postgres_url: str) -> None:
+    """``REFEREE_DB=postgresql://...``: the same entry point migrates an empty database and
+    keeps a game there (the console front end, as the Discord one opens its store alike)."""
+    lines = "alice: challenge bob morris\nbob: accept\nalice: place d7\nbob: resign\n"
+    done = await asyncio.to_thread(
+        subprocess.run,
+        [sys.executable, "-m", "bot", "console"],
+        cwd=Path(__file__).resolve().parents[2],
+        input=lines,
+        env={**os.environ, "REFEREE_DB": postgres_url, "DISCORD_TOKEN": ""},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Black resigned" in done.stdout
+    store = await open_store(postgres_url)
+    try:
+        g = await store.game(1)
+        assert g is not None and (g.game, g.status, g.seq) == ("morris", "finished", 1)
+    finally:
+        await store.close()
