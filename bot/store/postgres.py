@@ -21,7 +21,9 @@ placeholders and answers as aiosqlite does. Where PostgreSQL must differ it is o
 - times are ``timestamptz`` in the database and unix seconds (floats) in the rows, converted
   by a codec on every connection, so the shared statements pass and get floats;
 - faults (the server gone, read-only, disk full, a lock or statement timeout, shutdown) raise
-  ``StoreUnavailable`` with one log line, nothing changed; a bug in a statement raises as is.
+  ``StoreUnavailable`` with one log line, nothing changed; a bug in a statement raises as is. A
+  write waits for another's row lock at most ``BUSY_TIMEOUT_MS``, and no longer than the
+  request's answer is due (``bot.deadline``), as SQLite's busy timeout does.
 
 The seed is a column only the database owner's role may read (no grant to anyone else).
 """
@@ -170,8 +172,11 @@ async def _init(conn: asyncpg.Connection) -> None:
 class PostgresStore(Store):
     """A PostgreSQL database. Open with ``await PostgresStore.open(url)``."""
 
-    def __init__(self, url: str, pool: asyncpg.Pool) -> None:
+    def __init__(
+        self, url: str, pool: asyncpg.Pool, busy_timeout_ms: int = BUSY_TIMEOUT_MS
+    ) -> None:
         self.url = url
+        self.busy_timeout_ms = busy_timeout_ms  # the longest a write waits for another's lock
         self.path = redacted(url)  # what log lines name
         self._pool: asyncpg.Pool | None = pool
 
@@ -197,7 +202,7 @@ class PostgresStore(Store):
             reason = fault_of(exc) or f"{type(exc).__name__}: {exc}"
             log.critical("cannot open the database %s: %s", redacted(url), reason)
             raise StoreUnavailable(reason, f"opening {redacted(url)}") from exc
-        store = cls(url, pool)
+        store = cls(url, pool, busy_timeout_ms)
         try:
             async with pool.acquire() as conn:
                 await conn.execute("SET lock_timeout = 0")  # migrating may wait for another
@@ -273,6 +278,10 @@ class PostgresStore(Store):
             raise self._unavailable(fault, what, exc) from exc
         try:
             async with conn.transaction(**options):
+                if left is not None and left * 1000 < self.busy_timeout_ms:
+                    # a lock wait ends when the answer is due: "can't save" in time, not late
+                    ms = max(1, int(left * 1000))
+                    await conn.execute(f"SET LOCAL lock_timeout = {ms}")
                 yield conn
         except DRIVER_ERRORS as exc:
             reason = fault_of(exc) or (

@@ -9,12 +9,14 @@ import asyncio
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 import pytest
 
+from bot import deadline
 from bot.clock import ManualClock
 from bot.referee import Referee
 from bot.referee.replies import Actor, Where
@@ -104,6 +106,26 @@ async def test_a_read_only_database_is_cant_save_with_nothing_changed(
     finally:
         await fresh.close()
         await _admin(postgres, f'ALTER DATABASE "{name}" SET default_transaction_read_only = off')
+
+
+async def test_a_write_held_up_by_another_says_cant_save_when_the_answer_is_due(
+    pg: PostgresStore, migrated_postgres_url: str
+) -> None:
+    await start(Referee(pg, ManualClock(), render=False), "morris")
+    g = await pg.game(1)
+    assert g is not None
+    blocker = await asyncpg.connect(migrated_postgres_url)  # another process, mid-transaction
+    try:
+        await blocker.execute("BEGIN; SELECT 1 FROM games WHERE id = 1 FOR UPDATE")
+        deadline.start(0.3)  # Discord's answer is due in 0.3 s
+        began = time.monotonic()
+        with pytest.raises(StoreUnavailable, match="locked by another writer"):
+            async with pg.transaction("a move") as tx:
+                await tx.change_game(g, {"draw_offer": 0})
+        assert time.monotonic() - began < pg.busy_timeout_ms / 1000  # told before 2 s
+    finally:
+        await blocker.close()
+    assert await pg.game(1) == g
 
 
 async def test_a_database_from_a_newer_bot_is_refused(
