@@ -17,6 +17,10 @@ placeholders and answers as aiosqlite does. Where PostgreSQL must differ it is o
   ``start_game`` take every person's lock up front, in id order, so two never deadlock).
   SERIALIZABLE would also hold, but a refused commit must re-run the whole ``async with`` body,
   which the unit of work cannot do for its caller;
+- a guild's ladder changes one transaction at a time: a transaction's first ladder read of a
+  guild (season, ratings, rated games, the rebuild's mark) takes that guild's advisory lock, so
+  two games of one player ending at once in two processes both reach the rating (SQLite's
+  write lock gives the same); the game's row is always locked before it, so no cycle forms;
 - a reading is one REPEATABLE READ, read-only snapshot;
 - times are ``timestamptz`` in the database and unix seconds (floats) in the rows, converted
   by a codec on every connection, so the shared statements pass and get floats;
@@ -43,6 +47,8 @@ import asyncpg
 from bot import deadline
 from bot.errors import Conflict as GameMovedOn
 from bot.errors import StoreUnavailable
+from bot.ladder import FinishedGame, Table
+from bot.ladder.ratings import RatingState
 from bot.store.postgres_forget import forget_guild
 from bot.store.postgres_ladders import PgLadderReads, PgLadderWrites
 from bot.store.postgres_schema import PG_LATEST, SchemaNewer, migrate, schema_version
@@ -67,6 +73,7 @@ log = logging.getLogger("bot.store")
 BUSY_TIMEOUT_MS = 2_000  # a lock held longer is "can't save" within Discord's 3 s
 POOL_SIZE = 10  # connections per process; PostgreSQL's default max_connections is 100
 USER_LOCK = 0x5245_4655  # advisory lock namespace ("REFU"): one key per user id
+LADDER_LOCK = 0x5245_464C  # advisory lock namespace ("REFL"): one key per guild's ladder
 _PG_EPOCH_US = 946_684_800_000_000  # 2000-01-01 UTC in unix microseconds
 
 # SQLSTATE classes and codes that mean "not now" rather than "this statement is wrong".
@@ -361,6 +368,7 @@ class PostgresTransaction(PgLadderWrites, PostgresReader, SqliteTransaction):
         PostgresReader.__init__(self, db)
         self.what = what
         self._locked: set[int] = set()
+        self._ladders: set[int] = set()
 
     async def lock_users(self, user_ids: Any) -> None:
         """Hold these users' advisory locks until the transaction ends (ascending ids)."""
@@ -368,6 +376,44 @@ class PostgresTransaction(PgLadderWrites, PostgresReader, SqliteTransaction):
             await self.pg.conn.execute("SELECT pg_advisory_xact_lock($1, hashtext($2))",
                                        USER_LOCK, str(uid))  # fmt: skip
             self._locked.add(uid)
+
+    async def lock_ladder(self, guild: int) -> None:
+        """Hold the guild's ladder lock until the transaction ends."""
+        if guild not in self._ladders:
+            await self.pg.conn.execute(
+                "SELECT pg_advisory_xact_lock($1, hashtext($2))", LADDER_LOCK, str(guild)
+            )
+            self._ladders.add(guild)
+
+    async def season(self, guild: int) -> int:
+        await self.lock_ladder(guild)
+        return await super().season(guild)
+
+    async def ladder_mark(self, guild: int) -> tuple[Any, ...]:
+        await self.lock_ladder(guild)
+        return await super().ladder_mark(guild)
+
+    async def rated_games(
+        self, guild: int, season: int | None, ids: Sequence[int] | None = None
+    ) -> list[tuple[int, FinishedGame]]:
+        await self.lock_ladder(guild)
+        return await super().rated_games(guild, season, ids)
+
+    async def rated_later(
+        self, game_id: int, guild: int, season: int, ladder: str, players: tuple[int, int]
+    ) -> bool:
+        await self.lock_ladder(guild)
+        return await super().rated_later(game_id, guild, season, ladder, players)
+
+    async def ratings(
+        self, guild: int, ladder: str, season: int, players: Sequence[int] | None = None
+    ) -> dict[int, RatingState]:
+        await self.lock_ladder(guild)
+        return await super().ratings(guild, ladder, season, players)
+
+    async def table(self, guild: int, season: int | None) -> dict[int, Table]:
+        await self.lock_ladder(guild)
+        return await super().table(guild, season)
 
     async def open_challenges(self, user_id: int, now: float) -> int:
         await self.lock_users((user_id,))
@@ -495,6 +541,8 @@ class PostgresTransaction(PgLadderWrites, PostgresReader, SqliteTransaction):
                 "%s failed; its writes were undone, the rest of %s goes on", what, self.what
             )
             await savepoint.rollback()
+            self._locked.clear()  # locks taken inside it may have gone with it: take them again
+            self._ladders.clear()
             return None
         await savepoint.commit()
         return done

@@ -16,8 +16,9 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 import pytest
 
-from bot import deadline
+from bot import deadline, ladder_store
 from bot.clock import ManualClock
+from bot.ladder_store import rebuild_store
 from bot.referee import Referee
 from bot.referee.replies import Actor, Where
 from bot.store import SchemaTooNew, StoreUnavailable, open_store
@@ -222,3 +223,27 @@ async def test_the_bot_runs_on_a_postgresql_url(postgres_url: str) -> None:
         )
     finally:
         await store.close()
+
+
+async def test_two_processes_ending_games_of_one_player_both_count(
+    pg: PostgresStore, migrated_postgres_url: str
+) -> None:
+    """Alice's two rated games end at once in two processes: both reach her rating (no lost
+    update), and the ladder equals a rebuild from the games."""
+    other = await open_store(migrated_postgres_url)
+    try:
+        clock = ManualClock()
+        a, b = Referee(pg, clock, render=False), Referee(other, clock, render=False)
+        there = Where(guild_id=1, channel_id=11)
+        carol = Actor(303, "carol")
+        for _ in range(3):
+            await start(a, "morris", rated=True)
+            await start(a, "morris", where=there, second=carol, rated=True)
+            ended = await asyncio.gather(a.resign(HERE, BOB), b.resign(there, carol))
+            assert all(r.ok and r.finished for r in ended)
+        table = await ladder_store.ratings(pg, 1, "morris", 1)
+        assert table[ALICE.id].games == 6 and table[ALICE.id].wins == 6
+        report = await rebuild_store(pg, None, check=True)
+        assert report.differences == []
+    finally:
+        await other.close()
