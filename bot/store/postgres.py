@@ -20,7 +20,8 @@ placeholders and answers as aiosqlite does. Where PostgreSQL must differ it is o
 - a guild's ladder changes one transaction at a time: a transaction's first ladder read of a
   guild (season, ratings, rated games, the rebuild's mark) takes that guild's advisory lock, so
   two games of one player ending at once in two processes both reach the rating (SQLite's
-  write lock gives the same); the game's row is always locked before it, so no cycle forms;
+  write lock gives the same); it comes before any ladder row, and no transaction locks a game's
+  row after it, so no cycle forms;
 - a reading is one REPEATABLE READ, read-only snapshot;
 - times are ``timestamptz`` in the database and unix seconds (floats) in the rows, converted
   by a codec on every connection, so the shared statements pass and get floats;
@@ -30,11 +31,15 @@ placeholders and answers as aiosqlite does. Where PostgreSQL must differ it is o
   request's answer is due (``bot.deadline``), as SQLite's busy timeout does.
 
 The seed is a column only the database owner's role may read (no grant to anyone else).
+
+It runs past 400 lines because it is all of PostgreSQL's plumbing (pool, faults, deadlines) and
+every statement whose dialect or locking differs from SQLite's, in one place beside the contract.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
@@ -63,7 +68,13 @@ from bot.store.protocol import (
     Store,
     Transaction,
 )
-from bot.store.sqlite import _GAME_SELECT, SqliteReader, SqliteTransaction, _event_rows
+from bot.store.sqlite import (
+    _GAME_SELECT,
+    _INSERT_EVENT,
+    SqliteReader,
+    SqliteTransaction,
+    _event_rows,
+)
 from engine import chain
 from engine.record import LOG_VERSION
 
@@ -439,8 +450,6 @@ class PostgresTransaction(PgLadderWrites, PostgresReader, SqliteTransaction):
         theme: str | None = None,
         ladder: Mapping[str, Any] | None = None,
     ) -> None:
-        import json
-
         await self.pg.execute(
             "INSERT INTO guild_settings AS s (guild_id, theme, ladder, updated_at)"
             " VALUES (?,?,?,?) ON CONFLICT (guild_id) DO UPDATE SET"
@@ -515,8 +524,6 @@ class PostgresTransaction(PgLadderWrites, PostgresReader, SqliteTransaction):
                 )
         except asyncpg.UniqueViolationError:
             raise ChannelBusy from None
-        from bot.store.sqlite import _INSERT_EVENT
-
         await pg.executemany(_INSERT_EVENT, events)
         row = await pg.conn.fetchrow(_numbered(_GAME_SELECT + "WHERE g.id = ?"), game_id)
         return GameRow(**dict(row))
