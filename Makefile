@@ -61,8 +61,12 @@ bench: $(STAMP)
 gallery: $(STAMP)
 	$(BIN)/python -m render.gallery gallery
 
+# SOAK_DB=postgresql://... (a server; the soak makes its own database there): SOAK_PROCESSES bot
+# processes on disjoint shards over one PostgreSQL, one killed and restarted midway. Without it:
+# one process on one SQLite file.
 soak: $(STAMP)
-	$(BIN)/python -m bench.soak
+	if [ -n "$(SOAK_DB)" ]; then $(BIN)/python -m bench.soak_processes; \
+	else $(BIN)/python -m bench.soak; fi
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-SKIP = {"__main__", "timing", "positions", "soak"}  # helpers, and the long soak
+SKIP = {"__main__", "timing", "positions", "soak", "soak_processes"}  # helpers, and the soaks
 
 
 def main(argv: list[str]) -> int:

@@ -122,9 +122,16 @@ def _command(argv: Sequence[str] | None) -> int:
     if command == "store" and args.store_command == "check":
         from pathlib import Path
 
+        from bot.store import is_url
         from bot.store.cli import check
 
-        return check(Path(args.db or config.db_path), sys.stdout)
+        where = args.db or config.db_path
+        if is_url(where):  # never echo the URL: it may hold the password
+            print(
+                "store check reads a SQLite file; PostgreSQL checks its own pages", file=sys.stderr
+            )
+            return 2
+        return check(Path(where), sys.stdout)
     if command == "store" and args.store_command == "copy":
         from bot.store.copy import cli as copy_cli
 

@@ -62,11 +62,6 @@ class Config:
         env = os.environ if env is None else env
         token = (env.get("DISCORD_TOKEN") or "").strip() or None
         db_path = (env.get("REFEREE_DB") or "").strip() or str(DEFAULT_DB)
-        if is_url(db_path):  # never a file named "postgresql:", never the password in a log
-            raise ConfigError(
-                f"REFEREE_DB={redacted(db_path)}: this version stores games in SQLite only "
-                "(the PostgreSQL store is not in yet); set REFEREE_DB to a file path"
-            )
         level = (env.get("LOG_LEVEL") or "INFO").strip().upper()
         if level not in LOG_LEVELS:
             raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}")

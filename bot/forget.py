@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from bot.store import SqliteStore, Store
+from bot.store import Store, open_store
 
 SHOWN = (
     "games",
@@ -91,7 +91,7 @@ async def forget_guild(store: Store, guild_id: int, *, delete: bool = True) -> F
 
 
 async def _forget(db_path: str, guild_id: int, delete: bool) -> ForgetReport:
-    store = await SqliteStore.open(db_path)
+    store = await open_store(db_path)
     try:
         return await forget_guild(store, guild_id, delete=delete)
     finally:

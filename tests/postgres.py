@@ -38,12 +38,13 @@ class Postgres:
         parts = urlsplit(self.url)
         return urlunsplit(parts._replace(path="/" + name))
 
-    async def create_database(self) -> str:
-        """A new, empty database; its URL."""
+    async def create_database(self, template: str | None = None) -> str:
+        """A new database, empty or a copy of ``template`` (a database's name); its URL."""
         name = "t_" + uuid.uuid4().hex[:16]
         admin = await asyncpg.connect(self.url)
         try:
-            await admin.execute(f'CREATE DATABASE "{name}"')
+            copy = "" if template is None else f' TEMPLATE "{template}"'
+            await admin.execute(f'CREATE DATABASE "{name}"{copy}')
         finally:
             await admin.close()
         return self.database_url(name)

@@ -33,7 +33,7 @@ from bot.referee.grammar import rules_reply
 from bot.referee.names import MODERATOR, console_actor, name_key, name_problem
 from bot.referee.replies import Actor, ButtonKind, Reply, Where
 from bot.referee.wrapper import refused
-from bot.store import SqliteStore, StoreUnavailable
+from bot.store import StoreUnavailable, open_store
 
 log = logging.getLogger(__name__)
 
@@ -220,7 +220,7 @@ async def open_table(
     db_path: str, out: TextIO, image_dir: Path | None, *, render: bool = True, lang: str = "en"
 ) -> ConsoleTable:
     """A table over the store at ``db_path``; close it with ``close``."""
-    store = await SqliteStore.open(db_path)
+    store = await open_store(db_path)
     return ConsoleTable(Referee(store, render=render), out, image_dir, lang)
 
 

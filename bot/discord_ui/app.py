@@ -288,7 +288,8 @@ class RefereeBot(commands.AutoShardedBot):
                 log.exception("sweep failed")
 
     async def post_notices(self) -> int:
-        """Run one sweep and post what it decided in each game's channel; returns how many."""
+        """Run one sweep and post what it decided in each game's channel, then refresh the
+        active-games gauge (this process's shards); returns how many notices went out."""
         posted = 0
         for notice in await self.referee.sweep(shards=self.own_shards):
             channel = self.get_channel(notice.where.channel_id) or self.get_partial_messageable(
@@ -301,6 +302,7 @@ class RefereeBot(commands.AutoShardedBot):
                 log.warning("could not post a notice in %s", notice.where.channel_id)
                 continue
             posted += 1
+        self.metrics.active_games.set(await self.referee.running_games(self.own_shards))
         return posted
 
 
@@ -317,9 +319,9 @@ def configure_logging(level: str = "INFO", fmt: str = "text", shards: Any = None
 async def _open(config: Any) -> tuple[Any, Referee]:
     """The store and referee for a configuration (the store imported here: it is the layer the
     referee stands on)."""
-    from bot.store import SqliteStore
+    from bot.store import open_store
 
-    store = await SqliteStore.open(str(config.db_path))
+    store = await open_store(str(config.db_path))
     return store, Referee(store)
 
 

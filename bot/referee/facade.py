@@ -533,6 +533,13 @@ class Referee:
         ``shards``: only those servers (a process serving some of the bot's shards)."""
         return await self.upkeep.sweep(now, shards=shards)
 
+    async def running_games(self, shards: Shards | None = None) -> int:
+        """Active games in the servers of ``shards`` (None: all): the active-games gauge."""
+        if shards is None or shards.serves_all:
+            return await self.ctx.store.running_games()
+        assert shards.count is not None and shards.ids is not None
+        return await self.ctx.store.running_games(shards.count, shards.ids)
+
     async def sequence(self, where: Where, first: Reply) -> AsyncIterator[Reply]:
         """The replies a command's answer stands for, in the order to show them: ``first``,
         then, for an announcement, the die's roll, made only once the front end has shown the

@@ -1,6 +1,7 @@
 """Where games live: the ``Store`` protocol with its units of work (``protocol``), the SQLite
-implementation (``sqlite``: every line of SQLite-specific code), its schema migrations
-(``migrations``), owner-only files (``files``) and ``python -m bot store`` (``cli``).
+implementation (``sqlite``: every line of SQLite-specific code), the PostgreSQL one
+(``postgres``, its schema in ``postgres_schema``), SQLite's schema migrations (``migrations``),
+owner-only files (``files``) and ``python -m bot store`` (``cli``).
 
 Nothing outside this package touches a store's private members or writes SQL
 (``tests/bot/test_store_boundary.py``).
@@ -30,8 +31,18 @@ from bot.store.protocol import (
 from bot.store.sqlite import BUSY_TIMEOUT_MS, SqliteStore
 
 
+def is_url(where: str) -> bool:
+    """A PostgreSQL URL rather than a SQLite file path."""
+    return where.startswith(("postgresql://", "postgres://"))
+
+
 async def open_store(url: str) -> Store:
-    """The store at ``url``: a SQLite file path (or ':memory:'), opened and migrated."""
+    """The store at ``url``, opened and migrated: a ``postgresql://`` URL (PostgreSQL, for
+    several processes) or a SQLite file path (or ':memory:')."""
+    if is_url(url):
+        from bot.store.postgres import PostgresStore  # asyncpg only when it is used
+
+        return await PostgresStore.open(url)
     return await SqliteStore.open(url)
 
 
@@ -57,5 +68,6 @@ __all__ = [
     "StoreDamaged",
     "StoreUnavailable",
     "Transaction",
+    "is_url",
     "open_store",
 ]

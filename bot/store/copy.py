@@ -5,28 +5,25 @@ The source file is opened read-only and must be at the newest schema (start the 
 first); the target is migrated (``bot.store.postgres_schema``) and must hold no games yet.
 Every table is copied in one PostgreSQL transaction, ids kept (the dice and the chain name a
 game by its id), times turned into ``timestamptz``; the identity sequences then continue
-after the highest id. Afterwards each game is read back from PostgreSQL and verified as
-``/verify`` does (``bot.referee.records.check_stored``: every hash of its chain, the game
-row's head, the live line).
-
-Moves to ``bot/store/`` with the PostgreSQL store once that package lands.
+after the highest id. Afterwards each game is read back through the PostgreSQL store and its
+chain verified (``bot.store.verify``: every hash recomputed, each row's place, the game row's
+head and length, the live line).
 """
 
 from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
 import asyncpg
 
-from bot.store import ActionRow, EventRow, GameRow
 from bot.store.migrations import LATEST
 from bot.store.postgres_schema import migrate
+from bot.store.verify import chain_problem
 
 # Parents before children, so every foreign key finds its row.
 TABLES = (
@@ -65,10 +62,6 @@ class CopyReport:
 
 def _epoch_to_tz(value: Any) -> Any:
     return None if value is None else datetime.fromtimestamp(float(value), UTC)
-
-
-def _tz_to_epoch(value: Any) -> Any:
-    return value.timestamp() if isinstance(value, datetime) else value
 
 
 async def _column_types(conn: asyncpg.Connection, table: str) -> dict[str, str]:
@@ -111,10 +104,10 @@ async def copy(source: Path, target: str) -> CopyReport:
                     f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
                     f" COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)"
                 )
-        report.games, report.failed = await verify_all(conn)
     finally:
         await conn.close()
         src.close()
+    report.games, report.failed = await verify_all(target)
     return report
 
 
@@ -139,63 +132,25 @@ async def _copy_table(src: sqlite3.Connection, conn: asyncpg.Connection, table: 
     return copied
 
 
-class PostgresLog:
-    """The reads ``check_stored`` needs, from PostgreSQL: a game's live line, events and log."""
+async def verify_all(target: str) -> tuple[int, list[tuple[int, str]]]:
+    """Verify every game's chain as stored in PostgreSQL, read through the PostgreSQL store
+    (``bot.store.verify``): (games checked, [(id, problem)])."""
+    from bot.store.postgres import PostgresStore
 
-    def __init__(self, conn: asyncpg.Connection) -> None:
-        self.conn = conn
-
-    async def game(self, game_id: int) -> GameRow | None:
-        row = await self.conn.fetchrow(
-            "SELECT g.*, p0.name AS name0, p1.name AS name1 FROM games g"
-            " JOIN players p0 ON p0.id = g.player0 JOIN players p1 ON p1.id = g.player1"
-            " WHERE g.id = $1",
-            game_id,
-        )
-        return None if row is None else GameRow(**{k: _tz_to_epoch(v) for k, v in row.items()})
-
-    async def actions(
-        self, game_id: int, upto: int | None = None, after: int = 0
-    ) -> list[ActionRow]:
-        if upto is None:
-            upto = int(
-                await self.conn.fetchval("SELECT seq FROM games WHERE id = $1", game_id) or 0
-            )
-        rows = await self.conn.fetch(
-            "SELECT * FROM actions WHERE game_id = $1 AND seq > $2 AND seq <= $3 ORDER BY id",
-            game_id,
-            after,
-            upto,
-        )
-        line = {r["seq"]: ActionRow(**dict(r)) for r in rows}
-        return [line[n] for n in sorted(line)]
-
-    async def events(self, game_id: int) -> list[EventRow]:
-        rows = await self.conn.fetch("SELECT * FROM events WHERE game_id = $1 ORDER BY id", game_id)
-        return [EventRow(**{k: _tz_to_epoch(v) for k, v in r.items()}) for r in rows]
-
-    async def log(self, game_id: int) -> list[ActionRow | EventRow]:
-        actions = await self.conn.fetch(
-            "SELECT * FROM actions WHERE game_id = $1 AND link IS NOT NULL", game_id
-        )
-        rows: list[ActionRow | EventRow] = [ActionRow(**dict(r)) for r in actions]
-        rows += [e for e in await self.events(game_id) if e.link is not None]
-        return sorted(rows, key=lambda r: (r.link or 0, isinstance(r, EventRow), r.id))
-
-
-async def verify_all(conn: asyncpg.Connection) -> tuple[int, list[tuple[int, str]]]:
-    """Verify every game's chain as stored in PostgreSQL: (games checked, [(id, problem)])."""
-    from bot.referee.records import check_stored  # the referee's own verification, unchanged
-
-    reader = PostgresLog(conn)
+    store = await PostgresStore.open(target)
     failed: list[tuple[int, str]] = []
-    ids: Sequence[int] = [r["id"] for r in await conn.fetch("SELECT id FROM games ORDER BY id")]
-    for game_id in ids:
-        g = await reader.game(game_id)
-        assert g is not None
-        verdict = await check_stored(reader, g)  # type: ignore[arg-type]
-        if not verdict.ok:
-            failed.append((game_id, verdict.reason or "does not verify"))
+    try:
+        async with store.reading() as rx:
+            ids = await cast(Any, rx).game_ids()
+        for game_id in ids:
+            async with store.reading() as rx:
+                g = await rx.game(game_id)
+                assert g is not None
+                problem = await chain_problem(rx, g)
+            if problem is not None:
+                failed.append((game_id, problem))
+    finally:
+        await store.close()
     return len(ids), failed
 
 

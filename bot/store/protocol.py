@@ -353,6 +353,11 @@ class Reader(Protocol):
         """Active games ``user_id`` plays in (a game against oneself counts once)."""
         ...
 
+    async def running_games(self, shard_count: int = 1, shard_ids: Sequence[int] = (0,)) -> int:
+        """Active games in the servers of these shards (a server's shard is ``(guild_id >> 22)
+        % shard_count``, games outside any server are shard 0's): the active-games gauge."""
+        ...
+
     async def recent_games(
         self, game: str, guild_id: int | None, player: int, limit: int
     ) -> list[int]:
@@ -648,6 +653,10 @@ class Store(Protocol):
     async def expired_challenges(self, now: float, limit: int = 100) -> list[ChallengeRow]:
         async with self.reading() as rx:
             return await rx.expired_challenges(now, limit)
+
+    async def running_games(self, shard_count: int = 1, shard_ids: Sequence[int] = (0,)) -> int:
+        async with self.reading() as rx:
+            return await rx.running_games(shard_count, shard_ids)
 
     async def request_reply(self, request_id: str) -> dict[str, Any] | None:
         async with self.reading() as rx:

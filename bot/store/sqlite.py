@@ -485,6 +485,15 @@ class SqliteReader(LadderReads):
         )
         return int(row[0]) if row else 0
 
+    async def running_games(self, shard_count: int = 1, shard_ids: Sequence[int] = (0,)) -> int:
+        marks = ", ".join("?" * len(shard_ids))
+        row = await self._one(  # the same text in both dialects (PostgreSQL runs it too)
+            "SELECT COUNT(*) FROM games WHERE status = 'active' AND (CASE WHEN guild_id IS NULL"
+            f" THEN 0 ELSE (guild_id >> 22) % ? END) IN ({marks})",
+            (shard_count, *shard_ids),
+        )
+        return int(row[0]) if row else 0
+
     async def recent_games(
         self, game: str, guild_id: int | None, player: int, limit: int
     ) -> list[int]:

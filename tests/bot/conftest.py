@@ -1,4 +1,5 @@
-"""Fixtures for the referee tests: a real SQLite file, a hand-moved clock, named players."""
+"""Fixtures for the referee tests: a real store (a SQLite file, and a PostgreSQL database), a
+hand-moved clock, named players."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from bot.clock import ManualClock
 from bot.referee import Referee
 from bot.referee.replies import Actor, ButtonKind, Reply, Where
-from bot.store import SqliteStore, Store
+from bot.store import SqliteStore, Store, open_store
 
 ALICE = Actor(101, "alice")
 BOB = Actor(202, "bob")
@@ -31,11 +32,71 @@ def clock() -> ManualClock:
     return ManualClock()
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def backend(request: pytest.FixtureRequest) -> str:
+    """Which store a test runs on: every test that takes ``store`` (or ``referee``) runs on both
+    a real SQLite file and a real PostgreSQL database (the suite's own server)."""
+    return str(request.param)
+
+
 @pytest.fixture
-async def store(db_path: str) -> AsyncIterator[Store]:
-    s = await SqliteStore.open(db_path)
+async def store(backend: str, db_path: str, request: pytest.FixtureRequest) -> AsyncIterator[Store]:
+    if backend == "sqlite":
+        s: Store = await SqliteStore.open(db_path)
+        yield s
+        await s.close()
+        return
+    server = request.getfixturevalue("postgres")  # sync fixtures: started once, lazily
+    url = await server.create_database(template=request.getfixturevalue("migrated_template"))
+    s = await open_store(url)
     yield s
     await s.close()
+    await server.drop_database(url)
+
+
+@pytest.fixture
+def store_url(store: Store, db_path: str) -> str:
+    """Where ``store`` lives, for opening a second store on it (another process, say)."""
+    return str(getattr(store, "url", db_path))
+
+
+@pytest.fixture
+async def other(store_url: str) -> AsyncIterator[Store]:
+    """A second store on the same database: another process of the bot, say."""
+    s = await open_store(store_url)
+    yield s
+    await s.close()
+
+
+async def poke(store: Store, sql: str, *params: object) -> None:
+    """Run one statement on the store's database behind its back (``?`` placeholders), as an
+    operator or an attacker with the database could: SQLite or PostgreSQL."""
+    if hasattr(store, "pool"):
+        from bot.store.postgres import _numbered
+
+        async with store.pool.acquire() as conn:
+            await conn.execute(_numbered(sql), *params)
+    else:
+        await store.db.execute(sql, params)  # type: ignore[attr-defined]
+
+
+async def rows(store: Store, sql: str, *params: object) -> list[tuple[object, ...]]:
+    """The rows one query finds in the store's database, read behind its back."""
+    if hasattr(store, "pool"):
+        from bot.store.postgres import _numbered
+
+        async with store.pool.acquire() as conn:
+            return [tuple(r) for r in await conn.fetch(_numbered(sql), *params)]
+    return [tuple(r) for r in await store.db.execute_fetchall(sql, params)]  # type: ignore[attr-defined]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test marked ``sqlite_only`` (it handles the SQLite file itself) runs on SQLite only."""
+    items[:] = [
+        item
+        for item in items
+        if not (item.get_closest_marker("sqlite_only") and "[postgres" in item.nodeid)
+    ]
 
 
 @pytest.fixture

@@ -15,6 +15,8 @@ from bot.referee.replies import Actor
 from bot.store import Store
 from tests.bot.conftest import ALICE, BOB, HERE, MOD, start
 
+pytestmark = pytest.mark.sqlite_only  # it edits the SQLite file by hand
+
 
 def hand_edit(path: str, seq: int, action: str) -> None:
     """Rewrite one stored move behind the bot's back (the append-only trigger set aside)."""

@@ -121,6 +121,7 @@ async def test_a_restart_reads_only_the_moves_after_the_checkpoint(
     assert cold == warm and tuple(getattr(cold, "history", ())) == tuple(warm.history)
 
 
+@pytest.mark.sqlite_only
 async def test_a_checkpoint_whose_move_is_not_the_live_row_is_ignored(
     store: Store, db_path: str, clock: ManualClock
 ) -> None:
@@ -137,6 +138,7 @@ async def test_a_checkpoint_whose_move_is_not_the_live_row_is_ignored(
     assert fresh.ctx.states.get(1)[1] == referee.ctx.states.get(1)[1]  # type: ignore[index]
 
 
+@pytest.mark.sqlite_only
 async def test_verify_still_catches_a_tampered_row_before_the_checkpoint(
     store: Store, db_path: str, clock: ManualClock
 ) -> None:

@@ -43,6 +43,16 @@ async def store(db_path: str) -> AsyncIterator[Store]:
 
 async def snapshot(store: Store) -> dict[str, Any]:
     """Every row of every table: what "nothing changed" is measured against."""
+    if hasattr(store, "pool"):  # PostgreSQL: the same, from its catalog
+        async with store.pool.acquire() as conn:
+            names = await conn.fetch(
+                "SELECT table_name FROM information_schema.tables"
+                " WHERE table_schema = current_schema() ORDER BY table_name"
+            )
+            return {
+                r[0]: sorted(tuple(x) for x in await conn.fetch(f"SELECT * FROM {r[0]}"))
+                for r in names
+            }
     tables = [
         r[0]
         for r in await store.db.execute_fetchall(

@@ -110,6 +110,7 @@ async def assert_forgotten(store: Store, db_path: str, gone_games: set[int], kep
         assert verdict.ok, (game_id, verdict.reason, verdict.details)
 
 
+@pytest.mark.sqlite_only
 async def test_a_moderator_forgets_the_server_and_only_what_others_need_stays(
     referee: Referee, store: Store, clock: ManualClock, db_path: str
 ) -> None:
@@ -147,6 +148,7 @@ async def test_a_moderator_forgets_the_server_and_only_what_others_need_stays(
     assert (await referee.board(at(STAYS, 40))).ok
 
 
+@pytest.mark.sqlite_only
 async def test_the_command_line_counts_first_and_deletes_only_with_yes(
     referee: Referee,
     store: Store,
@@ -179,6 +181,7 @@ async def test_the_command_line_counts_first_and_deletes_only_with_yes(
         await reopened.close()
 
 
+@pytest.mark.sqlite_only
 async def test_a_failure_midway_leaves_everything_as_it_was(
     referee: Referee, store: Store, clock: ManualClock, db_path: str
 ) -> None:

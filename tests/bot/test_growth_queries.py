@@ -16,6 +16,8 @@ from bot.referee.replies import Where
 from bot.store import Store
 from tests.bot.conftest import ALICE, BOB, CAROL, HERE, THERE, play, start
 
+pytestmark = pytest.mark.sqlite_only  # it reads the query plans SQLite chooses
+
 GROWING = ("games", "challenges", "request_ids")  # tables that grow with the bot's life
 
 

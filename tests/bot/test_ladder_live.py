@@ -18,7 +18,7 @@ from bot.referee import Referee
 from bot.referee.replies import Actor, Where
 from bot.store import SqliteStore, Store
 from bot.store.migrations import LATEST, MIGRATIONS
-from tests.bot.conftest import ALICE, BOB, CAROL, HERE, MOD, THERE, play, start
+from tests.bot.conftest import ALICE, BOB, CAROL, HERE, MOD, THERE, play, poke, rows, start
 
 GUILD = HERE.guild_id
 DAVE = Actor(404, "dave")
@@ -75,7 +75,7 @@ async def test_nobody_can_play_themselves_and_a_self_game_would_not_count(
     refused = await referee.challenge(HERE, ALICE, "morris", opponent=ALICE, rated=True)
     assert not refused.ok and "yourself" in refused.text
     await start(referee, "morris", rated=True)
-    await store.db.execute("UPDATE games SET player1 = player0")  # as if the seats were one
+    await poke(store, "UPDATE games SET player1 = player0")  # as if the seats were one
     game = await store.active_game(HERE.channel_id)
     assert await referee.resign(HERE, ALICE)
     assert (await store.game(game.id)).status == "finished"
@@ -90,7 +90,7 @@ async def test_an_aborted_game_never_counts(referee: Referee, store: Store) -> N
     await play(referee, HERE, BOB, "place d1")
     assert (await referee.moderator_abort(HERE, MOD, "wrong channel")).ok
     assert await stored(store) == {}
-    assert list(await store.db.execute_fetchall("SELECT * FROM rating_changes")) == []
+    assert await rows(store, "SELECT * FROM rating_changes") == []
 
 
 async def test_a_loss_on_time_counts_as_a_loss(
@@ -253,7 +253,7 @@ async def test_closing_a_season_archives_it_and_everyone_starts_again(
 
 
 async def test_rebuild_equals_the_live_ratings_after_a_scripted_series(
-    db_path: str, referee: Referee, store: Store, clock: ManualClock
+    store_url: str, referee: Referee, store: Store, clock: ManualClock
 ) -> None:
     players = (ALICE, BOB, CAROL, DAVE)
     for i in range(12):
@@ -275,20 +275,20 @@ async def test_rebuild_equals_the_live_ratings_after_a_scripted_series(
     await assert_rebuild_equals_live(store)
     out = io.StringIO()
     assert (
-        await asyncio.to_thread(ladder_cli, Config(db_path=db_path), ["rebuild", "--check"], out)
+        await asyncio.to_thread(ladder_cli, Config(db_path=store_url), ["rebuild", "--check"], out)
         == 0
     )
     assert "no differences" in out.getvalue() and "14 rated game(s)" in out.getvalue()
-    await store.db.execute("UPDATE ratings SET rating = rating + 1 WHERE player_id = ?", (BOB.id,))
+    await poke(store, "UPDATE ratings SET rating = rating + 1 WHERE player_id = ?", BOB.id)
     out = io.StringIO()
     assert (
-        await asyncio.to_thread(ladder_cli, Config(db_path=db_path), ["rebuild", "--check"], out)
+        await asyncio.to_thread(ladder_cli, Config(db_path=store_url), ["rebuild", "--check"], out)
         == 1
     )
     assert f"player {BOB.id}: stored" in out.getvalue()
     assert (
         await asyncio.to_thread(
-            ladder_cli, Config(db_path=db_path), ["rebuild", "--guild", str(GUILD)], io.StringIO()
+            ladder_cli, Config(db_path=store_url), ["rebuild", "--guild", str(GUILD)], io.StringIO()
         )
         == 0
     )

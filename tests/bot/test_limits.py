@@ -19,7 +19,7 @@ from bot.referee import Referee
 from bot.referee.context import HISTORY_PAGE
 from bot.referee.grammar import MAX_TEXT
 from bot.referee.replies import Actor, Where
-from bot.store import SqliteStore, Store
+from bot.store import Store, open_store
 from engine.atmalof.config import MAX_SIZE
 from render.replay import MAX_FRAMES
 from tests.bot.conftest import ALICE, BOB, CAROL, HERE, random_game, start
@@ -116,11 +116,11 @@ async def test_forty_accepts_at_once_start_ten_games(referee: Referee, store: St
 
 
 async def test_two_referees_on_one_file_share_the_limits(
-    referee: Referee, store: Store, db_path: str, clock: ManualClock
+    referee: Referee, store: Store, store_url: str, clock: ManualClock
 ) -> None:
-    """Two processes (two Stores) on one file: SQLite's write lock makes the count and the
-    insert one step across both."""
-    other_store = await SqliteStore.open(db_path)
+    """Two processes (two Stores) on one database: SQLite's write lock, PostgreSQL's per-user
+    lock, makes the count and the insert one step across both."""
+    other_store = await open_store(store_url)
     other = Referee(other_store, clock, render=False)
     try:
         both = (referee, other)

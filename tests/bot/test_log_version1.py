@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from bot.clock import ManualClock
 from bot.referee import Referee
 from bot.store import Store
 from engine import chain
 from engine.record import Record
 from tests.bot.conftest import ALICE, BOB, HERE, MOD, play, start
+
+pytestmark = pytest.mark.sqlite_only  # it edits the SQLite file by hand
 
 
 async def as_log_version_1(store: Store, game_id: int) -> None:

@@ -8,21 +8,11 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-import pytest
-
 from bot import texts
 from bot.referee import Referee
 from bot.referee.replies import Reply
-from bot.store import GameRow, SqliteStore, Store, Transaction
+from bot.store import GameRow, Store, Transaction
 from tests.bot.conftest import ALICE, BOB, HERE, play, start
-
-
-@pytest.fixture
-async def other(db_path: str) -> AsyncIterator[Store]:
-    """A second connection to the same file: another process of the bot, say."""
-    s = await SqliteStore.open(db_path)
-    yield s
-    await s.close()
 
 
 def lose_the_next_race(store: Store, other: Store, changes: dict[str, Any]) -> list[GameRow]:

@@ -15,8 +15,8 @@ from bot.clock import ManualClock
 from bot.referee import Referee
 from bot.referee.records import check_stored
 from bot.referee.replies import Where
-from bot.store import SqliteStore
-from bot.store.copy import TABLES, PostgresLog, cli, copy
+from bot.store import SqliteStore, open_store
+from bot.store.copy import TABLES, cli, copy
 from tests.bot.conftest import ALICE, BOB, HERE, THERE, play, random_game, start
 
 GUILD = Where(guild_id=1_100_000_000_000_000_123, channel_id=1_100_000_000_000_000_456)
@@ -58,11 +58,15 @@ async def test_every_row_moves_and_every_game_verifies(db_path: str, postgres_ur
     assert report.ok, report.failed
     assert report.games == 3
     assert report.rows == counts(db_path)
+    store = await open_store(postgres_url)
+    try:
+        g = await store.game(3)
+        assert g is not None and (g.guild_id, g.channel_id) == (GUILD.guild_id, GUILD.channel_id)
+        assert (await check_stored(store, g)).ok  # the referee's /verify, replay included
+    finally:
+        await store.close()
     conn = await asyncpg.connect(postgres_url)
     try:
-        g = await PostgresLog(conn).game(3)
-        assert g is not None and (g.guild_id, g.channel_id) == (GUILD.guild_id, GUILD.channel_id)
-        assert (await check_stored(PostgresLog(conn), g)).ok  # type: ignore[arg-type]
         new = await conn.fetchval(
             "INSERT INTO events (game_id, kind, at) VALUES (1, 'note', now()) RETURNING id"
         )

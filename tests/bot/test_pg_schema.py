@@ -8,14 +8,24 @@ import asyncio
 import asyncpg
 import pytest
 
-from bot.store.migrations import LATEST
-from bot.store.postgres_schema import PG_LATEST, SchemaNewer, migrate, schema_version
+from bot.store.migrations import LATEST, MIGRATIONS, STEPS
+from bot.store.postgres_schema import (
+    PG_LATEST,
+    PG_MIGRATIONS,
+    SchemaNewer,
+    migrate,
+    schema_version,
+)
 
 SNOWFLAKE = 2**63 - 1  # the largest Discord id
 
 
 def test_one_numbered_list_for_both_dialects() -> None:
-    assert PG_LATEST == LATEST  # a new SQLite step needs its PostgreSQL twin, and the reverse
+    assert PG_LATEST == LATEST == len(STEPS)  # one list: a step is numbered once for both
+    assert tuple(step.sqlite for step in STEPS) == MIGRATIONS
+    assert tuple(step.on_postgres for step in STEPS) == PG_MIGRATIONS
+    shared = [n for n, step in enumerate(STEPS, start=1) if step.postgres is None]
+    assert shared == [5, 6, 7]  # the steps whose SQL is the same in both dialects
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from bot.config import Config, ConfigError, redacted
 from bot.referee import Referee
 from bot.referee.replies import Actor, Where
 from bot.shards import ShardError, Shards, parse_shard_ids, shard_of
-from bot.store import Store
+from bot.store import Store, StoreUnavailable, open_store
 from tests.bot.conftest import ALICE, BOB, play, start
 
 
@@ -103,6 +103,19 @@ async def test_each_process_sweeps_only_its_own_shards_and_together_all(
     assert await high.sweep(shards=Shards(4, (2, 3))) == []  # nothing is done twice
 
 
+async def test_running_games_are_counted_per_shard(store: Store, clock: ManualClock) -> None:
+    referee = Referee(store, clock, render=False)
+    for shard, channel in ((1, 301), (2, 302), (2, 303)):
+        where = Where(guild_id=guild_on(shard), channel_id=channel)
+        await start(referee, "morris", where=where)
+    await start(referee, "morris", where=Where(guild_id=None, channel_id=304))  # shard 0's
+    assert await referee.running_games() == 4
+    assert await referee.running_games(Shards(4, (2,))) == 2
+    assert await referee.running_games(Shards(4, (0, 1))) == 2
+    assert await referee.running_games(Shards(4, (3,))) == 0
+    assert await referee.running_games(Shards(4, (0, 1, 2, 3))) == 4
+
+
 async def test_a_restarted_process_finds_what_fell_while_it_was_down(
     store: Store, clock: ManualClock
 ) -> None:
@@ -116,11 +129,15 @@ async def test_a_restarted_process_finds_what_fell_while_it_was_down(
     assert notice.where == where
 
 
-def test_a_postgresql_url_is_refused_without_its_password() -> None:
-    url = "postgresql://referee:s3cret-pw@db:5432/referee"
-    with pytest.raises(ConfigError, match="REFEREE_DB") as refused:
-        Config.from_env({"REFEREE_DB": url})
-    assert "s3cret-pw" not in str(refused.value)
-    assert "postgresql://referee:***@db:5432/referee" in str(refused.value)
+async def test_a_postgresql_url_is_taken_and_its_password_never_logged(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    url = "postgresql://referee:s3cret-pw@127.0.0.1:1/referee"  # nothing listens on port 1
+    assert Config.from_env({"REFEREE_DB": url}).db_path == url
+    with pytest.raises(StoreUnavailable) as refused:
+        await open_store(url)
+    assert "s3cret-pw" not in str(refused.value) + caplog.text
+    assert "postgresql://referee:***@127.0.0.1:1/referee" in caplog.text
+    assert "cannot be reached" in caplog.text
     assert redacted("postgresql://db/x") == "postgresql://db/x"
     assert redacted("data/referee.db") == "data/referee.db"

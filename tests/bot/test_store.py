@@ -49,6 +49,7 @@ async def test_an_older_file_is_migrated_and_keeps_its_data(tmp_path: Path) -> N
         await store.close()
 
 
+@pytest.mark.sqlite_only
 async def test_the_action_log_is_append_only_and_chained(referee: Referee, store: Store) -> None:
     await start(referee, "morris")
     await play(referee, HERE, ALICE, "place d7")

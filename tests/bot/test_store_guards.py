@@ -54,6 +54,7 @@ async def test_moves_may_not_also_set_seq_or_the_head(referee: Referee, store: S
     assert (await store.game(1)).version == g.version
 
 
+@pytest.mark.sqlite_only
 async def test_a_commit_that_fails_is_rolled_back_and_the_store_goes_on(
     referee: Referee, store: Store, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -76,6 +77,7 @@ async def test_a_commit_that_fails_is_rolled_back_and_the_store_goes_on(
     assert [a.action for a in await store.actions(1)] == ["place d7"]
 
 
+@pytest.mark.sqlite_only
 async def test_a_bug_in_a_statement_is_raised_as_a_bug_not_as_cant_save(
     referee: Referee, store: Store, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -271,6 +271,19 @@ def test_python_m_bot_store_check_runs(tmp_path: Path) -> None:
     assert "ok" in done.stdout
 
 
+def test_store_check_of_a_url_says_what_it_checks_and_not_the_password() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "store", "check"],
+        cwd=ROOT,
+        env={**os.environ, "REFEREE_DB": "postgresql://u:s3cret@db/x", "DISCORD_TOKEN": ""},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert "SQLite file" in done.stderr and "s3cret" not in done.stdout + done.stderr
+
+
 async def test_a_database_deleted_while_running_stops_acknowledging_writes(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

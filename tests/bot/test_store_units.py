@@ -1,26 +1,18 @@
-"""The Store protocol's units of work against the real SQLite (issue 14): a transaction lands
-whole or not at all, a reading sees one snapshot, and of two changes to one version only one
-lands (even from two connections at once)."""
+"""The Store protocol's units of work against the real SQLite and PostgreSQL (issues 14, 16): a
+transaction lands whole or not at all, a reading sees one snapshot, and of two changes to one
+version only one lands (even from two connections, or two processes' stores, at once)."""
 
 from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator
 
+import asyncpg
 import pytest
 
 from bot.referee import Referee
-from bot.store import GameMovedOn, SqliteStore, Store
+from bot.store import GameMovedOn, Store
 from tests.bot.conftest import start
-
-
-@pytest.fixture
-async def other(db_path: str) -> AsyncIterator[Store]:
-    """A second connection to the same file: another process of the bot, say."""
-    s = await SqliteStore.open(db_path)
-    yield s
-    await s.close()
 
 
 async def test_a_transaction_that_raises_leaves_nothing(referee: Referee, store: Store) -> None:
@@ -93,7 +85,7 @@ async def test_guarded_undoes_a_bug_and_keeps_the_rest(referee: Referee, store: 
 
     fresh = await store.game(1)
     assert fresh is not None
-    with pytest.raises(sqlite3.OperationalError):
+    with pytest.raises((sqlite3.OperationalError, asyncpg.UndefinedColumnError)):
         async with store.transaction() as tx:
             await tx.change_game(fresh, {"draw_offer": 1})
             await tx.guarded("a test", bad_statement)

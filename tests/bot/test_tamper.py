@@ -123,6 +123,7 @@ async def finished(referee: Referee, store: Store) -> int:
     return g.id
 
 
+@pytest.mark.sqlite_only
 @pytest.mark.parametrize("what", list(TAMPERING))
 async def test_tampering_in_sqlite_is_caught_at_the_right_row(
     finished: int, store: Store, db_path: str, what: str

@@ -106,6 +106,19 @@ async def test_a_store_fault_is_counted_as_cant_save(served: tuple[Harness, int]
     assert samples[("referee_store_faults_total", (("where", "command"),))] == 1
 
 
+async def test_the_sweeper_refreshes_the_active_games_gauge(served: tuple[Harness, int]) -> None:
+    harness, port = served
+    await harness.bot.post_notices()
+    assert (await scrape(port))[("referee_active_games", ())] == 0
+    await start_game(harness, ALICE, BOB, "atmalof")
+    assert (await scrape(port))[("referee_active_games", ())] == 0  # until the next round
+    await harness.bot.post_notices()
+    assert (await scrape(port))[("referee_active_games", ())] == 1
+    await harness.slash(ALICE, "resign")
+    await harness.bot.post_notices()
+    assert (await scrape(port))[("referee_active_games", ())] == 0
+
+
 async def test_the_gateway_state_of_each_shard(served: tuple[Harness, int]) -> None:
     harness, port = served
     bot = harness.bot
