@@ -7,6 +7,7 @@ The referee itself never writes the chain head into its text.
 
 from __future__ import annotations
 
+from bot.i18n import reply_words
 from bot.referee.replies import Reply, ReplyKind
 from engine import chain
 
@@ -18,12 +19,12 @@ def head_line(reply: Reply) -> str | None:
     return f"{reply.chain_label} #{chain.short(reply.chain)}"
 
 
-def reply_lines(reply: Reply) -> list[str]:
-    """What the console prints for a reply before its buttons and files: the marked sentence,
-    the chain head, the board."""
+def reply_lines(reply: Reply, lang: str = "en") -> list[str]:
+    """What the console prints for a reply before its buttons and files: the marked sentence
+    (in ``lang``), the chain head, the board."""
     mark = "(refused) " if reply.kind is ReplyKind.REFUSAL else ""  # a fallen flag is news
     private = "[private] " if reply.ephemeral else ""
-    lines = [f"{private}{mark}{reply.text}"]
+    lines = [f"{private}{mark}{reply_words(reply, lang)}"]
     head = head_line(reply)
     if head is not None:
         lines.append(head)
@@ -32,6 +33,6 @@ def reply_lines(reply: Reply) -> list[str]:
     return lines
 
 
-def reply_text(reply: Reply) -> str:
+def reply_text(reply: Reply, lang: str = "en") -> str:
     """The same as one text (tests and logs)."""
-    return "\n".join(reply_lines(reply))
+    return "\n".join(reply_lines(reply, lang))

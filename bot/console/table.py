@@ -78,7 +78,7 @@ class ConsoleTable:
         self, referee: Referee, out: TextIO, image_dir: Path | None, lang: str = "en"
     ) -> None:
         self.referee = referee
-        self.lang = lang  # help and rules; the referee's replies follow with issue 14's codes
+        self.lang = lang  # every reply, help and rules are said in it
         self.out = out
         self.image_dir = image_dir
         self.people: dict[str, Actor] = {}
@@ -101,7 +101,7 @@ class ConsoleTable:
         print(text, file=self.out)
 
     def show(self, reply: Reply) -> None:
-        for line in reply_lines(reply):  # bot.console.format: the text is made here
+        for line in reply_lines(reply, self.lang):  # bot.console.format: the text is made here
             self.say(line)
         if reply.buttons:
             self.say(self.answers(reply))

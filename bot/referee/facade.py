@@ -509,6 +509,13 @@ class Referee:
         client's ``locale`` where we have it, else the server's (``translations.choose``)."""
         return await self.server.language(where, user_id, locale)
 
+    async def languages(
+        self, where: Where, user_id: int | None, locale: str | None = None
+    ) -> tuple[str, str]:
+        """(public, private) languages: the server's, for the channel and board images, and
+        the one a private reply to ``user_id`` is said in (see ``language``)."""
+        return await self.server.languages(where, user_id, locale)
+
     @command()
     async def set_language(
         self, where: Where, actor: Actor, code: str | None, *, request_id: str | None = None

@@ -9,7 +9,7 @@ from typing import Any
 
 import engine
 from bot import texts
-from bot.errors import BrokenGame, Conflict, Refusal
+from bot.errors import BrokenGame, Conflict, Refusal, engine_reason
 from bot.ladder_store import change_game
 from bot.referee.board_reply import board_reply
 from bot.referee.context import (
@@ -68,20 +68,20 @@ class Play:
                 rules.parse(state, text)
             except ParseError as exc:  # not a command of this game at all: say that first
                 raise Refusal(
-                    "engine", {"message": str(exc)}, game_id=g.id, version=g.version
+                    "engine", engine_reason(exc), game_id=g.id, version=g.version
                 ) from exc
             except EngineError:  # a real command, only not now: the turn is the reason
                 pass
             raise Refusal(
                 "not_your_turn",
-                {"player": texts.seat_label(g, rules.side_names, state.to_move)},
+                {"player": texts.seat_msg(g, state.to_move)},
                 game_id=g.id,
                 version=g.version,
             )
         try:
             action = rules.parse(state, text)
         except EngineError as exc:
-            raise Refusal("engine", {"message": str(exc)}, game_id=g.id, version=g.version) from exc
+            raise Refusal("engine", engine_reason(exc), game_id=g.id, version=g.version) from exc
         now = self.ctx.now()
         notation = rules.notation(state, action)
         if rules.die_faces(state, action) is not None:
