@@ -11,9 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 import engine
 from bot.clock import ClockSpec, format_seconds
-from bot.i18n import Msg, say
+from bot.i18n import Msg, coded, say
 from bot.i18n.replies import refusal_words
-from bot.ladder.ratings import PROVISIONAL_NOTE
 from bot.store import GameRow
 from engine import EngineError, Outcome, Termination
 
@@ -76,19 +75,61 @@ def remaining(g: GameRow, seat: int, to_move: int, now: float) -> float | None:
     return spec.per_move
 
 
-def clocks_line(g: GameRow, sides: tuple[str, str], to_move: int, now: float) -> str | None:
+def clocks_line(g: GameRow, sides: tuple[str, str], to_move: int, now: float) -> Msg | None:
     """ "Clocks: Red 9:41, Blue 10:00" or None without a clock."""
     left = [remaining(g, seat, to_move, now) for seat in (0, 1)]
     if left[0] is None or left[1] is None:
         return None
-    return f"Clocks: {sides[0]} {format_seconds(left[0])}, {sides[1]} {format_seconds(left[1])}"
+    return Msg(
+        "board.clocks",
+        {
+            "side0": side_msg(g.game, 0),
+            "time0": format_seconds(left[0]),
+            "side1": side_msg(g.game, 1),
+            "time1": format_seconds(left[1]),
+        },
+    )
 
 
-def result_line(g: GameRow, sides: tuple[str, str], outcome: Outcome) -> str:
-    return f"Game over: {outcome_words(g.names, sides, outcome)}."
+def side_msg(game: str, seat: int) -> Msg:
+    """A side's name ("Red"), said in the reader's language."""
+    return Msg(f"side.{game}.{seat}")
 
 
-def outcome_words(names: tuple[str, str], sides: tuple[str, str], outcome: Outcome) -> str:
+def result_line(g: GameRow, sides: tuple[str, str], outcome: Outcome) -> Msg:
+    """ "Game over: alice (Red) wins (Blue resigned)."."""
+    return Msg("board.game_over", {"outcome": outcome_msg(g.game, g.names, sides, outcome)})
+
+
+def outcome_msg(game: str, names: tuple[str, str], sides: tuple[str, str], outcome: Outcome) -> Msg:
+    """ "alice (Red) wins (Blue resigned)", "a draw (...)", "no result (aborted by ...)" as
+    data: the reason is the engine's or the referee's English, said elsewhere by how the game
+    ended (``end.<termination>``)."""
+    english = outcome.reason.rstrip(".")
+    loser: Any = ""
+    if outcome.winner is not None:
+        seat = 1 - outcome.winner
+        loser = _who_msg(game, names, sides, seat)
+    reason = coded(f"end.{outcome.termination.value}", english, loser=loser)
+    if outcome.winner is not None:
+        who = _who_msg(game, names, sides, outcome.winner)
+        return Msg("outcome.win", {"who": who, "reason": reason})
+    if outcome.termination is Termination.ABORTED:
+        return Msg("outcome.aborted", {"reason": reason})
+    return Msg("outcome.draw", {"reason": reason})
+
+
+def _who_msg(game: str, names: tuple[str, str], sides: tuple[str, str], seat: int) -> Msg:
+    """A player as a result names them: the side alone when the name is the side's (a record
+    without names), else "alice (Red)"."""
+    if names[seat] == sides[seat]:
+        return side_msg(game, seat)
+    return Msg("who.named", {"name": names[seat], "side": side_msg(game, seat)})
+
+
+def outcome_words(
+    names: tuple[str, str], sides: tuple[str, str], outcome: Outcome, game: str | None = None
+) -> str:
     """ "alice (Red) wins (Blue resigned)", "a draw (...)", "no result (aborted by ...)"."""
     reason = outcome.reason.rstrip(".")
     if outcome.winner is not None:
@@ -100,18 +141,15 @@ def outcome_words(names: tuple[str, str], sides: tuple[str, str], outcome: Outco
     return f"a draw ({reason})"
 
 
-def seed_line(g: GameRow) -> str:
+def seed_line(g: GameRow) -> Msg:
     """The revealed seed, saying what it proves: this game's rolls, its coin toss, or nothing."""
     if g.rolls:
-        proves = "check every roll with verify"
+        key = "seed.rolls"
     elif g.toss is not None:
-        proves = "check the coin toss, this game's only roll, with verify"
+        key = "seed.toss"
     else:
-        proves = "nothing was rolled in this game"
-    return (
-        f"Dice seed revealed: {g.seed} (its SHA-256 is the commitment {g.commitment[:16]}..., "
-        f"{proves})"
-    )
+        key = "seed.none"
+    return Msg(key, {"seed": g.seed, "commitment": g.commitment[:16]})
 
 
 def rolls_dice(game: str, state: Any) -> bool:
@@ -120,8 +158,8 @@ def rolls_dice(game: str, state: Any) -> bool:
     return any(rules.die_faces(state, a) is not None for a in rules.legal(state))
 
 
-def turn_line(g: GameRow, sides: tuple[str, str], to_move: int) -> str:
-    return f"{seat_label(g, sides, to_move)} to move."
+def turn_line(g: GameRow, sides: tuple[str, str], to_move: int) -> Msg:
+    return Msg("board.turn", {"player": seat_msg(g, to_move)})
 
 
 def drop_words(notation: str) -> str:
@@ -186,7 +224,7 @@ def notice_text(code: str, params: Mapping[str, Any]) -> str:
     return say(Msg(f"notice.{code}", dict(params)), "en")
 
 
-def rating_lines(rated: Rated, names: Sequence[str]) -> list[str]:
+def rating_lines(rated: Rated, names: Sequence[str]) -> list[Msg]:
     """The result message's lines about ratings ("Ratings (morris): alice 1500? → 1662? (+162),
     ..."; the change is of the rounded numbers shown) and, when a rating is provisional, what
     the "?" means."""
@@ -200,10 +238,17 @@ def rating_lines(rated: Rated, names: Sequence[str]) -> list[str]:
         delta = round(after) - round(before)
         sign = "±" if delta == 0 else ("+" if delta > 0 else "-")
         parts.append(
-            f"{names[seat]} {shown(before, rated.provisional_before[seat])} → "
-            f"{shown(after, rated.provisional_after[seat])} ({sign}{abs(delta)})"
+            Msg(
+                "rating.change",
+                {
+                    "name": names[seat],
+                    "before": shown(before, rated.provisional_before[seat]),
+                    "after": shown(after, rated.provisional_after[seat]),
+                    "delta": f"{sign}{abs(delta)}",
+                },
+            )
         )
-    lines = [f"Ratings ({rated.ladder}): {', '.join(parts)}"]
+    lines = [Msg("rating.line", {"ladder": rated.ladder, "changes": parts})]
     if any(rated.provisional_before) or any(rated.provisional_after):
-        lines.append(PROVISIONAL_NOTE)
+        lines.append(Msg("rating.provisional_note"))
     return lines

@@ -221,7 +221,7 @@ async def open_table(
 ) -> ConsoleTable:
     """A table over the store at ``db_path``; close it with ``close``."""
     store = await SqliteStore.open(db_path)
-    return ConsoleTable(Referee(store, render=render), out, image_dir, lang)
+    return ConsoleTable(Referee(store, render=render, language=lang), out, image_dir, lang)
 
 
 async def play(

@@ -6,7 +6,7 @@ types (a reply is read by its fields), so the referee can say its English for lo
 and every front end can say the same reply in its own language.
 """
 
-from bot.i18n.message import Msg, msg, plain, say, say_all
+from bot.i18n.message import Msg, coded, msg, plain, say, say_all
 from bot.i18n.replies import button_label, reply_words
 
-__all__ = ["Msg", "button_label", "msg", "plain", "reply_words", "say", "say_all"]
+__all__ = ["Msg", "button_label", "coded", "msg", "plain", "reply_words", "say", "say_all"]

@@ -18,6 +18,7 @@ import render
 from bot import checkpoint, texts
 from bot.clock import Clock, ClockSpec, SystemClock
 from bot.errors import BrokenGame, Conflict, Preempted, Refusal
+from bot.i18n import say
 from bot.ladder_store import change_game
 from bot.lru import LRU
 from bot.referee import boards
@@ -78,6 +79,7 @@ class Context:
             self.renderer: Renderer | None = boards.default_renderer()
         else:
             self.renderer = render or None
+        self.language: str | None = None  # the words of boards drawn outside a server
         self.challenge_ttl = challenge_ttl
         self.abandon_after = abandon_after
         # game id -> (chain head, state): the games in play and recently shown, bounded
@@ -422,7 +424,7 @@ class Context:
             logged["result_reason"] = outcome.reason
         event = NewEvent(kind, now, seat=seat, user_id=actor.id if actor else None, note=logged)
         sides = engine.get_game(g.game).side_names
-        first = self.request(g, f"{prefix}{texts.result_line(g, sides, outcome)}")
+        first = self.request(g, f"{prefix}{say(texts.result_line(g, sides, outcome))}")
         g = await change_game(self.store, g, changes, events=[event], request=first)  # Conflict
         self.states.pop(g.id, None)
         shown = await board_reply(self, g, state, prefix.rstrip())

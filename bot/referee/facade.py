@@ -86,6 +86,7 @@ class Referee:
         abandon_after: float = 72 * 3600.0,
         per_user_limits: bool = True,
         positions_kept: int = POSITIONS_KEPT,
+        language: str | None = None,
     ) -> None:
         self.ctx = Context(
             store,
@@ -96,6 +97,7 @@ class Referee:
             per_user_limits=per_user_limits,
             positions_kept=positions_kept,
         )
+        self.ctx.language = language  # boards drawn outside any server (the console's table)
         self.store = store
         self.challenges = Challenges(self.ctx)
         self.play = Play(self.ctx)
