@@ -7,8 +7,8 @@ import random
 import re
 
 from bot import texts
-from bot.i18n import say
 from bot.console.format import reply_lines
+from bot.i18n import say
 from bot.referee import Referee
 from bot.referee.replies import LostTurn, Moved, Rated, ReplyKind, Result
 from bot.store import Store
