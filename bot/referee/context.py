@@ -22,7 +22,7 @@ from bot.i18n import say
 from bot.ladder_store import change_game
 from bot.lru import LRU
 from bot.referee import boards
-from bot.referee.board_reply import board_reply, removal_pending
+from bot.referee.board_reply import as_lines, board_reply, removal_pending
 from bot.referee.boards import Renderer
 from bot.referee.records import iso
 from bot.referee.replies import (
@@ -34,6 +34,7 @@ from bot.referee.replies import (
     Result,
     Where,
 )
+from bot.referee.said import move_msg
 from bot.referee.wrapper import current_request_id, reply_dict
 from bot.store import (
     GameRow,
@@ -350,7 +351,9 @@ class Context:
         if outcome is not None:
             changes.update(_ending(outcome, now))
             events.append(NewEvent("end", now, seat=outcome.winner, note=_outcome_note(outcome)))
-        text = prefix + _named(said, rules.side_names[seat], g.names[seat])
+        english = _named(said, rules.side_names[seat], g.names[seat])
+        text = prefix + english
+        lines = [*as_lines(prefix.rstrip()), move_msg(g, before, action, entry.roll, english)]
         reply = Reply(text=text, game_id=g.id, version=g.version + 1)
         request = (request_id, reply_dict(reply)) if request_id else None
         kept = checkpoint.encode(g.game, after) if checkpoint.due(g.seq + 1) else None
@@ -367,7 +370,7 @@ class Context:
         if turn_start is not None and turn_start[0] != head_before:
             turn_start = None
         last = await self.turn_shown(g, before, action, entry.roll, turn_start)
-        shown = await board_reply(self, g, after, text, last=last)
+        shown = await board_reply(self, g, after, lines, last=last)
         happened: list[Event] = [Moved(seat, entry.action, entry.roll)]
         if entry.roll is not None and rules.effect(before, action, entry.roll, after).lost_turn:
             happened.append(LostTurn(seat, entry.roll))
