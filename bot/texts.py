@@ -190,12 +190,15 @@ def option_value(value: Any) -> str:
 
 def options_line(
     game: str, variant: str, options: Mapping[str, Any] | str, clock: str = "none"
-) -> str | None:
+) -> Msg | None:
     """ "Not the defaults: flying=off, no_remill=on, clock 10+5." or None when all are default."""
-    parts = [f"{k}={option_value(v)}" for k, v in changed_options(game, variant, options).items()]
+    parts: list[Msg] = [
+        Msg("plain", {"text": f"{k}={option_value(v)}"})
+        for k, v in changed_options(game, variant, options).items()
+    ]
     if clock != "none":
-        parts.append(f"clock {clock}")
-    return f"Not the defaults: {', '.join(parts)}." if parts else None
+        parts.append(Msg("options.clock", {"clock": clock}))
+    return Msg("options.changed", {"options": parts}) if parts else None
 
 
 NO_TAKEBACK_RATED = (

@@ -23,6 +23,8 @@ class Sayable(Protocol):
     def lines(self) -> list[Msg]: ...
     @property
     def text(self) -> str: ...
+    @property
+    def notice(self) -> str | None: ...
 
 
 def refusal_words(reason: str, params: dict[str, Any], lang: str) -> str:
@@ -47,6 +49,8 @@ def reply_words(reply: Sayable, lang: str = "en") -> str:
         return refusal_words(reply.reason, reply.params, lang)
     if reply.lines:
         return say_all(reply.lines, lang)
+    if reply.notice:  # a notice alone: its code says it
+        return say(Msg(f"notice.{reply.notice}", reply.params), lang)
     return reply.text
 
 

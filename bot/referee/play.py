@@ -142,7 +142,7 @@ class Play:
         except BrokenGame as broken:
             return self.ctx.broken_reply(g, broken)
         changed = texts.options_line(g.game, g.variant, g.options, g.clock)
-        return await board_reply(self.ctx, g, state, changed or "")
+        return await board_reply(self.ctx, g, state, [changed] if changed else [])
 
     async def legal_for(
         self, where: Where, actor: Actor, prefix: str = "", *, limit: int | None = MAX_CHOICES

@@ -9,6 +9,7 @@ from typing import Any
 import engine
 from bot import texts
 from bot.errors import Refusal
+from bot.i18n import msg, say_all
 from bot.referee.context import (
     HISTORY_PAGE,
     Context,
@@ -75,11 +76,14 @@ class Proof:
         if g is None:
             raise Refusal("no_game")
         data = (await stored_record(self.ctx.store, g)).to_json().encode()
-        note = "" if g.status != "active" else " (the dice seed is added when the game ends)"
+        key = "record.running" if g.status == "active" else "record.finished"
+        lines = [msg(key, id=g.id, command=VERIFY_HINT)]
         changed = texts.options_line(g.game, g.variant, g.options, g.clock)
+        if changed:
+            lines.append(changed)
         return Reply(
-            text=f"The record of game {g.id}{note}. Check it with: {VERIFY_HINT}"
-            + (f"\n{changed}" if changed else ""),
+            text=say_all(lines),
+            lines=lines,
             file=data,
             file_name=f"game-{g.id}.json",
             game_id=g.id,
