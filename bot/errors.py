@@ -93,11 +93,12 @@ class BrokenGame(RefereeError):
         self.state = state
 
 
-def engine_reason(exc: Exception) -> dict[str, Any]:
+def engine_reason(exc: Exception, game: str | None = None) -> dict[str, Any]:
     """A refusal's params for an engine error: its English sentence (``message``), its reason
-    ``code`` and the ``engine_params`` a language says it with (``bot.i18n``)."""
+    ``code``, the ``game`` and the ``engine_params`` a language says it with (``bot.i18n``)."""
     return {
         "message": str(exc),
+        "game": game,
         "code": getattr(exc, "code", None),
         "engine_params": dict(getattr(exc, "params", {}) or {}),
     }

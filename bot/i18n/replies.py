@@ -29,18 +29,51 @@ class Sayable(Protocol):
 
 def refusal_words(reason: str, params: dict[str, Any], lang: str) -> str:
     """Why a command was refused. The engine's reasons are said from their own codes
-    (``engine.<code>``); one a catalog does not have yet keeps the engine's English sentence."""
+    (``engine.<game>.<code>``); English keeps the engine's own sentence, and a reason a
+    catalog does not have says that sentence too."""
     if reason == "engine":
-        code = params.get("code")
-        key = f"engine.{code}"
-        given = params.get("engine_params") or {}
-        if code and key in words(lang):
-            try:
-                return say(Msg(key, dict(given)), lang)
-            except (KeyError, IndexError):  # a raise site with other params than the catalog's
-                pass
-        return str(params.get("message", ""))
+        english = str(params.get("message", ""))
+        if lang == "en":
+            return english
+        key = engine_key(params, lang)
+        if key is None:
+            return english
+        try:
+            return say(Msg(key, engine_params(params)), lang)
+        except (KeyError, IndexError, ValueError):  # a raise site with other params
+            return english
     return say(Msg(f"refusal.{reason}", params), lang)
+
+
+def engine_key(params: dict[str, Any], lang: str) -> str | None:
+    """The catalog key of an engine reason: per game, per verb for "expected", else shared."""
+    code, game = params.get("code"), params.get("game")
+    given = params.get("engine_params") or {}
+    if not code:
+        return None
+    keys = [f"engine.{game}.{code}", f"engine.{code}"]
+    if code == "expected" and "verb" in given:
+        keys.insert(0, f"engine.{game}.expected.{given['verb']}")
+    return next((k for k in keys if k in words(lang)), None)
+
+
+def engine_params(params: dict[str, Any]) -> dict[str, Any]:
+    """The engine's params as a sentence needs them: a side (0 or 1) as its name, a line
+    (axis and index) as "row 4", lists as text."""
+    game = params.get("game")
+    out: dict[str, Any] = {}
+    for name, value in (params.get("engine_params") or {}).items():
+        if name == "side" and isinstance(value, int):
+            out[name] = Msg(f"side.{game}.{value}")
+        elif isinstance(value, list | tuple):
+            out[name] = ", ".join(map(str, value))
+        else:
+            out[name] = value
+    given = params.get("engine_params") or {}
+    if "axis" in given and "index" in given:
+        axis = "col" if given["axis"] == "col" else "row"
+        out["line"] = Msg(f"line.{axis}", {"index": given["index"]})
+    return out
 
 
 def reply_words(reply: Sayable, lang: str = "en") -> str:

@@ -69,7 +69,7 @@ class Play:
                 rules.parse(state, text)
             except ParseError as exc:  # not a command of this game at all: say that first
                 raise Refusal(
-                    "engine", engine_reason(exc), game_id=g.id, version=g.version
+                    "engine", engine_reason(exc, g.game), game_id=g.id, version=g.version
                 ) from exc
             except EngineError:  # a real command, only not now: the turn is the reason
                 pass
@@ -82,7 +82,9 @@ class Play:
         try:
             action = rules.parse(state, text)
         except EngineError as exc:
-            raise Refusal("engine", engine_reason(exc), game_id=g.id, version=g.version) from exc
+            raise Refusal(
+                "engine", engine_reason(exc, g.game), game_id=g.id, version=g.version
+            ) from exc
         now = self.ctx.now()
         notation = rules.notation(state, action)
         if rules.die_faces(state, action) is not None:
