@@ -28,6 +28,7 @@ from bot import texts
 from bot.config import Config
 from bot.console.format import reply_lines
 from bot.errors import Refusal
+from bot.i18n import msg, say
 from bot.referee import Referee
 from bot.referee.grammar import rules_reply
 from bot.referee.names import MODERATOR, console_actor, name_key, name_problem
@@ -106,9 +107,11 @@ class ConsoleTable:
         if reply.buttons:
             self.say(self.answers(reply))
         if reply.image is not None and self.image_dir is not None:
-            self.say(f"(image: {self.save(reply.image_name, reply.image)})")
+            path = self.save(reply.image_name, reply.image)
+            self.say(say(msg("console.image", path=str(path)), self.lang))
         if reply.file is not None and self.image_dir is not None:
-            self.say(f"(file: {self.save(reply.file_name or 'record.json', reply.file)})")
+            path = self.save(reply.file_name or "record.json", reply.file)
+            self.say(say(msg("console.file", path=str(path)), self.lang))
 
     def save(self, name: str, data: bytes) -> Path:
         """Write ``data`` in this run's folder under ``name`` (made safe), never over another
@@ -131,8 +134,11 @@ class ConsoleTable:
             asked = [self.current.name]
         whom = asked[0] if len(asked) == 1 else "name"
         lines = [b.typed or TYPED.get(b.kind) for b in reply.buttons]
-        typed = " or ".join(f"`{whom}: {line}`" for line in lines if line)
-        return f"(to answer, type {typed})"
+        typed = [f"`{whom}: {line}`" for line in lines if line]
+        if len(typed) == 1:
+            return say(msg("console.answer_one", command=typed[0]), self.lang)
+        said = msg("console.answer_two", first=", ".join(typed[:-1]), second=typed[-1])
+        return say(said, self.lang)
 
     @staticmethod
     def named_in(words: list[str]) -> list[str]:
