@@ -238,9 +238,10 @@ async def play(
     *,
     render: bool = True,
     echo: bool = False,
+    lang: str = "en",
 ) -> int:
     """Run the table until ``quit`` or end of input, reading lines in a worker thread."""
-    table = await open_table(db_path, out, image_dir, render=render)
+    table = await open_table(db_path, out, image_dir, render=render, lang=lang)
     try:
         print(translations.words(table.lang).t("console.banner"), file=out)
         while True:

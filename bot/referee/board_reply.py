@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import engine
 from bot import ladder_store, texts
-from bot.i18n import Msg, msg, plain, say_all
+from bot.i18n import Msg, msg, plain, say, say_all
 from bot.ladder.ratings import is_provisional
 from bot.ladder_store import LoggedChange
 from bot.referee import boards
@@ -104,6 +104,13 @@ def as_lines(text: str | Msg | list[Msg]) -> list[Msg]:
     if isinstance(text, str):
         return [plain(text)] if text else []
     return list(text)
+
+
+def prefixed(prefix: str, notice: str, params: dict[str, Any]) -> tuple[str, list[Msg]]:
+    """A notice after what a command did on its way (a roll it completed): the English text
+    and the sentences as data."""
+    said = Msg(f"notice.{notice}", params)
+    return prefix + say(said), [*as_lines(prefix.rstrip()), said]
 
 
 def removal_pending(rules: Any, state: Any) -> bool:

@@ -18,7 +18,7 @@ import render
 from bot import checkpoint, texts
 from bot.clock import Clock, ClockSpec, SystemClock
 from bot.errors import BrokenGame, Conflict, Preempted, Refusal
-from bot.i18n import say
+from bot.i18n import Msg, say
 from bot.ladder_store import change_game
 from bot.lru import LRU
 from bot.referee import boards
@@ -435,18 +435,20 @@ class Context:
         return shown
 
 
-def turn_words(g: GameRow, kept: list[Any], gone: list[Any]) -> str:
+def turn_words(g: GameRow, kept: list[Any], gone: list[Any]) -> Msg:
     """The undone actions in the words their own replies used ("alice (Black) moves a1-c3
     north-east"): the stored notation orders a line's ends canonically, not as typed."""
     rules = engine.get_game(g.game)
     state = Context.replay_rows(g, kept)
-    said = []
+    said: Msg | None = None
     for row in gone:
         action = rules.parse(state, row.action)
         sentence = rules.describe(state, action, row.roll).rstrip(".")
-        said.append(_named(sentence, rules.side_names[row.side], g.names[row.side]))
+        english = _named(sentence, rules.side_names[row.side], g.names[row.side])
+        this = move_msg(g, state, action, row.roll, english)
+        said = this if said is None else Msg("turns.then", {"first": said, "second": this})
         state = rules.apply(state, action, row.roll)
-    return "; ".join(said)
+    return said if said is not None else Msg("plain", {"text": ""})
 
 
 def _ending(outcome: Outcome, now: float) -> dict[str, Any]:
