@@ -97,12 +97,27 @@ async def board_reply(
     )
 
 
+class Said(str):
+    """English text that also carries its sentences as data (``msgs``): what a command did on
+    its way (a roll it completed, a flag that fell) and is put before its own reply."""
+
+    msgs: tuple[Msg, ...] = ()
+
+    def __new__(cls, text: str, msgs: tuple[Msg, ...] | list[Msg]) -> Said:
+        said = super().__new__(cls, text)
+        said.msgs = tuple(msgs)
+        return said
+
+
 def as_lines(text: str | Msg | list[Msg]) -> list[Msg]:
-    """Sentences as data; a ``str`` (English a service still composes) is kept as it is."""
+    """Sentences as data; a ``Said`` gives its own, and a plain ``str`` (English a service
+    still composes) is kept as it is."""
     if isinstance(text, Msg):
         return [text]
+    if isinstance(text, Said):
+        return list(text.msgs)
     if isinstance(text, str):
-        return [plain(text)] if text else []
+        return [plain(text.rstrip())] if text.strip() else []
     return list(text)
 
 
@@ -110,7 +125,7 @@ def prefixed(prefix: str, notice: str, params: dict[str, Any]) -> tuple[str, lis
     """A notice after what a command did on its way (a roll it completed): the English text
     and the sentences as data."""
     said = Msg(f"notice.{notice}", params)
-    return prefix + say(said), [*as_lines(prefix.rstrip()), said]
+    return prefix + say(said), [*as_lines(prefix), said]
 
 
 def removal_pending(rules: Any, state: Any) -> bool:

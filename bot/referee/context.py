@@ -22,7 +22,7 @@ from bot.i18n import Msg, say
 from bot.ladder_store import change_game
 from bot.lru import LRU
 from bot.referee import boards
-from bot.referee.board_reply import as_lines, board_reply, removal_pending
+from bot.referee.board_reply import Said, as_lines, board_reply, removal_pending
 from bot.referee.boards import Renderer
 from bot.referee.records import iso
 from bot.referee.replies import (
@@ -264,14 +264,20 @@ class Context:
                     raise Conflict
                 done.ok = False
                 raise Preempted(done)
-            g, prefix = fresh, (said + "\n" if done is not None else "")  # board lines once
+            if done is not None:  # the roll's sentence first, its board lines once
+                prefix = Said(said + "\n", said.msgs if isinstance(said, Said) else ())
+            g = fresh
         state = await self.state(g)
         now = self.now()
         if g.deadline is not None and now >= g.deadline:
             loser = state.to_move
             sides = engine.get_game(g.game).side_names
             outcome = Outcome(Termination.TIMEOUT, 1 - loser, f"{sides[loser]} ran out of time")
-            late = f"{prefix}{actor.name}'s command came after {sides[loser]}'s flag fell.\n"
+            fell = Msg(
+                "notice.flag_fell_first",
+                {"actor": actor.name, "side": texts.side_msg(g.game, loser)},
+            )
+            late = Said(f"{prefix}{say(fell)}\n", [*as_lines(prefix), fell])
             ended = await self.end(g, state, outcome, None, None, "timeout", prefix=late)
             ended.ok = False  # the command did not land; the result is public (not ephemeral)
             raise Preempted(ended)
@@ -304,7 +310,8 @@ class Context:
         reply = await self.commit_move(
             g, state, after, action, entry, said, now, None, "", t_end=g.pending_at, extra=extra
         )
-        return _named(said, rules.side_names[seat], g.names[seat]), reply
+        english = _named(said, rules.side_names[seat], g.names[seat])
+        return Said(english, [move_msg(g, state, action, roll, english)]), reply
 
     async def commit_move(
         self,
@@ -353,7 +360,7 @@ class Context:
             events.append(NewEvent("end", now, seat=outcome.winner, note=_outcome_note(outcome)))
         english = _named(said, rules.side_names[seat], g.names[seat])
         text = prefix + english
-        lines = [*as_lines(prefix.rstrip()), move_msg(g, before, action, entry.roll, english)]
+        lines = [*as_lines(prefix), move_msg(g, before, action, entry.roll, english)]
         reply = Reply(text=text, game_id=g.id, version=g.version + 1)
         request = (request_id, reply_dict(reply)) if request_id else None
         kept = checkpoint.encode(g.game, after) if checkpoint.due(g.seq + 1) else None
@@ -430,7 +437,7 @@ class Context:
         first = self.request(g, f"{prefix}{say(texts.result_line(g, sides, outcome))}")
         g = await change_game(self.store, g, changes, events=[event], request=first)  # Conflict
         self.states.pop(g.id, None)
-        shown = await board_reply(self, g, state, prefix.rstrip())
+        shown = await board_reply(self, g, state, as_lines(prefix))
         shown.events = [result_of(outcome), *shown.events]  # then the rating change
         return shown
 

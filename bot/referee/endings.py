@@ -99,7 +99,7 @@ class Endings:
         other = 1 - seat
         moves = turn_words(g, *undo)
         said = {"actor": actor.name, "moves": moves, "other": g.names[other]}
-        lines = [*as_lines(prefix.rstrip()), msg("notice.takeback_asked", **said)]
+        lines = [*as_lines(prefix), msg("notice.takeback_asked", **said)]
         text = prefix + say(lines[-1])
         changes = {"takeback_offer": seat, "updated_at": self.ctx.now()}
         g = await change_game(self.ctx.store, g, changes, request=self.ctx.request(g, text))
@@ -161,7 +161,7 @@ class Endings:
             changes["last_hash"] = keep[-1].hash if keep else chain.GENESIS
         note = {"undone": [a.action for a in gone], "to": len(keep)}
         event = NewEvent("takeback", now, seat=asker, user_id=actor.id, note=note)
-        lines = [*as_lines(prefix.rstrip()), msg("takeback.done", moves=turn_words(g, keep, gone))]
+        lines = [*as_lines(prefix), msg("takeback.done", moves=turn_words(g, keep, gone))]
         text = prefix + say(lines[-1])
         g = await change_game(
             self.ctx.store, g, changes, events=[event], request=self.ctx.request(g, text)

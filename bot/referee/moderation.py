@@ -76,7 +76,7 @@ class Moderation:
             else msg("dispute.opened_no_reason", player=texts.seat_msg(g, seat))
         )
         lines = [
-            *as_lines(prefix.rstrip()),
+            *as_lines(prefix),
             opened,
             msg("dispute.frozen"),
             *await self._log_lines(g),

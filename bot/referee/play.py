@@ -189,7 +189,7 @@ class Play:
             player=texts.seat_msg(g, seat),
             line=line_msg(notation),
         )
-        lines = [*as_lines(prefix.rstrip()), said]
+        lines = [*as_lines(prefix), said]
         text = prefix + say(said)
         changes: dict[str, Any] = {
             "pending": notation,
@@ -220,7 +220,7 @@ class Play:
         """A private question before a drop that can only lose the turn: nothing is stored,
         and the player may still do something else. Confirm announces it (and rolls)."""
         question = msg("move.confirm_futile", line=line_msg(notation))
-        lines = [*as_lines(prefix.rstrip()), question]
+        lines = [*as_lines(prefix), question]
         text = prefix + say(question)
         arg = "".join(notation.split()[1:])  # "drop row 4" -> "row4"
         typed = f"{notation} confirm"
