@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from bot.i18n.replies import refusal_words
+
 if TYPE_CHECKING:
     from bot.referee.replies import Reply
 
@@ -27,8 +29,8 @@ class RefereeError(Exception):
 
 class Refusal(RefereeError):
     """The referee refuses a command: ``code`` names the reason (``bot.texts.REFUSALS``),
-    ``params`` fill its sentence, ``game_id``/``version`` say which game it was about. The
-    English text is made from the catalog unless ``text`` is given (a sentence the engine wrote).
+    ``params`` fill its sentence (the catalogs' ``refusal.<code>``), ``game_id``/``version`` say
+    which game it was about. ``text`` is the English, for logs; front ends say the code.
     """
 
     def __init__(
@@ -43,9 +45,7 @@ class Refusal(RefereeError):
         self.code = code
         self.params = dict(params or {})
         if text is None:
-            from bot.texts import refusal_text
-
-            text = refusal_text(code, self.params)
+            text = refusal_words(code, self.params, "en")
         super().__init__(text)
         self.text = text
         self.game_id = game_id
@@ -91,3 +91,14 @@ class BrokenGame(RefereeError):
         self.action = action
         self.error = error
         self.state = state
+
+
+def engine_reason(exc: Exception, game: str | None = None) -> dict[str, Any]:
+    """A refusal's params for an engine error: its English sentence (``message``), its reason
+    ``code``, the ``game`` and the ``engine_params`` a language says it with (``bot.i18n``)."""
+    return {
+        "message": str(exc),
+        "game": game,
+        "code": getattr(exc, "code", None),
+        "engine_params": dict(getattr(exc, "params", {}) or {}),
+    }

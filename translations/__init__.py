@@ -96,7 +96,7 @@ class Words:
     def keys(self) -> Iterator[str]:
         return iter(self)
 
-    def t(self, key: str, **params: object) -> str:
+    def t(self, key: str, /, **params: object) -> str:
         """The message ``key`` with ``params`` filled in; a plural message takes ``n``.
 
         Raises KeyError for a key no catalog has (a programming error the catalog test
@@ -110,7 +110,7 @@ class Words:
             text = self._gnu.gettext(key)
         return text.format(**params) if params else text.replace("{{", "{").replace("}}", "}")
 
-    def get(self, key: str, **params: object) -> str | None:
+    def get(self, key: str, /, **params: object) -> str | None:
         """``t`` for a key that may not be in this catalog (command descriptions)."""
         return self.t(key, **params) if key in self._keys else None
 

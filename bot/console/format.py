@@ -7,24 +7,29 @@ The referee itself never writes the chain head into its text.
 
 from __future__ import annotations
 
+from bot.i18n import msg, reply_words, say
 from bot.referee.replies import Reply, ReplyKind
 from engine import chain
 
 
-def head_line(reply: Reply) -> str | None:
-    """ "Log #3fa9c01b2e" (or the reply's own label, "Log head #..."), None without a chain."""
+def head_line(reply: Reply, lang: str = "en") -> str | None:
+    """ "Log #3fa9c01b2e" (or, for a record's head, "Log head #..."), None without a chain."""
     if not reply.chain:
         return None
-    return f"{reply.chain_label} #{chain.short(reply.chain)}"
+    key = "console.log_head" if reply.chain_label == "Log head" else "console.log"
+    return say(msg(key, head=chain.short(reply.chain)), lang)
 
 
-def reply_lines(reply: Reply) -> list[str]:
-    """What the console prints for a reply before its buttons and files: the marked sentence,
-    the chain head, the board."""
-    mark = "(refused) " if reply.kind is ReplyKind.REFUSAL else ""  # a fallen flag is news
-    private = "[private] " if reply.ephemeral else ""
-    lines = [f"{private}{mark}{reply.text}"]
-    head = head_line(reply)
+def reply_lines(reply: Reply, lang: str = "en") -> list[str]:
+    """What the console prints for a reply before its buttons and files: the marked sentence
+    (in ``lang``), the chain head, the board."""
+    text = reply_words(reply, lang)
+    if reply.kind is ReplyKind.REFUSAL:  # a fallen flag is news, not a refusal
+        text = say(msg("console.refused", text=text), lang)
+    if reply.ephemeral:
+        text = say(msg("console.private", text=text), lang)
+    lines = [text]
+    head = head_line(reply, lang)
     if head is not None:
         lines.append(head)
     if reply.board_text:
@@ -32,6 +37,6 @@ def reply_lines(reply: Reply) -> list[str]:
     return lines
 
 
-def reply_text(reply: Reply) -> str:
+def reply_text(reply: Reply, lang: str = "en") -> str:
     """The same as one text (tests and logs)."""
-    return "\n".join(reply_lines(reply))
+    return "\n".join(reply_lines(reply, lang))

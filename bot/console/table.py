@@ -28,6 +28,7 @@ from bot import texts
 from bot.config import Config
 from bot.console.format import reply_lines
 from bot.errors import Refusal
+from bot.i18n import msg, say
 from bot.referee import Referee
 from bot.referee.grammar import rules_reply
 from bot.referee.names import MODERATOR, console_actor, name_key, name_problem
@@ -78,7 +79,7 @@ class ConsoleTable:
         self, referee: Referee, out: TextIO, image_dir: Path | None, lang: str = "en"
     ) -> None:
         self.referee = referee
-        self.lang = lang  # help and rules; the referee's replies follow with issue 14's codes
+        self.lang = lang  # every reply, help and rules are said in it
         self.out = out
         self.image_dir = image_dir
         self.people: dict[str, Actor] = {}
@@ -101,14 +102,16 @@ class ConsoleTable:
         print(text, file=self.out)
 
     def show(self, reply: Reply) -> None:
-        for line in reply_lines(reply):  # bot.console.format: the text is made here
+        for line in reply_lines(reply, self.lang):  # bot.console.format: the text is made here
             self.say(line)
         if reply.buttons:
             self.say(self.answers(reply))
         if reply.image is not None and self.image_dir is not None:
-            self.say(f"(image: {self.save(reply.image_name, reply.image)})")
+            path = self.save(reply.image_name, reply.image)
+            self.say(say(msg("console.image", path=str(path)), self.lang))
         if reply.file is not None and self.image_dir is not None:
-            self.say(f"(file: {self.save(reply.file_name or 'record.json', reply.file)})")
+            path = self.save(reply.file_name or "record.json", reply.file)
+            self.say(say(msg("console.file", path=str(path)), self.lang))
 
     def save(self, name: str, data: bytes) -> Path:
         """Write ``data`` in this run's folder under ``name`` (made safe), never over another
@@ -131,8 +134,11 @@ class ConsoleTable:
             asked = [self.current.name]
         whom = asked[0] if len(asked) == 1 else "name"
         lines = [b.typed or TYPED.get(b.kind) for b in reply.buttons]
-        typed = " or ".join(f"`{whom}: {line}`" for line in lines if line)
-        return f"(to answer, type {typed})"
+        typed = [f"`{whom}: {line}`" for line in lines if line]
+        if len(typed) == 1:
+            return say(msg("console.answer_one", command=typed[0]), self.lang)
+        said = msg("console.answer_two", first=", ".join(typed[:-1]), second=typed[-1])
+        return say(said, self.lang)
 
     @staticmethod
     def named_in(words: list[str]) -> list[str]:
@@ -221,7 +227,7 @@ async def open_table(
 ) -> ConsoleTable:
     """A table over the store at ``db_path``; close it with ``close``."""
     store = await open_store(db_path)
-    return ConsoleTable(Referee(store, render=render), out, image_dir, lang)
+    return ConsoleTable(Referee(store, render=render, language=lang), out, image_dir, lang)
 
 
 async def play(
@@ -232,9 +238,10 @@ async def play(
     *,
     render: bool = True,
     echo: bool = False,
+    lang: str = "en",
 ) -> int:
     """Run the table until ``quit`` or end of input, reading lines in a worker thread."""
-    table = await open_table(db_path, out, image_dir, render=render)
+    table = await open_table(db_path, out, image_dir, render=render, lang=lang)
     try:
         print(translations.words(table.lang).t("console.banner"), file=out)
         while True:

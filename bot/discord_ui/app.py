@@ -214,11 +214,22 @@ class RefereeBot(commands.AutoShardedBot):
             self.metrics.store_faults.labels("command").inc()
         elif not reply.ok:
             self.metrics.outcome(interaction, "refused")
+        public, private = await self.languages(interaction)
         async for shown in self.referee.sequence(where_of(interaction), reply):
             if shown.reason == "roll_later":  # the store could not save the roll yet
                 self.metrics.store_faults.labels("roll").inc()
-            await self._deliver(interaction, to_message(shown, title=title), shown)
+            lang = public if shown.public else private
+            await self._deliver(interaction, to_message(shown, title=title, lang=lang), shown)
             title = None  # the title heads the first message only
+
+    async def languages(self, interaction: discord.Interaction[Any]) -> tuple[str, str]:
+        """(public, private): the server's language, and the person's own for private replies
+        (their /language, else their client's locale where we have it, else the server's)."""
+        locale = getattr(interaction.locale, "value", None)
+        try:
+            return await self.referee.languages(where_of(interaction), interaction.user.id, locale)
+        except StoreUnavailable:  # the answer must still go out: in English
+            return ("en", "en")
 
     async def _deliver(
         self, interaction: discord.Interaction[Any], out: Outgoing, reply: Reply
@@ -260,7 +271,8 @@ class RefereeBot(commands.AutoShardedBot):
             self.metrics.store_faults.labels("command").inc()
         elif not reply.ok:
             self.metrics.outcome(interaction, "refused")
-            await self.send(interaction, to_message(reply))
+            private = (await self.languages(interaction))[1]
+            await self.send(interaction, to_message(reply, lang=private))
             self.metrics.finished(interaction)
             return
         try:
@@ -295,7 +307,11 @@ class RefereeBot(commands.AutoShardedBot):
             channel = self.get_channel(notice.where.channel_id) or self.get_partial_messageable(
                 notice.where.channel_id, guild_id=notice.where.guild_id
             )
-            out = to_message(notice.reply)
+            try:
+                lang = (await self.referee.languages(notice.where, None))[0]
+            except StoreUnavailable:
+                lang = "en"
+            out = to_message(notice.reply, lang=lang)
             try:
                 await channel.send(**out.kwargs(for_channel=True))  # type: ignore[union-attr]
             except discord.HTTPException:  # a deleted channel or lost permission: log, go on

@@ -20,6 +20,7 @@ from typing import Any
 import discord
 
 from bot.discord_ui.views import buttons_view
+from bot.i18n import msg, reply_words, say
 from bot.referee.replies import Reply
 
 EMBED_DESCRIPTION_LIMIT = 4096
@@ -90,28 +91,29 @@ def attached_file(reply: Reply) -> discord.File | None:
     return discord.File(io.BytesIO(reply.file), filename=reply.file_name or "record.json")
 
 
-def to_message(reply: Reply, *, title: str | None = None) -> Outgoing:
-    """The Discord message for a reply (see the module's rules)."""
+def to_message(reply: Reply, *, title: str | None = None, lang: str = "en") -> Outgoing:
+    """The Discord message for a reply (see the module's rules), said in ``lang``: the server's
+    language for a public reply, the person's own for a private one (the caller chooses)."""
     if not reply.public:
         files = [f for f in (board_file(reply), attached_file(reply)) if f is not None]
         return Outgoing(
-            content=clip(reply.text, CONTENT_LIMIT),
+            content=clip(reply_words(reply, lang), CONTENT_LIMIT),
             files=files,
-            view=buttons_view(reply.buttons),  # a private question (confirm a hopeless drop)
+            view=buttons_view(reply.buttons, lang),  # a private question (a hopeless drop)
             ephemeral=True,
         )
     colour = COLOUR_FINISHED if reply.finished else COLOUR_OK
     if reply.game_id is None and reply.image is None:
         colour = COLOUR_INFO
-    text = reply.text.strip()
+    text = reply_words(reply, lang).strip()
     embed = discord.Embed(
         title=title, description=clip(text, EMBED_DESCRIPTION_LIMIT) or None, colour=colour
     )
     footer = []
     if reply.game_id is not None:
-        footer.append(f"game {reply.game_id}")
-    if reply.chain:
-        footer.append(f"log #{reply.chain[:10]}")  # the chain head: what a dispute checks
+        footer.append(say(msg("footer.game", id=reply.game_id), lang))
+    if reply.chain:  # the chain head: what a dispute checks
+        footer.append(say(msg("footer.log", head=reply.chain[:10]), lang))
     if footer:
         embed.set_footer(text=" · ".join(footer))
     board = board_file(reply)
@@ -124,7 +126,7 @@ def to_message(reply: Reply, *, title: str | None = None) -> Outgoing:
         content=content,
         embed=embed,
         files=files,
-        view=buttons_view(reply.buttons),
+        view=buttons_view(reply.buttons, lang),
         allowed_mentions=mentions_of(mentions),
     )
 

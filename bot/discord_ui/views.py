@@ -8,6 +8,7 @@ refuses stale versions and strangers politely.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 from typing import Any
@@ -18,6 +19,7 @@ from bot import deadline
 from bot.discord_ui.guards import first_delivery
 from bot.discord_ui.shutdown import RESTARTING, admitted
 from bot.discord_ui.tree import report, send_private
+from bot.i18n import button_label
 from bot.metrics import metrics_of
 from bot.referee.replies import CUSTOM_ID_PREFIX, ButtonKind, ButtonSpec
 
@@ -121,11 +123,12 @@ class UnknownButton(
             log.warning("could not answer an unknown button click", exc_info=True)
 
 
-def buttons_view(specs: list[ButtonSpec]) -> discord.ui.View | None:
-    """A timeout-free view holding the reply's buttons, or None without any."""
+def buttons_view(specs: list[ButtonSpec], lang: str = "en") -> discord.ui.View | None:
+    """A timeout-free view holding the reply's buttons, labelled in ``lang``, or None."""
     if not specs:
         return None
     view = discord.ui.View(timeout=None)
     for spec in specs[:MAX_BUTTONS]:
-        view.add_item(RefereeButton(spec))
+        label = button_label(spec.kind.value, lang, spec.arg)
+        view.add_item(RefereeButton(dataclasses.replace(spec, label=label)))
     return view

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import engine
 from bot import ladder_store, texts
+from bot.i18n import Msg, msg, plain, say, say_all
 from bot.ladder.ratings import is_provisional
 from bot.ladder_store import LoggedChange
 from bot.referee import boards
@@ -21,13 +22,20 @@ if TYPE_CHECKING:
 
 
 async def board_reply(
-    ctx: Context, g: GameRow, state: Any, text: str, *, last: Any = None, ok: bool = True
+    ctx: Context,
+    g: GameRow,
+    state: Any,
+    text: str | Msg | list[Msg],
+    *,
+    last: Any = None,
+    ok: bool = True,
 ) -> Reply:
-    """A public reply with the board, whose turn (or the result), clocks and buttons."""
+    """A public reply with the board, whose turn (or the result), clocks and buttons; ``text``
+    is what happened, as sentences (``Msg``; a ``str`` is English not yet made data)."""
     rules = engine.get_game(g.game)
     sides = rules.side_names
     now = ctx.now()
-    lines = [text] if text else []
+    lines: list[Msg] = as_lines(text)
     mentions: list[int] = []
     events: list[Event] = []
     buttons: list[ButtonSpec] = []
@@ -38,17 +46,18 @@ async def board_reply(
         legal = rules.legal(state)
         if legal and g.moved and removal_pending(rules, state):
             points = ", ".join(rules.notation(state, a).split()[-1] for a in legal)
-            line = (
-                f"{texts.seat_label(g, sides, to_move)} to remove one of "
-                f"{sides[1 - to_move]}'s men: {points}."
+            line = msg(
+                "board.remove",
+                player=texts.seat_msg(g, to_move),
+                side=texts.side_msg(g.game, 1 - to_move),
+                points=points,
             )
         lines.append(line)
         clocks = texts.clocks_line(g, sides, to_move, now)
         if clocks:
             lines.append(clocks)
-        if g.frozen_at is not None:
-            stopped = ": the clocks are stopped" if clocks else ""  # none to stop
-            lines.append(f"Frozen for a dispute{stopped}.")
+        if g.frozen_at is not None:  # "the clocks are stopped" only with clocks to stop
+            lines.append(msg("board.frozen_clocks" if clocks else "board.frozen"))
         mentions.append(g.players[to_move])
     elif outcome is not None:
         lines.append(texts.result_line(g, sides, outcome))
@@ -59,17 +68,19 @@ async def board_reply(
             lines += texts.rating_lines(rated, g.names)
         lines.append(texts.seed_line(g))
         buttons.append(ButtonSpec("Rematch", ButtonKind.REMATCH, g.id, g.version, "primary"))
-    theme = None
-    if ctx.renderer is not None and g.guild_id is not None:
-        theme = (await ctx.store.guild_settings(g.guild_id)).get("theme")
+    theme, lang = None, ctx.language
+    if g.guild_id is not None:  # the server's theme, and its language for the picture
+        settings = await ctx.store.guild_settings(g.guild_id)
+        theme, lang = settings.get("theme"), settings.get("language")
     view = (
         None
         if state is None
-        else BoardView(g.game, state, last, theme, g.names, outcome, moves=g.seq)
+        else BoardView(g.game, state, last, theme, g.names, outcome, moves=g.seq, lang=lang)
     )
     image = None if view is None else await boards.png(ctx.renderer, view)
     return Reply(
-        text="\n".join(lines),
+        text=say_all(lines),
+        lines=lines,
         ok=ok,
         image=image,
         image_name=f"game-{g.id}-v{g.version}.png",
@@ -84,6 +95,37 @@ async def board_reply(
         public_kind=ReplyKind.BOARD,
         events=events,
     )
+
+
+class Said(str):
+    """English text that also carries its sentences as data (``msgs``): what a command did on
+    its way (a roll it completed, a flag that fell) and is put before its own reply."""
+
+    msgs: tuple[Msg, ...] = ()
+
+    def __new__(cls, text: str, msgs: tuple[Msg, ...] | list[Msg]) -> Said:
+        said = super().__new__(cls, text)
+        said.msgs = tuple(msgs)
+        return said
+
+
+def as_lines(text: str | Msg | list[Msg]) -> list[Msg]:
+    """Sentences as data; a ``Said`` gives its own, and a plain ``str`` (English a service
+    still composes) is kept as it is."""
+    if isinstance(text, Msg):
+        return [text]
+    if isinstance(text, Said):
+        return list(text.msgs)
+    if isinstance(text, str):
+        return [plain(text.rstrip())] if text.strip() else []
+    return list(text)
+
+
+def prefixed(prefix: str, notice: str, params: dict[str, Any]) -> tuple[str, list[Msg]]:
+    """A notice after what a command did on its way (a roll it completed): the English text
+    and the sentences as data."""
+    said = Msg(f"notice.{notice}", params)
+    return prefix + say(said), [*as_lines(prefix), said]
 
 
 def removal_pending(rules: Any, state: Any) -> bool:

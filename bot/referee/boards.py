@@ -16,6 +16,7 @@ from typing import Any
 
 import engine
 import render
+import translations
 from bot import texts
 from engine import Outcome
 from render import Last
@@ -38,6 +39,7 @@ class BoardView:
     players: tuple[str, str] | None = None
     outcome: Outcome | None = None
     moves: int | None = None  # actions as history counts them (a Morris move with its removal: 1)
+    lang: str | None = None  # the words drawn: the server's language (None: English)
 
 
 Renderer = Callable[[BoardView], bytes]
@@ -67,6 +69,10 @@ def use_render_pool(executor: Executor | None) -> Executor | None:
     return previous
 
 
+def _words(view: BoardView) -> dict[str, Any]:
+    return {} if view.lang is None else {"words": translations.words(view.lang)}
+
+
 def _kwargs(view: BoardView) -> dict[str, Any]:
     kwargs: dict[str, Any] = {}
     if view.last is not None:
@@ -77,7 +83,7 @@ def _kwargs(view: BoardView) -> dict[str, Any]:
         kwargs["outcome"] = view.outcome
     if view.moves is not None:
         kwargs["moves"] = view.moves
-    return kwargs
+    return kwargs | _words(view)
 
 
 def draw_png(view: BoardView) -> bytes:
@@ -96,7 +102,7 @@ def default_renderer() -> Renderer:
 def text_board(view: BoardView) -> str:
     """The board as text, its status line saying the result once the game is over."""
     try:
-        board = render.text_board(view.game, view.state)
+        board = render.text_board(view.game, view.state, **_words(view))
     except Exception:  # a drawing bug must not lose the move
         log.exception("text_board failed for %s", view.game)
         return engine.get_game(view.game).to_text(view.state)

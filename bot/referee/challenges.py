@@ -11,6 +11,7 @@ import engine
 from bot import limits, texts
 from bot.clock import ClockSpec, ClockSpecError
 from bot.errors import Refusal
+from bot.i18n import msg, say_all
 from bot.referee.board_reply import board_reply
 from bot.referee.context import STARTERS, Context
 from bot.referee.records import TOSS_ANNOUNCEMENT, TOSS_NUMBER
@@ -95,22 +96,31 @@ class Challenges:
             raise Refusal("over_limit", {"message": exc.reason}) from exc
         except ChannelBusy as exc:
             raise Refusal("channel_busy") from exc
-        whom = opponent.name if opponent else "anyone"
-        first = {"me": f"{actor.name} moves first", "them": f"{whom} moves first"}.get(
-            starter, "a coin toss decides who moves first"
-        )
-        text = (
-            f"{actor.name} challenges {whom} to {rules.title} ({state.variant}, "
-            f"{'rated' if rated else 'casual'}, clock {spec.text}); {first}. "
-            f"The challenge expires in {int(self.ctx.challenge_ttl // 60)} minutes.\n"
-            f"Dice commitment (SHA-256 of the secret seed, fixed now): {dice.commitment(seed)}. "
-            "Every roll also mixes the id of the accept and both players' dice words."
-        )
+        whom: Any = opponent.name if opponent else msg("who.anyone")
+        if starter in ("me", "them"):
+            first = msg("challenge.first", player=actor.name if starter == "me" else whom)
+        else:
+            first = msg("challenge.first_toss")
+        lines = [
+            msg(
+                "challenge.issued_rated" if rated else "challenge.issued_casual",
+                challenger=actor.name,
+                opponent=whom,
+                game=msg(f"game.{rules.name}"),
+                variant=state.variant,
+                clock=spec.text,
+                first=first,
+                n=int(self.ctx.challenge_ttl // 60),
+            ),
+            msg("challenge.commitment", commitment=dice.commitment(seed)),
+        ]
         changed = texts.options_line(rules.name, state.variant, full_options)
         if changed:
-            text += f"\n{changed}"
+            lines.append(changed)
+        text = say_all(lines)
         return Reply(
             text=text,
+            lines=lines,
             challenge_id=cid,
             mentions=[opponent.id] if opponent else [],
             buttons=[
@@ -291,22 +301,26 @@ class Challenges:
         except ChannelBusy as exc:
             raise Refusal("game_running_here") from exc
         self.ctx.states[g.id] = (g.last_hash, state)
-        sides = rules.side_names
-        lines = [f"{rules.title} ({g.variant}): {texts.players_line(g, sides)}."]
+        lines = [
+            msg(
+                "start.players",
+                game=msg(f"game.{g.game}"),
+                variant=g.variant,
+                first=texts.seat_msg(g, 0),
+                second=texts.seat_msg(g, 1),
+            )
+        ]
         changed = texts.options_line(g.game, g.variant, g.options, g.clock)
         if changed:
             lines.append(changed)
         if toss[0] is not None:
-            lines.append(f"Coin toss (verifiable roll 0 of this game): {g.names[0]} moves first.")
+            lines.append(msg("start.toss", player=g.names[0]))
         if texts.rolls_dice(g.game, state):
-            checks = ", to check every roll"
+            key = "start.commitment_rolls"
         else:
-            checks = ", to check the coin toss" if toss[0] is not None else ""
-        lines.append(
-            f"Dice commitment (SHA-256 of the secret seed): {g.commitment}. "
-            f"The seed is revealed when the game ends{checks}."
-        )
-        return await board_reply(self.ctx, g, state, "\n".join(lines), ok=True)
+            key = "start.commitment_toss" if toss[0] is not None else "start.commitment"
+        lines.append(msg(key, commitment=g.commitment))
+        return await board_reply(self.ctx, g, state, lines, ok=True)
 
     async def decline(self, where: Where, actor: Actor, challenge_id: int | None = None) -> Reply:
         """Decline a challenge addressed to you, or withdraw your own."""

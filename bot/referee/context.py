@@ -18,10 +18,11 @@ import render
 from bot import checkpoint, texts
 from bot.clock import Clock, ClockSpec, SystemClock
 from bot.errors import BrokenGame, Conflict, Preempted, Refusal
+from bot.i18n import Msg, say
 from bot.ladder_store import change_game
 from bot.lru import LRU
 from bot.referee import boards
-from bot.referee.board_reply import board_reply, removal_pending
+from bot.referee.board_reply import Said, as_lines, board_reply, removal_pending
 from bot.referee.boards import Renderer
 from bot.referee.records import iso
 from bot.referee.replies import (
@@ -33,6 +34,7 @@ from bot.referee.replies import (
     Result,
     Where,
 )
+from bot.referee.said import move_msg
 from bot.referee.wrapper import current_request_id, reply_dict
 from bot.store import (
     GameRow,
@@ -78,6 +80,7 @@ class Context:
             self.renderer: Renderer | None = boards.default_renderer()
         else:
             self.renderer = render or None
+        self.language: str | None = None  # the words of boards drawn outside a server
         self.challenge_ttl = challenge_ttl
         self.abandon_after = abandon_after
         # game id -> (chain head, state): the games in play and recently shown, bounded
@@ -261,14 +264,20 @@ class Context:
                     raise Conflict
                 done.ok = False
                 raise Preempted(done)
-            g, prefix = fresh, (said + "\n" if done is not None else "")  # board lines once
+            if done is not None:  # the roll's sentence first, its board lines once
+                prefix = Said(said + "\n", said.msgs if isinstance(said, Said) else ())
+            g = fresh
         state = await self.state(g)
         now = self.now()
         if g.deadline is not None and now >= g.deadline:
             loser = state.to_move
             sides = engine.get_game(g.game).side_names
             outcome = Outcome(Termination.TIMEOUT, 1 - loser, f"{sides[loser]} ran out of time")
-            late = f"{prefix}{actor.name}'s command came after {sides[loser]}'s flag fell.\n"
+            fell = Msg(
+                "notice.flag_fell_first",
+                {"actor": actor.name, "side": texts.side_msg(g.game, loser)},
+            )
+            late = Said(f"{prefix}{say(fell)}\n", [*as_lines(prefix), fell])
             ended = await self.end(g, state, outcome, None, None, "timeout", prefix=late)
             ended.ok = False  # the command did not land; the result is public (not ephemeral)
             raise Preempted(ended)
@@ -301,7 +310,8 @@ class Context:
         reply = await self.commit_move(
             g, state, after, action, entry, said, now, None, "", t_end=g.pending_at, extra=extra
         )
-        return _named(said, rules.side_names[seat], g.names[seat]), reply
+        english = _named(said, rules.side_names[seat], g.names[seat])
+        return Said(english, [move_msg(g, state, action, roll, english)]), reply
 
     async def commit_move(
         self,
@@ -348,7 +358,9 @@ class Context:
         if outcome is not None:
             changes.update(_ending(outcome, now))
             events.append(NewEvent("end", now, seat=outcome.winner, note=_outcome_note(outcome)))
-        text = prefix + _named(said, rules.side_names[seat], g.names[seat])
+        english = _named(said, rules.side_names[seat], g.names[seat])
+        text = prefix + english
+        lines = [*as_lines(prefix), move_msg(g, before, action, entry.roll, english)]
         reply = Reply(text=text, game_id=g.id, version=g.version + 1)
         request = (request_id, reply_dict(reply)) if request_id else None
         kept = checkpoint.encode(g.game, after) if checkpoint.due(g.seq + 1) else None
@@ -365,7 +377,7 @@ class Context:
         if turn_start is not None and turn_start[0] != head_before:
             turn_start = None
         last = await self.turn_shown(g, before, action, entry.roll, turn_start)
-        shown = await board_reply(self, g, after, text, last=last)
+        shown = await board_reply(self, g, after, lines, last=last)
         happened: list[Event] = [Moved(seat, entry.action, entry.roll)]
         if entry.roll is not None and rules.effect(before, action, entry.roll, after).lost_turn:
             happened.append(LostTurn(seat, entry.roll))
@@ -422,26 +434,28 @@ class Context:
             logged["result_reason"] = outcome.reason
         event = NewEvent(kind, now, seat=seat, user_id=actor.id if actor else None, note=logged)
         sides = engine.get_game(g.game).side_names
-        first = self.request(g, f"{prefix}{texts.result_line(g, sides, outcome)}")
+        first = self.request(g, f"{prefix}{say(texts.result_line(g, sides, outcome))}")
         g = await change_game(self.store, g, changes, events=[event], request=first)  # Conflict
         self.states.pop(g.id, None)
-        shown = await board_reply(self, g, state, prefix.rstrip())
+        shown = await board_reply(self, g, state, as_lines(prefix))
         shown.events = [result_of(outcome), *shown.events]  # then the rating change
         return shown
 
 
-def turn_words(g: GameRow, kept: list[Any], gone: list[Any]) -> str:
+def turn_words(g: GameRow, kept: list[Any], gone: list[Any]) -> Msg:
     """The undone actions in the words their own replies used ("alice (Black) moves a1-c3
     north-east"): the stored notation orders a line's ends canonically, not as typed."""
     rules = engine.get_game(g.game)
     state = Context.replay_rows(g, kept)
-    said = []
+    said: Msg | None = None
     for row in gone:
         action = rules.parse(state, row.action)
         sentence = rules.describe(state, action, row.roll).rstrip(".")
-        said.append(_named(sentence, rules.side_names[row.side], g.names[row.side]))
+        english = _named(sentence, rules.side_names[row.side], g.names[row.side])
+        this = move_msg(g, state, action, row.roll, english)
+        said = this if said is None else Msg("turns.then", {"first": said, "second": this})
         state = rules.apply(state, action, row.roll)
-    return "; ".join(said)
+    return said if said is not None else Msg("plain", {"text": ""})
 
 
 def _ending(outcome: Outcome, now: float) -> dict[str, Any]:

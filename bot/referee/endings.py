@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 import engine
-from bot import texts
 from bot.clock import ClockSpec, format_seconds
 from bot.errors import Preempted, Refusal
+from bot.i18n import msg, say
 from bot.ladder_store import change_game
-from bot.referee.board_reply import board_reply
+from bot.referee.board_reply import as_lines, board_reply, prefixed
 from bot.referee.context import MAX_REASON, Context, turn_words
 from bot.referee.moderation import moderated
 from bot.referee.replies import (
@@ -50,11 +50,12 @@ class Endings:
             raise Refusal("draw_offered_already", game_id=g.id, version=g.version)
         other = 1 - seat
         said = {"actor": actor.name, "other": g.names[other]}
-        text = prefix + texts.notice_text("draw_offered", said)
+        text, lines = prefixed(prefix, "draw_offered", said)
         changes = {"draw_offer": seat, "updated_at": self.ctx.now()}
         g = await change_game(self.ctx.store, g, changes, request=self.ctx.request(g, text))
         return Reply(
             text=text,
+            lines=lines,
             notice="draw_offered",
             params=said,
             game_id=g.id,
@@ -76,11 +77,16 @@ class Endings:
         if accept:
             return await self.agree_draw(g, state, actor, seat, prefix)
         said = {"actor": actor.name}
-        text = prefix + texts.notice_text("draw_declined", said)
+        text, lines = prefixed(prefix, "draw_declined", said)
         changes = {"draw_offer": None, "updated_at": self.ctx.now()}
         g = await change_game(self.ctx.store, g, changes, request=self.ctx.request(g, text))
         return Reply(
-            text=text, notice="draw_declined", params=said, game_id=g.id, version=g.version
+            text=text,
+            lines=lines,
+            notice="draw_declined",
+            params=said,
+            game_id=g.id,
+            version=g.version,
         )
 
     async def request_takeback(self, where: Where, actor: Actor) -> Reply:
@@ -93,11 +99,13 @@ class Endings:
         other = 1 - seat
         moves = turn_words(g, *undo)
         said = {"actor": actor.name, "moves": moves, "other": g.names[other]}
-        text = prefix + texts.notice_text("takeback_asked", said)
+        lines = [*as_lines(prefix), msg("notice.takeback_asked", **said)]
+        text = prefix + say(lines[-1])
         changes = {"takeback_offer": seat, "updated_at": self.ctx.now()}
         g = await change_game(self.ctx.store, g, changes, request=self.ctx.request(g, text))
         return Reply(
             text=text,
+            lines=lines,
             notice="takeback_asked",
             params=said,
             game_id=g.id,
@@ -122,11 +130,16 @@ class Endings:
         now = self.ctx.now()
         if not accept:
             said = {"actor": actor.name}
-            text = prefix + texts.notice_text("takeback_refused", said)
+            text, lines = prefixed(prefix, "takeback_refused", said)
             refused = {"takeback_offer": None, "updated_at": now}
             g = await change_game(self.ctx.store, g, refused, request=self.ctx.request(g, text))
             return Reply(
-                text=text, notice="takeback_refused", params=said, game_id=g.id, version=g.version
+                text=text,
+                lines=lines,
+                notice="takeback_refused",
+                params=said,
+                game_id=g.id,
+                version=g.version,
             )
         await self._takebacks_allowed(g)  # (the server may have turned them off meanwhile)
         keep, gone = await self.takeback_span(g, asker)
@@ -148,12 +161,13 @@ class Endings:
             changes["last_hash"] = keep[-1].hash if keep else chain.GENESIS
         note = {"undone": [a.action for a in gone], "to": len(keep)}
         event = NewEvent("takeback", now, seat=asker, user_id=actor.id, note=note)
-        text = f"{prefix}Takeback accepted, undone: {turn_words(g, keep, gone)}."
+        lines = [*as_lines(prefix), msg("takeback.done", moves=turn_words(g, keep, gone))]
+        text = prefix + say(lines[-1])
         g = await change_game(
             self.ctx.store, g, changes, events=[event], request=self.ctx.request(g, text)
         )
         self.ctx.states[g.id] = (g.last_hash, state)
-        return await board_reply(self.ctx, g, state, text)
+        return await board_reply(self.ctx, g, state, lines)
 
     async def _takebacks_allowed(self, g: GameRow) -> None:
         """Refuse a takeback in this game when it is rated (never, as on Lichess), or the

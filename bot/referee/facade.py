@@ -86,6 +86,7 @@ class Referee:
         abandon_after: float = 72 * 3600.0,
         per_user_limits: bool = True,
         positions_kept: int = POSITIONS_KEPT,
+        language: str | None = None,
     ) -> None:
         self.ctx = Context(
             store,
@@ -96,6 +97,7 @@ class Referee:
             per_user_limits=per_user_limits,
             positions_kept=positions_kept,
         )
+        self.ctx.language = language  # boards drawn outside any server (the console's table)
         self.store = store
         self.challenges = Challenges(self.ctx)
         self.play = Play(self.ctx)
@@ -508,6 +510,13 @@ class Referee:
         """The language of a private reply to ``user_id``: their own choice, else their
         client's ``locale`` where we have it, else the server's (``translations.choose``)."""
         return await self.server.language(where, user_id, locale)
+
+    async def languages(
+        self, where: Where, user_id: int | None, locale: str | None = None
+    ) -> tuple[str, str]:
+        """(public, private) languages: the server's, for the channel and board images, and
+        the one a private reply to ``user_id`` is said in (see ``language``)."""
+        return await self.server.languages(where, user_id, locale)
 
     @command()
     async def set_language(

@@ -18,9 +18,10 @@ import engine
 from bot import texts
 from bot.clock import ClockSpec, format_seconds
 from bot.errors import BrokenGame, Refusal
+from bot.i18n import Msg, msg, say
 from bot.ladder_store import change_game
 from bot.referee import boards
-from bot.referee.board_reply import board_reply
+from bot.referee.board_reply import as_lines, board_reply
 from bot.referee.boards import BoardView
 from bot.referee.context import HISTORY_PAGE, MAX_REASON, Context
 from bot.referee.records import stored_record
@@ -32,11 +33,6 @@ from engine.record import LOG_VERSION
 from render import Last
 
 log = logging.getLogger(__name__)
-
-MODERATOR_HELP = (
-    "Moderators: /referee rewind N (the position after action N), /referee resume, "
-    "/referee restore N (by agreement), /referee award, /referee void."
-)
 
 
 def _reason(text: str | None, default: str = "") -> str:
@@ -62,8 +58,10 @@ class Moderation:
                 raise Refusal("dispute_open", game_id=exc.game_id) from exc
             raise
         now = self.ctx.now()
-        why = _reason(reason, "no reason given")
-        event = NewEvent("dispute", now, seat=seat, user_id=actor.id, note={"reason": why})
+        why = _reason(reason)
+        event = NewEvent(
+            "dispute", now, seat=seat, user_id=actor.id, note={"reason": why or "no reason given"}
+        )
         changes = {
             "frozen_at": now,
             "deadline": None,
@@ -72,16 +70,20 @@ class Moderation:
             "updated_at": now,
         }
         g = await self._change_kept(g, state, changes, event)
-        sides = engine.get_game(g.game).side_names
+        opened = (
+            msg("dispute.opened", player=texts.seat_msg(g, seat), reason=why)
+            if why
+            else msg("dispute.opened_no_reason", player=texts.seat_msg(g, seat))
+        )
         lines = [
-            f"{prefix}{texts.seat_label(g, sides, seat)} opened a dispute: {why}",
-            "No move, claim or offer is taken until a moderator decides.",
+            *as_lines(prefix),
+            opened,
+            msg("dispute.frozen"),
             *await self._log_lines(g),
-            f"Dice proof: commitment {g.commitment} (the seed stays secret until the game "
-            "ends; then every roll can be rechecked).",
-            MODERATOR_HELP,
+            msg("dispute.dice", commitment=g.commitment),
+            msg("dispute.moderators"),
         ]
-        reply = await board_reply(self.ctx, g, state, "\n".join(lines))
+        reply = await board_reply(self.ctx, g, state, lines)
         reply.mentions = list(dict.fromkeys(g.players))
         reply.file = (await stored_record(self.ctx.store, g)).to_json().encode()
         reply.file_name = f"game-{g.id}-dispute.json"
@@ -96,17 +98,24 @@ class Moderation:
         self.ctx.states[g.id] = (g.last_hash, state)
         return g
 
-    async def _log_lines(self, g: GameRow) -> list[str]:
+    async def _log_lines(self, g: GameRow) -> list[Msg]:
         rows = await self.ctx.store.actions(g.id)
-        sides = engine.get_game(g.game).side_names
-        lines = [f"Log ({len(rows)} actions; the attached record has them all):"]
+        lines = [msg("dispute.log", n=len(rows))]
         if len(rows) > HISTORY_PAGE:
-            lines.append(f"... {len(rows) - HISTORY_PAGE} earlier actions")
+            lines.append(msg("dispute.log_earlier", n=len(rows) - HISTORY_PAGE))
         for a in rows[-HISTORY_PAGE:]:
-            roll = f", rolled {a.roll}" if a.roll is not None else ""
-            lines.append(f"{a.seq}. {sides[a.side]}: {a.action}{roll} ({a.at[11:19]} UTC)")
+            said = {
+                "seq": a.seq,
+                "side": texts.side_msg(g.game, a.side),
+                "action": a.action,
+                "time": a.at[11:19],
+            }
+            if a.roll is None:
+                lines.append(msg("dispute.log_action", **said))
+            else:
+                lines.append(msg("dispute.log_rolled", roll=a.roll, **said))
         if not rows:
-            lines.append("no moves yet")
+            lines.append(msg("dispute.log_empty"))
         return lines
 
     # --- moderators ---------------------------------------------------------------------------
@@ -168,18 +177,27 @@ class Moderation:
         if rows:
             rules = engine.get_game(g.game)
             last = Last(before, rules.parse(before, rows[-1].action), rows[-1].roll)
-        sides = engine.get_game(g.game).side_names
-        done = f"after action {number} ({rows[-1].action})" if rows else "at the start"
-        still = "still at" if g.status == "active" else "over, after"
-        text = (
-            f"Moderator {actor.name} rewinds game {g.id} ({why}): the position {done}, "
-            f"{texts.seat_label(g, sides, state.to_move)} to move. Read-only: the game is "
-            f"{still} action {g.seq}."
+        key = (
+            "rewind."
+            + ("after" if rows else "start")
+            + ("_running" if g.status == "active" else "_over")
         )
+        said = msg(
+            key,
+            moderator=actor.name,
+            id=g.id,
+            reason=why,
+            number=number,
+            action=rows[-1].action if rows else "",
+            player=texts.seat_msg(g, state.to_move),
+            seq=g.seq,
+        )
+        text = say(said)
         view = BoardView(g.game, state, last, await self._board_theme(g), g.names, None)
         image = await boards.png(self.ctx.renderer, view)
         return Reply(
             text=text,
+            lines=[said],
             image=image,
             image_name=f"game-{g.id}-action-{number}.png",
             alt_text=boards.alt_text(view) if image else "",

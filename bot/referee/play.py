@@ -9,9 +9,10 @@ from typing import Any
 
 import engine
 from bot import texts
-from bot.errors import BrokenGame, Conflict, Refusal
+from bot.errors import BrokenGame, Conflict, Refusal, engine_reason
+from bot.i18n import Msg, msg, say
 from bot.ladder_store import change_game
-from bot.referee.board_reply import board_reply
+from bot.referee.board_reply import as_lines, board_reply
 from bot.referee.context import (
     MAX_CHOICES,
     Context,
@@ -68,20 +69,22 @@ class Play:
                 rules.parse(state, text)
             except ParseError as exc:  # not a command of this game at all: say that first
                 raise Refusal(
-                    "engine", {"message": str(exc)}, game_id=g.id, version=g.version
+                    "engine", engine_reason(exc, g.game), game_id=g.id, version=g.version
                 ) from exc
             except EngineError:  # a real command, only not now: the turn is the reason
                 pass
             raise Refusal(
                 "not_your_turn",
-                {"player": texts.seat_label(g, rules.side_names, state.to_move)},
+                {"player": texts.seat_msg(g, state.to_move)},
                 game_id=g.id,
                 version=g.version,
             )
         try:
             action = rules.parse(state, text)
         except EngineError as exc:
-            raise Refusal("engine", {"message": str(exc)}, game_id=g.id, version=g.version) from exc
+            raise Refusal(
+                "engine", engine_reason(exc, g.game), game_id=g.id, version=g.version
+            ) from exc
         now = self.ctx.now()
         notation = rules.notation(state, action)
         if rules.die_faces(state, action) is not None:
@@ -141,7 +144,7 @@ class Play:
         except BrokenGame as broken:
             return self.ctx.broken_reply(g, broken)
         changed = texts.options_line(g.game, g.variant, g.options, g.clock)
-        return await board_reply(self.ctx, g, state, changed or "")
+        return await board_reply(self.ctx, g, state, [changed] if changed else [])
 
     async def legal_for(
         self, where: Where, actor: Actor, prefix: str = "", *, limit: int | None = MAX_CHOICES
@@ -180,11 +183,14 @@ class Play:
     ) -> Reply:
         """Store an announcement (the die is rolled by ``roll_pending``)."""
         rules = engine.get_game(g.game)
-        sides = rules.side_names
-        text = f"{prefix}{g.names[seat]} ({sides[seat]}) announces {texts.drop_words(notation)}."
-        if self.futile(g, state, rules.parse(state, notation)):
-            text += " (Every square the die can reach there is taken: this drop loses the turn.)"
-        text += " Rolling the die..."
+        futile = self.futile(g, state, rules.parse(state, notation))
+        said = msg(
+            "move.announces_futile" if futile else "move.announces",
+            player=texts.seat_msg(g, seat),
+            line=line_msg(notation),
+        )
+        lines = [*as_lines(prefix), said]
+        text = prefix + say(said)
         changes: dict[str, Any] = {
             "pending": notation,
             "pending_seat": seat,
@@ -195,7 +201,9 @@ class Play:
         }
         if g.draw_offer == seat:
             changes["draw_offer"] = None
-        reply = Reply(text=text, pending_roll=True, game_id=g.id, version=g.version + 1)
+        reply = Reply(
+            text=text, lines=lines, pending_roll=True, game_id=g.id, version=g.version + 1
+        )
         request = (request_id, reply_dict(reply)) if request_id else None
         await change_game(self.ctx.store, g, changes, request=request)  # Conflict: moved on
         return reply
@@ -211,22 +219,21 @@ class Play:
     ) -> Reply:
         """A private question before a drop that can only lose the turn: nothing is stored,
         and the player may still do something else. Confirm announces it (and rolls)."""
-        line = texts.drop_words(notation)
-        text = (
-            f"{prefix}Every square the die can reach in {line} is taken: announcing it can only "
-            "lose your turn. Announce it anyway?"
-        )
+        question = msg("move.confirm_futile", line=line_msg(notation))
+        lines = [*as_lines(prefix), question]
+        text = prefix + say(question)
         arg = "".join(notation.split()[1:])  # "drop row 4" -> "row4"
         typed = f"{notation} confirm"
         return Reply(
             text=text,
+            lines=lines,
             ok=False,
             ephemeral=True,
             game_id=g.id,
             version=g.version,
             buttons=[
                 ButtonSpec(
-                    f"Announce {line}",
+                    say(msg("button.drop-confirm", line=line_msg(notation))),
                     ButtonKind.DROP_CONFIRM,
                     g.id,
                     g.version,
@@ -237,3 +244,9 @@ class Play:
                 ButtonSpec("Cancel", ButtonKind.DROP_CANCEL, g.id, g.version, "secondary"),
             ],
         )
+
+
+def line_msg(notation: str) -> Msg:
+    """ "drop col 3" -> "column 3" as data: sentences spell the line out; the notation stays."""
+    words = notation.split()
+    return msg("line.col" if words[1] == "col" else "line.row", index=words[2])

@@ -9,6 +9,7 @@ from typing import Any
 import engine
 from bot import texts
 from bot.errors import Refusal
+from bot.i18n import msg, say_all
 from bot.referee.context import (
     HISTORY_PAGE,
     Context,
@@ -32,23 +33,40 @@ class Proof:
         if g is None:
             raise Refusal("no_game")
         rows = await self.ctx.store.actions(g.id)
-        sides = engine.get_game(g.game).side_names
         pages = max(1, -(-len(rows) // HISTORY_PAGE))
         page = min(max(1, int(page)), pages)
         chunk = rows[(page - 1) * HISTORY_PAGE : page * HISTORY_PAGE]
         lost = self._lost_turns(g, rows) if any(a.roll is not None for a in chunk) else set()
-        lines = [f"Game {g.id}: {texts.players_line(g, sides)} (page {page} of {pages})"]
+        lines = [
+            msg(
+                "history.head",
+                id=g.id,
+                first=texts.seat_msg(g, 0),
+                second=texts.seat_msg(g, 1),
+                page=page,
+                pages=pages,
+            )
+        ]
         for a in chunk:
-            roll = f", rolled {a.roll}" if a.roll is not None else ""
-            if a.seq in lost:
-                roll += ": the square was taken, the turn lost"
-            lines.append(f"{a.seq}. {sides[a.side]}: {a.action}{roll} ({a.at[11:19]} UTC)")
+            said = {
+                "seq": a.seq,
+                "side": texts.side_msg(g.game, a.side),
+                "action": a.action,
+                "time": a.at[11:19],
+            }
+            if a.roll is None:
+                lines.append(msg("dispute.log_action", **said))
+            elif a.seq in lost:
+                lines.append(msg("history.lost_turn", roll=a.roll, **said))
+            else:
+                lines.append(msg("dispute.log_rolled", roll=a.roll, **said))
         if not rows:
-            lines.append("No moves yet.")
+            lines.append(msg("history.empty"))
         if g.pending:
-            lines.append(f"Announced, roll pending: {g.pending}")
+            lines.append(msg("history.pending", action=g.pending))
         return Reply(
-            text="\n".join(lines),
+            text=say_all(lines),
+            lines=lines,
             game_id=g.id,
             version=g.version,
             chain=g.last_hash,
@@ -75,11 +93,14 @@ class Proof:
         if g is None:
             raise Refusal("no_game")
         data = (await stored_record(self.ctx.store, g)).to_json().encode()
-        note = "" if g.status != "active" else " (the dice seed is added when the game ends)"
+        key = "record.running" if g.status == "active" else "record.finished"
+        lines = [msg(key, id=g.id, command=VERIFY_HINT)]
         changed = texts.options_line(g.game, g.variant, g.options, g.clock)
+        if changed:
+            lines.append(changed)
         return Reply(
-            text=f"The record of game {g.id}{note}. Check it with: {VERIFY_HINT}"
-            + (f"\n{changed}" if changed else ""),
+            text=say_all(lines),
+            lines=lines,
             file=data,
             file_name=f"game-{g.id}.json",
             game_id=g.id,

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from bot.i18n import Msg
+
 CUSTOM_ID_PREFIX = "ref"
 MAX_ID = 2**63 - 1  # the largest id SQLite stores
 
@@ -186,6 +188,9 @@ class Reply:
       a code of ``bot.texts.NOTICES`` and what fills its sentence.
     - ``reason``/``params``: for a refusal, why, as data (``bot.errors.Refusal``: a code of
       ``bot.texts.REFUSALS`` and what fills its sentence).
+    - ``lines``: the reply's sentences as data (``Msg``), which a front end says in its
+      language (``bot.i18n``); ``text`` is the same in English, for logs and tests. A reply
+      with a ``reason`` (a refusal) is said from its code alone.
     - ``ok``: the command landed; ``ephemeral``: the answer is for the actor alone. A front end
       decides where to show a reply by ``ephemeral`` only (see ``public``).
     """
@@ -213,6 +218,7 @@ class Reply:
     params: dict[str, Any] = field(default_factory=dict)
     events: list[Event] = field(default_factory=list)
     public_kind: ReplyKind | None = None
+    lines: list[Msg] = field(default_factory=list)
 
     @property
     def kind(self) -> ReplyKind:

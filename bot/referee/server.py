@@ -71,6 +71,18 @@ class ServerSettings:
         server = (await self.ctx.settings(where)).get("language")
         return translations.choose(user=user, locale=locale, server=server)
 
+    async def languages(
+        self, where: Where, user_id: int | None, locale: str | None
+    ) -> tuple[str, str]:
+        """(public, private): the server's language for what the channel sees, and the
+        language of a private reply to ``user_id`` (as ``language``)."""
+        server = (await self.ctx.settings(where)).get("language")
+        user = None if user_id is None else await self.ctx.store.user_language(user_id)
+        return (
+            translations.choose(server=server),
+            translations.choose(user=user, locale=locale, server=server),
+        )
+
     async def set_language(self, actor: Actor, code: str | None) -> Reply:
         """A user's own language for private replies; None forgets it."""
         try:

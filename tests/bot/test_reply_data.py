@@ -8,6 +8,7 @@ import re
 
 from bot import texts
 from bot.console.format import reply_lines
+from bot.i18n import say
 from bot.referee import Referee
 from bot.referee.replies import LostTurn, Moved, Rated, ReplyKind, Result
 from bot.store import Store
@@ -105,7 +106,7 @@ async def test_a_rated_ending_carries_the_rating_change_as_data(referee: Referee
     assert rated.after[0] > rated.before[0] and rated.after[1] < rated.before[1]
     assert rated.provisional_before == (True, True)  # newcomers
     (line,) = [x for x in ended.text.splitlines() if x.startswith("Ratings (")]
-    assert line == texts.rating_lines(rated, ["alice", "bob"])[0]
+    assert line == say(texts.rating_lines(rated, ["alice", "bob"])[0])
     gain = round(rated.after[0]) - round(rated.before[0])
     assert f"alice {round(rated.before[0])}? → {round(rated.after[0])}? (+{gain})" in line
     assert (await referee.board(HERE)).events == [rated]  # shown again later: still there

@@ -8,6 +8,7 @@ import logging
 
 import pytest
 
+from bot.i18n import say
 from bot.referee import Referee
 from bot.store import Store
 from tests.bot.conftest import ALICE, BOB, CAROL, HERE, play, start
@@ -24,9 +25,9 @@ async def test_a_refusal_carries_its_reason_code_and_parameters(referee: Referee
     assert stranger.reason == "not_a_player" and stranger.params == {"players": "alice vs bob"}
     assert stranger.text == "you are not playing in this game (alice vs bob)"
     out_of_turn = await referee.act(HERE, BOB, "place d7")
-    assert out_of_turn.reason == "not_your_turn" and out_of_turn.params["player"].startswith(
-        "alice"
-    )
+    assert out_of_turn.reason == "not_your_turn"
+    assert say(out_of_turn.params["player"]) == "alice (White)"  # the seat, said per language
+    assert say(out_of_turn.params["player"], "hu").startswith("alice")
     illegal = await referee.act(HERE, ALICE, "place z9")
     assert illegal.reason == "engine" and illegal.text == illegal.params["message"]
 

@@ -420,7 +420,11 @@ COLUMNS = (
     Column("rules", empty_channel, info_cells("the rules"), values={"game": "abalone"}),
     Column("help", empty_channel, info_cells("Board referee")),
     Column(
-        "language", empty_channel, info_cells("Your language is now"), values={"language": "hu"}
+        # said in the language just chosen
+        "language",
+        empty_channel,
+        info_cells("A nyelved mostantól"),
+        values={"language": "hu"},
     ),
     Column(
         "referee abort",

@@ -17,6 +17,7 @@ from bot.discord_ui.app import RefereeBot, here, where_of
 from bot.discord_ui.format import COLOUR_INFO
 from bot.discord_ui.guards import expensive
 from bot.discord_ui.translator import LOCALES
+from bot.i18n import reply_words
 from bot.rules_text import RULES, rules
 from translations import LANGUAGES, NAMES, words
 
@@ -81,7 +82,8 @@ class Info(commands.Cog):
         """
         reply = await self.bot.referee.record(where_of(interaction))
         if not reply.ok or reply.file is None:
-            await interaction.response.send_message(reply.text, ephemeral=True)
+            lang = (await self.bot.languages(interaction))[1]
+            await interaction.response.send_message(reply_words(reply, lang), ephemeral=True)
             return
         await interaction.response.defer(thinking=True)
         limit = min(interaction.filesize_limit or MAX_REPLAY_BYTES, MAX_REPLAY_BYTES)

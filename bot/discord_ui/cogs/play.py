@@ -23,6 +23,7 @@ from bot.discord_ui.app import RefereeBot, actor_of, here, where_of
 from bot.discord_ui.format import mentions_of, to_message
 from bot.discord_ui.guards import Cooldowns
 from bot.discord_ui.tree import UserFacingError
+from bot.i18n import msg, say
 from bot.referee.replies import Where
 from engine.core import clean_command
 
@@ -265,18 +266,26 @@ class Play(commands.Cog):
         )
         where = Where(guild_id=interaction.guild_id, channel_id=room.id, parent_id=channel.id)
         reply = await self.bot.referee.challenge(where, actor_of(interaction.user), game, **kwargs)
+        public, private = await self.bot.languages(interaction)
         if not reply.ok:  # refused, or nothing could be saved: the empty thread goes too
             with contextlib.suppress(discord.HTTPException):
                 await room.delete()
-            await self.bot.send(interaction, to_message(reply))
+            await self.bot.send(interaction, to_message(reply, lang=private))
             return False
-        await room.send(**to_message(reply).kwargs(for_channel=True))
+        await room.send(**to_message(reply, lang=public).kwargs(for_channel=True))
         players = [interaction.user.id] + ([opponent.id] if opponent else [])
-        who = opponent.mention if opponent else "anyone"
-        await interaction.response.send_message(
-            f"{interaction.user.mention} challenges {who} to {title} in {room.mention}.",
-            allowed_mentions=mentions_of(players),
+        who = opponent.mention if opponent else msg("who.anyone")
+        text = say(
+            msg(
+                "notice.challenge_in_thread",
+                challenger=interaction.user.mention,
+                opponent=who,
+                game=msg(f"game.{game}"),
+                room=room.mention,
+            ),
+            public,
         )
+        await interaction.response.send_message(text, allowed_mentions=mentions_of(players))
         return True
 
     async def _may_open_thread(
@@ -290,7 +299,8 @@ class Play(commands.Cog):
             where_of(interaction), actor_of(interaction.user), game, **kwargs
         )
         if refused is not None:
-            await self.bot.send(interaction, to_message(refused))
+            lang = (await self.bot.languages(interaction))[1]
+            await self.bot.send(interaction, to_message(refused, lang=lang))
             return False
         book: Cooldowns | None = self.bot.cooldowns
         if book is not None:

@@ -1,0 +1,97 @@
+"""A whole reply in a language: a refusal from its code, anything else from its sentences.
+
+Read by its fields (``reason``, ``params``, ``lines``, ``text``), so this module needs none of
+the referee's types. A reply that carries no sentences as data yet is shown as its ``text``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from bot.i18n.message import Msg, say, say_all
+from translations import words
+
+
+class Sayable(Protocol):
+    """What a reply offers to be said: ``bot.referee.replies.Reply`` has these."""
+
+    @property
+    def reason(self) -> str | None: ...
+    @property
+    def params(self) -> dict[str, Any]: ...
+    @property
+    def lines(self) -> list[Msg]: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def notice(self) -> str | None: ...
+
+
+def refusal_words(reason: str, params: dict[str, Any], lang: str) -> str:
+    """Why a command was refused. The engine's reasons are said from their own codes
+    (``engine.<game>.<code>``); English keeps the engine's own sentence, and a reason a
+    catalog does not have says that sentence too."""
+    if reason == "engine":
+        english = str(params.get("message", ""))
+        if lang == "en":
+            return english
+        key = engine_key(params, lang)
+        if key is None:
+            return english
+        try:
+            return say(Msg(key, engine_params(params)), lang)
+        except (KeyError, IndexError, ValueError):  # a raise site with other params
+            return english
+    return say(Msg(f"refusal.{reason}", params), lang)
+
+
+def engine_key(params: dict[str, Any], lang: str) -> str | None:
+    """The catalog key of an engine reason: per game, per verb for "expected", else shared."""
+    code, game = params.get("code"), params.get("game")
+    given = params.get("engine_params") or {}
+    if not code:
+        return None
+    keys = [f"engine.{game}.{code}", f"engine.{code}"]
+    if code == "expected" and "verb" in given:
+        keys.insert(0, f"engine.{game}.expected.{given['verb']}")
+    return next((k for k in keys if k in words(lang)), None)
+
+
+def engine_params(params: dict[str, Any]) -> dict[str, Any]:
+    """The engine's params as a sentence needs them: a side (0 or 1) as its name, a line
+    (axis and index) as "row 4", lists as text."""
+    game = params.get("game")
+    out: dict[str, Any] = {}
+    for name, value in (params.get("engine_params") or {}).items():
+        if name == "side" and isinstance(value, int):
+            out[name] = Msg(f"side.{game}.{value}")
+        elif isinstance(value, list | tuple):
+            out[name] = ", ".join(map(str, value))
+        else:
+            out[name] = value
+    given = params.get("engine_params") or {}
+    if "axis" in given and "index" in given:
+        axis = "col" if given["axis"] == "col" else "row"
+        out["line"] = Msg(f"line.{axis}", {"index": given["index"]})
+    return out
+
+
+def reply_words(reply: Sayable, lang: str = "en") -> str:
+    """The reply's text in ``lang``."""
+    if reply.reason:
+        return refusal_words(reply.reason, reply.params, lang)
+    if reply.lines:
+        return say_all(reply.lines, lang)
+    if reply.notice:  # a notice alone: its code says it
+        return say(Msg(f"notice.{reply.notice}", reply.params), lang)
+    return reply.text
+
+
+def button_label(kind: str, lang: str = "en", arg: str = "") -> str:
+    """A button's label by what it does (``ButtonKind`` value); a drop to confirm names its
+    line ("row4" -> "row 4")."""
+    if arg:
+        axis = "col" if arg.startswith("col") else "row"
+        line = say(Msg(f"line.{axis}", {"index": arg.removeprefix(axis)}), lang)
+        return say(Msg(f"button.{kind}", {"line": line}), lang)
+    return say(Msg(f"button.{kind}"), lang)
