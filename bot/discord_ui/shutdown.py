@@ -14,10 +14,12 @@ import asyncio
 import logging
 from typing import Any
 
+from bot.i18n import msg
+
 log = logging.getLogger("bot.discord")
 
 GRACE_SECONDS = 10.0
-RESTARTING = "The referee is restarting; nothing was changed. Please try again in a minute."
+RESTARTING = msg("discord.restarting")
 
 
 class Drain:

@@ -14,50 +14,69 @@ import discord
 from discord import app_commands
 
 import engine
+import translations
 from bot import deadline
 from bot.discord_ui.guards import first_delivery
 from bot.discord_ui.option_guard import check_options
 from bot.discord_ui.shutdown import RESTARTING, admitted
 from bot.errors import BadInput, StoreUnavailable
+from bot.i18n import Msg, msg, plain, say
 from bot.metrics import metrics_of
-from bot.texts import CANT_SAVE
 
 log = logging.getLogger("bot.discord")
 
-UNEXPECTED = "Something went wrong on my side and it has been logged. Please try again."
-BOTS_REFUSED = "Bots cannot use the referee."
+UNEXPECTED = say(msg("discord.unexpected"))
+BOTS_REFUSED = msg("discord.bots_refused")
 
 
 class UserFacingError(BadInput):
     """An error whose message is written for the player; raised by the Discord layer itself."""
 
 
-def message_for(error: BaseException) -> str | None:
-    """The text to show for an error, or None when it is a bug (the caller apologises and logs)."""
+def message_for(error: BaseException) -> Msg | None:
+    """What to say for an error, or None when it is a bug (the caller apologises and logs)."""
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
     if isinstance(error, UserFacingError | engine.EngineError):
-        return str(error)
+        return plain(str(error))
     if isinstance(error, StoreUnavailable):
-        return CANT_SAVE  # the store logged the fault; nothing was changed
+        return msg("refusal.cant_save")  # the store logged the fault; nothing was changed
     if isinstance(error, app_commands.MissingPermissions):
         wanted = ", ".join(p.replace("_", " ").title() for p in error.missing_permissions)
-        return f"You need the {wanted} permission to do that."
+        return msg("discord.missing_permissions", permissions=wanted)
     if isinstance(error, app_commands.NoPrivateMessage):
-        return "Games are played in a server channel, not in direct messages."
+        return msg("discord.no_direct_messages")
     if isinstance(error, app_commands.CommandOnCooldown):
-        return f"Slow down a little: try again in {math.ceil(error.retry_after)} s."
+        return msg("discord.cooldown", seconds=math.ceil(error.retry_after))
     if isinstance(error, app_commands.TransformerError):
         if isinstance(error.value, str | int) and not isinstance(error.value, bool):
-            return f"I can't read {str(error.value)[:100]!r} there."
-        return "I can't use that there: pick it from the list Discord shows."  # never a repr
+            return msg("discord.cannot_read", value=repr(str(error.value)[:100]))
+        return msg("discord.pick_from_list")  # never a repr
     if isinstance(error, app_commands.CheckFailure):
-        return str(error) or "You can't use that command here."
+        said = error.args[0] if error.args else None
+        if isinstance(said, Msg):
+            return said
+        return plain(str(error)) if str(error) else msg("discord.not_here")
     if isinstance(error, app_commands.CommandNotFound):
-        return "I don't know that command any more; Discord may still be updating the list."
+        return msg("discord.unknown_command")
     if isinstance(error, BadInput):
-        return str(error)  # bot.clock.ClockSpecError and friends: written for players
+        return plain(str(error))  # bot.clock.ClockSpecError and friends: written for players
     return None
+
+
+async def private_language(interaction: discord.Interaction[Any], error: BaseException) -> str:
+    """The reader's language for an error: their own, else their client's, else the server's;
+    only their client's when the store failed or the bot is stopping (the store is not asked
+    then: it may be what is slow, and the answer must still go out in time)."""
+    locale = getattr(interaction.locale, "value", None)
+    languages = getattr(interaction.client, "languages", None)
+    failed = isinstance(getattr(error, "original", error), StoreUnavailable)
+    if languages is not None and not failed and admitted(interaction):
+        try:
+            return str((await languages(interaction))[1])
+        except Exception:  # an error path must still answer
+            log.warning("no language for %s", interaction.id, exc_info=True)
+    return translations.choose(locale=locale)
 
 
 async def send_private(interaction: discord.Interaction[Any], text: str) -> None:
@@ -75,7 +94,7 @@ async def send_private(interaction: discord.Interaction[Any], text: str) -> None
 
 async def report(interaction: discord.Interaction[Any], error: BaseException) -> None:
     """Tell the person what went wrong and log bugs with who, where and what."""
-    text = message_for(error)
+    said = message_for(error)
     command = interaction.command.qualified_name if interaction.command else None
     custom_id = (interaction.data or {}).get("custom_id") if interaction.data else None
     context = {
@@ -87,7 +106,7 @@ async def report(interaction: discord.Interaction[Any], error: BaseException) ->
         "custom_id": custom_id,
     }
     metrics = metrics_of(interaction)
-    if text is None:
+    if said is None:
         metrics.outcome(interaction, "error")
         original = getattr(error, "original", error)
         log.error(
@@ -95,16 +114,16 @@ async def report(interaction: discord.Interaction[Any], error: BaseException) ->
             context,
             exc_info=(type(original), original, original.__traceback__),
         )
-        text = UNEXPECTED
+        said = msg("discord.unexpected")
     elif isinstance(getattr(error, "original", error), StoreUnavailable):
         metrics.outcome(interaction, "cant_save")
         metrics.store_faults.labels("command").inc()
         log.warning("could not save %s: %s", context, getattr(error, "original", error))
     else:
         metrics.outcome(interaction, "refused")
-        log.info("refused %s: %s", context, text)
+        log.info("refused %s: %s", context, say(said))
     try:
-        await send_private(interaction, text)
+        await send_private(interaction, say(said, await private_language(interaction, error)))
     except discord.HTTPException:
         log.warning("could not deliver the error message %s", context, exc_info=True)
     metrics.finished(interaction)

@@ -15,11 +15,12 @@ from typing import Any
 
 import discord
 
+import translations
 from bot import deadline
 from bot.discord_ui.guards import first_delivery
 from bot.discord_ui.shutdown import RESTARTING, admitted
 from bot.discord_ui.tree import report, send_private
-from bot.i18n import button_label
+from bot.i18n import button_label, say
 from bot.metrics import metrics_of
 from bot.referee.replies import CUSTOM_ID_PREFIX, ButtonKind, ButtonSpec
 
@@ -78,7 +79,13 @@ class RefereeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEM
             return False
         metrics_of(interaction).arrived(interaction, "button", "button")
         if not admitted(interaction):  # stopping (bot.discord_ui.shutdown)
-            await send_private(interaction, RESTARTING)
+            await send_private(
+                interaction,
+                say(
+                    RESTARTING,
+                    translations.choose(locale=getattr(interaction.locale, "value", None)),
+                ),
+            )
             return False
         return True
 

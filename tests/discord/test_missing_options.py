@@ -8,6 +8,7 @@ from discord import AppCommandOptionType, Object, app_commands
 from discord.app_commands.transformers import MemberTransformer
 
 from bot.discord_ui.tree import UNEXPECTED, message_for
+from bot.i18n import say
 from tests.discord.conftest import ALICE, BOB, CAROL
 from tests.discord.crowd import snapshot
 from tests.discord.harness import Harness
@@ -47,19 +48,21 @@ def test_a_value_discord_could_not_convert_is_named_without_internals() -> None:
     member = app_commands.TransformerError(
         Object(id=5), AppCommandOptionType.user, MemberTransformer()
     )
-    assert message_for(member) == "I can't use that there: pick it from the list Discord shows."
+    assert (
+        say(message_for(member)) == "I can't use that there: pick it from the list Discord shows."
+    )
     text = app_commands.TransformerError("d9", AppCommandOptionType.string, MemberTransformer())
-    assert message_for(text) == "I can't read 'd9' there."
+    assert say(message_for(text)) == "I can't read 'd9' there."
 
 
 def test_errors_written_for_players_are_known_by_type_not_by_class_name() -> None:
     from bot.clock import ClockSpecError
     from bot.errors import BadInput
 
-    assert message_for(ClockSpecError("an increment is at most 60 seconds")) == (
+    assert say(message_for(ClockSpecError("an increment is at most 60 seconds"))) == (
         "an increment is at most 60 seconds"
     )
-    assert message_for(BadInput("rows must be 4 to 12")) == "rows must be 4 to 12"
+    assert say(message_for(BadInput("rows must be 4 to 12"))) == "rows must be 4 to 12"
 
     class LooksLikeSpecError(ValueError):  # a bug, whatever its name says
         pass

@@ -26,6 +26,7 @@ from bot.clock import ManualClock
 from bot.discord_ui.app import RefereeBot
 from bot.discord_ui.cogs.referee_mod import NOT_A_MODERATOR
 from bot.discord_ui.tree import BOTS_REFUSED, UNEXPECTED
+from bot.i18n import say
 from bot.referee import Referee
 from bot.referee.replies import Where
 from bot.store import SqliteStore, Store
@@ -251,7 +252,7 @@ def cells(default: Ok | No, **special: Ok | No) -> dict[str, Ok | No]:
 ELSEWHERE: dict[str, Ok | No] = dict.fromkeys(
     ("other_channel", "other_server", "foreign_moderator", "dm"), No(texts.NO_GAME)
 )
-NO_BOTS = {"bot": No(BOTS_REFUSED)}
+NO_BOTS = {"bot": No(say(BOTS_REFUSED))}
 
 
 def play_cells(mover: Ok | No, waiting: Ok | No) -> dict[str, Ok | No]:
@@ -615,7 +616,7 @@ async def test_every_command_refuses_bots_and_guild_commands_refuse_dms(
         path = command.qualified_name
         values = filler(h, path)
         bot = await crowd.slash(h, ROBOT, path, bot=True, **values)
-        judge(bot, No(BOTS_REFUSED), f"bot /{path}")
+        judge(bot, No(say(BOTS_REFUSED)), f"bot /{path}")
         root = command.root_parent or command
         if root.guild_only:
             dm = await crowd.slash(h, ALICE, path, place="dm", **values)
