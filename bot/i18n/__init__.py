@@ -6,7 +6,18 @@ types (a reply is read by its fields), so the referee can say its English for lo
 and every front end can say the same reply in its own language.
 """
 
-from bot.i18n.message import Msg, coded, msg, plain, say, say_all
+from bot.i18n.message import Msg, coded, from_data, msg, plain, say, say_all, to_data
 from bot.i18n.replies import button_label, reply_words
 
-__all__ = ["Msg", "button_label", "coded", "msg", "plain", "reply_words", "say", "say_all"]
+__all__ = [
+    "Msg",
+    "button_label",
+    "coded",
+    "from_data",
+    "msg",
+    "plain",
+    "reply_words",
+    "say",
+    "say_all",
+    "to_data",
+]

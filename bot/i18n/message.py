@@ -69,3 +69,36 @@ def say(message: Msg, lang: str = "en") -> str:
 def say_all(messages: Iterable[Msg], lang: str = "en", sep: str = "\n") -> str:
     """Several sentences, one per line (or joined by ``sep``)."""
     return sep.join(say(m, lang) for m in messages)
+
+
+_MSG = "$msg"  # marks a nested sentence in ``to_data``'s JSON
+
+
+def to_data(message: Msg) -> dict[str, Any]:
+    """A sentence as JSON-ready data (a repeated request's kept answer is said again in the
+    reader's language, not in the English of its first answer); ``from_data`` reads it."""
+    return {"key": message.key, "params": _encode(message.params)}
+
+
+def from_data(data: Any) -> Msg:
+    return Msg(str(data["key"]), _decode(data.get("params") or {}))
+
+
+def _encode(value: Any) -> Any:
+    if isinstance(value, Msg):
+        return {_MSG: to_data(value)}
+    if isinstance(value, dict):
+        return {str(k): _encode(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_encode(v) for v in value]
+    return value
+
+
+def _decode(value: Any) -> Any:
+    if isinstance(value, dict):
+        if set(value) == {_MSG}:
+            return from_data(value[_MSG])
+        return {k: _decode(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_decode(v) for v in value]
+    return value

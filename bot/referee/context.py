@@ -92,14 +92,17 @@ class Context:
         self.broken_told: set[int] = set()  # ... whose players have been told (this process)
 
     @staticmethod
-    def request(g: GameRow, text: str) -> tuple[str, dict[str, Any]] | None:
+    def request(
+        g: GameRow, text: str, lines: list[Msg] | None = None
+    ) -> tuple[str, dict[str, Any]] | None:
         """The request id of the command being run (``bot.referee.wrapper``) with a first
         answer, to write in the same transaction as the change: a twin arriving meanwhile then
         finds it."""
         request_id = current_request_id()
         if request_id is None:
             return None
-        return request_id, reply_dict(Reply(text=text, game_id=g.id, version=g.version + 1))
+        first = Reply(text=text, lines=list(lines or ()), game_id=g.id, version=g.version + 1)
+        return request_id, reply_dict(first)
 
     # --- internals --------------------------------------------------------------------------
 
@@ -361,7 +364,7 @@ class Context:
         english = _named(said, rules.side_names[seat], g.names[seat])
         text = prefix + english
         lines = [*as_lines(prefix), move_msg(g, before, action, entry.roll, english)]
-        reply = Reply(text=text, game_id=g.id, version=g.version + 1)
+        reply = Reply(text=text, lines=lines, game_id=g.id, version=g.version + 1)
         request = (request_id, reply_dict(reply)) if request_id else None
         kept = checkpoint.encode(g.game, after) if checkpoint.due(g.seq + 1) else None
         head_before = g.last_hash
@@ -434,7 +437,8 @@ class Context:
             logged["result_reason"] = outcome.reason
         event = NewEvent(kind, now, seat=seat, user_id=actor.id if actor else None, note=logged)
         sides = engine.get_game(g.game).side_names
-        first = self.request(g, f"{prefix}{say(texts.result_line(g, sides, outcome))}")
+        result = texts.result_line(g, sides, outcome)
+        first = self.request(g, f"{prefix}{say(result)}", [*as_lines(prefix), result])
         g = await change_game(self.store, g, changes, events=[event], request=first)  # Conflict
         self.states.pop(g.id, None)
         shown = await board_reply(self, g, state, as_lines(prefix))

@@ -52,7 +52,7 @@ class Endings:
         said = {"actor": actor.name, "other": g.names[other]}
         text, lines = prefixed(prefix, "draw_offered", said)
         changes = {"draw_offer": seat, "updated_at": self.ctx.now()}
-        g = await change_game(self.ctx.store, g, changes, request=self.ctx.request(g, text))
+        g = await change_game(self.ctx.store, g, changes, request=self.ctx.request(g, text, lines))
         return Reply(
             text=text,
             lines=lines,
@@ -79,7 +79,7 @@ class Endings:
         said = {"actor": actor.name}
         text, lines = prefixed(prefix, "draw_declined", said)
         changes = {"draw_offer": None, "updated_at": self.ctx.now()}
-        g = await change_game(self.ctx.store, g, changes, request=self.ctx.request(g, text))
+        g = await change_game(self.ctx.store, g, changes, request=self.ctx.request(g, text, lines))
         return Reply(
             text=text,
             lines=lines,
@@ -102,7 +102,7 @@ class Endings:
         lines = [*as_lines(prefix), msg("notice.takeback_asked", **said)]
         text = prefix + say(lines[-1])
         changes = {"takeback_offer": seat, "updated_at": self.ctx.now()}
-        g = await change_game(self.ctx.store, g, changes, request=self.ctx.request(g, text))
+        g = await change_game(self.ctx.store, g, changes, request=self.ctx.request(g, text, lines))
         return Reply(
             text=text,
             lines=lines,
@@ -132,7 +132,9 @@ class Endings:
             said = {"actor": actor.name}
             text, lines = prefixed(prefix, "takeback_refused", said)
             refused = {"takeback_offer": None, "updated_at": now}
-            g = await change_game(self.ctx.store, g, refused, request=self.ctx.request(g, text))
+            g = await change_game(
+                self.ctx.store, g, refused, request=self.ctx.request(g, text, lines)
+            )
             return Reply(
                 text=text,
                 lines=lines,
@@ -164,7 +166,7 @@ class Endings:
         lines = [*as_lines(prefix), msg("takeback.done", moves=turn_words(g, keep, gone))]
         text = prefix + say(lines[-1])
         g = await change_game(
-            self.ctx.store, g, changes, events=[event], request=self.ctx.request(g, text)
+            self.ctx.store, g, changes, events=[event], request=self.ctx.request(g, text, lines)
         )
         self.ctx.states[g.id] = (g.last_hash, state)
         return await board_reply(self.ctx, g, state, lines)

@@ -20,6 +20,7 @@ from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from bot.errors import Conflict, Preempted, Refusal, StoreUnavailable
+from bot.i18n import from_data, msg, to_data
 from bot.referee.replies import Actor, Reply, Where
 
 if TYPE_CHECKING:
@@ -41,11 +42,24 @@ def current_request_id() -> str | None:
 
 
 def reply_dict(reply: Reply) -> dict[str, Any]:
-    return {k: getattr(reply, k) for k in _REPLY_FIELDS}
+    """What a request id keeps of its first answer: enough to say it again, in the words of
+    whoever reads the repeat (its sentences and notice as data, not only its English)."""
+    kept = {k: getattr(reply, k) for k in _REPLY_FIELDS}
+    if reply.lines:
+        kept["lines"] = [to_data(m) for m in reply.lines]
+    if reply.notice is not None:
+        kept["notice"] = reply.notice
+        kept["params"] = to_data(msg("notice", **reply.params))["params"]
+    return kept
 
 
 def reply_from(data: Mapping[str, Any]) -> Reply:
-    return Reply(**{k: data[k] for k in _REPLY_FIELDS if k in data})
+    reply = Reply(**{k: data[k] for k in _REPLY_FIELDS if k in data})
+    reply.lines = [from_data(m) for m in data.get("lines") or ()]
+    if data.get("notice") is not None:
+        reply.notice = str(data["notice"])
+        reply.params = from_data({"key": "notice", "params": data.get("params")}).params
+    return reply
 
 
 def refused(exc: Refusal) -> Reply:

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from bot.clock import ManualClock
+from bot.i18n import reply_words
 from bot.referee import Referee
 from bot.referee.replies import ButtonKind, Reply
 from bot.store import Store
@@ -110,6 +111,8 @@ async def test_a_repeated_request_is_answered_once_and_changes_nothing(
     again = await call(referee, "interaction-1")
     assert (again.text, again.ok) == (first.text, True)
     assert await snapshot(store) == after
+    # the repeat is said in its reader's language, as the first answer was, not in its English
+    assert reply_words(again, "hu") == reply_words(first, "hu") != reply_words(first, "en")
 
 
 async def test_another_request_id_is_a_new_command(referee: Referee) -> None:
