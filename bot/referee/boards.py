@@ -18,6 +18,7 @@ import engine
 import render
 import translations
 from bot import texts
+from bot.i18n import msg, say
 from engine import Outcome
 from render import Last
 
@@ -111,7 +112,8 @@ def text_board(view: BoardView) -> str:
     head, _, status = board.rpartition("\n")
     counts = status.rpartition(";")[0]  # "Red 3 in hand, Blue 2 in hand; Blue to move"
     sides = engine.get_game(view.game).side_names
-    over = "game over: " + texts.outcome_words(view.players or sides, sides, view.outcome)
+    said = texts.outcome_msg(view.game, view.players or sides, sides, view.outcome)
+    over = say(msg("board.text_over", outcome=said), view.lang or "en")
     return f"{head}\n{counts}; {over}" if counts else f"{head}\n{over}".lstrip("\n")
 
 

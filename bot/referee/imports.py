@@ -12,11 +12,13 @@ import logging
 from typing import Any
 
 from bot.errors import Refusal
+from bot.i18n import Msg, msg, say_all
 from bot.referee import boards
 from bot.referee.boards import BoardView
 from bot.referee.context import Context
+from bot.referee.proof import verdict_lines
 from bot.referee.replies import Reply, Where
-from bot.texts import outcome_words
+from bot.texts import outcome_msg
 from engine import EngineError, Outcome, get_game
 from engine.record import MAX_ACTIONS, MAX_JSON_CHARS, Record, RecordError, replay, verify
 from render import Last
@@ -65,16 +67,24 @@ class Imports:
             raise Refusal("import_uncheckable", {"name": name, "exc": str(exc)}) from exc
         players = " vs ".join(p.name for p in record.players)
         lines = [  # the verdict first: a picture must never read as proof of a forged result
-            ("Verified: " if verdict.ok else "Problem: ") + verdict.reason,
-            *(f"- {d}" for d in verdict.details),
-            f"Imported {name}: {record.game} {record.variant}, {players} "
-            f"(record version {record.version}, game {record.game_id}).",
+            *verdict_lines(verdict),
+            msg(
+                "import.summary",
+                name=name,
+                game=record.game,
+                variant=record.variant,
+                players=players,
+                version=record.version,
+                game_id=record.game_id,
+            ),
         ]
         try:
             states = replay(record)
         except EngineError as exc:
-            lines.append(f"No picture: the replay stops there ({exc}).")
-            return Reply(text="\n".join(lines), chain=record.head, chain_label="Log head")
+            lines.append(msg("import.no_picture", reason=str(exc)))
+            return Reply(
+                text=say_all(lines), lines=lines, chain=record.head, chain_label="Log head"
+            )
         # Only a verified record's result is drawn; otherwise the engine's own, if any.
         outcome = record.result if verdict.ok else get_game(record.game).result(states[-1])
         lines.append(_shown_line(record, verdict.ok, outcome))
@@ -93,7 +103,8 @@ class Imports:
         )
         image = await boards.png(self.ctx.renderer, view)
         reply = Reply(
-            text="\n".join(lines),
+            text=say_all(lines),
+            lines=lines,
             image=image,
             image_name=f"import-{record.game_id}.png",
             alt_text=boards.alt_text(view) if image else "",
@@ -111,20 +122,20 @@ class Imports:
         return reply
 
 
-def _shown_line(record: Record, verified: bool, outcome: Outcome | None) -> str:
+def _shown_line(record: Record, verified: bool, outcome: Outcome | None) -> Msg:
     """Which position the picture is, and whose result it carries."""
     game = get_game(record.game)
     n = len(record.actions)
-    line = f"Shown: the position after the record's {n} action{'s' if n != 1 else ''}"
+    names = _names(record)
     if verified:
         if outcome is None:
-            return line + ", the game still running."
-        return line + f": {outcome_words(_names(record), game.side_names, outcome)}."
-    line += ", as the engine replays them"
+            return msg("import.shown_running", n=n)
+        said = outcome_msg(record.game, names, game.side_names, outcome)
+        return msg("import.shown_result", n=n, outcome=said)
     if record.result is not None:
-        stated = outcome_words(_names(record), game.side_names, record.result)
-        line += f"; the record's stated result ({stated}) is not confirmed and not drawn"
-    return line + "."
+        stated = outcome_msg(record.game, names, game.side_names, record.result)
+        return msg("import.shown_unconfirmed", n=n, outcome=stated)
+    return msg("import.shown_replayed", n=n)
 
 
 def _names(record: Record) -> tuple[str, str]:

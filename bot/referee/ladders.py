@@ -14,13 +14,23 @@ from datetime import UTC, datetime
 from typing import Any
 
 import engine
+import translations
 from bot import ladder_store
 from bot.errors import Refusal
-from bot.ladder import Leaderboard, LeaderboardRow, leaderboard
-from bot.ladder.ratings import PROVISIONAL_NOTE, is_provisional, rating_text
+from bot.i18n import Msg, msg, say, say_all
+from bot.ladder import Leaderboard, leaderboard
 from bot.ladder.stats import DiceDrop, PlayerStats, dice_luck, player_stats
 from bot.ladder_store import GAMES, guild_key, ladder_for, per_variant_rule
 from bot.referee.context import Context
+from bot.referee.ladder_words import (
+    dice_luck_msg,
+    hidden_footnote,
+    ladder_name,
+    ladder_title,
+    leaderboard_lines,
+    season_closed_lines,
+    stats_lines,
+)
 from bot.referee.replies import Actor, Reply, Where
 from bot.store import Store
 
@@ -29,18 +39,6 @@ log = logging.getLogger(__name__)
 LUCK_GAMES = 100
 """Dice luck looks at the player's latest this many Atmalof games on the server."""
 MAX_TOP = 25
-
-
-def _title(ladder: str) -> str:
-    game, _, variant = ladder.partition("/")
-    title = engine.get_game(game).title
-    return f"{title} ({variant})" if variant else title
-
-
-def _row_text(row: LeaderboardRow, name: str) -> str:
-    rank = f"{row.rank}." if row.rank is not None else "–"
-    rating = f"{round(row.rating)}{'?' if row.provisional else ''}"
-    return f"{rank} {name} {rating} · {row.wins}W {row.losses}L {row.draws}D"
 
 
 async def atmalof_drops(store: Store, guild_id: int | None, player: int) -> list[DiceDrop]:
@@ -82,6 +80,10 @@ class Ladders:
         if guild is None:
             return "dark"
         return str((await self.ctx.store.guild_settings(guild)).get("theme") or "dark")
+
+    async def _language(self, where: Where) -> str:
+        """The server's language: charts are posted in the channel, so they speak it."""
+        return translations.choose(server=(await self.ctx.settings(where)).get("language"))
 
     async def _ladder_here(self, where: Where, game: str | None) -> str:
         """The ladder key meant by ``game`` ("atmalof", "atmalof/junior", or None: this
@@ -131,18 +133,20 @@ class Ladders:
             now=datetime.fromtimestamp(self.ctx.now(), UTC),
         )
         names = await ladder_store.names(self.ctx.store, table)
-        title = f"{_title(key)} ladder, season {season}"
-        text = _leaderboard_text(board, names, title, actor, include_provisional)
+        title = ladder_title(key, season)
+        lines = leaderboard_lines(board, names, title, actor, include_provisional)
+        text = say_all(lines)
         image = await self._leaderboard_image(where, board, names, title, actor)
         return Reply(
             text=text,
+            lines=lines,
             image=image,
             image_name=f"ladder-{key.replace('/', '-')}-s{season}.png",
             alt_text=text if image else "",
         )
 
     async def _leaderboard_image(
-        self, where: Where, board: Leaderboard, names: dict[int, str], title: str, actor: Actor
+        self, where: Where, board: Leaderboard, names: dict[int, str], title: Msg, actor: Actor
     ) -> bytes | None:
         if self.ctx.renderer is None:
             return None
@@ -154,11 +158,18 @@ class Ladders:
         caller = None
         if board.caller is not None:
             caller = Standing.of(board.caller, names.get(actor.id, actor.name), you=True)
-        foot = f"{board.hidden} provisional or inactive hidden" if board.hidden else None
+        lang = await self._language(where)
+        foot = hidden_footnote(board)
         theme = await self._theme(where.guild_id)
         try:
             return await asyncio.to_thread(
-                leaderboard_png, rows, title, theme, caller=caller, footnote=foot
+                leaderboard_png,
+                rows,
+                say(title, lang),
+                theme,
+                caller=caller,
+                footnote=say(foot, lang) if foot else None,
+                words=translations.words(lang),
             )
         except Exception:  # an image is a nicety: the text says it all
             log.exception("leaderboard image failed")
@@ -194,20 +205,20 @@ class Ladders:
             opponent.id if opponent else None,
             per_variant=lambda _g, game_name: rule(game_name),
         )
-        lines = [
-            f"{who.name}, season {season}" + (f", {engine.get_game(name).title}" if name else "")
-        ]
-        lines += _stats_lines(st, opponent)
+        lines = stats_lines(who, season, name, st, opponent)
         if name in (None, "atmalof"):
             drops = await atmalof_drops(self.ctx.store, where.guild_id, who.id)
             if drops:
-                lines.append(f"Dice luck (Atmalof): {dice_luck(drops).text()}")
+                luck = dice_luck_msg(dice_luck(drops))
+                note = lines[-1] if lines[-1].key == "rating.provisional_note" else None
+                lines = [*lines[:-1], luck, note] if note else [*lines, luck]
         image = await self._chart(where, st, who)
         return Reply(
-            text="\n".join(lines),
+            text=say_all(lines),
+            lines=lines,
             image=image,
             image_name=f"rating-{who.id}.png",
-            alt_text=f"Rating history of {who.name}" if image else "",
+            alt_text=say(msg("stats.chart_alt", name=who.name)) if image else "",
         )
 
     async def _chart(self, where: Where, st: PlayerStats, who: Actor) -> bytes | None:
@@ -217,9 +228,12 @@ class Ladders:
 
         ladder, points = max(st.history.items(), key=lambda item: len(item[1]))
         theme = await self._theme(where.guild_id)
-        title = f"{who.name} · {_title(ladder)}"
+        lang = await self._language(where)
+        title = say(msg("stats.chart_title", name=who.name, ladder=ladder_name(ladder)), lang)
         try:
-            return await asyncio.to_thread(rating_chart_png, points, theme, title=title)
+            return await asyncio.to_thread(
+                rating_chart_png, points, theme, title=title, words=translations.words(lang)
+            )
         except Exception:
             log.exception("rating chart failed")
             return None
@@ -235,11 +249,7 @@ class Ladders:
         )
         ladders = sorted({k for k, _ in archived.ratings})
         names = await ladder_store.names(self.ctx.store, [p for _, p in archived.ratings])
-        lines = [
-            f"Season {archived.season} is closed by {actor.name}: {len(archived.ratings)} "
-            f"rating{'s' if len(archived.ratings) != 1 else ''} on {len(ladders)} "
-            f"ladder{'s' if len(ladders) != 1 else ''} archived.",
-        ]
+        leaders: list[tuple[str, str, str]] = []
         for key in ladders:
             final = leaderboard(
                 archived.ladder(key),
@@ -251,60 +261,11 @@ class Ladders:
             if final.rows:
                 best = final.rows[0]
                 mark = "?" if best.provisional else ""
-                name = names.get(best.player, "?")
-                lines.append(f"{_title(key)} leader: {name} {round(best.rating)}{mark}")
-        lines.append(f"Season {archived.season + 1} starts now: everyone begins at 1500?.")
-        return Reply(text="\n".join(lines))
-
-
-def _leaderboard_text(
-    board: Leaderboard, names: dict[int, str], title: str, actor: Actor, provisional: bool
-) -> str:
-    lines = [title]
-    if not board.rows:
-        settle = " (new players are ranked once their rating settles; ask for provisional ones)."
-        lines.append("No ranked players yet" + ("." if provisional else settle))
-    lines += [_row_text(r, names.get(r.player, "?")) for r in board.rows]
-    if board.hidden:
-        players = "player" if board.hidden == 1 else "players"
-        lines.append(f"({board.hidden} provisional or inactive {players} hidden)")
-    me = board.caller
-    if me is None:
-        lines.append(f"{actor.name}: not on this ladder yet; play a rated game to join.")
-    elif me.rank is None:
-        why = "provisional" if me.provisional else "inactive"
-        lines.append(
-            f"{actor.name}: {round(me.rating)}{'?' if me.provisional else ''}, unranked ({why})."
+                leaders.append((key, names.get(best.player, "?"), f"{round(best.rating)}{mark}"))
+        lines = season_closed_lines(
+            archived.season, actor.name, len(archived.ratings), len(ladders), leaders
         )
-    elif all(r.player != actor.id for r in board.rows):
-        lines.append(f"{actor.name}: #{me.rank} of {board.ranked}, {round(me.rating)}.")
-    else:
-        lines.append(f"{actor.name}: #{me.rank} of {board.ranked}.")
-    if any(r.provisional for r in board.rows) or (me is not None and me.provisional):
-        lines.append(PROVISIONAL_NOTE)
-    return "\n".join(lines)
-
-
-def _stats_lines(st: PlayerStats, opponent: Actor | None) -> list[str]:
-    lines = []
-    if st.ratings:
-        lines.append(
-            "Rating: "
-            + ", ".join(
-                f"{_title(k)} {rating_text(s)} ({s.games} game{'s' if s.games != 1 else ''})"
-                for k, s in sorted(st.ratings.items())
-            )
-        )
-    else:
-        lines.append("Rating: no rated games yet this season.")
-    lines.append(f"Record (rated): {st.record.text()}")
-    best = st.best_win_streak.text()  # "best none" read as if there were no streak at all
-    lines.append(f"Streak: {st.current_streak.text()} now; most wins in a row: {best}")
-    if opponent is not None and st.head_to_head is not None:
-        lines.append(f"Head-to-head against {opponent.name}: {st.head_to_head.text()}")
-    if any(is_provisional(s) for s in st.ratings.values()):
-        lines.append(PROVISIONAL_NOTE)  # last, once: what the "?" of a rating means
-    return lines
+        return Reply(text=say_all(lines), lines=lines)
 
 
 def ladder_setting_problem(value: Any) -> str | None:

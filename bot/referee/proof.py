@@ -9,7 +9,7 @@ from typing import Any
 import engine
 from bot import texts
 from bot.errors import Refusal
-from bot.i18n import msg, say_all
+from bot.i18n import Msg, msg, say_all
 from bot.referee.context import (
     HISTORY_PAGE,
     Context,
@@ -19,6 +19,7 @@ from bot.referee.replies import (
     Reply,
     Where,
 )
+from engine.record import Verification
 
 
 class Proof:
@@ -114,8 +115,23 @@ class Proof:
         if g is None:
             raise Refusal("no_game")
         verdict = await check_stored(self.ctx.store, g)
-        lines = [("Verified: " if verdict.ok else "Problem: ") + verdict.reason]
-        lines += [f"- {d}" for d in verdict.details]
+        lines = verdict_lines(verdict)
         return Reply(
-            text="\n".join(lines), ok=True, game_id=g.id, version=g.version, chain=g.last_hash
+            text=say_all(lines),
+            lines=lines,
+            ok=True,
+            game_id=g.id,
+            version=g.version,
+            chain=g.last_hash,
         )
+
+
+def verdict_lines(verdict: Verification) -> list[Msg]:
+    """A verification's verdict and what it checked. The referee's words are said in the
+    reader's language; the engine's findings (what was replayed, where a forgery shows) stay
+    as ``engine.record`` writes them, in English."""
+    key = "verify.ok" if verdict.ok else "verify.problem"
+    return [
+        msg(key, reason=verdict.reason),
+        *(msg("verify.detail", detail=d) for d in verdict.details),
+    ]

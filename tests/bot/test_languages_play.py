@@ -61,6 +61,12 @@ ENDING = [
     "bob: takeback",
     "alice: takeback decline",
     "bob: resign",
+    "alice: ladder",
+    "alice: ladder all",
+    "bob: stats",
+    "alice: stats bob",
+    "alice: verify",
+    "alice: settings",
     "quit",
 ]
 

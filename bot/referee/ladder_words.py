@@ -1,0 +1,170 @@
+"""What /ladder, /stats and a season's close say, as sentences (``Msg``) built from the
+ladder's numbers; each front end says them in its reader's language. The ladder package stays
+pure arithmetic and knows no words."""
+
+from __future__ import annotations
+
+from bot.i18n import Msg, msg
+from bot.ladder.ratings import RatingState, is_provisional, rating_text
+from bot.ladder.stats import DiceLuck, PlayerStats, Record, Streak
+from bot.ladder.tables import Leaderboard, LeaderboardRow
+from bot.referee.replies import Actor
+
+_STREAK = {"W": "stats.streak_wins", "L": "stats.streak_losses", "D": "stats.streak_draws"}
+
+
+def ladder_name(ladder: str) -> Msg:
+    """A ladder's name: the game's ("Nine Men's Morris"), with its variant when split."""
+    game, _, variant = ladder.partition("/")
+    if variant:
+        return msg("ladder.name_variant", game=msg(f"game.{game}"), variant=variant)
+    return msg(f"game.{game}")
+
+
+def ladder_title(ladder: str, season: int) -> Msg:
+    return msg("ladder.title", ladder=ladder_name(ladder), season=season)
+
+
+def record_msg(record: Record) -> Msg:
+    return msg("stats.record_counts", wins=record.wins, losses=record.losses, draws=record.draws)
+
+
+def _row(row: LeaderboardRow, name: str) -> Msg:
+    return msg(
+        "ladder.row",
+        rank=f"{row.rank}." if row.rank is not None else "–",
+        name=name,
+        rating=f"{round(row.rating)}{'?' if row.provisional else ''}",
+        record=msg("stats.record_counts", wins=row.wins, losses=row.losses, draws=row.draws),
+    )
+
+
+def leaderboard_lines(
+    board: Leaderboard,
+    names: dict[int, str],
+    title: Msg,
+    actor: Actor,
+    provisional: bool,
+) -> list[Msg]:
+    """The leaderboard as text: the rows, who is hidden, and where the caller stands."""
+    lines = [title]
+    if not board.rows:
+        lines.append(msg("ladder.empty" if provisional else "ladder.empty_settling"))
+    lines += [_row(r, names.get(r.player, "?")) for r in board.rows]
+    if board.hidden:
+        lines.append(msg("ladder.hidden", n=board.hidden))
+    me = board.caller
+    if me is None:
+        lines.append(msg("ladder.you_absent", name=actor.name))
+    elif me.rank is None:
+        key = "ladder.you_provisional" if me.provisional else "ladder.you_inactive"
+        rating = f"{round(me.rating)}{'?' if me.provisional else ''}"
+        lines.append(msg(key, name=actor.name, rating=rating))
+    elif all(r.player != actor.id for r in board.rows):
+        lines.append(
+            msg(
+                "ladder.you_rank_rating",
+                name=actor.name,
+                rank=me.rank,
+                ranked=board.ranked,
+                rating=round(me.rating),
+            )
+        )
+    else:
+        lines.append(msg("ladder.you_rank", name=actor.name, rank=me.rank, ranked=board.ranked))
+    if any(r.provisional for r in board.rows) or (me is not None and me.provisional):
+        lines.append(msg("rating.provisional_note"))
+    return lines
+
+
+def hidden_footnote(board: Leaderboard) -> Msg | None:
+    """The leaderboard image's footnote: how many are left out."""
+    return msg("ladder.hidden_short", n=board.hidden) if board.hidden else None
+
+
+def streak_msg(streak: Streak) -> Msg:
+    if not streak.length:
+        return msg("stats.streak_none")
+    return msg(_STREAK[streak.kind], n=streak.length)
+
+
+def _rating_item(ladder: str, state: RatingState) -> Msg:
+    return msg(
+        "stats.rating_item", ladder=ladder_name(ladder), rating=rating_text(state), n=state.games
+    )
+
+
+def stats_lines(
+    who: Actor, season: int, game: str | None, st: PlayerStats, opponent: Actor | None
+) -> list[Msg]:
+    """A player's season: ratings, record, streaks, head-to-head (dice luck is added apart)."""
+    if game:
+        head = msg("stats.head_game", name=who.name, season=season, game=msg(f"game.{game}"))
+    else:
+        head = msg("stats.head", name=who.name, season=season)
+    lines = [head]
+    if st.ratings:
+        items = [_rating_item(k, s) for k, s in sorted(st.ratings.items())]
+        lines.append(msg("stats.ratings", ratings=items))
+    else:
+        lines.append(msg("stats.no_ratings"))
+    lines.append(msg("stats.record", record=record_msg(st.record)))
+    lines.append(
+        msg("stats.streak", now=streak_msg(st.current_streak), best=streak_msg(st.best_win_streak))
+    )
+    if opponent is not None and st.head_to_head is not None:
+        lines.append(
+            msg("stats.head_to_head", opponent=opponent.name, record=record_msg(st.head_to_head))
+        )
+    if any(is_provisional(s) for s in st.ratings.values()):
+        lines.append(msg("rating.provisional_note"))  # last, once: what the "?" means
+    return lines
+
+
+def dice_luck_msg(luck: DiceLuck) -> Msg:
+    """One line: "12 drops, mean roll 3.8 (expected 3.5); lost 2 turns, expected 3.4 (lucky
+    by 1.4)"."""
+    if not luck.rolls:
+        return msg("stats.dice_luck", luck=msg("luck.no_drops"))
+    saved = luck.turns_saved
+    if abs(saved) < 0.05:
+        verdict = msg("luck.as_expected")
+    elif saved > 0:
+        verdict = msg("luck.lucky", by=f"{saved:.1f}")
+    else:
+        verdict = msg("luck.unlucky", by=f"{-saved:.1f}")
+    said = msg(
+        "luck.line",
+        drops=msg("luck.drops", n=luck.rolls),
+        mean=f"{luck.mean_roll:.1f}",
+        expected=f"{luck.expected_mean_roll:.1f}",
+        lost=msg("luck.turns", n=luck.lost_turns),
+        expected_lost=f"{luck.expected_lost_turns:.1f}",
+        verdict=verdict,
+    )
+    return msg("stats.dice_luck", luck=said)
+
+
+def season_closed_lines(
+    season: int,
+    closer: str,
+    ratings: int,
+    ladders: int,
+    leaders: list[tuple[str, str, str]],
+) -> list[Msg]:
+    """A closed season: what was archived, each ladder's leader (ladder, name, rating), and
+    that the next one starts."""
+    return [
+        msg(
+            "season.closed",
+            season=season,
+            name=closer,
+            ratings=msg("season.ratings", n=ratings),
+            ladders=msg("season.ladders", n=ladders),
+        ),
+        *(
+            msg("season.leader", ladder=ladder_name(key), name=name, rating=rating)
+            for key, name, rating in leaders
+        ),
+        msg("season.next", season=season + 1),
+    ]
