@@ -27,6 +27,7 @@ from bot.discord_ui.translator import CatalogTranslator
 from bot.discord_ui.tree import RefereeTree
 from bot.discord_ui.views import RefereeButton, UnknownButton
 from bot.errors import StoreUnavailable
+from bot.i18n import Msg
 from bot.metrics import METRICS, Metrics
 from bot.referee import Referee
 from bot.referee.replies import Actor, ButtonSpec, Reply, Where
@@ -201,7 +202,7 @@ class RefereeBot(commands.AutoShardedBot):
 
     # ---- the one path from a referee reply to Discord ----------------------------------------
     async def answer(
-        self, interaction: discord.Interaction[Any], reply: Reply, *, title: str | None = None
+        self, interaction: discord.Interaction[Any], reply: Reply, *, title: Msg | None = None
     ) -> None:
         """Show the replies a command's answer stands for, in order (an Atmalof announcement:
         the announcement, then the die's roll; ``Referee.sequence``).

@@ -20,7 +20,7 @@ from typing import Any
 import discord
 
 from bot.discord_ui.views import buttons_view
-from bot.i18n import msg, reply_words, say
+from bot.i18n import Msg, msg, reply_words, say
 from bot.referee.replies import Reply
 
 EMBED_DESCRIPTION_LIMIT = 4096
@@ -91,7 +91,7 @@ def attached_file(reply: Reply) -> discord.File | None:
     return discord.File(io.BytesIO(reply.file), filename=reply.file_name or "record.json")
 
 
-def to_message(reply: Reply, *, title: str | None = None, lang: str = "en") -> Outgoing:
+def to_message(reply: Reply, *, title: Msg | None = None, lang: str = "en") -> Outgoing:
     """The Discord message for a reply (see the module's rules), said in ``lang``: the server's
     language for a public reply, the person's own for a private one (the caller chooses)."""
     if not reply.public:
@@ -107,7 +107,9 @@ def to_message(reply: Reply, *, title: str | None = None, lang: str = "en") -> O
         colour = COLOUR_INFO
     text = reply_words(reply, lang).strip()
     embed = discord.Embed(
-        title=title, description=clip(text, EMBED_DESCRIPTION_LIMIT) or None, colour=colour
+        title=say(title, lang) if title is not None else None,
+        description=clip(text, EMBED_DESCRIPTION_LIMIT) or None,
+        colour=colour,
     )
     footer = []
     if reply.game_id is not None:

@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING, Any
 import engine
 import translations
 from bot.errors import Refusal
-from bot.referee.ladders import ladder_setting_text
+from bot.i18n import Msg, msg, plain, say, say_all
 from bot.referee.names import name_key
 from bot.referee.replies import Actor, Reply, Where
+from bot.referee.settings_words import settings_lines
 from bot.rules_text import RULES, console, rules
 
 if TYPE_CHECKING:
@@ -170,16 +171,30 @@ async def _moves(
         shown += [m for m in moves if prefix in m and not m.startswith(prefix)]
         if not shown:
             raise Refusal("console_no_such_moves", {"count": len(moves), "prefix": prefix[:40]})
-        head = f"{len(shown)} of your {len(moves)} legal moves match {prefix!r}:"
-        return Reply(text=head + "\n" + _wrapped(shown), ephemeral=True)
+        head = msg("console.moves_match", n=len(shown), total=len(moves), prefix=repr(prefix))
+        return _listed(head, shown)
     pages = -(-len(moves) // MOVES_PAGE)
     page = min(max(page, 1), pages)
     chunk = moves[(page - 1) * MOVES_PAGE : page * MOVES_PAGE]
-    head = f"{actor.name}: {len(moves)} legal moves"
-    if pages > 1:
-        more = f"; `moves {page + 1}` for the next" if page < pages else ""
-        head += f" (page {page} of {pages}{more})"
-    return Reply(text=head + ":\n" + _wrapped(chunk), ephemeral=True)
+    if pages == 1:
+        head = msg("console.moves", name=actor.name, n=len(moves))
+    elif page < pages:
+        head = msg(
+            "console.moves_page_more",
+            name=actor.name,
+            n=len(moves),
+            page=page,
+            pages=pages,
+            next=page + 1,
+        )
+    else:
+        head = msg("console.moves_page", name=actor.name, n=len(moves), page=page, pages=pages)
+    return _listed(head, chunk)
+
+
+def _listed(head: Msg, moves: list[str]) -> Reply:
+    lines = [head, plain(_wrapped(moves))]
+    return Reply(text=say_all(lines), lines=lines, ephemeral=True)
 
 
 def _wrapped(moves: list[str], width: int = 96) -> str:
@@ -230,14 +245,10 @@ async def _moderate(
     if sub == "settings":
         if not actor.is_moderator:
             raise Refusal("console_settings_moderators")
-        current = await referee.settings(where)
-        lines = [
-            f"Board theme: {current.get('theme') or 'dark (default)'}",
-            f"Ladders: {ladder_setting_text(current.get('ladder') or {}, changed=False)}",
-        ]
+        lines = settings_lines(await referee.settings(where))
         if where.guild_id is None:
-            lines.append("(Settings belong to a Discord server: the console keeps the defaults.)")
-        return Reply(text="\n".join(lines), ephemeral=True)
+            lines.append(msg("settings.console_defaults"))
+        return Reply(text=say_all(lines), lines=lines, ephemeral=True)
     if sub in ("season-close", "close-season"):
         if [w.lower() for w in rest] != ["confirm"]:
             raise Refusal("console_season_confirm")
@@ -255,7 +266,8 @@ async def dispatch(
     head, rest = words[0].lower(), words[1:]
     answer = rest[0].lower() if rest else ""
     if head in ("help", "?"):
-        return Reply(text=translations.words("en").t("help.console"), ephemeral=True)
+        helped = msg("help.console")
+        return Reply(text=say(helped), lines=[helped], ephemeral=True)
     if head == "challenge":
         return await _challenge(referee, where, actor, rest, people)
     if head == "accept" and rest and answer == "words":

@@ -4,6 +4,8 @@ pure arithmetic and knows no words."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.i18n import Msg, msg
 from bot.ladder.ratings import RatingState, is_provisional, rating_text
 from bot.ladder.stats import DiceLuck, PlayerStats, Record, Streak
@@ -168,3 +170,17 @@ def season_closed_lines(
         ),
         msg("season.next", season=season + 1),
     ]
+
+
+def ladder_setting_msg(value: Any, *, changed: bool = True) -> Msg:
+    """How this server's ladders are split (the ``ladder`` setting's ``per_variant``), and,
+    after a change, that this season's ratings were recomputed."""
+    split = value.get("per_variant", False)
+    if split is True:
+        said = msg("ladder.setting_variants")
+    elif not split:
+        said = msg("ladder.setting_games")
+    else:
+        names = [msg(f"game.{g}") for g in split]
+        said = msg("ladder.setting_variants_of", games=names)
+    return msg("ladder.setting_recomputed", setting=said) if changed else said

@@ -280,14 +280,3 @@ def ladder_setting_problem(value: Any) -> str | None:
     if isinstance(split, list | tuple) and all(g in GAMES for g in split):
         return None
     return f"per_variant must be true, false or a list of games ({', '.join(GAMES)})"
-
-
-def ladder_setting_text(value: Any, *, changed: bool = True) -> str:
-    split = value.get("per_variant", False)
-    if split is True:
-        text = "one ladder per variant for every game"
-    elif not split:
-        text = "one ladder per game, variants together"
-    else:
-        text = f"one ladder per variant for {', '.join(split)}"
-    return text + (" (this season's ratings recomputed)" if changed else "")

@@ -14,7 +14,8 @@ from bot.referee.context import (
     Context,
     known_themes,
 )
-from bot.referee.ladders import ladder_setting_problem, ladder_setting_text
+from bot.referee.ladder_words import ladder_setting_msg
+from bot.referee.ladders import ladder_setting_problem
 from bot.referee.replies import (
     Actor,
     Reply,
@@ -49,7 +50,7 @@ class ServerSettings:
             await ladder_store.set_ladder_setting(
                 self.ctx.store, where.guild_id, value, self.ctx.now()
             )
-            return notice("ladders_set", {"ladders": ladder_setting_text(value)})
+            return notice("ladders_set", {"ladders": ladder_setting_msg(value)})
         elif key == "takebacks" and isinstance(value, bool):
             await self.ctx.store.set_takebacks(where.guild_id, value, self.ctx.now())
             return notice("takebacks_on" if value else "takebacks_off", {})

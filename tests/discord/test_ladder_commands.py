@@ -88,7 +88,7 @@ async def test_a_moderator_splits_ladders_per_variant(harness: Harness) -> None:
     shown = await harness.slash(MODERATOR, "referee settings")
     assert shown.all_ephemeral and "one ladder per game, variants together" in shown.text
     changed = await harness.slash(MODERATOR, "referee settings", ladders="atmalof")
-    assert "one ladder per variant for atmalof" in changed.text
+    assert "one ladder per variant for Atmalof" in changed.text
     settings = await harness.bot.referee.settings(HERE)
     assert settings["ladder"] == {"per_variant": ["atmalof"]}
     board = await harness.slash(CAROL, "ladder", game="atmalof", show_provisional=True)

@@ -50,3 +50,38 @@ async def test_server_hungarian_and_a_player_in_esperanto(harness: Harness) -> N
         words("hu").t("button.draw-accept"),
         words("hu").t("button.draw-decline"),
     ]
+
+
+async def test_a_hungarian_server_reads_its_ladder_stats_settings_and_proof_in_hungarian(
+    harness: Harness,
+) -> None:
+    """What a server looks at besides moves: titles, settings, the ladder, a player's stats,
+    a finished game's history and verification, the moderators' 'nothing changed' notes."""
+    await harness.slash(MODERATOR, "referee settings", language="hu")
+    english = await harness.slash(MODERATOR, "referee settings")  # a client in English
+    assert "Language: Magyar" in english.text
+    posted = await harness.slash(ALICE, "challenge", game="morris", opponent=BOB, starter="me")
+    challenge = message_with_buttons(posted)
+    await harness.click(BOB, challenge.message, button(challenge, "accept"))
+    await harness.slash(ALICE, "play", command="place d7")
+    await harness.slash(BOB, "resign")
+    hu = words("hu")
+    seen = {
+        "settings": (
+            await harness.slash(MODERATOR, "referee settings", locale="hu"),  # private: theirs
+            hu.t("title.settings"),
+        ),
+        "ladder": (await harness.slash(ALICE, "ladder"), hu.t("title.ladder")),
+        "stats": (await harness.slash(ALICE, "stats"), hu.t("title.stats")),
+        "history": (await harness.slash(ALICE, "history"), hu.t("title.history")),
+        "verify": (await harness.slash(ALICE, "verify"), hu.t("title.verification")),
+    }
+    for name, (exchange, title) in seen.items():
+        assert exchange.text, name
+        assert english_in(exchange.text, "hu") == [], (name, exchange.text)
+        if name != "settings":  # settings are an ephemeral note without a title
+            assert title in exchange.text, (name, exchange.text)
+    assert hu.t("settings.language", language="Magyar") in seen["settings"][0].text
+    assert hu.t("verify.ok", reason="").strip() in seen["verify"][0].text
+    kept = await harness.slash(MODERATOR, "referee season-close", confirm=False, locale="hu")
+    assert kept.all_ephemeral and kept.text == hu.t("settings.season_stays")

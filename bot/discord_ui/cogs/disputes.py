@@ -22,6 +22,7 @@ from bot.discord_ui.cogs.info import replay_gif
 from bot.discord_ui.format import Outgoing, to_message
 from bot.discord_ui.guards import expensive
 from bot.discord_ui.tree import UserFacingError
+from bot.i18n import msg
 from bot.referee.imports import MAX_GIF_BYTES, MAX_IMPORT_BYTES
 from bot.referee.replies import Reply
 
@@ -63,7 +64,9 @@ class Disputes(commands.Cog):
             return
         await interaction.response.defer(thinking=True)
         role = await self.bot.referee.mod_role(where_of(interaction))
-        packet = call_moderators(to_message(reply, title="Dispute"), reply.mentions, role)
+        public = (await self.bot.languages(interaction))[0]  # the channel's: the server's
+        said = to_message(reply, title=msg("title.dispute"), lang=public)
+        packet = call_moderators(said, reply.mentions, role)
         room = await self._private_room(interaction, reply)
         if room is None:
             await interaction.followup.send(**packet.kwargs())
@@ -126,7 +129,7 @@ class Disputes(commands.Cog):
         where = where_of(interaction)
         reply = await self.bot.referee.import_record(where, data, name=record.filename)
         if not reply.ok or reply.image is None:  # a refusal, or no pictures on this bot
-            await self.bot.answer(interaction, reply, title="Import")
+            await self.bot.answer(interaction, reply, title=msg("title.import"))
             return
         await interaction.response.defer(thinking=True)
         limit = min(interaction.filesize_limit or MAX_GIF_BYTES, MAX_GIF_BYTES)
@@ -136,7 +139,7 @@ class Disputes(commands.Cog):
             reply.file_name = replay_name(reply.image_name)
         except Exception:  # the verdict stands even if the animation fails
             log.exception("replay of an imported record failed")
-        await self.bot.answer(interaction, reply, title="Import")
+        await self.bot.answer(interaction, reply, title=msg("title.import"))
 
 
 def attachment_problem(record: discord.Attachment) -> str | None:

@@ -13,11 +13,12 @@ from discord.app_commands import Choice, Range
 from discord.ext import commands
 
 import render
+import translations
 from bot.discord_ui.app import RefereeBot, here, where_of
 from bot.discord_ui.format import COLOUR_INFO
 from bot.discord_ui.guards import expensive
 from bot.discord_ui.translator import LOCALES
-from bot.i18n import reply_words
+from bot.i18n import msg, reply_words, say
 from bot.rules_text import RULES, rules
 from translations import LANGUAGES, NAMES, words
 
@@ -26,12 +27,14 @@ log = logging.getLogger("bot.discord")
 MAX_REPLAY_BYTES = 8 * 1024 * 1024
 
 
-def replay_gif(record_json: bytes, theme: str, max_bytes: int) -> bytes:
-    """The animated replay of a record (runs in a worker thread: Pillow work)."""
+def replay_gif(record_json: bytes, theme: str, max_bytes: int, lang: str = "en") -> bytes:
+    """The animated replay of a record (runs in a worker thread: Pillow work), its words in
+    ``lang`` (the channel's: the server's language)."""
     from engine.record import Record
 
     record = Record.from_json(record_json)
-    return render.replay_gif(record, theme=theme, max_bytes=max_bytes)
+    words = translations.words(lang)
+    return render.replay_gif(record, theme=theme, max_bytes=max_bytes, words=words)
 
 
 class Info(commands.Cog):
@@ -56,7 +59,7 @@ class Info(commands.Cog):
     async def language(self, interaction: discord.Interaction[Any], language: str) -> None:
         code = None if language == "auto" else language
         reply = await self.bot.referee.set_language(*here(interaction), code)
-        await self.bot.answer(interaction, reply, title="Language")
+        await self.bot.answer(interaction, reply, title=msg("title.language"))
 
     @app_commands.command(name="history", description="The moves of this channel's game so far")
     @expensive("history")
@@ -65,13 +68,13 @@ class Info(commands.Cog):
         self, interaction: discord.Interaction[Any], page: Range[int, 1, 1000] = 1
     ) -> None:
         reply = await self.bot.referee.history(where_of(interaction), page)
-        await self.bot.answer(interaction, reply, title="History")
+        await self.bot.answer(interaction, reply, title=msg("title.history"))
 
     @app_commands.command(name="record", description="The game's record as a file (JSON)")
     @expensive("record")
     async def record(self, interaction: discord.Interaction[Any]) -> None:
         reply = await self.bot.referee.record(where_of(interaction))
-        await self.bot.answer(interaction, reply, title="Record")
+        await self.bot.answer(interaction, reply, title=msg("title.record"))
 
     @app_commands.command(name="replay", description="An animated replay of this channel's game")
     @expensive("replay")
@@ -88,20 +91,22 @@ class Info(commands.Cog):
         await interaction.response.defer(thinking=True)
         limit = min(interaction.filesize_limit or MAX_REPLAY_BYTES, MAX_REPLAY_BYTES)
         theme = str((await self.bot.referee.settings(where_of(interaction))).get("theme") or "dark")
-        gif = await asyncio.to_thread(replay_gif, reply.file, theme, limit)
+        public = (await self.bot.languages(interaction))[0]
+        gif = await asyncio.to_thread(replay_gif, reply.file, theme, limit, public)
         name = f"replay-{reply.game_id}.gif" if reply.game_id else "replay.gif"
-        embed = discord.Embed(title="Replay", colour=COLOUR_INFO)
+        embed = discord.Embed(title=say(msg("title.replay"), public), colour=COLOUR_INFO)
         embed.set_image(url=f"attachment://{name}")
+        described = say(msg("replay.alt"), public)
         await interaction.followup.send(
             embed=embed,
-            file=discord.File(io.BytesIO(gif), filename=name, description="Animated replay"),
+            file=discord.File(io.BytesIO(gif), filename=name, description=described),
         )
 
     @app_commands.command(name="verify", description="Recheck every die roll and move of the game")
     @expensive("verify")
     async def verify(self, interaction: discord.Interaction[Any]) -> None:
         reply = await self.bot.referee.verify(where_of(interaction))
-        await self.bot.answer(interaction, reply, title="Verification")
+        await self.bot.answer(interaction, reply, title=msg("title.verification"))
 
     @app_commands.command(name="rules", description="A short summary of a game's rules")
     @app_commands.describe(game="Which game")

@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from bot.discord_ui.app import RefereeBot, actor_of, here, where_of
 from bot.discord_ui.guards import expensive
+from bot.i18n import msg
 
 MAX_CHOICES = 25
 
@@ -39,7 +40,7 @@ class Ladder(commands.Cog):
         reply = await self.bot.referee.ladder(
             *here(interaction), game, top=top, include_provisional=show_provisional
         )
-        await self.bot.answer(interaction, reply, title="Ladder")
+        await self.bot.answer(interaction, reply, title=msg("title.ladder"))
 
     @app_commands.command(name="stats", description="Rating, record, streaks and dice luck")
     @app_commands.guild_only()
@@ -59,7 +60,7 @@ class Ladder(commands.Cog):
         who = actor_of(player) if player is not None else None
         rival = actor_of(opponent) if opponent is not None else None
         reply = await self.bot.referee.stats(*here(interaction), who, game, rival)
-        await self.bot.answer(interaction, reply, title="Stats")
+        await self.bot.answer(interaction, reply, title=msg("title.stats"))
 
     @ladder.autocomplete("game")
     @stats.autocomplete("game")

@@ -17,7 +17,8 @@ from discord.ext import commands
 
 import translations
 from bot.discord_ui.app import RefereeBot, actor_of, here, is_moderator, where_of
-from bot.referee.ladders import ladder_setting_text
+from bot.i18n import msg, plain, say, say_all
+from bot.referee.settings_words import settings_lines
 from render.theme import THEME_NAMES
 
 LADDER_CHOICES = {
@@ -100,7 +101,7 @@ class Moderation(commands.Cog):
         reason: Range[str, 1, 200] | None = None,
     ) -> None:
         reply = await self.bot.referee.rewind(*here(interaction), action, reason or "")
-        await self.bot.answer(interaction, reply, title=f"Position after action {action}")
+        await self.bot.answer(interaction, reply, title=msg("title.position_after", action=action))
 
     @referee.command(name="resume", description="Unfreeze a disputed game: the clocks go on")
     @app_commands.describe(reason="Why (logged)")
@@ -165,31 +166,28 @@ class Moderation(commands.Cog):
     ) -> None:
         if language is not None:
             reply = await self.bot.referee.set_setting(*here(interaction), "language", language)
-            await self.bot.answer(interaction, reply, title="Settings")
+            await self.bot.answer(interaction, reply, title=msg("title.settings"))
             return
         if takebacks is not None:
             reply = await self.bot.referee.set_setting(*here(interaction), "takebacks", takebacks)
-            await self.bot.answer(interaction, reply, title="Settings")
+            await self.bot.answer(interaction, reply, title=msg("title.settings"))
             return
         if moderators is not None:
             reply = await self.bot.referee.set_mod_role(*here(interaction), moderators.id)
-            await self.bot.answer(interaction, reply, title="Settings")
+            await self.bot.answer(interaction, reply, title=msg("title.settings"))
             return
         if ladders is not None:
             reply = await self.bot.referee.set_setting(
                 *here(interaction), "ladder", ladder_value(ladders)
             )
-            await self.bot.answer(interaction, reply, title="Settings")
+            await self.bot.answer(interaction, reply, title=msg("title.settings"))
             return
         current = await self.bot.referee.settings(where_of(interaction))
-        text = (
-            f"Board theme: {current.get('theme') or 'dark (default)'}\n"
-            f"Ladders: {ladder_setting_text(current.get('ladder') or {}, changed=False)}\n"
-            f"Disputes notify: {_role_text(await self.bot.referee.mod_role(where_of(interaction)))}"
-        )
-        allowed = current.get("takebacks", True)
-        text += f"\nTakebacks: {'casual games, when both agree' if allowed else 'off'}"
-        text += f"\nLanguage: {translations.NAMES[current.get('language') or 'en']}"
+        role = await self.bot.referee.mod_role(where_of(interaction))
+        notify = msg("settings.notify", role=plain(f"<@&{role}>")) if role else None
+        lines = settings_lines(current, notify=notify or msg("settings.notify_nobody"))
+        lang = (await self.bot.languages(interaction))[1]
+        text = say_all(lines, lang)
         await interaction.response.send_message(text, ephemeral=True)
 
     @referee.command(
@@ -200,12 +198,13 @@ class Moderation(commands.Cog):
     @moderator_only()
     async def season_close(self, interaction: discord.Interaction[Any], confirm: bool) -> None:
         if not confirm:
+            lang = (await self.bot.languages(interaction))[1]
             await interaction.response.send_message(
-                "Nothing changed: the season stays open.", ephemeral=True
+                say(msg("settings.season_stays"), lang), ephemeral=True
             )
             return
         reply = await self.bot.referee.close_season(*here(interaction))
-        await self.bot.answer(interaction, reply, title="Season closed")
+        await self.bot.answer(interaction, reply, title=msg("title.season_closed"))
 
     @referee.command(
         name="forget-server",
@@ -215,18 +214,13 @@ class Moderation(commands.Cog):
     @moderator_only()
     async def forget_server(self, interaction: discord.Interaction[Any], confirm: bool) -> None:
         if not confirm:
+            lang = (await self.bot.languages(interaction))[1]
             await interaction.response.send_message(
-                "Nothing changed: this server's data stays. See docs/privacy.md for what "
-                "forgetting removes.",
-                ephemeral=True,
+                say(msg("settings.data_stays"), lang), ephemeral=True
             )
             return
         reply = await self.bot.referee.forget_server(*here(interaction))
-        await self.bot.answer(interaction, reply, title="Server data removed")
-
-
-def _role_text(role: int | None) -> str:
-    return f"<@&{role}>" if role else "nobody yet (set a role with moderators)"
+        await self.bot.answer(interaction, reply, title=msg("title.server_data_removed"))
 
 
 async def setup(bot: RefereeBot) -> None:
