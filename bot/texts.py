@@ -29,14 +29,6 @@ FROZEN = (
 CANT_SAVE = (
     "The referee can't save right now; your move was not recorded. Please try again in a moment."
 )
-BROKEN_GAME = (
-    "This game's stored log no longer replays (action {seq}, {action!r}), so the referee cannot "
-    "go on with it. A moderator can end it with /referee void or /referee abort; the channel is "
-    "then free for a new game."
-)
-BROKEN_GAME_AGAIN = (
-    "this game's stored log is damaged: a moderator can end it with /referee void or abort"
-)
 ROLL_LATER = (
     "The announcement stands, but the referee can't save the roll right now; the die will be "
     "rolled as soon as it can (or use /board in a moment)."

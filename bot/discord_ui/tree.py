@@ -30,14 +30,21 @@ BOTS_REFUSED = msg("discord.bots_refused")
 
 
 class UserFacingError(BadInput):
-    """An error whose message is written for the player; raised by the Discord layer itself."""
+    """An error written for the player, raised by the Discord layer itself: a sentence
+    (``Msg``) said in the reader's language; ``str()`` is its English, for logs."""
+
+    def __init__(self, said: Msg) -> None:
+        super().__init__(say(said))
+        self.said = said
 
 
 def message_for(error: BaseException) -> Msg | None:
     """What to say for an error, or None when it is a bug (the caller apologises and logs)."""
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
-    if isinstance(error, UserFacingError | engine.EngineError):
+    if isinstance(error, UserFacingError):
+        return error.said
+    if isinstance(error, engine.EngineError):
         return plain(str(error))
     if isinstance(error, StoreUnavailable):
         return msg("refusal.cant_save")  # the store logged the fault; nothing was changed

@@ -18,7 +18,7 @@ import render
 from bot import checkpoint, texts
 from bot.clock import Clock, ClockSpec, SystemClock
 from bot.errors import BrokenGame, Conflict, Preempted, Refusal
-from bot.i18n import Msg, say
+from bot.i18n import Msg, msg, say
 from bot.ladder_store import change_game
 from bot.lru import LRU
 from bot.referee import boards
@@ -225,8 +225,8 @@ class Context:
         if g.id in self.broken_told:
             raise Refusal("broken_game", game_id=g.id, version=g.version)
         self.broken_told.add(g.id)
-        text = texts.BROKEN_GAME.format(seq=broken.seq, action=broken.action[:100])
-        return Reply(text=text, ok=False, game_id=g.id, version=g.version)
+        said = msg("notice.broken_game", seq=broken.seq, action=repr(broken.action[:100]))
+        return Reply(text=say(said), lines=[said], ok=False, game_id=g.id, version=g.version)
 
     async def playing(
         self, where: Where, actor: Actor, *, version: int | None = None

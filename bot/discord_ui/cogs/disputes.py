@@ -22,7 +22,7 @@ from bot.discord_ui.cogs.info import replay_gif
 from bot.discord_ui.format import Outgoing, to_message
 from bot.discord_ui.guards import expensive
 from bot.discord_ui.tree import UserFacingError
-from bot.i18n import msg
+from bot.i18n import Msg, msg, say
 from bot.referee.imports import MAX_GIF_BYTES, MAX_IMPORT_BYTES
 from bot.referee.replies import Reply
 
@@ -67,7 +67,7 @@ class Disputes(commands.Cog):
         public = (await self.bot.languages(interaction))[0]  # the channel's: the server's
         said = to_message(reply, title=msg("title.dispute"), lang=public)
         packet = call_moderators(said, reply.mentions, role)
-        room = await self._private_room(interaction, reply)
+        room = await self._private_room(interaction, reply, public)
         if room is None:
             await interaction.followup.send(**packet.kwargs())
             return
@@ -84,7 +84,7 @@ class Disputes(commands.Cog):
         )
 
     async def _private_room(
-        self, interaction: discord.Interaction[Any], reply: Reply
+        self, interaction: discord.Interaction[Any], reply: Reply, lang: str
     ) -> discord.Thread | None:
         """A private thread with both players in it, or None when the bot may not make one."""
         channel = interaction.channel
@@ -95,7 +95,7 @@ class Disputes(commands.Cog):
             return None
         try:
             room = await channel.create_thread(
-                name=f"Dispute: game {reply.game_id}",
+                name=say(msg("discord.dispute_thread", id=reply.game_id), lang)[:100],
                 type=discord.ChannelType.private_thread,
                 invitable=False,
                 auto_archive_duration=1440,
@@ -125,7 +125,7 @@ class Disputes(commands.Cog):
         try:
             data = await record.read()
         except discord.HTTPException:
-            raise UserFacingError(f"I could not download {record.filename}: try again.") from None
+            raise UserFacingError(msg("discord.download_failed", name=record.filename)) from None
         where = where_of(interaction)
         reply = await self.bot.referee.import_record(where, data, name=record.filename)
         if not reply.ok or reply.image is None:  # a refusal, or no pictures on this bot
@@ -142,15 +142,16 @@ class Disputes(commands.Cog):
         await self.bot.answer(interaction, reply, title=msg("title.import"))
 
 
-def attachment_problem(record: discord.Attachment) -> str | None:
+def attachment_problem(record: discord.Attachment) -> Msg | None:
     """Why an attachment cannot be a record, from what Discord tells before the download."""
+    name = record.filename
     if record.size > MAX_IMPORT_BYTES:
-        return f"{record.filename} is larger than {MAX_IMPORT_BYTES:,} bytes: not a record"
+        return msg("discord.import_too_large", name=name, max=f"{MAX_IMPORT_BYTES:,}")
     if record.size == 0:
-        return f"{record.filename} is empty: attach the record file /record gives"
+        return msg("discord.import_empty", name=name)
     kind = (record.content_type or "").split(";")[0].strip().lower()
     if not record.filename.lower().endswith(".json") and kind not in TEXT_TYPES:
-        return f"{record.filename} is not a record file: attach the JSON file /record gives"
+        return msg("discord.import_not_json", name=name)
     return None
 
 

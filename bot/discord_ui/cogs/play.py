@@ -23,7 +23,7 @@ from bot.discord_ui.app import RefereeBot, actor_of, here, where_of
 from bot.discord_ui.format import mentions_of, to_message
 from bot.discord_ui.guards import Cooldowns
 from bot.discord_ui.tree import UserFacingError
-from bot.i18n import msg, say
+from bot.i18n import Msg, msg, say
 from bot.referee.replies import Where
 from engine.core import clean_command
 
@@ -42,15 +42,12 @@ def parse_options(text: str | None) -> dict[str, Any]:
     if not text or not text.strip():
         return {}
     if len(text) > MAX_OPTIONS_TEXT:
-        raise UserFacingError(f"options are at most {MAX_OPTIONS_TEXT} characters")
+        raise UserFacingError(msg("discord.options_too_long", max=MAX_OPTIONS_TEXT))
     cleaned = text.strip().lower()
     pairs = OPTION_PAIR.findall(cleaned)
     leftover = OPTION_PAIR.sub("", cleaned).replace(",", " ").replace(";", " ").strip()
     if leftover or not pairs:
-        raise UserFacingError(
-            f"I can't read the options {text!r}: write them as name=value pairs, "
-            "e.g. `flying=off` or `rows=8 cols=8 line=5`"
-        )
+        raise UserFacingError(msg("discord.options_unreadable", options=repr(text)))
     out: dict[str, Any] = {}
     for key, raw in pairs:
         value: Any = raw
@@ -111,21 +108,13 @@ def missing(perms: discord.Permissions, needs: dict[str, str]) -> list[str]:
     return [name for attr, name in needs.items() if not getattr(perms, attr, False)]
 
 
-def no_thread_text(lacking: list[str]) -> str:
-    return (
-        f"I can't open a thread here: I lack the {', '.join(lacking)} permission "
-        "in this channel. Nothing was created. A challenge right here still works: run "
-        "/challenge without thread, or ask a moderator to give me that permission."
-    )
+def no_thread_text(lacking: list[str]) -> Msg:
+    """Permission names stay as Discord's settings show them to admins (in English)."""
+    return msg("discord.no_thread", permissions=", ".join(lacking))
 
 
-def posting_note(lacking: list[str]) -> str:
-    return (
-        f"Note: I lack the {', '.join(lacking)} permission here. Every reply to a command "
-        "still shows with its board, but what I post on my own (a flag that falls while "
-        "nobody plays, a challenge that expires) cannot appear here until a moderator "
-        "gives me that permission."
-    )
+def posting_note(lacking: list[str]) -> Msg:
+    return msg("discord.posting_note", permissions=", ".join(lacking))
 
 
 class Play(commands.Cog):
@@ -227,7 +216,7 @@ class Play(commands.Cog):
             "starter": starter,
         }
         if opponent is not None and opponent.id == interaction.user.id:
-            raise UserFacingError("You can't challenge yourself; leave opponent empty for anyone.")
+            raise UserFacingError(msg("discord.challenge_yourself"))
         perms = interaction.app_permissions
         in_thread = thread and not isinstance(interaction.channel, discord.Thread)
         if in_thread and (lacking := missing(perms, THREAD_NEEDS)):
@@ -242,7 +231,8 @@ class Play(commands.Cog):
         else:
             posted = await self._challenge_in_thread(interaction, game, opponent, kwargs)
         if posted and (lacking := missing(perms, needs)):
-            await interaction.followup.send(posting_note(lacking), ephemeral=True)
+            lang = (await self.bot.languages(interaction))[1]
+            await interaction.followup.send(say(posting_note(lacking), lang), ephemeral=True)
 
     async def _challenge_in_thread(
         self,
@@ -255,11 +245,12 @@ class Play(commands.Cog):
         the challenge was posted."""
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
-            raise UserFacingError("Threads can be opened from a text channel only; try here.")
+            raise UserFacingError(msg("discord.threads_text_only"))
         if not await self._may_open_thread(interaction, game, kwargs):
             return False
-        title = GAME_TITLES.get(game, game)
-        them = opponent.display_name if opponent else "anyone"
+        public = (await self.bot.languages(interaction))[0]  # a thread is public
+        title = say(msg(f"game.{game}"), public) if game in GAME_TITLES else game
+        them = opponent.display_name if opponent else say(msg("who.anyone"), public)
         name = f"{title}: {interaction.user.display_name} vs {them}"[:100]
         room = await channel.create_thread(
             name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
