@@ -3,8 +3,8 @@ place that maps them to what a person sees (``bot.discord_ui.tree``, the console
 
 - ``Refusal``: the referee says no (a reason code and its parameters as data, with the English
   sentence); nothing changed. Services raise it; the referee's wrapper turns it into a reply.
-- ``Preempted``: the command did not land but something public happened instead (the mover's
-  flag had fallen): the wrapper answers with that public reply.
+- ``Preempted`` (``bot.referee.replies``, beside the Reply it carries): the command did not
+  land but something public happened instead (the mover's flag had fallen).
 - ``BadInput``: a value a person typed that cannot be read (a clock text); the message is
   written for them.
 - ``StoreUnavailable``: the store cannot write (or read) right now; nothing was changed.
@@ -15,12 +15,9 @@ place that maps them to what a person sees (``bot.discord_ui.tree``, the console
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot.i18n.replies import refusal_words
-
-if TYPE_CHECKING:
-    from bot.referee.replies import Reply
 
 
 class RefereeError(Exception):
@@ -50,15 +47,6 @@ class Refusal(RefereeError):
         self.text = text
         self.game_id = game_id
         self.version = version
-
-
-class Preempted(RefereeError):
-    """The command did not land, but the referee did something public on its way (the mover's
-    flag had fallen): ``reply`` is what the channel sees."""
-
-    def __init__(self, reply: Reply) -> None:
-        super().__init__(reply.text)
-        self.reply = reply
 
 
 class BadInput(RefereeError, ValueError):

@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 from collections.abc import Hashable, Sequence
+from functools import lru_cache
 from importlib import import_module
 from typing import Any
 
@@ -32,13 +33,15 @@ from PIL import Image
 
 import engine
 from engine.core import EngineError, Outcome
+from render import replay as _replay
 from render.board import BoardRenderer, end_reason, who
 from render.canvas import Canvas, Mapped, canvas_on, map_boxes, mapped
 from render.frame import Card, bands, draw_card, draw_footer, draw_header, move_label
 from render.model import MAX_SIZE, MIN_SIZE, Last, Layout, RenderError, check_size
 from render.paint import printable
-from render.palette import palette
+from render.palette import build_palette
 from render.png import encode_framed
+from render.samples import random_game
 from render.theme import THEME_NAMES, THEMES, Theme, get_theme
 from translations import Words, words
 
@@ -234,7 +237,7 @@ def board_png(
     ``words``: the language of every word drawn (``translations.words("hu")``; English if None).
     """
     scene = _Scene(game_name, state, last, theme, size, players, outcome, labels, moves, words)
-    base = mapped(scene.background, palette(scene.r.game, scene.theme))
+    base = mapped(scene.background, palette_for(scene.r.game, scene.theme))
     with canvas_on(scene.background) as canvas:
         cards = _draw_on_canvas(scene, base, canvas)
         out = _map_canvas(canvas, cards, base)
@@ -344,7 +347,26 @@ def touched_cells(game_name: str, state: Any, last: Last | Sequence[Last] | None
     return r.touched(state, _lasts(last))
 
 
-from render.replay import replay_gif  # noqa: E402  (replay uses board_image above)
+@lru_cache(maxsize=16)
+def palette_for(game: str, theme: Theme) -> Image.Image:
+    """The 256-colour palette of ``game``'s boards in ``theme`` (render/palette.py), built once
+    per process from a sample board."""
+    state, last = random_game(game, seed=1, plies=30)[-1]
+    sample = board_image(game, state, last, theme=theme, players=("Alice", "Bob"))
+    return build_palette(sample, theme)
+
+
+def to_palette(img: Image.Image, game: str, theme: Theme) -> Image.Image:
+    """``img`` (RGB) mapped onto the game's and theme's palette, each pixel to a near colour."""
+    return img.quantize(palette=palette_for(game, theme), dither=Image.Dither.NONE)
+
+
+def replay_gif(source: Any, game_name: str | None = None, **options: Any) -> bytes:
+    """An animated GIF (or WebP) of a whole game, a frame per action; the options (theme,
+    size, players, outcome, labels, frame_ms, end_ms, max_bytes, max_frames, format, words)
+    are ``render.replay.animate``'s."""
+    return _replay.animate(board_image, source, game_name, **options)
+
 
 __all__ = [
     "MAX_SIZE",

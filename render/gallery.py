@@ -24,8 +24,8 @@ import engine
 from engine.abalone import AbaloneState
 from engine.abalone.board import CELL_INDEX
 from engine.core import Termination
-from engine.playout import Prefer, random_steps
 from render import THEME_NAMES, Last, board_png, replay_gif
+from render.samples import random_game
 from translations import words
 
 PLAYERS = ("Alice", "Bob")
@@ -40,21 +40,6 @@ class Scene:
     state: Any
     last: tuple[Last, ...] = ()
     options: dict[str, Any] = field(default_factory=dict)
-
-
-def random_game(
-    game_name: str,
-    variant: str = "standard",
-    seed: int = 1,
-    plies: int = 2000,
-    prefer: Prefer | None = None,
-    **options: Any,
-) -> list[tuple[Any, Last | None]]:
-    """A seeded random game as (state, last) pairs, the start first (last None)."""
-    game = engine.get_game(game_name)
-    state = game.new(variant, **options)
-    steps = random_steps(game, state, random.Random(seed), plies, prefer)
-    return [(state, None)] + [(s.after, Last(s.before, s.action, s.roll)) for s in steps]
 
 
 def play(game_name: str, state: Any, *commands: tuple[str, int | None]) -> tuple[Any, list[Last]]:

@@ -10,7 +10,6 @@ onto a fixed palette costs ~1 ms at 800 px; building a palette per image would c
 from __future__ import annotations
 
 from dataclasses import fields
-from functools import lru_cache
 
 from PIL import Image
 
@@ -44,14 +43,9 @@ def theme_colours(theme: Theme) -> list[RGB]:
     return list(dict.fromkeys(out))
 
 
-@lru_cache(maxsize=16)
-def palette(game: str, theme: Theme) -> Image.Image:
-    """A 1 x 1 "P" image carrying the palette for ``game`` drawn in ``theme``."""
-    from render import board_image
-    from render.gallery import random_game
-
-    state, last = random_game(game, seed=1, plies=30)[-1]
-    sample = board_image(game, state, last, theme=theme, players=("Alice", "Bob"))
+def build_palette(sample: Image.Image, theme: Theme) -> Image.Image:
+    """A 1 x 1 "P" image carrying the palette for boards like ``sample`` drawn in ``theme``
+    (``render.palette_for`` draws the sample once per game and theme and keeps the result)."""
     exact = theme_colours(theme)
     picked = sample.quantize(
         256 - len(exact), method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
@@ -66,8 +60,3 @@ def palette(game: str, theme: Theme) -> Image.Image:
     out.putpalette(flat + [0] * (768 - len(flat)))
     out.load()  # the palette goes into the image here, once, not in each thread that maps
     return out
-
-
-def to_palette(img: Image.Image, game: str, theme: Theme) -> Image.Image:
-    """``img`` (RGB) mapped onto the game's and theme's palette, each pixel to a near colour."""
-    return img.quantize(palette=palette(game, theme), dither=Image.Dither.NONE)

@@ -10,7 +10,7 @@ then shrinks the image, until it fits.
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from PIL import Image
@@ -75,7 +75,8 @@ def _sample(frames: list[Frame], limit: int) -> list[Frame]:
     return [frames[round(i * step)] for i in range(limit)]
 
 
-def replay_gif(
+def animate(
+    draw: Callable[..., Image.Image],
     source: Any,
     game_name: str | None = None,
     *,
@@ -93,10 +94,10 @@ def replay_gif(
 ) -> bytes:
     """An animated GIF (or WebP) of a whole game, a frame per action, at most ``max_bytes``.
 
-    ``words``: the language of the frames' cards and status lines (English if None).
+    ``draw`` is ``render.board_image`` (passed in, so this module need not import the
+    package that exports it); ``words``: the language of the frames' cards and status lines
+    (English if None).
     """
-    from render import board_image
-
     size = check_size(size)
     if format not in FORMATS:
         raise RenderError(f"format must be one of {', '.join(FORMATS)}, not {format!r}")
@@ -118,7 +119,7 @@ def replay_gif(
         for i, (state, lasts) in enumerate(frames):
             final = outcome if i == len(frames) - 1 else None
             images.append(
-                board_image(
+                draw(
                     name,
                     state,
                     lasts,

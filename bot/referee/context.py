@@ -17,7 +17,7 @@ import engine
 import render
 from bot import checkpoint, texts
 from bot.clock import Clock, ClockSpec, SystemClock
-from bot.errors import BrokenGame, Conflict, Preempted, Refusal
+from bot.errors import BrokenGame, Conflict, Refusal
 from bot.i18n import Msg, msg, say
 from bot.ladder_store import change_game
 from bot.lru import LRU
@@ -30,6 +30,7 @@ from bot.referee.replies import (
     Event,
     LostTurn,
     Moved,
+    Preempted,
     Reply,
     Result,
     Where,

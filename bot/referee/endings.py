@@ -7,7 +7,7 @@ from typing import Any
 
 import engine
 from bot.clock import ClockSpec, format_seconds
-from bot.errors import Preempted, Refusal
+from bot.errors import Refusal
 from bot.i18n import msg, say
 from bot.ladder_store import change_game
 from bot.referee.board_reply import as_lines, board_reply, prefixed
@@ -17,6 +17,7 @@ from bot.referee.replies import (
     Actor,
     ButtonKind,
     ButtonSpec,
+    Preempted,
     Reply,
     Where,
 )

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from bot.errors import RefereeError
 from bot.i18n import Msg
 
 CUSTOM_ID_PREFIX = "ref"
@@ -255,3 +256,14 @@ class Notice:
 
     where: Where
     reply: Reply
+
+
+class Preempted(RefereeError):
+    """The command did not land, but the referee did something public on its way (the mover's
+    flag had fallen): ``reply`` is what the channel sees. Raised by the services, answered by
+    the wrapper (``bot.referee.wrapper``); it lives here, beside the Reply it carries, so that
+    ``bot.errors`` reaches up to no layer."""
+
+    def __init__(self, reply: Reply) -> None:
+        super().__init__(reply.text)
+        self.reply = reply

@@ -19,9 +19,9 @@ from collections.abc import Awaitable, Callable, Mapping
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from bot.errors import Conflict, Preempted, Refusal, StoreUnavailable
+from bot.errors import Conflict, Refusal, StoreUnavailable
 from bot.i18n import from_data, msg, to_data
-from bot.referee.replies import Actor, Reply, Where
+from bot.referee.replies import Actor, Preempted, Reply, Where
 
 if TYPE_CHECKING:
     from bot.referee.facade import Referee

@@ -8,12 +8,11 @@ from bot.errors import (
     BadInput,
     BrokenGame,
     Conflict,
-    Preempted,
     RefereeError,
     Refusal,
     StoreUnavailable,
 )
-from bot.referee.replies import Reply
+from bot.referee.replies import Preempted, Reply
 from bot.store import GameMovedOn
 from bot.store import StoreUnavailable as StoresUnavailable
 

@@ -9,8 +9,8 @@ import pytest
 from PIL import Image
 
 import render
+from render import to_palette
 from render.gallery import random_game, scenes
-from render.palette import to_palette
 from render.theme import get_theme
 
 PLAYERS = ("Alice", "Bob")
