@@ -15,6 +15,8 @@ from typing import Any
 import discord
 from discord import AppCommandOptionType, app_commands
 
+from bot.i18n import Msg, msg, say
+
 INT_LIMIT = 2**53  # Discord's integer options lie within +-2**53
 MAX_STRING = 6000  # Discord's own ceiling for a string option
 SNOWFLAKE_TYPES = (
@@ -36,7 +38,15 @@ RESOLVED_IN = {
 
 
 class BadOption(app_commands.CheckFailure):
-    """An option value the command cannot take; the message names the option and why."""
+    """An option value the command cannot take; its one argument, a sentence (``Msg``), names
+    the option and why (``str()`` is its English, for logs)."""
+
+    def __init__(self, said: Msg) -> None:
+        super().__init__(said)
+        self.said = said
+
+    def __str__(self) -> str:
+        return say(self.said)
 
 
 def leaf_options(options: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
@@ -48,52 +58,53 @@ def leaf_options(options: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
             yield option
 
 
-def problem(param: app_commands.Parameter, value: Any) -> str | None:
+def problem(param: app_commands.Parameter, value: Any) -> Msg | None:
     """Why ``value`` does not fit ``param``, or None."""
     name = param.display_name
     kind = param.type
     if param.choices and value not in [c.value for c in param.choices]:
-        return f"{name} must be one of the choices Discord shows"
+        return msg("option.choices", name=name)
     if kind is AppCommandOptionType.string:
         if not isinstance(value, str):
-            return f"{name} must be text"
+            return msg("option.text", name=name)
         longest = param.max_value if isinstance(param.max_value, int) else MAX_STRING
         if len(value) > longest:
-            return f"{name} is at most {longest} characters"
+            return msg("option.too_long", name=name, n=longest)
         if isinstance(param.min_value, int) and len(value) < param.min_value:
-            return f"{name} needs at least {param.min_value} characters"
+            return msg("option.too_short", name=name, n=param.min_value)
         return None
     if kind is AppCommandOptionType.boolean:
-        return None if isinstance(value, bool) else f"{name} must be true or false"
+        return None if isinstance(value, bool) else msg("option.boolean", name=name)
     if kind in (AppCommandOptionType.integer, AppCommandOptionType.number):
         whole = kind is AppCommandOptionType.integer
         if isinstance(value, bool) or not isinstance(value, int | float):
-            return f"{name} must be a number"
+            return msg("option.number", name=name)
         if whole and not isinstance(value, int):
-            return f"{name} must be a whole number"
+            return msg("option.whole", name=name)
         # an int past 10**308 cannot become a float (math.isfinite raises OverflowError): test
         # floats for NaN and infinity, and compare ints as ints
         if (isinstance(value, float) and not math.isfinite(value)) or abs(value) > INT_LIMIT:
-            return f"{name} is out of range"
+            return msg("option.range", name=name)
         low, high = param.min_value, param.max_value
         if (low is not None and value < low) or (high is not None and value > high):
-            span = f"between {low} and {high}" if low is not None and high is not None else ""
-            return f"{name} must be {span or 'in range'}".rstrip()
+            if low is not None and high is not None:
+                return msg("option.between", name=name, low=low, high=high)
+            return msg("option.range", name=name)
         return None
     if kind in SNOWFLAKE_TYPES:
         if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**64:
             value = str(value)  # (never str() of a huge int: past 4300 digits it raises)
         fits = isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 20
-        return None if fits else f"{name} must be picked from the list Discord shows"
+        return None if fits else msg("option.pick", name=name)
     return None
 
 
-def unresolved(param: app_commands.Parameter, value: Any, resolved: Any) -> str | None:
+def unresolved(param: app_commands.Parameter, value: Any, resolved: Any) -> Msg | None:
     """Why a user, role, channel or attachment id is not one the payload describes, or None."""
     places = RESOLVED_IN.get(param.type)
     if places is None or any(str(value) in (resolved.get(p) or {}) for p in places):
         return None
-    return f"{param.display_name} must be picked from the list Discord shows"
+    return msg("option.pick", name=param.display_name)
 
 
 def check_options(interaction: discord.Interaction[Any]) -> None:
@@ -110,18 +121,20 @@ def check_options(interaction: discord.Interaction[Any]) -> None:
         param = params.get(str(option.get("name")))
         if param is None:
             name = str(option.get("name"))[:40]
-            raise BadOption(f"/{command.qualified_name} has no option {name!r}")
+            raise BadOption(msg("option.unknown", command=command.qualified_name, name=repr(name)))
         value = option.get("value")
         if option.get("focused"):  # what someone is typing: only its type is checked now
             if param.type is AppCommandOptionType.string and not isinstance(value, str):
-                raise BadOption(f"I can't use that: {param.display_name} must be text.")
+                raise BadOption(
+                    msg("option.refused", why=msg("option.text", name=param.display_name))
+                )
             continue
         why = problem(param, value) or unresolved(param, value, data.get("resolved") or {})
         if why:
-            raise BadOption(f"I can't use that: {why}.")
+            raise BadOption(msg("option.refused", why=why))
     if interaction.type is discord.InteractionType.autocomplete:
         return  # while someone types, the options after the focused one are not filled in yet
     named = {str(option.get("name")) for option in given}
     for name, param in params.items():
         if param.required and name not in named:
-            raise BadOption(f"`/{command.qualified_name}` needs the option `{name}`.")
+            raise BadOption(msg("option.missing", command=command.qualified_name, name=name))

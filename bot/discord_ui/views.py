@@ -20,7 +20,7 @@ from bot import deadline
 from bot.discord_ui.guards import first_delivery
 from bot.discord_ui.shutdown import RESTARTING, admitted
 from bot.discord_ui.tree import report, send_private
-from bot.i18n import button_label, say
+from bot.i18n import button_label, msg, say
 from bot.metrics import metrics_of
 from bot.referee.replies import CUSTOM_ID_PREFIX, ButtonKind, ButtonSpec
 
@@ -97,7 +97,7 @@ class RefereeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEM
             await report(interaction, error)
 
 
-NO_LONGER_WORKS = "That button no longer works: use the commands instead (/board shows the game)."
+NO_LONGER_WORKS = msg("discord.button_gone")
 
 
 class UnknownButton(
@@ -125,7 +125,8 @@ class UnknownButton(
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         log.info("unknown button %r from user %s", self.custom_id[:120], interaction.user.id)
         try:
-            await send_private(interaction, NO_LONGER_WORKS)
+            lang = translations.choose(locale=getattr(interaction.locale, "value", None))
+            await send_private(interaction, say(NO_LONGER_WORKS, lang))
         except discord.HTTPException:
             log.warning("could not answer an unknown button click", exc_info=True)
 
