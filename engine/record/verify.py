@@ -1,0 +1,401 @@
+"""``verify``: replay a record and check its commitment, rolls, legality, chain and result."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import chain, dice
+from engine.core import (
+    EngineError,
+    Game,
+    IllegalAction,
+    Outcome,
+    ParseError,
+    Termination,
+)
+from engine.record.fields import (
+    _DECISIVE_ONLY,
+    _DRAWN_ONLY,
+    ENDING_EVENTS,
+    FREEZE_EVENT,
+    FULL_VERSION,
+    LINE_EVENTS,
+    NOT_CHAINED,
+    REFEREE_TERMINATIONS,
+    THAW_EVENTS,
+    TOSS_ANNOUNCEMENT,
+    TOSS_NUMBER,
+)
+from engine.record.format import Record, RecordAction, RecordEvent
+from engine.record.replay import start
+from engine.record.rows import chain_hash
+
+
+@dataclass(frozen=True, slots=True)
+class Verification:
+    """A verdict: ok, the first bad action (1-based) if any, why, and what was checked."""
+
+    ok: bool
+    first_bad: int | None
+    reason: str
+    details: tuple[str, ...] = ()
+    rolls_checked: bool = False
+    head: str = chain.GENESIS
+
+    def __str__(self) -> str:
+        return ("OK: " if self.ok else "BAD: ") + self.reason
+
+
+@dataclass(slots=True)
+class _Walk:
+    """The state of a verification as it walks the log."""
+
+    record: Record
+    details: list[str] = field(default_factory=list)
+    prev: str = chain.GENESIS
+    rolls: int = 0
+
+    def verdict(self, first_bad: int | None, reason: str) -> Verification:
+        if first_bad is not None and first_bad > 1:
+            rows = "log rows" if self.record.log else "actions"
+            self.details.append(f"{rows}: 1 to {first_bad - 1} check out")
+        return Verification(
+            ok=False,
+            first_bad=first_bad,
+            reason=reason,
+            details=tuple(self.details),
+            rolls_checked=self.record.seed is not None,
+            head=self.prev,
+        )
+
+
+def verify(record: Record, head: str | None = None) -> Verification:
+    """Replay ``record`` and check commitment, rolls, legality, chain hashes and result.
+
+    ``head`` is a chain hash published elsewhere (e.g. on the last board message, its short
+    prefix is enough); when given, the log must end on it, which catches deleted final rows.
+    A version 2 record is checked row by row, events included (see ``_verify_log``); its
+    ``first_bad`` is then the log row's number.
+    """
+    walk = _Walk(record)
+    seed = record.seed
+    if seed is None:
+        walk.details.append("dice: seed not revealed yet (game running), so rolls are not checked")
+    elif not dice.check_commitment(seed, record.commitment):
+        return walk.verdict(None, "the revealed seed does not match the dice commitment")
+    else:
+        walk.details.append("dice: the revealed seed matches the commitment")
+    try:
+        game, state = start(record)
+    except EngineError as exc:
+        return walk.verdict(None, str(exc))
+    if record.log:
+        return _verify_log(walk, game, state, head)
+    for number, entry in enumerate(record.actions, start=1):
+        problem = _check_action(walk, game, state, number, entry)
+        if isinstance(problem, str):
+            return walk.verdict(number, f"action {number}: {problem}")
+        state = problem
+    count = len(record.actions)
+    walk.details.append(f"actions: {count} replayed, every one legal and canonical")
+    if seed is not None:
+        walk.details.append(f"rolls: {walk.rolls} recomputed from the seed, all equal")
+    else:
+        walk.details.append(f"rolls: {walk.rolls} in range (not recomputed)")
+    walk.details.append(f"chain: {count} rows link, head #{chain.short(walk.prev)}")
+    problem = _check_result(game, state, record.result)
+    if problem:
+        return walk.verdict(None, problem)
+    walk.details.append(f"result: {_describe_result(game, record.result)}")
+    return _conclude(walk, game, head, f"{count} actions")
+
+
+def _conclude(walk: _Walk, game: Game[Any, Any], head: str | None, counted: str) -> Verification:
+    """The published-head check and the positive verdict."""
+    record = walk.record
+    if head is not None:
+        wanted = head.strip().lstrip("#").lower()
+        if len(wanted) < chain.SHORT or not walk.prev.startswith(wanted):
+            return walk.verdict(
+                None, f"the log ends on #{chain.short(walk.prev)}, not the published #{wanted}"
+            )
+        walk.details.append("chain: the log ends on the published hash")
+    reason = f"{record.game} {record.variant}, {counted}, {_describe_result(game, record.result)}"
+    if record.seed is None:
+        reason += " (rolls not checked: seed not revealed)"
+    if record.version < FULL_VERSION:
+        uncovered = NOT_CHAINED[record.version]
+        reason += f"; record version {record.version} does not cover {uncovered}"
+        walk.details.append(
+            f"not covered (record version {record.version}): {uncovered}; actors are not "
+            "compared with the seats' players; the rolls mix nothing the operator could not pick"
+        )
+    else:
+        walk.details.append(
+            "chain: covers every field (the start row holds the game, options, names, accept "
+            "id and dice words; the start and end rows' times are created and ended)"
+        )
+        walk.details.append(
+            f"dice: every roll mixes accept id {record.accept} and the players' words"
+        )
+    return Verification(
+        ok=True,
+        first_bad=None,
+        reason=reason,
+        details=tuple(walk.details),
+        rolls_checked=record.seed is not None,
+        head=walk.prev,
+    )
+
+
+@dataclass(slots=True)
+class _Line:
+    """The live line while a version 2 log is walked: positions, whether frozen, the end."""
+
+    states: list[Any]
+    frozen: bool = False
+    ended: Outcome | None = None
+    undone: int = 0
+    ended_at: str | None = None
+    reason: str | None = None
+
+
+def _verify_log(walk: _Walk, game: Game[Any, Any], first: Any, head: str | None) -> Verification:
+    """Walk a version 2 log: every row chained in order, actions replayed on the live line,
+    rolls numbered over the whole log (an undone roll keeps its number), events checked."""
+    record = walk.record
+    line = _Line([first])
+    for number, entry in enumerate(record.log, start=1):
+        if line.ended is not None:
+            return walk.verdict(number, f"row {number}: comes after the game ended")
+        if isinstance(entry, RecordAction):
+            label = f"row {number} (action {len(line.states)}, {entry.notation!r})"
+            if number == 1:
+                return walk.verdict(number, f"{label}: the log must open with the start event")
+            if line.frozen:
+                return walk.verdict(number, f"{label}: played while the game was frozen")
+            after = _check_action(walk, game, line.states[-1], len(line.states), entry)
+            if isinstance(after, str):
+                return walk.verdict(number, f"{label}: {after}")
+            line.states.append(after)
+            continue
+        problem = _check_event(walk, game, line, number, entry)
+        if problem:
+            return walk.verdict(number, f"row {number} (event {entry.kind}): {problem}")
+    final = game.result(line.states[-1])
+    if final is not None and line.ended is None:
+        return walk.verdict(
+            None, f"the replay ends the game ({final.reason}), but the log has no end row"
+        )
+    stored = record.result
+    if (stored is None) != (line.ended is None) or (
+        stored is not None
+        and line.ended is not None
+        and (stored.termination, stored.winner) != (line.ended.termination, line.ended.winner)
+    ):
+        return walk.verdict(
+            None,
+            f"the record's result ({_describe_result(game, stored)}) is not the logged one "
+            f"({_describe_result(game, line.ended)})",
+        )
+    if record.version >= FULL_VERSION:
+        if record.ended != line.ended_at:
+            return walk.verdict(None, "the record's ended time is not the ending row's time")
+        if stored is not None and stored.reason != line.reason:
+            return walk.verdict(None, "the record's result reason is not the logged one")
+    live = len(line.states) - 1
+    walk.details.append(
+        f"log: {len(record.log)} rows chained, {live} actions in the live line"
+        + (f", {line.undone} taken back or restored away" if line.undone else "")
+    )
+    if record.seed is not None:
+        walk.details.append(f"rolls: {walk.rolls} recomputed from the seed, all equal")
+    else:
+        walk.details.append(f"rolls: {walk.rolls} in range (not recomputed)")
+    walk.details.append(f"chain: {len(record.log)} rows link, head #{chain.short(walk.prev)}")
+    walk.details.append(f"result: {_describe_result(game, stored)}")
+    return _conclude(walk, game, head, f"{live} actions, {len(record.log)} log rows")
+
+
+def _check_start(record: Record, entry: RecordEvent) -> str | None:
+    """A version 3 start row must state every field the chain covers through it; an older
+    record must not carry a version 3 start row (a downgrade to escape those checks)."""
+    note = entry.note
+    if record.version < FULL_VERSION:
+        if "record" in note:
+            return f"the log was written for a version {note['record']} record"
+        return None
+    wanted = {
+        "record": FULL_VERSION,
+        "game": record.game,
+        "variant": record.variant,
+        "options": record.options,
+        "game_id": record.game_id,
+        "names": [p.name for p in record.players],
+        "accept": record.accept,
+        "words": record.words,
+    }
+    for name, value in wanted.items():
+        if note.get(name) != value:
+            return f"the record's {name} is not the one logged at the start"
+    if entry.at != record.created:
+        return "the record's created time is not the start row's time"
+    return None
+
+
+def _check_event(
+    walk: _Walk, game: Game[Any, Any], line: _Line, number: int, entry: RecordEvent
+) -> str | None:
+    """What is wrong with an event row (None: it checks out, and ``line`` is updated)."""
+    record = walk.record
+    expected_hash = chain_hash(walk.prev, entry.row())
+    if entry.hash != expected_hash:
+        return "its chain hash does not match the row (the row or its hash was altered)"
+    walk.prev = expected_hash
+    note = entry.note
+    if (number == 1) != (entry.kind == "start"):
+        return "the log opens with the start event, and only there"
+    if entry.kind == "start":
+        if note.get("commitment") != record.commitment:
+            return "the dice commitment logged at the start is not the record's"
+        ids = [str(p) for p in note.get("players") or []]
+        if ids != [p.id for p in record.players]:
+            return "the seats logged at the start are not the record's players"
+        problem = _check_start(record, entry)
+        if problem:
+            return problem
+        toss = note.get("toss")
+        if toss is not None and record.seed is not None:
+            expected = dice.roll(
+                record.seed, record.game_id, TOSS_NUMBER, TOSS_ANNOUNCEMENT, 2, record.mixed
+            )
+            if toss != expected:
+                return f"the coin toss shows {toss}, but the seed gives {expected}"
+            walk.details.append("coin toss: recomputed from the seed, equal")
+    elif entry.kind in LINE_EVENTS:
+        to, live = note.get("to"), len(line.states) - 1
+        if isinstance(to, bool) or not isinstance(to, int) or not 0 <= to <= live:
+            return f"it must go back to an action from 0 to {live}, not {to!r}"
+        line.undone += live - to
+        del line.states[to + 1 :]
+    elif entry.kind in ENDING_EVENTS:
+        outcome = entry.outcome()
+        if outcome is None:
+            return "its note does not state a result (termination, winner, reason)"
+        problem = _check_result(game, line.states[-1], outcome)
+        if problem:
+            return problem
+        wanted = ENDING_EVENTS[entry.kind]
+        if wanted is None and outcome.termination in REFEREE_TERMINATIONS:
+            return f"an engine's end cannot be {outcome.termination.value}"
+        if wanted is not None and outcome.termination is not wanted:
+            return f"a {entry.kind} ends by {wanted.value}, not {outcome.termination.value}"
+        if entry.kind == "resign" and entry.seat is not None and outcome.winner != 1 - entry.seat:
+            return "the player who resigned cannot be the winner"
+        line.ended = outcome
+        line.ended_at = entry.at
+        line.reason = outcome.reason
+    if entry.kind == FREEZE_EVENT:
+        line.frozen = True
+    elif entry.kind in THAW_EVENTS:
+        line.frozen = False
+    return None
+
+
+def _check_action(
+    walk: _Walk, game: Game[Any, Any], state: Any, number: int, entry: RecordAction
+) -> Any:
+    """The state after ``entry``, or a string saying what is wrong with it."""
+    names = game.side_names
+    text = entry.notation
+    if entry.seq != number:
+        return f"its number is {entry.seq} (rows are missing, repeated or out of order)"
+    if entry.side != state.to_move:
+        return f"{names[entry.side]} acted, but it was {names[state.to_move]}'s turn"
+    seated = walk.record.players[entry.side].id
+    if walk.record.version >= FULL_VERSION and entry.actor != seated:
+        return f"the actor {entry.actor!r} is not {names[entry.side]}'s player ({seated!r})"
+    over = game.result(state)
+    if over is not None:
+        return f"{text!r} comes after the game ended ({over.reason})"
+    try:
+        action = game.parse(state, text)
+    except ParseError as exc:
+        return f"{text!r} is not a command of {game.title}: {exc}"
+    except IllegalAction as exc:
+        return f"{text!r} is illegal here: {exc}"
+    canonical = game.notation(state, action)
+    if canonical != text:
+        return f"{text!r} is not written canonically (expected {canonical!r})"
+    faces = game.die_faces(state, action)
+    if faces is None and entry.roll is not None:
+        return f"{text!r} rolls no die, but the record has roll {entry.roll}"
+    if faces is not None:
+        if entry.roll is None:
+            return f"{text!r} rolls a {faces}-sided die, but the record has no roll"
+        if not 1 <= entry.roll <= faces:
+            return f"roll {entry.roll} is not a face of a {faces}-sided die"
+        walk.rolls += 1
+        record = walk.record
+        if record.seed is not None:
+            expected = dice.roll(record.seed, record.game_id, walk.rolls, text, faces, record.mixed)
+            if entry.roll != expected:
+                return f"roll {entry.roll} does not match the seed (expected {expected})"
+    try:
+        after = game.apply(state, action, entry.roll)
+    except IllegalAction as exc:
+        return f"{text!r} is illegal here: {exc}"
+    expected_hash = chain_hash(walk.prev, entry.row())
+    if entry.hash != expected_hash:
+        return "its chain hash does not match the row (the row or its hash was altered)"
+    walk.prev = expected_hash
+    return after
+
+
+def _check_result(game: Game[Any, Any], state: Any, stored: Outcome | None) -> str | None:
+    replayed = game.result(state)
+    names = game.side_names
+    if stored is None:
+        if replayed is not None:
+            return (
+                f"the replay ends the game ({replayed.termination.value}: {replayed.reason}), "
+                "but the record stores no result"
+            )
+        return None
+    if stored.termination in REFEREE_TERMINATIONS:
+        if replayed is not None:
+            return (
+                f"the record says {stored.termination.value}, but the engine had already ended "
+                f"the game ({replayed.termination.value}: {replayed.reason})"
+            )
+        if stored.termination in _DRAWN_ONLY and stored.winner is not None:
+            return f"a game ended by {stored.termination.value} has no winner"
+        if stored.termination in _DECISIVE_ONLY and stored.winner is None:
+            return f"a game ended by {stored.termination.value} has a winner"
+        return None
+    if replayed is None:
+        return (
+            f"the record says the game ended by {stored.termination.value}, "
+            "but in the replay it is still running"
+        )
+    if (replayed.termination, replayed.winner) != (stored.termination, stored.winner):
+        return (
+            f"the record says {stored.termination.value}, {_winner(names, stored.winner)}, "
+            f"but the replay gives {replayed.termination.value}, "
+            f"{_winner(names, replayed.winner)}"
+        )
+    return None
+
+
+def _winner(names: tuple[str, str], winner: int | None) -> str:
+    return "a draw" if winner is None else f"{names[winner]} wins"
+
+
+def _describe_result(game: Game[Any, Any], result: Outcome | None) -> str:
+    if result is None:
+        return "game running"
+    how = result.termination.value.replace("_", " ")
+    if result.termination is Termination.ABORTED:
+        return "aborted, no result"
+    return f"{_winner(game.side_names, result.winner)} by {how}"
