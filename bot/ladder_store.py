@@ -11,6 +11,9 @@ season is recomputed instead. A bug in the ladder code is undone to a savepoint
 
 The store keeps only rows (``bot.store``); the computing is pure (``bot.ladder``). Games outside
 any server (the console, direct messages) are rated on guild 0.
+
+Why it is long: rating inside a game's transaction, the out-of-order recompute and the season's
+close share the same row folding; split, each would repeat it.
 """
 
 from __future__ import annotations

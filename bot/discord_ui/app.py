@@ -3,6 +3,9 @@
 The store and referee are made by the caller and handed in (``RefereeBot(referee)``), so tests and
 the benchmark drive the same bot on their own database. ``run(config)`` serves until SIGTERM;
 ``sync(config, guild_id)`` publishes the slash commands on purpose, never on every start.
+
+Why it is long: it holds the whole adapter's life cycle in one place (start, sync, sweeping,
+draining on SIGTERM, delivering replies and their failures, languages).
 """
 
 from __future__ import annotations

@@ -1,4 +1,9 @@
-"""Challenges: open or addressed, accepted or declined, expiring; who starts; rematches."""
+"""Challenges: open or addressed, accepted or declined, expiring; who starts; rematches.
+
+Why it is long: a challenge's whole life is one story (made, accepted with the coin toss and
+the dice commitment, declined, expired, rematched); accepting alone is one transaction of about
+a hundred lines.
+"""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ the renderer, the state cache, and the game machinery they all use: loading a ga
 position, the checks before a player acts (``playing``), storing a move, completing a stored
 roll, ending a game. ``bot.referee.Referee`` composes the services on top of it.
 
-A little over 400 lines: the move and roll path is kept whole here (each step is short, and
+Why it is long: the move and roll path is kept whole here (each step is short, and
 splitting it would scatter one transaction's story over several files)."""
 
 from __future__ import annotations

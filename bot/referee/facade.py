@@ -21,6 +21,9 @@ Contract for front ends:
 
 This module is long only because it spells out each command's typed signature once (so that
 front ends and mypy see them); every body is one line that hands the call to its service.
+
+Why it is long: one short typed method per public command, each with the docstring front ends
+read; the work itself is in the services.
 """
 
 from __future__ import annotations

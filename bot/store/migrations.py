@@ -4,7 +4,7 @@ append-only triggers in PL/pgSQL; ``bot.store.postgres_schema`` says why and run
 SQLite's ``PRAGMA user_version`` and PostgreSQL's ``referee_schema`` count the same steps.
 
 Append new migrations at the end, never edit an old one: a database made by any earlier version
-of the bot is brought to the newest schema at start-up. The module is long because it is the
+of the bot is brought to the newest schema at start-up. Why it is long: it is the
 whole schema's history, in both dialects, in one place.
 """
 

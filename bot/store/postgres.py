@@ -32,7 +32,7 @@ placeholders and answers as aiosqlite does. Where PostgreSQL must differ it is o
 
 The seed is a column only the database owner's role may read (no grant to anyone else).
 
-It runs past 400 lines because it is all of PostgreSQL's plumbing (pool, faults, deadlines) and
+Why it is long: it is all of PostgreSQL's plumbing (pool, faults, deadlines) and
 every statement whose dialect or locking differs from SQLite's, in one place beside the contract.
 """
 

@@ -21,6 +21,9 @@ driver's own error.
 The row types are plain dataclasses named for their tables; ``ladder`` types come from the pure
 ``bot.ladder`` package (the store keeps rows, the ladder computes). The module is long because
 it is the whole contract, a docstring per method, in one place for every implementation.
+
+Why it is long: it is the store's whole public interface, every method with the docstring a
+new store implements against, and every row type, in one place.
 """
 
 from __future__ import annotations

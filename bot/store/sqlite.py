@@ -14,6 +14,10 @@ the same file are serialised by SQLite itself (BEGIN IMMEDIATE, a busy timeout).
 It is long because it is all of SQLite's file handling (open, check, migrate, faults, the
 lock) and the games' statements in one place; the ladders' and forgetting's statements are
 beside it (``sqlite_ladders``, ``sqlite_forget``).
+
+Why it is long: it is the whole SQLite side of the ``Store`` protocol (games, logs, challenges,
+settings, request ids, ladder rows), with each statement beside the code that runs it, so one
+transaction's statements read together.
 """
 
 from __future__ import annotations

@@ -4,6 +4,9 @@ Each move command builds the text of the game's notation and hands it to ``Refer
 referee (and the engine under it) decides. Autocomplete offers the legal actions of the player
 to move, filtered by what has been typed, at most 25 as Discord allows: when more match, the
 25th choice says how many more and that typing more of the move narrows them.
+
+Why it is long: every move command with its options, descriptions and autocomplete as Discord
+declares them; each is a few lines that build the notation and call the referee.
 """
 
 from __future__ import annotations
