@@ -4,12 +4,13 @@ replaying it (rolls rechecked after the end, the chain checked)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 import engine
 from bot import texts
 from bot.errors import Refusal
-from bot.i18n import Msg, msg, say_all
+from bot.i18n import Msg, coded, msg, plain, say_all
 from bot.referee.context import (
     HISTORY_PAGE,
     Context,
@@ -19,7 +20,8 @@ from bot.referee.replies import (
     Reply,
     Where,
 )
-from engine.record import Verification
+from engine import Outcome
+from engine.record import FULL_VERSION, Verification
 
 
 class Proof:
@@ -127,11 +129,55 @@ class Proof:
 
 
 def verdict_lines(verdict: Verification) -> list[Msg]:
-    """A verification's verdict and what it checked. The referee's words are said in the
-    reader's language; the engine's findings (what was replayed, where a forgery shows) stay
-    as ``engine.record`` writes them, in English."""
+    """A verification's verdict and what it checked, as sentences. English keeps the engine's
+    own words (``engine.record`` writes them); another language says each line from its code
+    (``verify.<code>``). Where a forged record goes wrong is said as the engine words it."""
     key = "verify.ok" if verdict.ok else "verify.problem"
-    return [
-        msg(key, reason=verdict.reason),
-        *(msg("verify.detail", detail=d) for d in verdict.details),
-    ]
+    reason = _summary(verdict) if verdict.ok else plain(verdict.reason)
+    lines = [msg(key, reason=reason)]
+    findings = verdict.findings if len(verdict.findings) == len(verdict.details) else ()
+    for i, english in enumerate(verdict.details):
+        code, params = findings[i] if findings else ("", {})
+        lines.append(msg("verify.detail", detail=_finding(code, english, params)))
+    return lines
+
+
+def _finding(code: str, english: str, params: Mapping[str, Any]) -> Msg:
+    if not code:
+        return plain(english)
+    said = dict(params)
+    if code == "result":
+        said["outcome"] = _result_msg(str(said.pop("game")), said.get("outcome"))
+    return coded(f"verify.{code}", english, **said)
+
+
+def _result_msg(game: str, outcome: Outcome | None) -> Msg:
+    """A verified result from the sides' point of view ("White wins (Black resigned)")."""
+    if outcome is None:
+        return msg("verify.running")
+    sides = engine.get_game(game).side_names
+    return texts.outcome_msg(game, sides, sides, outcome)
+
+
+def _summary(verdict: Verification) -> Msg:
+    """A positive verdict's first line: the game, what was replayed, the result, and what an
+    older record version leaves out."""
+    data = verdict.summary
+    if not data:
+        return plain(verdict.reason)
+    if data["rows"] is None:
+        counted = msg("verify.counted_actions", n=data["actions"])
+    else:
+        counted = msg("verify.counted_rows", n=data["actions"], rows=data["rows"])
+    said = msg(
+        "verify.summary",
+        game=msg(f"game.{data['game']}"),
+        variant=data["variant"],
+        counted=counted,
+        result=_result_msg(str(data["game"]), data["outcome"]),
+    )
+    if not data["seed_revealed"]:
+        said = msg("verify.summary_unrolled", summary=said)
+    if data["version"] < FULL_VERSION:
+        said = msg(f"verify.summary_old_{data['version']}", summary=said)
+    return coded(said.key, verdict.reason, **said.params)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -136,7 +137,7 @@ async def check_stored(store: Store, g: GameRow) -> Verification:
     except EngineError as exc:
         return Verification(False, None, f"the game's row cannot be read: {exc}")
     verdict = verify(record, head=g.last_hash)
-    extra: list[str] = []
+    extra: list[Note] = []
     problem = None
     if verdict.ok:
         start = next((r for r in rows if isinstance(r, EventRow) and r.kind == "start"), None)
@@ -151,9 +152,9 @@ async def check_stored(store: Store, g: GameRow) -> Verification:
                 f"the game shows coin toss {g.toss}, but the log has {start.details.get('toss')}"
             )
         else:
-            extra.append(
-                f"store: the game's row agrees with the log (head #{chain.short(g.last_hash)})"
-            )
+            short = chain.short(g.last_hash)
+            english = f"store: the game's row agrees with the log (head #{short})"
+            extra.append(("store_agrees", english, {"head": short}))
     return _with(verdict, extra, problem)
 
 
@@ -161,19 +162,22 @@ def _fields(record: Record) -> dict[str, Any]:
     return {name: getattr(record, name) for name in Record.__slots__}  # type: ignore[attr-defined]
 
 
-def _with(verdict: Verification, extra: list[str], problem: str | None) -> Verification:
+Note = tuple[str, str, dict[str, Any]]
+"""One of the referee's own checks: its code, its English and its parameters (as the engine's
+``Verification.findings``), so the verdict is said in any language."""
+
+
+def _with(verdict: Verification, extra: list[Note], problem: str | None) -> Verification:
     """``verdict`` with the store's details added; not ok (with that reason) if ``problem``."""
-    details = (*verdict.details, *extra)
+    findings = verdict.findings if len(verdict.findings) == len(verdict.details) else ()
+    added = replace(
+        verdict,
+        details=(*verdict.details, *(english for _, english, _ in extra)),
+        findings=(*findings, *((code, params) for code, _, params in extra)) if findings else (),
+    )
     if problem is None or not verdict.ok:
-        return Verification(
-            verdict.ok,
-            verdict.first_bad,
-            verdict.reason,
-            details,
-            verdict.rolls_checked,
-            verdict.head,
-        )
-    return Verification(False, None, problem, details, verdict.rolls_checked, verdict.head)
+        return added
+    return replace(added, ok=False, first_bad=None, reason=problem, summary=None)
 
 
 def record_json(g: GameRow, actions: Sequence[ActionRow], events: Sequence[EventRow]) -> bytes:
@@ -195,20 +199,20 @@ def check_toss(g: GameRow, events: Sequence[EventRow]) -> str | None:
 
 def verify_game(
     g: GameRow, actions: Sequence[ActionRow], events: Sequence[EventRow]
-) -> tuple[Verification, list[str], str | None]:
+) -> tuple[Verification, list[Note], str | None]:
     """The engine's verdict on the stored record plus the referee's own checks (toss, head):
     (verdict, the checks' notes, the problem they found or None), so that nothing has to tell
     a problem from a note by its words."""
     record = build_record(g, actions)
     verdict = verify(record, head=g.last_hash if actions else None)
-    notes: list[str] = []
+    notes: list[Note] = []
     problem = None
     if g.status != "active":
         problem = check_toss(g, events)
         if problem:
-            notes.append(problem)
+            notes.append(("", problem, {}))
         elif g.toss is not None:
-            notes.append("coin toss: recomputed from the seed, equal")
+            notes.append(("toss_recomputed", "coin toss: recomputed from the seed, equal", {}))
     return verdict, notes, problem
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,10 +32,19 @@ from engine.record.format import Record, RecordAction, RecordEvent
 from engine.record.replay import start
 from engine.record.rows import chain_hash
 
+Finding = tuple[str, Mapping[str, Any]]
+"""What one line of a verdict says as data: a code and its parameters ("" when the line is a
+finding only this module words, such as where a forged record goes wrong)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Verification:
-    """A verdict: ok, the first bad action (1-based) if any, why, and what was checked."""
+    """A verdict: ok, the first bad action (1-based) if any, why, and what was checked.
+
+    ``reason`` and ``details`` are English; ``summary`` (the reason of a positive verdict) and
+    ``findings`` (one per detail, in order) say the same as data, so a front end can say them
+    in another language. ``summary`` holds game, variant, actions, rows (None for version 1),
+    outcome (an ``Outcome`` or None), seed_revealed and version."""
 
     ok: bool
     first_bad: int | None
@@ -42,6 +52,8 @@ class Verification:
     details: tuple[str, ...] = ()
     rolls_checked: bool = False
     head: str = chain.GENESIS
+    findings: tuple[Finding, ...] = ()
+    summary: Mapping[str, Any] | None = None
 
     def __str__(self) -> str:
         return ("OK: " if self.ok else "BAD: ") + self.reason
@@ -53,13 +65,20 @@ class _Walk:
 
     record: Record
     details: list[str] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
     prev: str = chain.GENESIS
     rolls: int = 0
+
+    def note(self, code: str, english: str, **params: Any) -> None:
+        """One line of what was checked, in English and as data."""
+        self.details.append(english)
+        self.findings.append((code, params))
 
     def verdict(self, first_bad: int | None, reason: str) -> Verification:
         if first_bad is not None and first_bad > 1:
             rows = "log rows" if self.record.log else "actions"
-            self.details.append(f"{rows}: 1 to {first_bad - 1} check out")
+            code = "rows_check_out" if self.record.log else "actions_check_out"
+            self.note(code, f"{rows}: 1 to {first_bad - 1} check out", n=first_bad - 1)
         return Verification(
             ok=False,
             first_bad=first_bad,
@@ -67,6 +86,7 @@ class _Walk:
             details=tuple(self.details),
             rolls_checked=self.record.seed is not None,
             head=self.prev,
+            findings=tuple(self.findings),
         )
 
 
@@ -81,11 +101,13 @@ def verify(record: Record, head: str | None = None) -> Verification:
     walk = _Walk(record)
     seed = record.seed
     if seed is None:
-        walk.details.append("dice: seed not revealed yet (game running), so rolls are not checked")
+        walk.note(
+            "seed_hidden", "dice: seed not revealed yet (game running), so rolls are not checked"
+        )
     elif not dice.check_commitment(seed, record.commitment):
         return walk.verdict(None, "the revealed seed does not match the dice commitment")
     else:
-        walk.details.append("dice: the revealed seed matches the commitment")
+        walk.note("seed_matches", "dice: the revealed seed matches the commitment")
     try:
         game, state = start(record)
     except EngineError as exc:
@@ -98,20 +120,40 @@ def verify(record: Record, head: str | None = None) -> Verification:
             return walk.verdict(number, f"action {number}: {problem}")
         state = problem
     count = len(record.actions)
-    walk.details.append(f"actions: {count} replayed, every one legal and canonical")
-    if seed is not None:
-        walk.details.append(f"rolls: {walk.rolls} recomputed from the seed, all equal")
-    else:
-        walk.details.append(f"rolls: {walk.rolls} in range (not recomputed)")
-    walk.details.append(f"chain: {count} rows link, head #{chain.short(walk.prev)}")
+    walk.note(
+        "actions_replayed", f"actions: {count} replayed, every one legal and canonical", n=count
+    )
+    _rolls(walk, seed is not None)
+    short = chain.short(walk.prev)
+    walk.note("chain_links", f"chain: {count} rows link, head #{short}", n=count, head=short)
     problem = _check_result(game, state, record.result)
     if problem:
         return walk.verdict(None, problem)
-    walk.details.append(f"result: {_describe_result(game, record.result)}")
-    return _conclude(walk, game, head, f"{count} actions")
+    _result(walk, game, record.result)
+    return _conclude(walk, game, head, f"{count} actions", count, None)
 
 
-def _conclude(walk: _Walk, game: Game[Any, Any], head: str | None, counted: str) -> Verification:
+def _rolls(walk: _Walk, recomputed: bool) -> None:
+    if recomputed:
+        english = f"rolls: {walk.rolls} recomputed from the seed, all equal"
+        walk.note("rolls_recomputed", english, n=walk.rolls)
+    else:
+        walk.note("rolls_in_range", f"rolls: {walk.rolls} in range (not recomputed)", n=walk.rolls)
+
+
+def _result(walk: _Walk, game: Game[Any, Any], result: Outcome | None) -> None:
+    english = f"result: {_describe_result(game, result)}"
+    walk.note("result", english, game=game.name, outcome=result)
+
+
+def _conclude(
+    walk: _Walk,
+    game: Game[Any, Any],
+    head: str | None,
+    counted: str,
+    actions: int,
+    rows: int | None,
+) -> Verification:
     """The published-head check and the positive verdict."""
     record = walk.record
     if head is not None:
@@ -120,24 +162,29 @@ def _conclude(walk: _Walk, game: Game[Any, Any], head: str | None, counted: str)
             return walk.verdict(
                 None, f"the log ends on #{chain.short(walk.prev)}, not the published #{wanted}"
             )
-        walk.details.append("chain: the log ends on the published hash")
+        walk.note("published_head", "chain: the log ends on the published hash")
     reason = f"{record.game} {record.variant}, {counted}, {_describe_result(game, record.result)}"
     if record.seed is None:
         reason += " (rolls not checked: seed not revealed)"
     if record.version < FULL_VERSION:
         uncovered = NOT_CHAINED[record.version]
         reason += f"; record version {record.version} does not cover {uncovered}"
-        walk.details.append(
+        walk.note(
+            f"not_covered_{record.version}",
             f"not covered (record version {record.version}): {uncovered}; actors are not "
-            "compared with the seats' players; the rolls mix nothing the operator could not pick"
+            "compared with the seats' players; the rolls mix nothing the operator could not pick",
+            version=record.version,
         )
     else:
-        walk.details.append(
+        walk.note(
+            "covers_all",
             "chain: covers every field (the start row holds the game, options, names, accept "
-            "id and dice words; the start and end rows' times are created and ended)"
+            "id and dice words; the start and end rows' times are created and ended)",
         )
-        walk.details.append(
-            f"dice: every roll mixes accept id {record.accept} and the players' words"
+        walk.note(
+            "dice_mixed",
+            f"dice: every roll mixes accept id {record.accept} and the players' words",
+            accept=record.accept,
         )
     return Verification(
         ok=True,
@@ -146,6 +193,16 @@ def _conclude(walk: _Walk, game: Game[Any, Any], head: str | None, counted: str)
         details=tuple(walk.details),
         rolls_checked=record.seed is not None,
         head=walk.prev,
+        findings=tuple(walk.findings),
+        summary={
+            "game": record.game,
+            "variant": record.variant,
+            "actions": actions,
+            "rows": rows,
+            "outcome": record.result,
+            "seed_revealed": record.seed is not None,
+            "version": record.version,
+        },
     )
 
 
@@ -205,17 +262,18 @@ def _verify_log(walk: _Walk, game: Game[Any, Any], first: Any, head: str | None)
         if stored is not None and stored.reason != line.reason:
             return walk.verdict(None, "the record's result reason is not the logged one")
     live = len(line.states) - 1
-    walk.details.append(
-        f"log: {len(record.log)} rows chained, {live} actions in the live line"
-        + (f", {line.undone} taken back or restored away" if line.undone else "")
-    )
-    if record.seed is not None:
-        walk.details.append(f"rolls: {walk.rolls} recomputed from the seed, all equal")
+    rows = len(record.log)
+    english = f"log: {rows} rows chained, {live} actions in the live line"
+    if line.undone:
+        english += f", {line.undone} taken back or restored away"
+        walk.note("log_chained_undone", english, rows=rows, n=live, undone=line.undone)
     else:
-        walk.details.append(f"rolls: {walk.rolls} in range (not recomputed)")
-    walk.details.append(f"chain: {len(record.log)} rows link, head #{chain.short(walk.prev)}")
-    walk.details.append(f"result: {_describe_result(game, stored)}")
-    return _conclude(walk, game, head, f"{live} actions, {len(record.log)} log rows")
+        walk.note("log_chained", english, rows=rows, n=live)
+    _rolls(walk, record.seed is not None)
+    short = chain.short(walk.prev)
+    walk.note("chain_links", f"chain: {rows} rows link, head #{short}", n=rows, head=short)
+    _result(walk, game, stored)
+    return _conclude(walk, game, head, f"{live} actions, {rows} log rows", live, rows)
 
 
 def _check_start(record: Record, entry: RecordEvent) -> str | None:
@@ -272,7 +330,7 @@ def _check_event(
             )
             if toss != expected:
                 return f"the coin toss shows {toss}, but the seed gives {expected}"
-            walk.details.append("coin toss: recomputed from the seed, equal")
+            walk.note("toss_recomputed", "coin toss: recomputed from the seed, equal")
     elif entry.kind in LINE_EVENTS:
         to, live = note.get("to"), len(line.states) - 1
         if isinstance(to, bool) or not isinstance(to, int) or not 0 <= to <= live:

@@ -223,3 +223,33 @@ def test_the_documented_version_2_example_verifies() -> None:
         "resume",
         "resign",
     ]
+
+
+def test_each_line_of_a_verdict_is_also_data_in_the_same_order() -> None:
+    """What a verdict checked is said as data too (a code and its numbers), line for line, so a
+    front end can say it in another language; a positive verdict's summary names the game, the
+    counts and the result."""
+    record = resigned(disputed_game())
+    verdict = verify(record, head=record.head)
+    assert verdict.ok and len(verdict.findings) == len(verdict.details)
+    codes = [code for code, _ in verdict.findings]
+    assert codes[0] == "seed_matches" and "log_chained_undone" in codes
+    assert codes[-2:] == ["published_head", "not_covered_2"]  # a version 2 log
+    chained = dict(verdict.findings)["log_chained_undone"]
+    assert (chained["rows"], chained["n"], chained["undone"]) == (
+        len(record.log),
+        6,
+        2,
+    )  # back to 4, then 2 more
+    assert (
+        f"{chained['rows']} rows chained, 6 actions"
+        in verdict.details[codes.index("log_chained_undone")]
+    )
+    summary = verdict.summary
+    assert summary is not None and summary["outcome"] == record.result
+    assert (summary["game"], summary["actions"], summary["rows"]) == ("atmalof", 6, len(record.log))
+    data = json.loads(record.to_json())
+    data["log"][3]["roll"] = 7 - (data["log"][3]["roll"] or 1)  # a forged roll: a problem
+    bad = verify(rehashed(data))
+    assert not bad.ok and bad.summary is None and len(bad.findings) == len(bad.details)
+    assert bad.findings[-1] == ("rows_check_out", {"n": 3})
