@@ -86,7 +86,17 @@ class ConsoleTable:
         self.current: Actor | None = None
 
     async def close(self) -> None:
+        await self.referee.close()
         await self.referee.store.close()
+
+    async def catch_up(self) -> None:
+        """What the sweeper owes since the last run, shown at the start: a practice game left
+        waiting for the bot's move (a restart mid-search) gets it now."""
+        try:
+            for notice in await self.referee.sweep():
+                self.show(notice.reply)
+        except StoreUnavailable:  # logged by the store; the next line tries again
+            self.say(texts.CANT_SAVE)
 
     def actor(self, name: str) -> Actor:
         """The person called ``name`` (a valid name); players are kept for `challenge <name>`."""
@@ -244,6 +254,7 @@ async def play(
     table = await open_table(db_path, out, image_dir, render=render, lang=lang)
     try:
         print(translations.words(table.lang).t("console.banner"), file=out)
+        await table.catch_up()
         while True:
             text = await asyncio.to_thread(lines.readline)
             if text and echo:
@@ -289,6 +300,7 @@ def run_console(config: Config, lines: TextIO | None = None, out: TextIO | None 
                 w = translations.words(table.lang)
                 print(w.t("console.banner"), file=out)
                 print(w.t("console.folder", path=image_dir), file=out, flush=True)
+                runner.run(table.catch_up())
                 while True:
                     if interactive:
                         print("> ", end="", file=out, flush=True)
