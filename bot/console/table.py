@@ -233,11 +233,19 @@ def _is_game(word: str) -> bool:
 
 
 async def open_table(
-    db_path: str, out: TextIO, image_dir: Path | None, *, render: bool = True, lang: str = "en"
+    db_path: str,
+    out: TextIO,
+    image_dir: Path | None,
+    *,
+    render: bool = True,
+    lang: str = "en",
+    practice_nodes: int | None = None,
 ) -> ConsoleTable:
-    """A table over the store at ``db_path``; close it with ``close``."""
+    """A table over the store at ``db_path``; close it with ``close``. ``practice_nodes``:
+    the practice opponent's node budget (None: its level's; tests lower it)."""
     store = await open_store(db_path)
-    return ConsoleTable(Referee(store, render=render, language=lang), out, image_dir, lang)
+    referee = Referee(store, render=render, language=lang, practice_nodes=practice_nodes)
+    return ConsoleTable(referee, out, image_dir, lang)
 
 
 async def play(
@@ -249,9 +257,12 @@ async def play(
     render: bool = True,
     echo: bool = False,
     lang: str = "en",
+    practice_nodes: int | None = None,
 ) -> int:
     """Run the table until ``quit`` or end of input, reading lines in a worker thread."""
-    table = await open_table(db_path, out, image_dir, render=render, lang=lang)
+    table = await open_table(
+        db_path, out, image_dir, render=render, lang=lang, practice_nodes=practice_nodes
+    )
     try:
         print(translations.words(table.lang).t("console.banner"), file=out)
         await table.catch_up()
