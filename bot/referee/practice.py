@@ -31,6 +31,7 @@ import engine.ai
 from bot import limits
 from bot.errors import BrokenGame, Conflict, Preempted, Refusal, StoreUnavailable
 from bot.i18n import msg
+from bot.lru import LRU
 from bot.referee.board_reply import board_reply
 from bot.referee.challenges import (
     Challenges,
@@ -39,7 +40,7 @@ from bot.referee.challenges import (
     opening,
     start_lines,
 )
-from bot.referee.context import STARTERS, Context, where_of
+from bot.referee.context import POSITIONS_KEPT, STARTERS, Context, where_of
 from bot.referee.endings import Endings
 from bot.referee.play import CONFIRM_WORD, Play
 from bot.referee.replies import Actor, Notice, Reply, Where
@@ -112,6 +113,7 @@ class Practice:
         self.endings = endings
         self.thinker = Thinker()
         self.thinking: set[int] = set()  # games whose answer this process is working out
+        self.people_only: LRU[int, bool] = LRU(POSITIONS_KEPT)  # games known not to be practice
         self.scan_after = 0  # the sweeper's cursor over the practice games' ids
         self.swept = False  # the first sweep of a process takes every game waiting for the bot
 
@@ -246,6 +248,8 @@ class Practice:
         game_id = after.game_id
         if not after.ok or game_id is None or game_id in self.thinking:
             return
+        if self.people_only.get(game_id):  # a game between people: nothing to read
+            return
         self.thinking.add(game_id)
         try:
             for _ in range(MAX_ANSWERS):
@@ -256,6 +260,8 @@ class Practice:
                         yield reply
                 if not answered:
                     return
+        except StoreUnavailable as exc:  # logged by the store; the sweeper answers later
+            log.warning("practice game %s: the bot's answer waits: %s", game_id, exc)
         finally:
             self.thinking.discard(game_id)
 
@@ -264,6 +270,8 @@ class Practice:
         nothing when the game does not wait for it."""
         g = await self.ctx.store.game(game_id)
         if g is None or g.practice is None or g.bot_seat is None:
+            if g is not None:
+                self.people_only[game_id] = True  # a game never turns into practice
             return
         if g.status != "active" or g.frozen_at is not None:
             return
