@@ -16,7 +16,7 @@ from pathlib import Path
 
 from bot.referee import Referee
 from bot.referee.names import CONSOLE_BOT
-from bot.referee.replies import Actor, Moved, Where
+from bot.referee.replies import Actor, Moved, Reply, Where
 from bot.store import SqliteStore
 
 ALICE, BOB, CAROL = Actor(1, "alice"), Actor(2, "bob"), Actor(3, "carol")
@@ -28,6 +28,14 @@ async def ticker(stop: asyncio.Event, gaps: list[float]) -> None:
         before = time.perf_counter()
         await asyncio.sleep(0.01)
         gaps.append(time.perf_counter() - before - 0.01)
+
+
+async def bot_answered(referee: Referee, where: Where, reply: Reply) -> bool:
+    """Show the command's replies as a front end would; whether the bot (seat 1) moved."""
+    moved = False
+    async for shown in referee.sequence(where, reply):
+        moved = moved or any(isinstance(e, Moved) and e.side == 1 for e in shown.events)
+    return moved
 
 
 async def one_game(referee: Referee, game: str, n: int, level: int) -> str:
@@ -47,16 +55,7 @@ async def one_game(referee: Referee, game: str, n: int, level: int) -> str:
         stop = asyncio.Event()
         tick = asyncio.create_task(ticker(stop, gaps))
         started = time.perf_counter()
-        bot_moved = False
-
-        async def answer() -> None:
-            nonlocal bot_moved
-            async for shown in referee.sequence(where, reply):
-                bot_moved = bot_moved or any(
-                    isinstance(e, Moved) and e.side == 1 for e in shown.events
-                )
-
-        thinking = asyncio.create_task(answer())
+        thinking = asyncio.create_task(bot_answered(referee, where, reply))
         await asyncio.sleep(0.05)  # the search has started in the worker
         people = await referee.legal_moves(other, BOB) or await referee.legal_moves(other, CAROL)
         mover = BOB if await referee.legal_moves(other, BOB) else CAROL
@@ -64,8 +63,7 @@ async def one_game(referee: Referee, game: str, n: int, level: int) -> str:
             t = time.perf_counter()
             await referee.act(other, mover, rng.choice(people))
             side_moves.append(time.perf_counter() - t)
-        await thinking
-        if bot_moved:
+        if await thinking:
             answers.append(time.perf_counter() - started)
         stop.set()
         await tick
