@@ -76,11 +76,11 @@ class Thinker:
     async def choose(self, game: str, state: Any, level: int, seed: int, nodes: int | None) -> Any:
         """The bot's action in ``state`` (engine.ai.choose in the worker)."""
         work = functools.partial(engine.ai.choose, game, state, level, seed, nodes=nodes)
-        loop = asyncio.get_running_loop()
         try:
-            return await asyncio.wait_for(
-                loop.run_in_executor(self._executor(), work), THINK_TIMEOUT
-            )
+            # submitted from a thread: the first submit starts the worker process (about
+            # 80 ms, measured by bench/practice_referee.py), which must not stall the loop
+            future = await asyncio.to_thread(self._executor().submit, work)
+            return await asyncio.wait_for(asyncio.wrap_future(future), THINK_TIMEOUT)
         except Exception:
             if self._pool is not None and getattr(self._pool, "_broken", False):
                 self.close()  # a worker died: the next search starts a new one
