@@ -362,8 +362,8 @@ class Practice:
     async def sweep(self, now: float, mine: Callable[[int | None], bool]) -> list[Notice]:
         """Moves for practice games that wait for the bot without anyone's command to answer
         (a restart mid-search): a page of games a sweep, ``mine`` the servers of this process."""
-        first, self.swept = not self.swept, True
         games = await self.ctx.store.practice_games(self.scan_after, SWEEP_PAGE)
+        first, self.swept = not self.swept, True  # (a store fault above keeps it the first)
         self.scan_after = games[-1].id if len(games) == SWEEP_PAGE else 0
         notices: list[Notice] = []
         for g in games:
