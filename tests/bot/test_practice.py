@@ -230,3 +230,37 @@ async def test_the_bot_must_not_be_the_player(referee: Referee) -> None:
     me = Actor(BOT.id, "me")
     refused = await referee.practice(HERE, me, "morris", bot=BOT)
     assert refused.refused and refused.reason == "challenge_yourself"
+
+
+async def test_the_bot_declines_a_draw_when_it_stands_better(referee: Referee) -> None:
+    await start(referee, "morris", level=3)
+    rng = random.Random(2)
+    for _ in range(60):  # alice plays at random until the bot's evaluation favours it
+        g = await referee.store.active_game(HERE.channel_id)
+        assert g is not None, "the game ended before the bot stood better"
+        if not Practice.draw_acceptable(g, await referee.ctx.state(g)):
+            break
+        moves = await referee.legal_moves(HERE, ALICE)
+        await shown(referee, HERE, await referee.act(HERE, ALICE, rng.choice(moves)))
+    else:
+        raise AssertionError("the bot never stood better")
+    answers = await shown(referee, HERE, await referee.offer_draw(HERE, ALICE))
+    assert [a.notice for a in answers] == ["draw_offered", "draw_declined"]
+    g = await referee.store.active_game(HERE.channel_id)
+    assert g is not None and g.draw_offer is None  # the game goes on
+
+
+@pytest.mark.sqlite_only
+async def test_a_store_that_cannot_write_delays_the_bots_move_without_an_error(
+    referee: Referee, store: Store, clock: ManualClock
+) -> None:
+    await referee.sweep()  # this process's first sweep is done
+    await start(referee)
+    placed = await referee.act(HERE, ALICE, "place d7")
+    await store.db.execute("PRAGMA query_only = ON")  # type: ignore[attr-defined]
+    replies = await shown(referee, HERE, placed)  # the bot's move cannot be saved
+    assert replies == [placed]
+    await store.db.execute("PRAGMA query_only = OFF")  # type: ignore[attr-defined]
+    clock.advance(10)
+    notices = await referee.sweep()  # the sweeper makes the move once the store writes again
+    assert bot_moves([n.reply for n in notices], 1)
