@@ -112,8 +112,8 @@ class Referee:
         self.proof = Proof(self.ctx)
         self.imports = Imports(self.ctx)
         self.server = ServerSettings(self.ctx)
-        self.upkeep = Upkeep(self.ctx)
         self.practice_games = Practice(self.ctx, self.challenges, self.play, self.endings)
+        self.upkeep = Upkeep(self.ctx, self.practice_games)
 
     async def close(self) -> None:
         """Release what the referee holds besides the store (the practice opponent's worker
@@ -586,13 +586,7 @@ class Referee:
         """End games whose flag fell, finish stale rolls, expire challenges, move for the bot
         where a practice game waits for it; notices to post. ``shards``: only those servers
         (a process serving some of the bot's shards)."""
-        notices = await self.upkeep.sweep(now, shards=shards)
-        for notice in list(notices):  # a roll the sweeper completed: the bot's turn, maybe
-            async for answer in self.practice_games.answers(notice.reply):
-                notices.append(Notice(notice.where, answer))
-        mine = shards.owns if shards is not None else None
-        now = self.ctx.now() if now is None else now
-        return notices + await self.practice_games.sweep(now, mine or _everyone)
+        return await self.upkeep.sweep(now, shards=shards)
 
     async def running_games(self, shards: Shards | None = None) -> int:
         """Active games in the servers of ``shards`` (None: all): the active-games gauge."""
@@ -674,7 +668,3 @@ class Referee:
         ``people`` maps names to actors for "challenge <name>".
         """
         return await commands.dispatch(self, where, actor, text, people or {})
-
-
-def _everyone(guild_id: int | None) -> bool:
-    return True  # a sweep without shards: every server is this process's

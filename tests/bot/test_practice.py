@@ -264,3 +264,16 @@ async def test_a_store_that_cannot_write_delays_the_bots_move_without_an_error(
     clock.advance(10)
     notices = await referee.sweep()  # the sweeper makes the move once the store writes again
     assert bot_moves([n.reply for n in notices], 1)
+
+
+async def test_a_roll_the_sweeper_completes_is_answered_by_the_bot_in_the_same_sweep(
+    referee: Referee, clock: ManualClock
+) -> None:
+    await referee.sweep()  # this process's first sweep is done
+    await start(referee, "atmalof")
+    announced = await referee.act(HERE, ALICE, "drop row 1")
+    assert announced.pending_roll  # the process dies before the roll is shown and made
+    clock.advance(10)
+    notices = await referee.sweep()
+    assert bot_moves([n.reply for n in notices[:1]], 0)  # alice's drop, rolled
+    assert bot_moves([n.reply for n in notices[1:]], 1)  # then the bot's action
