@@ -106,12 +106,15 @@ async def test_the_bots_drop_is_announced_then_rolled_with_the_games_dice(
     assert moved.roll is not None and moved.action.startswith("drop")
 
 
+@pytest.mark.parametrize("level", [1, 5])
 @pytest.mark.parametrize("game", ["atmalof", "morris", "abalone"])
 async def test_a_whole_game_against_the_bot_is_legal_and_verifies(
-    referee: Referee, game: str
+    referee: Referee, game: str, level: int
 ) -> None:
-    replies, seat = await start(referee, game, level=2)
-    replies += await play_out(referee, seed=3)
+    """Every action of the bot goes through the referee's checks: one it refused would leave
+    the game waiting for the bot, and alice without a move before any result."""
+    replies, seat = await start(referee, game, level=level, starter="random")
+    replies += await play_out(referee, seed=3 + level)
     assert bot_moves(replies, seat), "the bot never moved"
     assert any(isinstance(e, Result) for r in replies for e in r.events)
     verified = await referee.verify(HERE)

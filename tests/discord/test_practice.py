@@ -133,3 +133,16 @@ async def test_the_rematch_button_starts_the_next_practice_game(practice_bot: Ha
     assert not again.all_ephemeral, again.text
     assert "Practice: Alice plays the bot at level 3" in again.text
     assert boards(again) == 2  # the bot starts the rematch, and has moved
+
+
+async def test_the_bots_drop_is_announced_then_rolled_in_two_followups(
+    practice_bot: Harness,
+) -> None:
+    h = practice_bot
+    started = await h.slash(ALICE, "practice", game="atmalof", starter="them")
+    board, announced, rolled = started.messages
+    assert board.kind == "callback" and boards(started) == 2
+    assert announced.kind == "followup" and not announced.files  # nothing rolled yet
+    assert "announces" in announced.text and not announced.ephemeral
+    assert rolled.kind == "followup" and any(d.startswith(PNG) for _, _, d in rolled.files)
+    assert ALICE.mention in rolled.content  # alice to move
