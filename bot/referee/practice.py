@@ -4,7 +4,7 @@ A practice game starts at once (no accept), is casual (never rated, so never on 
 is stored with its level and the bot's seat (``games.practice``, ``games.bot_seat``). The bot's
 actions go through ``Play.act`` like anyone's: logged, chained, its Atmalof drops announced and
 then rolled with the game's public dice. Its search (``engine.ai.choose``) runs in one worker
-process (``Thinker``), so the event loop never waits for it. When the bot answers:
+process (``bot.referee.thinker``), so the event loop never waits for it. When the bot answers:
 
 - after any command in its game (``answers``, which ``Referee.sequence`` runs after the
   command's own replies): it moves when it is its turn, accepts every takeback the player asks
@@ -16,14 +16,10 @@ process (``Thinker``), so the event loop never waits for it. When the bot answer
 
 from __future__ import annotations
 
-import asyncio
-import functools
 import json
 import logging
-import multiprocessing
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
-from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
 import engine
@@ -44,6 +40,7 @@ from bot.referee.context import POSITIONS_KEPT, STARTERS, Context, where_of
 from bot.referee.endings import Endings
 from bot.referee.play import CONFIRM_WORD, Play
 from bot.referee.replies import Actor, Notice, Reply, Where
+from bot.referee.thinker import Thinker
 from bot.referee.wrapper import current_request_id
 from bot.store import ChallengeRow, ChannelBusy, GameRow, NewEvent
 from engine import dice
@@ -52,44 +49,10 @@ log = logging.getLogger(__name__)
 
 LEVELS = engine.ai.LEVELS  # 1..5
 DEFAULT_LEVEL = 3  # a challenge to the bot names no level
-THINK_TIMEOUT = 60.0  # seconds to wait for one search (its own bound is 2 s of CPU)
 STALE_TURN_AFTER = 5.0  # the sweeper moves for the bot after this long (the command did not)
 SWEEP_PAGE = 100  # practice games looked at per sweep (a cursor pages through the rest)
 MAX_ANSWERS = 8  # the bot's actions after one command at most (a mill and its removal: 2)
 AGAIN = Reply(text="", ok=False, ephemeral=True)  # the game moved on meanwhile: look again
-
-
-class Thinker:
-    """The bot's search, in one worker process made when first needed and shut down by
-    ``close``: a search never holds the event loop, and searches of several games queue."""
-
-    def __init__(self) -> None:
-        self._pool: Executor | None = None
-
-    def _executor(self) -> Executor:
-        if self._pool is None:
-            methods = multiprocessing.get_all_start_methods()
-            method = "forkserver" if "forkserver" in methods else "spawn"  # never fork a loop
-            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context(method))
-        return self._pool
-
-    async def choose(self, game: str, state: Any, level: int, seed: int, nodes: int | None) -> Any:
-        """The bot's action in ``state`` (engine.ai.choose in the worker)."""
-        work = functools.partial(engine.ai.choose, game, state, level, seed, nodes=nodes)
-        try:
-            # submitted from a thread: the first submit starts the worker process (about
-            # 80 ms, measured by bench/practice_referee.py), which must not stall the loop
-            future = await asyncio.to_thread(self._executor().submit, work)
-            return await asyncio.wait_for(asyncio.wrap_future(future), THINK_TIMEOUT)
-        except Exception:
-            if self._pool is not None and getattr(self._pool, "_broken", False):
-                self.close()  # a worker died: the next search starts a new one
-            raise
-
-    def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
 
 
 def bot_actor(g: GameRow) -> Actor:

@@ -9,12 +9,14 @@ import random
 
 import pytest
 
+import engine
 from bot.clock import ManualClock
 from bot.ladder_store import ladders, rating_change, season_of
 from bot.referee import Referee
 from bot.referee.names import CONSOLE_BOT
 from bot.referee.practice import Practice
 from bot.referee.replies import Actor, Moved, Reply, ReplyKind, Result, Where
+from bot.referee.thinker import Thinker
 from bot.store import Store, open_store
 from tests.bot.conftest import ALICE, CAROL, HERE
 
@@ -280,3 +282,16 @@ async def test_a_roll_the_sweeper_completes_is_answered_by_the_bot_in_the_same_s
     notices = await referee.sweep()
     assert bot_moves([n.reply for n in notices[:1]], 0)  # alice's drop, rolled
     assert bot_moves([n.reply for n in notices[1:]], 1)  # then the bot's action
+
+
+async def test_the_thinker_answers_from_its_worker_and_starts_a_new_one_after_close() -> None:
+    thinker = Thinker()
+    try:
+        game = engine.get_game("abalone")
+        state = game.new("standard")
+        first = await thinker.choose("abalone", state, 5, seed=1, nodes=NODES)
+        assert first in game.legal(state)
+        thinker.close()  # as Referee.close does; a later search makes a new worker
+        assert await thinker.choose("abalone", state, 5, seed=1, nodes=NODES) == first
+    finally:
+        thinker.close()
