@@ -86,7 +86,17 @@ class ConsoleTable:
         self.current: Actor | None = None
 
     async def close(self) -> None:
+        await self.referee.close()
         await self.referee.store.close()
+
+    async def catch_up(self) -> None:
+        """What the sweeper owes since the last run, shown at the start: a practice game left
+        waiting for the bot's move (a restart mid-search) gets it now."""
+        try:
+            for notice in await self.referee.sweep():
+                self.show(notice.reply)
+        except StoreUnavailable:  # logged by the store; the next line tries again
+            self.say(texts.CANT_SAVE)
 
     def actor(self, name: str) -> Actor:
         """The person called ``name`` (a valid name); players are kept for `challenge <name>`."""
@@ -223,11 +233,19 @@ def _is_game(word: str) -> bool:
 
 
 async def open_table(
-    db_path: str, out: TextIO, image_dir: Path | None, *, render: bool = True, lang: str = "en"
+    db_path: str,
+    out: TextIO,
+    image_dir: Path | None,
+    *,
+    render: bool = True,
+    lang: str = "en",
+    practice_nodes: int | None = None,
 ) -> ConsoleTable:
-    """A table over the store at ``db_path``; close it with ``close``."""
+    """A table over the store at ``db_path``; close it with ``close``. ``practice_nodes``:
+    the practice opponent's node budget (None: its level's; tests lower it)."""
     store = await open_store(db_path)
-    return ConsoleTable(Referee(store, render=render, language=lang), out, image_dir, lang)
+    referee = Referee(store, render=render, language=lang, practice_nodes=practice_nodes)
+    return ConsoleTable(referee, out, image_dir, lang)
 
 
 async def play(
@@ -239,11 +257,15 @@ async def play(
     render: bool = True,
     echo: bool = False,
     lang: str = "en",
+    practice_nodes: int | None = None,
 ) -> int:
     """Run the table until ``quit`` or end of input, reading lines in a worker thread."""
-    table = await open_table(db_path, out, image_dir, render=render, lang=lang)
+    table = await open_table(
+        db_path, out, image_dir, render=render, lang=lang, practice_nodes=practice_nodes
+    )
     try:
         print(translations.words(table.lang).t("console.banner"), file=out)
+        await table.catch_up()
         while True:
             text = await asyncio.to_thread(lines.readline)
             if text and echo:
@@ -289,6 +311,7 @@ def run_console(config: Config, lines: TextIO | None = None, out: TextIO | None 
                 w = translations.words(table.lang)
                 print(w.t("console.banner"), file=out)
                 print(w.t("console.folder", path=image_dir), file=out, flush=True)
+                runner.run(table.catch_up())
                 while True:
                     if interactive:
                         print("> ", end="", file=out, flush=True)

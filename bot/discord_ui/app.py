@@ -46,6 +46,7 @@ COG_MODULES = (
     "bot.discord_ui.cogs.ladder",
     "bot.discord_ui.cogs.disputes",
     "bot.discord_ui.cogs.referee_mod",
+    "bot.discord_ui.cogs.practice",
 )
 
 
@@ -202,6 +203,11 @@ class RefereeBot(commands.AutoShardedBot):
             with contextlib.suppress(asyncio.CancelledError):
                 await self._sweeper
         await super().close()
+
+    async def close_resources(self) -> None:
+        """Release what the referee holds besides the store (the practice opponent's worker
+        process); ``serve`` calls it before closing the store, and so do the tests."""
+        await self.referee.close()
 
     # ---- the one path from a referee reply to Discord ----------------------------------------
     async def answer(
@@ -373,6 +379,7 @@ async def serve(config: Any) -> None:
             if runner.done() and runner.exception():
                 raise runner.exception()  # type: ignore[misc]
     finally:
+        await referee.close()
         await store.close()
         log.info("stopped")
 

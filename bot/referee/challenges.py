@@ -16,7 +16,7 @@ import engine
 from bot import limits, texts
 from bot.clock import ClockSpec, ClockSpecError
 from bot.errors import Refusal
-from bot.i18n import msg, say_all
+from bot.i18n import Msg, msg, say_all
 from bot.referee.board_reply import board_reply
 from bot.referee.context import STARTERS, Context
 from bot.referee.records import TOSS_ANNOUNCEMENT, TOSS_NUMBER
@@ -32,6 +32,7 @@ from bot.store import (
     ChallengeRow,
     ChannelBusy,
     GameMovedOn,
+    GameRow,
     NewEvent,
 )
 from engine import EngineError, dice
@@ -68,7 +69,7 @@ class Challenges:
         game's verifiable dice, shown when the game starts). ``clock``: "none", "10+0", "15+5",
         "24h". The reply carries Accept/Decline buttons and ``challenge_id``.
         """
-        words = _dice_words(dice_words)
+        words = clean_dice_words(dice_words)
         rules, state, spec = await self._challenge_prepared(
             actor, game, opponent, variant, options, clock, starter
         )
@@ -153,7 +154,7 @@ class Challenges:
         will be refused makes nothing. None is no promise: the write checks the limits again
         (and whether the channel is free), and the front end undoes what it made if refused."""
         try:
-            _dice_words(dice_words)
+            clean_dice_words(dice_words)
             await self._challenge_prepared(actor, game, opponent, variant, options, clock, starter)
         except Refusal as exc:
             return refused(exc)
@@ -182,15 +183,7 @@ class Challenges:
             busy = await limits.challenge_problem(self.ctx.store, actor.id, self.ctx.now())
             if busy:
                 raise Refusal("over_limit", {"message": busy})
-        try:
-            rules = engine.get_game(game)
-            state = rules.new(variant, **dict(options or {}))
-            spec = ClockSpec.parse(clock)
-        except (EngineError, ClockSpecError) as exc:
-            raise Refusal("bad_option", {"message": str(exc)}) from exc
-        except TypeError as exc:
-            raise Refusal("options_do_not_fit", {"game": game, "exc": str(exc)}) from exc
-        return rules, state, spec
+        return game_terms(game, variant, options, clock)
 
     async def accept(
         self,
@@ -205,7 +198,7 @@ class Challenges:
         The accept's ``request_id`` (Discord's interaction id: neither player nor operator picks
         it) and both players' dice words are mixed into every roll, the coin toss first.
         """
-        words = _dice_words(dice_words)
+        words = clean_dice_words(dice_words)
         now = self.ctx.now()
         c = await self._waiting_challenge(where, challenge_id, now)
         if actor.is_bot:
@@ -228,61 +221,11 @@ class Challenges:
         accept_id = current_request_id() or secrets.token_hex(8)  # none (console): random
         all_words = {str(c.challenger_id): c.words or "", str(actor.id): words}
         mixed = dice.mix(accept_id, all_words)
-        spec = ClockSpec.parse(c.clock)
         toss: list[int | None] = [None]
 
         def build(game_id: int) -> tuple[dict[str, Any], NewEvent]:
-            if c.starter == "random":
-                toss[0] = dice.roll(seed, str(game_id), TOSS_NUMBER, TOSS_ANNOUNCEMENT, 2, mixed)
-                challenger_first = toss[0] == 1
-            else:
-                challenger_first = c.starter == "me"
-            seats = (c.challenger_id, actor.id) if challenger_first else (actor.id, c.challenger_id)
-            bank0, bank1 = spec.start_banks()
-            columns = {
-                "guild_id": where.guild_id,
-                "channel_id": where.channel_id,
-                "parent_id": where.parent_id,
-                "game": c.game,
-                "variant": c.variant,
-                "options": c.options,
-                "rated": c.rated,
-                "clock": c.clock,
-                "player0": seats[0],
-                "player1": seats[1],
-                "position": rules.to_text(state),
-                "seed": seed,
-                "commitment": dice.commitment(seed),
-                "toss": toss[0],
-                "created_at": now,
-                "updated_at": now,
-                "turn_started_at": now,
-                "bank0": bank0,
-                "bank1": bank1,
-                "deadline": spec.deadline(now, bank0),
-                "rematch_of": c.rematch_of,
-                "dice_mix": mixed,
-            }
-            names = {c.challenger_id: c.challenger_name, actor.id: actor.name}
-            start = NewEvent(
-                "start",
-                now,
-                user_id=actor.id,
-                note={
-                    "challenge": c.id,
-                    "players": list(seats),
-                    "commitment": columns["commitment"],
-                    "toss": toss[0],
-                    # record version 3: what the chain covers through the start row
-                    "record": FULL_VERSION,
-                    "game": c.game,
-                    "variant": c.variant,
-                    "options": json.loads(c.options),
-                    "game_id": str(game_id),
-                    "names": [names[seats[0]], names[seats[1]]],
-                    "accept": accept_id,
-                    "words": all_words,
-                },
+            columns, start, toss[0] = opening(
+                c, where, actor, state, seed, (accept_id, all_words, mixed), now, game_id
             )
             return columns, start
 
@@ -306,26 +249,7 @@ class Challenges:
         except ChannelBusy as exc:
             raise Refusal("game_running_here") from exc
         self.ctx.states[g.id] = (g.last_hash, state)
-        lines = [
-            msg(
-                "start.players",
-                game=msg(f"game.{g.game}"),
-                variant=g.variant,
-                first=texts.seat_msg(g, 0),
-                second=texts.seat_msg(g, 1),
-            )
-        ]
-        changed = texts.options_line(g.game, g.variant, g.options, g.clock)
-        if changed:
-            lines.append(changed)
-        if toss[0] is not None:
-            lines.append(msg("start.toss", player=g.names[0]))
-        if texts.rolls_dice(g.game, state):
-            key = "start.commitment_rolls"
-        else:
-            key = "start.commitment_toss" if toss[0] is not None else "start.commitment"
-        lines.append(msg(key, commitment=g.commitment))
-        return await board_reply(self.ctx, g, state, lines, ok=True)
+        return await board_reply(self.ctx, g, state, start_lines(g, state, toss[0]), ok=True)
 
     async def decline(self, where: Where, actor: Actor, challenge_id: int | None = None) -> Reply:
         """Decline a challenge addressed to you, or withdraw your own."""
@@ -408,7 +332,23 @@ class Challenges:
             raise Refusal("challenge_closed", {"status": c.status})
 
 
-def _dice_words(text: Any) -> str:
+def game_terms(
+    game: str, variant: str, options: Mapping[str, Any] | None, clock: str
+) -> tuple[Any, Any, ClockSpec]:
+    """(rules, the starting position, the clock) of a game to start; refused when the game,
+    variant, options or clock cannot be read."""
+    try:
+        rules = engine.get_game(game)
+        state = rules.new(variant, **dict(options or {}))
+        spec = ClockSpec.parse(clock)
+    except (EngineError, ClockSpecError) as exc:
+        raise Refusal("bad_option", {"message": str(exc)}) from exc
+    except TypeError as exc:
+        raise Refusal("options_do_not_fit", {"game": game, "exc": str(exc)}) from exc
+    return rules, state, spec
+
+
+def clean_dice_words(text: Any) -> str:
     """A player's dice words, stripped; refused when a record cannot hold them."""
     if not isinstance(text, str):
         raise Refusal("dice_words_text")
@@ -420,3 +360,100 @@ def _dice_words(text: Any) -> str:
     except UnicodeEncodeError as exc:
         raise Refusal("dice_words_plain") from exc
     return text
+
+
+def opening(
+    c: ChallengeRow,
+    where: Where,
+    acceptor: Actor,
+    state: Any,
+    seed: str,
+    dice_mix: tuple[str, dict[str, str], str],
+    now: float,
+    game_id: int,
+) -> tuple[dict[str, Any], NewEvent, int | None]:
+    """The columns and start event of the game ``acceptor`` starts by accepting ``c``, and the
+    coin toss (None unless ``c.starter`` is "random"). ``dice_mix``: the accept's id, every
+    player's dice words, and what they mix into the rolls (``dice.mix``)."""
+    accept_id, all_words, mixed = dice_mix
+    toss: int | None = None
+    if c.starter == "random":
+        toss = dice.roll(seed, str(game_id), TOSS_NUMBER, TOSS_ANNOUNCEMENT, 2, mixed)
+        challenger_first = toss == 1
+    else:
+        challenger_first = c.starter == "me"
+    seats = (c.challenger_id, acceptor.id) if challenger_first else (acceptor.id, c.challenger_id)
+    spec = ClockSpec.parse(c.clock)
+    bank0, bank1 = spec.start_banks()
+    rules = engine.get_game(c.game)
+    columns = {
+        "guild_id": where.guild_id,
+        "channel_id": where.channel_id,
+        "parent_id": where.parent_id,
+        "game": c.game,
+        "variant": c.variant,
+        "options": c.options,
+        "rated": c.rated,
+        "clock": c.clock,
+        "player0": seats[0],
+        "player1": seats[1],
+        "position": rules.to_text(state),
+        "seed": seed,
+        "commitment": dice.commitment(seed),
+        "toss": toss,
+        "created_at": now,
+        "updated_at": now,
+        "turn_started_at": now,
+        "bank0": bank0,
+        "bank1": bank1,
+        "deadline": spec.deadline(now, bank0),
+        "rematch_of": c.rematch_of,
+        "dice_mix": mixed,
+    }
+    names = {c.challenger_id: c.challenger_name, acceptor.id: acceptor.name}
+    start = NewEvent(
+        "start",
+        now,
+        user_id=acceptor.id,
+        note={
+            "challenge": c.id,
+            "players": list(seats),
+            "commitment": columns["commitment"],
+            "toss": toss,
+            # record version 3: what the chain covers through the start row
+            "record": FULL_VERSION,
+            "game": c.game,
+            "variant": c.variant,
+            "options": json.loads(c.options),
+            "game_id": str(game_id),
+            "names": [names[seats[0]], names[seats[1]]],
+            "accept": accept_id,
+            "words": all_words,
+        },
+    )
+    return columns, start, toss
+
+
+def start_lines(g: GameRow, state: Any, toss: int | None) -> list[Msg]:
+    """What a game's start says above its first board: the seats, changed options, the toss
+    and the dice commitment."""
+    lines = [
+        msg(
+            "start.players",
+            game=msg(f"game.{g.game}"),
+            variant=g.variant,
+            first=texts.seat_msg(g, 0),
+            second=texts.seat_msg(g, 1),
+        )
+    ]
+    changed = texts.options_line(g.game, g.variant, g.options, g.clock)
+    if changed:
+        lines.append(changed)
+    if toss is not None:
+        lines.append(msg("start.toss", player=g.names[0]))
+    if texts.rolls_dice(g.game, state):
+        key = "start.commitment_rolls"
+    else:
+        key = "start.commitment_toss" if toss is not None else "start.commitment"
+    lines.append(msg(key, commitment=g.commitment))
+    return lines

@@ -73,8 +73,12 @@ class Context:
         abandon_after: float = 72 * 3600.0,
         per_user_limits: bool = True,
         positions_kept: int = POSITIONS_KEPT,
+        practice_nodes: int | None = None,
     ) -> None:
         self.store = store
+        # the practice opponent's node budget per move (None: its level's, engine.ai.levels);
+        # tests lower it so whole games against the bot stay fast
+        self.practice_nodes = practice_nodes
         self.per_user_limits = per_user_limits  # bot.limits: challenges and games per user
         self.clock = clock or SystemClock()
         if render is True:

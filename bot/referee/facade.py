@@ -43,6 +43,7 @@ from bot.referee.imports import MAX_GIF_BYTES, Imports
 from bot.referee.ladders import Ladders
 from bot.referee.moderation import Moderation
 from bot.referee.play import CONFIRM_WORD, DROP_ARG, Play
+from bot.referee.practice import DEFAULT_LEVEL, Practice
 from bot.referee.proof import Proof
 from bot.referee.replies import (
     Actor,
@@ -72,10 +73,12 @@ class Referee:
     (default on; tests that stage many games for one person switch it off).
     ``positions_kept``: how many games' positions stay in memory (least recently used go first;
     any other is replayed from the store when needed).
+    ``practice_nodes``: the practice opponent's node budget per move (None: its level's; tests
+    lower it). ``close()`` shuts its worker process down.
 
     A thin typed facade: each command goes through the one wrapper (``bot.referee.wrapper``)
     to the small service that holds it (challenges, play, endings, moderation, ladders, proof,
-    imports, server settings, upkeep), all sharing one explicit ``Context`` (store, clock,
+    imports, server settings, upkeep, practice), all sharing one explicit ``Context`` (store, clock,
     renderer, state cache). Button presses and the console grammar are routed here.
     """
 
@@ -90,6 +93,7 @@ class Referee:
         per_user_limits: bool = True,
         positions_kept: int = POSITIONS_KEPT,
         language: str | None = None,
+        practice_nodes: int | None = None,
     ) -> None:
         self.ctx = Context(
             store,
@@ -99,6 +103,7 @@ class Referee:
             abandon_after=abandon_after,
             per_user_limits=per_user_limits,
             positions_kept=positions_kept,
+            practice_nodes=practice_nodes,
         )
         self.ctx.language = language  # boards drawn outside any server (the console's table)
         self.store = store
@@ -110,7 +115,13 @@ class Referee:
         self.proof = Proof(self.ctx)
         self.imports = Imports(self.ctx)
         self.server = ServerSettings(self.ctx)
-        self.upkeep = Upkeep(self.ctx)
+        self.practice_games = Practice(self.ctx, self.challenges, self.play, self.endings)
+        self.upkeep = Upkeep(self.ctx, self.practice_games)
+
+    async def close(self) -> None:
+        """Release what the referee holds besides the store (the practice opponent's worker
+        process); the caller closes the store."""
+        self.practice_games.close()
 
     @property
     def clock(self) -> Clock:
@@ -230,8 +241,42 @@ class Referee:
         *,
         request_id: str | None = None,
     ) -> Reply:
-        """Challenge the other player of the latest finished game here, starter swapped."""
-        return await self.challenges.rematch(where, actor, game_id)
+        """Challenge the other player of the latest finished game here, starter swapped (after
+        a practice game: a new one against the bot at once)."""
+        return await self.practice_games.rematch(where, actor, game_id)
+
+    @command()
+    async def practice(
+        self,
+        where: Where,
+        actor: Actor,
+        game: str,
+        *,
+        bot: Actor,
+        level: int = DEFAULT_LEVEL,
+        variant: str = "standard",
+        options: Mapping[str, Any] | None = None,
+        clock: str = "none",
+        starter: str = "random",
+        dice_words: str = "",
+        rated: bool = False,
+        request_id: str | None = None,
+    ) -> Reply:
+        """A casual game against ``bot`` (the front end's own user) at ``level`` 1-5, started
+        at once; the bot answers in ``sequence``. Never rated (``rated=True`` is refused)."""
+        return await self.practice_games.start(
+            where,
+            actor,
+            game,
+            bot=bot,
+            level=level,
+            variant=variant,
+            options=options,
+            clock=clock,
+            starter=starter,
+            dice_words=dice_words,
+            rated=rated,
+        )
 
     # --- play ------------------------------------------------------------------------------------
 
@@ -541,8 +586,9 @@ class Referee:
     async def sweep(
         self, now: float | None = None, *, shards: Shards | None = None
     ) -> list[Notice]:
-        """End games whose flag fell, finish stale rolls, expire challenges; notices to post.
-        ``shards``: only those servers (a process serving some of the bot's shards)."""
+        """End games whose flag fell, finish stale rolls, expire challenges, move for the bot
+        where a practice game waits for it; notices to post. ``shards``: only those servers
+        (a process serving some of the bot's shards)."""
         return await self.upkeep.sweep(now, shards=shards)
 
     async def running_games(self, shards: Shards | None = None) -> int:
@@ -556,13 +602,18 @@ class Referee:
         """The replies a command's answer stands for, in the order to show them: ``first``,
         then, for an announcement, the die's roll, made only once the front end has shown the
         announcement (it asks for the next reply). A roll that cannot be saved yet is told as
-        such; the sweeper rolls it later."""
+        such; the sweeper rolls it later. In a practice game the bot's answers follow (its
+        move, searched in a worker process, with its own announcement and roll)."""
         yield first
+        last = first
         if first.ok and first.pending_roll:
             rolled = await self.roll_pending(where, game_id=first.game_id)
             if rolled.reason == "cant_save":  # logged by the store; the sweeper rolls it later
                 rolled = refused(Refusal("roll_later"))
             yield rolled
+            last = rolled
+        async for answer in self.practice_games.answers(last):  # the bot's turn, if it is
+            yield answer
 
     # --- routed here ------------------------------------------------------------------------
 

@@ -3,11 +3,15 @@ into Referee calls. The console uses it; anything that is not a referee word goe
 
 Every word typed is untrusted: numbers are read from ASCII digits only and bounded, and a
 command missing its argument gets its usage, never another command's answer.
+
+Why it is long: it is the whole console language, every command's words and their usage, in
+one place a reader checks against the help text.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -15,7 +19,8 @@ import engine
 import translations
 from bot.errors import Refusal
 from bot.i18n import Msg, msg, plain, say, say_all
-from bot.referee.names import name_key
+from bot.referee.names import BOT_NAME, CONSOLE_BOT, name_key
+from bot.referee.practice import DEFAULT_LEVEL
 from bot.referee.replies import Actor, Reply, Where
 from bot.referee.settings_words import settings_lines
 from bot.rules_text import RULES, console, rules
@@ -64,39 +69,85 @@ async def _challenge(
     if len(words) < 2:
         raise Refusal("console_challenge_usage")
     who, game, rest = words[0], words[1], words[2:]
+    if name_key(who) == BOT_NAME:  # the practice opponent: a game at once
+        return await _practice(referee, where, actor, [game, *rest])
     opponent = None
     if who.lower() not in ANYONE:
         opponent = _named(people, who)
-    variant, rated, clock, starter = "standard", False, "none", "random"
-    options: dict[str, Any] = {}
-    rest, dice_words = _dice_words(rest)
+    terms = _terms(rest)
+    return await referee.challenge(
+        where,
+        actor,
+        game,
+        opponent=opponent,
+        variant=terms.variant,
+        options=terms.options,
+        rated=terms.rated,
+        clock=terms.clock,
+        starter=terms.starter,
+        dice_words=terms.dice_words,
+    )
+
+
+@dataclass
+class _Terms:
+    """What follows the game in ``challenge`` and ``practice``."""
+
+    variant: str = "standard"
+    rated: bool = False
+    clock: str = "none"
+    starter: str = "random"
+    level: int | str | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    dice_words: str = ""
+
+
+def _terms(words: list[str], *, level: bool = False) -> _Terms:
+    """``[variant] [rated|casual] [clock 10+5] [first me|them|random] [key=value...] [words
+    "..."]``, and with ``level`` a number or ``level N`` (kept as typed when not a number)."""
+    terms = _Terms()
+    rest, terms.dice_words = _dice_words(words)
     i = 0
     while i < len(rest):
         word = rest[i]
         low = word.lower()
         if "=" in word:
             key, _, raw = word.partition("=")
-            options[key.replace("-", "_")] = _value(raw)
+            terms.options[key.replace("-", "_")] = _value(raw)
         elif low in ("rated", "casual"):
-            rated = low == "rated"
+            terms.rated = low == "rated"
         elif low == "clock" and i + 1 < len(rest):
-            clock, i = rest[i + 1], i + 1
+            terms.clock, i = rest[i + 1], i + 1
         elif low in ("first", "starter") and i + 1 < len(rest):
-            starter, i = rest[i + 1].lower(), i + 1
+            terms.starter, i = rest[i + 1].lower(), i + 1
+        elif level and low == "level" and i + 1 < len(rest):
+            terms.level, i = _number(rest[i + 1]) or rest[i + 1][:20], i + 1
+        elif level and terms.level is None and (low.isdigit() or low.lstrip("-").isdigit()):
+            terms.level = _number(low) if _number(low) is not None else low[:20]
         else:
-            variant = low
+            terms.variant = low
         i += 1
-    return await referee.challenge(
+    return terms
+
+
+async def _practice(referee: Referee, where: Where, actor: Actor, words: list[str]) -> Reply:
+    """``practice <game> [level] [variant] [clock ..] [first me|them|random]``: a game against
+    the table's bot, at once; a challenge to ``bot`` is the same at the default level."""
+    if not words:
+        raise Refusal("console_practice_usage")
+    game, terms = words[0], _terms(words[1:], level=True)
+    return await referee.practice(
         where,
         actor,
         game,
-        opponent=opponent,
-        variant=variant,
-        options=options,
-        rated=rated,
-        clock=clock,
-        starter=starter,
-        dice_words=dice_words,
+        bot=CONSOLE_BOT,
+        level=terms.level if terms.level is not None else DEFAULT_LEVEL,  # type: ignore[arg-type]
+        variant=terms.variant,
+        options=terms.options,
+        clock=terms.clock,
+        starter=terms.starter,
+        dice_words=terms.dice_words,
+        rated=terms.rated,
     )
 
 
@@ -270,6 +321,8 @@ async def dispatch(
         return Reply(text=say(helped), lines=[helped], ephemeral=True)
     if head == "challenge":
         return await _challenge(referee, where, actor, rest, people)
+    if head == "practice":
+        return await _practice(referee, where, actor, rest)
     if head == "accept" and rest and answer == "words":
         return await referee.accept(where, actor, dice_words=_dice_words(rest)[1])
     if head in ("accept", "decline"):

@@ -16,6 +16,7 @@ from bot.referee.replies import Actor
 MAX_NAME = 32
 CONSOLE_IDS = 2**53
 MODERATOR = "referee"  # the speaker who uses the moderators' commands
+BOT_NAME = "bot"  # the practice opponent at the table (`challenge bot morris`)
 OPEN_WORDS = ("anyone", "open", "anybody")  # "challenge anyone morris": not a person
 JOINERS = "_-"
 
@@ -43,6 +44,8 @@ def name_problem(name: str) -> str | None:
         return f"{char!r} cannot {where} a name: a name is letters and digits, e.g. zoë or Ágnes2"
     if name_key(name) in OPEN_WORDS:
         return f"{name!r} means an open challenge here: choose another name"
+    if name_key(name) == BOT_NAME:
+        return f"{name!r} is the practice opponent here: choose another name"
     return None
 
 
@@ -56,3 +59,7 @@ def console_actor(name: str) -> Actor:
     """The person behind a valid name; ``referee`` is the table's moderator."""
     name = unicodedata.normalize("NFC", name)
     return Actor(console_id(name), name, is_moderator=name_key(name) == MODERATOR)
+
+
+CONSOLE_BOT = Actor(CONSOLE_IDS, BOT_NAME, is_bot=True)
+"""The practice opponent at the console: one id above every console name's, below Discord's."""

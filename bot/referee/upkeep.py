@@ -1,6 +1,7 @@
 """Upkeep the front end runs every few seconds (``sweep``): it ends games whose flag fell, rolls
-the die for an announcement a crash interrupted, expires challenges and forgets old request
-ids; what it decided comes back as notices to post."""
+the die for an announcement a crash interrupted, moves for the bot where a practice game waits
+for it (a restart mid-search), expires challenges and forgets old request ids; what it decided
+comes back as notices to post."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from bot.referee.context import (
     Context,
     where_of,
 )
+from bot.referee.practice import Practice
 from bot.referee.replies import (
     Notice,
     Reply,
@@ -24,15 +26,18 @@ from engine import Outcome, Termination
 
 
 class Upkeep:
-    """The sweeper: fallen flags, stale rolls, expired challenges, old request ids."""
+    """The sweeper: fallen flags, stale rolls, the practice opponent's turns, expired
+    challenges, old request ids."""
 
-    def __init__(self, ctx: Context) -> None:
+    def __init__(self, ctx: Context, practice: Practice) -> None:
         self.ctx = ctx
+        self.practice = practice
 
     async def sweep(
         self, now: float | None = None, *, shards: Shards | None = None
     ) -> list[Notice]:
-        """End games whose flag fell, finish stale rolls, expire challenges; notices to post.
+        """End games whose flag fell, finish stale rolls, move for the bot where a practice
+        game waits for it, expire challenges; notices to post.
 
         Call it every few seconds; it is cheap when there is nothing to do. ``shards``: only
         the servers of these shards (a process serving some of the bot's shards); the shared
@@ -70,6 +75,9 @@ class Upkeep:
                     notices.append(Notice(where_of(g), self.ctx.broken_reply(g, broken)))
                 continue
             notices.append(Notice(where_of(g), reply))
+            async for answer in self.practice.answers(reply):  # the bot's turn, maybe
+                notices.append(Notice(where_of(g), answer))
+        notices += await self.practice.sweep(now, mine)
         for c in await self.ctx.store.expired_challenges(now):
             if not mine(c.guild_id):
                 continue

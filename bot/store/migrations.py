@@ -474,6 +474,18 @@ STEPS: tuple[Migration, ...] = (
     );
     """,
     ),
+    # 9: the practice opponent (issue 18). practice: the bot's level (1-5) in a game against the
+    # bot itself, NULL in a game between people; bot_seat: the bot's seat (0 or 1) there. Not in
+    # ``options``: those are the engine's rule options, which records carry and verifiers pass
+    # to ``game.new``. The index lets the sweeper page through the active practice games.
+    Migration(
+        sqlite="""
+    ALTER TABLE games ADD COLUMN practice INTEGER;
+    ALTER TABLE games ADD COLUMN bot_seat INTEGER;
+    CREATE INDEX games_active_practice ON games(id)
+        WHERE status = 'active' AND practice IS NOT NULL;
+    """,
+    ),
 )
 
 MIGRATIONS: tuple[str, ...] = tuple(step.sqlite for step in STEPS)  # SQLite's, in order

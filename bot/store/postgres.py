@@ -359,6 +359,21 @@ class PostgresStore(Store):
                 await guard(tx)
             return await tx.start_game(challenge_id, people, build, now)
 
+    async def start_practice(
+        self,
+        fields: Mapping[str, Any],
+        people: Sequence[tuple[int, str]],
+        build: Callable[[int, int], tuple[dict[str, Any], NewEvent]],
+        now: float,
+        guard: Guard | None = None,
+    ) -> GameRow:
+        async with self.transaction(f"a practice game in channel {fields['channel_id']}") as tx:
+            if guard is not None:
+                await cast(PostgresTransaction, tx).lock_users(p for p, _ in people)
+                await guard(tx)
+            cid = await tx.create_challenge(fields, people, now)
+            return await tx.start_game(cid, people, lambda gid: build(cid, gid), now)
+
 
 class PostgresReader(PgLadderReads, SqliteReader):
     """The reads of one unit of work on one pooled connection (a transaction open)."""

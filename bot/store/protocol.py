@@ -118,6 +118,8 @@ class GameRow:
     checkpoint_text: str | None = None  # the position after move checkpoint_seq (migration 7)
     checkpoint_seq: int | None = None
     checkpoint_head: str | None = None  # that move's row hash: the checkpoint's proof
+    practice: int | None = None  # the bot's level in a practice game (migration 9)
+    bot_seat: int | None = None  # ... and its seat: a game against the bot itself
 
     @property
     def players(self) -> tuple[int, int]:
@@ -326,6 +328,11 @@ class Reader(Protocol):
     async def stale_rolls(self, before: float, limit: int = 100) -> list[GameRow]:
         """Active games whose announced roll has waited since ``before`` (a crash between the
         announcement and the roll), oldest first."""
+        ...
+
+    async def practice_games(self, after_id: int, limit: int = 100) -> list[GameRow]:
+        """Active practice games (against the bot itself) with an id above ``after_id``, not
+        frozen and with no roll waiting, lowest id first: the sweeper pages through them."""
         ...
 
     async def expired_challenges(self, now: float, limit: int = 100) -> list[ChallengeRow]:
@@ -653,6 +660,10 @@ class Store(Protocol):
         async with self.reading() as rx:
             return await rx.stale_rolls(before, limit)
 
+    async def practice_games(self, after_id: int, limit: int = 100) -> list[GameRow]:
+        async with self.reading() as rx:
+            return await rx.practice_games(after_id, limit)
+
     async def expired_challenges(self, now: float, limit: int = 100) -> list[ChallengeRow]:
         async with self.reading() as rx:
             return await rx.expired_challenges(now, limit)
@@ -703,6 +714,23 @@ class Store(Protocol):
             if guard is not None:
                 await guard(tx)
             return await tx.start_game(challenge_id, people, build, now)
+
+    async def start_practice(
+        self,
+        fields: Mapping[str, Any],
+        people: Sequence[tuple[int, str]],
+        build: Callable[[int, int], tuple[dict[str, Any], NewEvent]],
+        now: float,
+        guard: Guard | None = None,
+    ) -> GameRow:
+        """A game against the bot, at once: ``Transaction.create_challenge`` (``fields``) and
+        ``Transaction.start_game`` of it in one transaction after ``guard``, so no challenge
+        is ever left waiting for the bot. ``build(challenge_id, game_id)`` as in start_game."""
+        async with self.transaction(f"a practice game in channel {fields['channel_id']}") as tx:
+            if guard is not None:
+                await guard(tx)
+            cid = await tx.create_challenge(fields, people, now)
+            return await tx.start_game(cid, people, lambda gid: build(cid, gid), now)
 
     async def keep_reply(
         self, request_id: str, game_id: int | None, reply: dict[str, Any], at: float

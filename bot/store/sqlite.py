@@ -422,6 +422,14 @@ class SqliteReader(LadderReads):
         )
         return [GameRow(**dict(r)) for r in rows]
 
+    async def practice_games(self, after_id: int, limit: int = 100) -> list[GameRow]:
+        rows = await self._all(  # the same text in both dialects (PostgreSQL runs it too)
+            _GAME_SELECT + "WHERE g.status = 'active' AND g.practice IS NOT NULL AND g.id > ?"
+            " AND g.frozen_at IS NULL AND g.pending IS NULL ORDER BY g.id LIMIT ?",
+            (after_id, limit),
+        )
+        return [GameRow(**dict(r)) for r in rows]
+
     async def expired_challenges(self, now: float, limit: int = 100) -> list[ChallengeRow]:
         rows = await self._all(
             _CHALLENGE_SELECT + "WHERE c.status = 'open' AND c.expires_at <= ?"

@@ -327,7 +327,12 @@ async def test_a_schema_2_file_is_migrated_and_its_ladders_rebuilt(
         "DROP TABLE ratings; DROP TABLE seasons; DROP TABLE rating_changes; PRAGMA user_version=2;"
     )
     old.executescript(
-        UNDO_MIGRATION_8 + UNDO_MIGRATION_7 + UNDO_MIGRATION_6 + UNDO_MIGRATION_5 + UNDO_MIGRATION_4
+        UNDO_MIGRATION_9
+        + UNDO_MIGRATION_8
+        + UNDO_MIGRATION_7
+        + UNDO_MIGRATION_6
+        + UNDO_MIGRATION_5
+        + UNDO_MIGRATION_4
     )
     old.close()
     store = await SqliteStore.open(db_path)
@@ -341,6 +346,11 @@ async def test_a_schema_2_file_is_migrated_and_its_ladders_rebuilt(
     finally:
         await store.close()
 
+
+UNDO_MIGRATION_9 = """
+    DROP INDEX games_active_practice; ALTER TABLE games DROP COLUMN practice;
+    ALTER TABLE games DROP COLUMN bot_seat;
+"""
 
 UNDO_MIGRATION_8 = """
     ALTER TABLE guild_settings DROP COLUMN language; DROP TABLE user_languages;

@@ -134,7 +134,7 @@ async def test_a_database_from_a_newer_bot_is_refused(
 ) -> None:
     async with pg.pool.acquire() as conn:
         await conn.execute("UPDATE referee_schema SET version = version + 1")
-    with pytest.raises(SchemaTooNew, match=r"schema 9; this bot knows 8"):
+    with pytest.raises(SchemaTooNew, match=r"schema 10; this bot knows 9"):
         await open_store(migrated_postgres_url)
 
 

@@ -300,6 +300,17 @@ COLUMNS = (
         values={"game": "morris"},
     ),
     Column(
+        "practice",
+        empty_channel,
+        cells(
+            Ok("plays the bot at level 3"),
+            dm=No(DM_TEXT),
+            foreign_moderator=No("this channel is busy"),  # "other_server" practises there
+            **NO_BOTS,
+        ),
+        values={"game": "morris", "starter": "me"},
+    ),
+    Column(
         "button:accept",
         challenged,
         cells(

@@ -17,7 +17,7 @@ EXPECTED = {
     "challenge", "accept", "drop", "move", "place", "remove", "push", "play",
     "board", "resign", "draw", "takeback", "abort", "rematch", "claim",
     "history", "record", "replay", "verify", "rules", "help", "referee",
-    "ladder", "stats", "dispute", "import", "language",
+    "ladder", "stats", "dispute", "import", "language", "practice",
 }  # fmt: skip
 
 

@@ -26,8 +26,10 @@ from bot.discord_ui.app import RefereeBot, actor_of, here, where_of
 from bot.discord_ui.format import mentions_of, to_message
 from bot.discord_ui.guards import Cooldowns
 from bot.discord_ui.tree import UserFacingError
+from bot.errors import Refusal
 from bot.i18n import Msg, msg, say
 from bot.referee.replies import Where
+from bot.referee.wrapper import refused
 from engine.core import clean_command
 
 MAX_CHOICES = 25
@@ -220,6 +222,9 @@ class Play(commands.Cog):
         }
         if opponent is not None and opponent.id == interaction.user.id:
             raise UserFacingError(msg("discord.challenge_yourself"))
+        if opponent is not None and self.bot.user is not None and opponent.id == self.bot.user.id:
+            await self._practice(interaction, game, kwargs, thread)  # the bot itself: practice
+            return
         perms = interaction.app_permissions
         in_thread = thread and not isinstance(interaction.channel, discord.Thread)
         if in_thread and (lacking := missing(perms, THREAD_NEEDS)):
@@ -236,6 +241,29 @@ class Play(commands.Cog):
         if posted and (lacking := missing(perms, needs)):
             lang = (await self.bot.languages(interaction))[1]
             await interaction.followup.send(say(posting_note(lacking), lang), ephemeral=True)
+
+    async def _practice(
+        self,
+        interaction: discord.Interaction[Any],
+        game: str,
+        kwargs: dict[str, Any],
+        thread: bool,
+    ) -> None:
+        """A challenge to the bot itself: a practice game at once, at the default level,
+        played here (a thread is refused rather than ignored)."""
+        if thread:
+            reply = refused(Refusal("practice_thread"))
+        else:
+            assert self.bot.user is not None
+            terms = {k: v for k, v in kwargs.items() if k != "opponent"}
+            reply = await self.bot.referee.practice(
+                *here(interaction),
+                game,
+                bot=actor_of(self.bot.user),
+                request_id=str(interaction.id),
+                **terms,
+            )
+        await self.bot.answer(interaction, reply)
 
     async def _challenge_in_thread(
         self,

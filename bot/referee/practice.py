@@ -1,0 +1,357 @@
+"""The practice opponent: the bot plays a person at a level (1-5), through the same referee.
+
+A practice game starts at once (no accept), is casual (never rated, so never on a ladder) and
+is stored with its level and the bot's seat (``games.practice``, ``games.bot_seat``). The bot's
+actions go through ``Play.act`` like anyone's: logged, chained, its Atmalof drops announced and
+then rolled with the game's public dice. Its search (``engine.ai.choose``) runs in one worker
+process (``bot.referee.thinker``), so the event loop never waits for it. When the bot answers:
+
+- after any command in its game (``answers``, which ``Referee.sequence`` runs after the
+  command's own replies): it moves when it is its turn, accepts every takeback the player asks
+  for, and answers a draw offer by its evaluation (it accepts unless it stands better);
+- in the sweeper (``sweep``): a practice game whose turn is the bot's and has waited
+  ``STALE_TURN_AFTER`` seconds (a restart mid-search, a worker that failed) gets its move; the
+  first sweep of a process takes every such game at once.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from typing import Any
+
+import engine
+import engine.ai
+from bot import limits
+from bot.errors import BrokenGame, Conflict, Refusal, StoreUnavailable
+from bot.i18n import msg
+from bot.lru import LRU
+from bot.referee.board_reply import board_reply
+from bot.referee.challenges import (
+    Challenges,
+    clean_dice_words,
+    game_terms,
+    opening,
+    start_lines,
+)
+from bot.referee.context import POSITIONS_KEPT, STARTERS, Context, where_of
+from bot.referee.endings import Endings
+from bot.referee.play import CONFIRM_WORD, Play
+from bot.referee.replies import Actor, Notice, Preempted, Reply, Where
+from bot.referee.thinker import Thinker
+from bot.referee.wrapper import current_request_id
+from bot.store import ChallengeRow, ChannelBusy, GameRow, NewEvent
+from engine import dice
+
+log = logging.getLogger(__name__)
+
+LEVELS = engine.ai.LEVELS  # 1..5
+DEFAULT_LEVEL = 3  # a challenge to the bot names no level
+STALE_TURN_AFTER = 5.0  # the sweeper moves for the bot after this long (the command did not)
+SWEEP_PAGE = 100  # practice games looked at per sweep (a cursor pages through the rest)
+MAX_ANSWERS = 8  # the bot's actions after one command at most (a mill and its removal: 2)
+AGAIN = Reply(text="", ok=False, ephemeral=True)  # the game moved on meanwhile: look again
+
+
+def bot_actor(g: GameRow) -> Actor:
+    """The bot as the player of its seat in a practice game."""
+    assert g.bot_seat is not None
+    return Actor(g.players[g.bot_seat], g.names[g.bot_seat], is_bot=True)
+
+
+def move_seed(g: GameRow) -> int:
+    """The search's seed for this game at this point: the same move after a restart."""
+    return g.id * 100_003 + g.seq
+
+
+class Practice:
+    """practice (start), rematch of a practice game, the bot's answers, the sweeper's part."""
+
+    def __init__(self, ctx: Context, challenges: Challenges, play: Play, endings: Endings) -> None:
+        self.ctx = ctx
+        self.challenges = challenges
+        self.play = play
+        self.endings = endings
+        self.thinker = Thinker()
+        self.thinking: set[int] = set()  # games whose answer this process is working out
+        self.people_only: LRU[int, bool] = LRU(POSITIONS_KEPT)  # games known not to be practice
+        self.scan_after = 0  # the sweeper's cursor over the practice games' ids
+        self.swept = False  # the first sweep of a process takes every game waiting for the bot
+
+    async def start(
+        self,
+        where: Where,
+        actor: Actor,
+        game: str,
+        *,
+        bot: Actor,
+        level: int = DEFAULT_LEVEL,
+        variant: str = "standard",
+        options: Mapping[str, Any] | None = None,
+        clock: str = "none",
+        starter: str = "random",
+        dice_words: str = "",
+        rated: bool = False,
+        rematch_of: int | None = None,
+    ) -> Reply:
+        """A casual game of ``actor`` against ``bot`` (the front end's own user) at ``level``,
+        started at once. ``starter``: "me" (the person first), "them" (the bot) or "random"
+        (the coin toss of the game's dice). ``rated`` is refused: practice is never rated."""
+        if type(level) is not int or level not in LEVELS:
+            raise Refusal("practice_level", {"level": str(level)[:20]})
+        if rated:
+            raise Refusal("practice_rated")
+        if actor.is_bot:
+            raise Refusal("bots_cannot_play")
+        if bot.id == actor.id:
+            raise Refusal("challenge_yourself")
+        if starter not in STARTERS:
+            raise Refusal("bad_starter")
+        words = clean_dice_words(dice_words)
+        rules, state, spec = game_terms(game, variant, options, clock)
+        if self.ctx.per_user_limits:
+            busy = await limits.games_problem(self.ctx.store, actor.id, "you are")
+            if busy:
+                raise Refusal("over_limit", {"message": busy})
+        now = self.ctx.now()
+        seed = dice.new_seed()
+        accept_id = current_request_id() or secrets.token_hex(8)
+        all_words = {str(actor.id): words, str(bot.id): ""}
+        mixed = dice.mix(accept_id, all_words)
+        fields = {
+            "guild_id": where.guild_id,
+            "channel_id": where.channel_id,
+            "parent_id": where.parent_id,
+            "challenger_id": actor.id,
+            "opponent_id": bot.id,
+            "game": rules.name,
+            "variant": state.variant,
+            "options": json.dumps(rules.options(state), sort_keys=True),
+            "rated": 0,  # practice is never rated
+            "clock": spec.text,
+            "starter": starter,
+            "created_at": now,
+            "expires_at": now,
+            "rematch_of": rematch_of,
+            "seed": seed,
+            "words": words,
+        }
+        toss: list[int | None] = [None]
+
+        def build(challenge_id: int, game_id: int) -> tuple[dict[str, Any], NewEvent]:
+            c = ChallengeRow(
+                **{k: v for k, v in fields.items() if k not in ("seed", "words")},
+                id=challenge_id,
+                status="open",
+                game_id=None,
+                challenger_name=actor.name,
+                opponent_name=bot.name,
+                seed=seed,
+                words=words,
+            )
+            columns, start, toss[0] = opening(
+                c, where, bot, state, seed, (accept_id, all_words, mixed), now, game_id
+            )
+            seat = 0 if columns["player0"] == bot.id else 1
+            columns.update(practice=level, bot_seat=seat)
+            note = {**start.note, "practice": {"level": level, "bot_seat": seat}}
+            return columns, NewEvent("start", now, user_id=actor.id, note=note)
+
+        guard = limits.games_guard([(actor.id, "you are")]) if self.ctx.per_user_limits else None
+        people = [(actor.id, actor.name), (bot.id, bot.name)]
+        try:
+            g = await self.ctx.store.start_practice(fields, people, build, now, guard)
+        except limits.OverLimit as exc:
+            raise Refusal("over_limit", {"message": exc.reason}) from exc
+        except ChannelBusy as exc:
+            raise Refusal("channel_busy") from exc
+        self.ctx.states[g.id] = (g.last_hash, state)
+        lines = [
+            *start_lines(g, state, toss[0]),
+            msg("practice.started", player=actor.name, level=level),
+        ]
+        return await board_reply(self.ctx, g, state, lines, ok=True)
+
+    async def rematch(self, where: Where, actor: Actor, game_id: int | None = None) -> Reply:
+        """After a practice game: a new one at once, same game and level, the other player
+        first. After any other game: ``Challenges.rematch``."""
+        g = await (
+            self.ctx.store.game(game_id)
+            if game_id
+            else self.ctx.store.latest_game(where.channel_id)
+        )
+        if g is None or g.practice is None or g.bot_seat is None:
+            return await self.challenges.rematch(where, actor, game_id)
+        if g.status == "active" or g.channel_id != where.channel_id:
+            raise Refusal("no_finished_game")
+        seat = g.seat_of(actor.id)
+        if seat is None or seat == g.bot_seat:
+            raise Refusal("not_a_player", {"players": " vs ".join(g.names)})
+        return await self.start(
+            where,
+            actor,
+            g.game,
+            bot=bot_actor(g),
+            level=g.practice,
+            variant=g.variant,
+            options=json.loads(g.options),
+            clock=g.clock,
+            starter="me" if seat == 1 else "them",  # the second player starts the rematch
+            rematch_of=g.id,
+        )
+
+    # --- the bot's answers ----------------------------------------------------------------
+
+    async def answers(self, after: Reply) -> AsyncIterator[Reply]:
+        """The bot's public replies after ``after`` (a command's last reply) in its game, in
+        the order to show them: nothing unless it is a practice game that waits for the bot.
+        An announcement is yielded before its die is rolled."""
+        game_id = after.game_id
+        if not after.ok or game_id is None or game_id in self.thinking:
+            return
+        if self.people_only.get(game_id):  # a game between people: nothing to read
+            return
+        self.thinking.add(game_id)
+        try:
+            for _ in range(MAX_ANSWERS):
+                answered = False
+                async for reply in self._answer(game_id):
+                    answered = True
+                    if reply is not AGAIN:
+                        yield reply
+                if not answered:
+                    return
+        except StoreUnavailable as exc:  # logged by the store; the sweeper answers later
+            log.warning("practice game %s: the bot's answer waits: %s", game_id, exc)
+        finally:
+            self.thinking.discard(game_id)
+
+    async def _answer(self, game_id: int) -> AsyncIterator[Reply]:
+        """One answer of the bot (an offer answered, a roll, an action with its roll), or
+        nothing when the game does not wait for it."""
+        g = await self.ctx.store.game(game_id)
+        if g is None or g.practice is None or g.bot_seat is None:
+            if g is not None:
+                self.people_only[game_id] = True  # a game never turns into practice
+            return
+        if g.status != "active" or g.frozen_at is not None:
+            return
+        where, bot, person = where_of(g), bot_actor(g), 1 - g.bot_seat
+        if g.pending is not None:  # a roll a crash left waiting: roll it first
+            rolled = await self._call(self.play.roll_pending(where, game_id=g.id))
+            if rolled is not None:
+                yield rolled
+            return
+        if g.takeback_offer == person:  # in practice the bot lets every takeback through
+            answer = await self._call(self.endings.answer_takeback(where, bot, True))
+            if answer is not None:
+                yield answer
+            return
+        try:
+            state = await self.ctx.state(g)
+        except BrokenGame:  # told to the players by the commands that load it
+            return
+        if g.draw_offer == person:
+            fair = self.draw_acceptable(g, state)
+            answer = await self._call(self.endings.answer_draw(where, bot, fair))
+            if answer is not None:
+                yield answer
+            return
+        rules = engine.get_game(g.game)
+        if state.to_move != g.bot_seat or rules.result(state) is not None:
+            return
+        notation = await self._think(g, state)
+        if notation is None:
+            return
+        fresh = await self.ctx.store.game(g.id)
+        if fresh is None or (fresh.seq, fresh.last_hash) != (g.seq, g.last_hash):
+            yield AGAIN
+            return
+        text = notation
+        if rules.die_faces(state, rules.parse(state, notation)) is not None:
+            text = f"{notation} {CONFIRM_WORD}"  # the bot never needs asking
+        moved = await self._call(self.play.act(where, bot, text, version=fresh.version))
+        if moved is None or moved.ephemeral:
+            return
+        log.info("practice %s", json.dumps({"game": g.id, "level": g.practice, "action": notation}))
+        yield moved
+        if moved.ok and moved.pending_roll:  # announced and shown: now the die
+            rolled = await self._call(self.play.roll_pending(where, game_id=g.id))
+            if rolled is not None:
+                yield rolled
+
+    async def _think(self, g: GameRow, state: Any) -> str | None:
+        """The notation of the bot's choice, or None when the search failed (logged; the
+        sweeper tries again)."""
+        rules = engine.get_game(g.game)
+        assert g.practice is not None
+        try:
+            action = await self.thinker.choose(
+                g.game, state, g.practice, move_seed(g), self.ctx.practice_nodes
+            )
+            return str(rules.notation(state, action))
+        except Exception:
+            log.exception("practice game %s: the search failed; the sweeper tries again", g.id)
+            return None
+
+    @staticmethod
+    async def _call(command: Awaitable[Reply]) -> Reply | None:
+        """A service call on the bot's behalf, with the wrapper's outcomes: the reply; a
+        public reply that preempted it (a fallen flag); ``AGAIN`` when the game moved on
+        meanwhile; None when refused or unsaved (nothing to show, the sweeper tries again)."""
+        try:
+            return await command
+        except Preempted as exc:
+            return exc.reply
+        except Conflict:
+            return AGAIN
+        except (Refusal, StoreUnavailable) as exc:
+            log.info("practice answer not made: %s", exc)
+            return None
+
+    @staticmethod
+    def draw_acceptable(g: GameRow, state: Any) -> bool:
+        """The bot's rule for a draw offer: accept unless its evaluation says it stands better
+        (the static evaluation of engine.ai, from the bot's side)."""
+        score = engine.ai.evaluator(g.game).evaluate(state)
+        if state.to_move != g.bot_seat:
+            score = -score
+        return score <= 0
+
+    # --- the sweeper's part -------------------------------------------------------------------
+
+    async def sweep(self, now: float, mine: Callable[[int | None], bool]) -> list[Notice]:
+        """Moves for practice games that wait for the bot without anyone's command to answer
+        (a restart mid-search): a page of games a sweep, ``mine`` the servers of this process."""
+        games = await self.ctx.store.practice_games(self.scan_after, SWEEP_PAGE)
+        first, self.swept = not self.swept, True  # (a store fault above keeps it the first)
+        self.scan_after = games[-1].id if len(games) == SWEEP_PAGE else 0
+        notices: list[Notice] = []
+        for g in games:
+            if not mine(g.guild_id) or g.id in self.thinking:
+                continue
+            if not first and now - g.updated_at < STALE_TURN_AFTER:
+                continue  # the command that made the turn answers it
+            if not await self.waits_for_bot(g):
+                continue
+            async for reply in self.answers(Reply(text="", game_id=g.id)):
+                notices.append(Notice(where_of(g), reply))
+        return notices
+
+    async def waits_for_bot(self, g: GameRow) -> bool:
+        """An offer for the bot to answer, or the bot to move."""
+        if g.bot_seat is None:
+            return False
+        if g.takeback_offer == 1 - g.bot_seat or g.draw_offer == 1 - g.bot_seat:
+            return True
+        try:
+            state = await self.ctx.state(g)
+        except BrokenGame:
+            return False
+        return bool(state.to_move == g.bot_seat)
+
+    def close(self) -> None:
+        """Shut the worker process down (the referee's ``close``)."""
+        self.thinker.close()

@@ -1,0 +1,52 @@
+"""The practice opponent's search in a worker process, so the event loop never waits for it.
+
+One worker (``ProcessPoolExecutor(1)``), made when the first search needs it and shut down by
+``close``; searches of several games queue for it. Started by forkserver (else spawn), never by
+forking a process that runs an event loop and the store's threads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import multiprocessing
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+import engine.ai
+
+THINK_TIMEOUT = 60.0  # seconds to wait for one search (its own bound is 2 s of CPU)
+
+
+class Thinker:
+    """The bot's search, in one worker process made when first needed and shut down by
+    ``close``: a search never holds the event loop, and searches of several games queue."""
+
+    def __init__(self) -> None:
+        self._pool: Executor | None = None
+
+    def _executor(self) -> Executor:
+        if self._pool is None:
+            methods = multiprocessing.get_all_start_methods()
+            method = "forkserver" if "forkserver" in methods else "spawn"  # never fork a loop
+            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context(method))
+        return self._pool
+
+    async def choose(self, game: str, state: Any, level: int, seed: int, nodes: int | None) -> Any:
+        """The bot's action in ``state`` (engine.ai.choose in the worker)."""
+        work = functools.partial(engine.ai.choose, game, state, level, seed, nodes=nodes)
+        try:
+            # submitted from a thread: the first submit starts the worker process (about
+            # 80 ms, measured by bench/practice_referee.py), which must not stall the loop
+            future = await asyncio.to_thread(self._executor().submit, work)
+            return await asyncio.wait_for(asyncio.wrap_future(future), THINK_TIMEOUT)
+        except BrokenProcessPool:
+            self.close()  # the worker died: the next search starts a new one
+            raise
+
+    def close(self) -> None:
+        """Shut the worker down (a search in flight is abandoned); the next search makes one."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None

@@ -1,0 +1,114 @@
+"""Practice games at the console table (issue 18): `practice <game> [level]` and `challenge bot`
+start a game at once, the bot's moves follow the player's as further lines, whole games end,
+and a table reopened on the same file moves for the bot when a restart left it its turn."""
+
+from __future__ import annotations
+
+import io
+import random
+from pathlib import Path
+
+import pytest
+
+from bot.console.table import TABLE, UNEXPECTED, ConsoleTable, open_table, play
+
+NODES = 40
+SMALL_ATMALOF = "custom rows=4 cols=4 beyond_rows=0 beyond_cols=0 pieces=5 line=3"
+
+
+async def opened(db: Path) -> tuple[ConsoleTable, io.StringIO]:
+    out = io.StringIO()
+    return await open_table(str(db), out, None, render=False, practice_nodes=NODES), out
+
+
+async def play_out(table: ConsoleTable, seed: int, limit: int = 300) -> None:
+    """alice types random legal moves until she has none (the game is over)."""
+    rng = random.Random(seed)
+    for _ in range(limit):
+        moves = await table.referee.legal_moves(TABLE, table.actor("alice"))
+        if not moves:
+            return
+        await table.line(f"alice: {rng.choice(moves)} confirm")
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize(
+    ("game", "terms"), [("atmalof", SMALL_ATMALOF), ("morris", ""), ("abalone", "")]
+)
+async def test_a_whole_practice_game_at_the_console(tmp_path: Path, game: str, terms: str) -> None:
+    table, out = await opened(tmp_path / "p.db")
+    try:
+        await table.line(f"alice: practice {game} 2 {terms} first me")
+        await play_out(table, seed=5)
+        await table.line("alice: verify")
+    finally:
+        await table.close()
+    text = out.getvalue()
+    assert UNEXPECTED not in text and "(refused)" not in text, text
+    assert "Practice: alice plays the bot at level 2. Never rated." in text
+    assert "bot (" in text  # the bot's own moves, said like anyone's ("bot (Blue) ...")
+    assert " wins" in text or "draw" in text.lower(), text[-2000:]
+    assert "Verified" in text
+
+
+async def test_challenging_the_bot_at_the_console(tmp_path: Path) -> None:
+    table, out = await opened(tmp_path / "c.db")
+    try:
+        await table.line("alice: challenge bot morris first them")
+    finally:
+        await table.close()
+    text = out.getvalue()
+    assert "Practice: alice plays the bot at level 3" in text
+    assert "bot (White) places" in text  # the bot moved first, in further lines
+    assert "accept" not in text.split("Practice:")[1]  # nothing to accept
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "practice morris 9",
+        "practice morris level 0",
+        "practice morris level x",
+        "practice morris -2",
+    ],
+)
+async def test_a_level_out_of_range_is_refused_at_the_console(tmp_path: Path, line: str) -> None:
+    table, out = await opened(tmp_path / "l.db")
+    try:
+        await table.line(f"alice: {line}")
+        await table.line("alice: board")
+    finally:
+        await table.close()
+    text = out.getvalue()
+    assert "the practice level is a whole number from 1" in text and "to 5" in text, text
+    assert "there is no game running here" in text  # nothing started
+
+
+async def test_the_name_bot_is_the_practice_opponent(tmp_path: Path) -> None:
+    table, out = await opened(tmp_path / "n.db")
+    try:
+        await table.line("bot: practice morris")
+        await table.line("alice: practice morris rated")
+    finally:
+        await table.close()
+    text = out.getvalue()
+    assert "is the practice opponent here" in text
+    assert "never rated" in text
+
+
+async def test_a_reopened_table_moves_for_the_bot(tmp_path: Path) -> None:
+    db = tmp_path / "r.db"
+    table, _ = await opened(db)
+    try:  # the game starts, alice moves, and the process dies before the bot's answer
+        await table.line("alice: practice morris 1 first me")
+        reply = await table.referee.act(TABLE, table.actor("alice"), "place d7")
+        assert reply.ok
+    finally:
+        await table.close()
+    out = io.StringIO()
+    status = await play(str(db), io.StringIO("alice: board\n"), out, None, render=False,
+                        echo=True, practice_nodes=NODES)  # fmt: skip
+    assert status == 0
+    caught_up, board = out.getvalue().split("> alice: board")
+    assert "bot (Black) places" in caught_up  # at the start, before anyone typed
+    assert "alice (White) to move" in board

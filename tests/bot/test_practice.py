@@ -1,0 +1,297 @@
+"""The practice opponent through the referee (issue 18): a game against the bot starts at once,
+the bot answers through the same referee (logged, chained, its drops announced then rolled),
+never plays an illegal action, is never rated, and moves after a restart. Real stores (SQLite
+and PostgreSQL), the real worker process, small node budgets."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import engine
+from bot.clock import ManualClock
+from bot.ladder_store import ladders, rating_change, season_of
+from bot.referee import Referee
+from bot.referee.names import CONSOLE_BOT
+from bot.referee.practice import Practice
+from bot.referee.replies import Actor, Moved, Reply, ReplyKind, Result, Where
+from bot.referee.thinker import Thinker
+from bot.store import Store, open_store
+from tests.bot.conftest import ALICE, CAROL, HERE
+
+NODES = 40  # the bot's node budget per move in these tests: fast, and still a search
+SMALL_ATMALOF = {"rows": 4, "cols": 4, "beyond_rows": 0, "beyond_cols": 0, "pieces": 5, "line": 3}
+BOT = CONSOLE_BOT
+
+
+@pytest.fixture
+async def referee(store: Store, clock: ManualClock):
+    r = Referee(store, clock, render=False, practice_nodes=NODES)
+    yield r
+    await r.close()
+
+
+async def shown(referee: Referee, where: Where, reply: Reply) -> list[Reply]:
+    """Every reply a front end shows for a command's answer, the bot's answers included."""
+    return [r async for r in referee.sequence(where, reply)]
+
+
+def bot_moves(replies: list[Reply], seat: int) -> list[Moved]:
+    return [e for r in replies for e in r.events if isinstance(e, Moved) and e.side == seat]
+
+
+async def start(referee: Referee, game: str = "morris", **kwargs) -> tuple[list[Reply], int]:
+    """A practice game of alice against the bot at HERE: what was shown, and the bot's seat."""
+    options = SMALL_ATMALOF if game == "atmalof" else None
+    variant = "custom" if game == "atmalof" else "standard"
+    kwargs.setdefault("starter", "me")
+    reply = await referee.practice(
+        HERE, ALICE, game, bot=BOT, variant=variant, options=options, **kwargs
+    )
+    assert reply.ok, reply.text
+    g = await referee.store.active_game(HERE.channel_id)
+    assert g is not None and g.bot_seat is not None
+    return await shown(referee, HERE, reply), g.bot_seat
+
+
+async def play_out(referee: Referee, seed: int, limit: int = 400) -> list[Reply]:
+    """alice plays random legal actions; the bot answers each; until the game ends."""
+    rng = random.Random(seed)
+    everything: list[Reply] = []
+    for _ in range(limit):
+        moves = await referee.legal_moves(HERE, ALICE)
+        if not moves:
+            g = await referee.store.latest_game(HERE.channel_id)
+            assert g is not None and g.status != "active", "alice cannot move, yet no result"
+            return everything
+        answer = await referee.act(HERE, ALICE, f"{rng.choice(moves)} confirm")
+        assert answer.ok, answer.text
+        replies = await shown(referee, HERE, answer)
+        assert all(r.ok for r in replies), [r.text for r in replies if not r.ok]
+        everything += replies
+    raise AssertionError("the game did not end")
+
+
+async def test_a_practice_game_starts_at_once_and_the_bot_answers_a_move(
+    referee: Referee,
+) -> None:
+    replies, seat = await start(referee)
+    assert seat == 1  # alice chose to move first
+    assert len(replies) == 1 and replies[0].kind is ReplyKind.BOARD  # the bot waits its turn
+    assert "Practice: alice plays the bot at level 3" in replies[0].text
+    placed = await referee.act(HERE, ALICE, "place d7")
+    after = await shown(referee, HERE, placed)
+    assert [r.kind for r in after] == [ReplyKind.MOVE, ReplyKind.MOVE]
+    assert bot_moves(after[1:], 1) and not after[1].ephemeral  # public, like any move
+    assert ALICE.id in after[1].mentions  # it is alice's turn again
+    g = await referee.store.active_game(HERE.channel_id)
+    assert g is not None and g.practice == 3 and g.rated == 0 and g.seq == 2
+    log = await referee.store.log(g.id)
+    assert [getattr(row, "actor", None) for row in log[1:]] == [str(ALICE.id), str(BOT.id)]
+
+
+async def test_the_bot_moves_first_when_it_starts(referee: Referee) -> None:
+    replies, seat = await start(referee, "abalone", starter="them")
+    assert seat == 0
+    assert [r.kind for r in replies] == [ReplyKind.BOARD, ReplyKind.MOVE]
+    assert bot_moves(replies, 0)
+
+
+async def test_the_bots_drop_is_announced_then_rolled_with_the_games_dice(
+    referee: Referee,
+) -> None:
+    replies, _ = await start(referee, "atmalof", starter="them")
+    announced, rolled = replies[1], replies[2]
+    assert announced.pending_roll and announced.ok and not announced.events  # nothing rolled yet
+    (moved,) = bot_moves([rolled], 0)
+    assert moved.roll is not None and moved.action.startswith("drop")
+
+
+@pytest.mark.parametrize("level", [1, 5])
+@pytest.mark.parametrize("game", ["atmalof", "morris", "abalone"])
+async def test_a_whole_game_against_the_bot_is_legal_and_verifies(
+    referee: Referee, game: str, level: int
+) -> None:
+    """Every action of the bot goes through the referee's checks: one it refused would leave
+    the game waiting for the bot, and alice without a move before any result."""
+    replies, seat = await start(referee, game, level=level, starter="random")
+    replies += await play_out(referee, seed=3 + level)
+    assert bot_moves(replies, seat), "the bot never moved"
+    assert any(isinstance(e, Result) for r in replies for e in r.events)
+    verified = await referee.verify(HERE)
+    assert verified.ok and verified.text.startswith("Verified"), verified.text
+    g = await referee.store.latest_game(HERE.channel_id)
+    assert g is not None and g.rated == 0
+    assert await rating_change(referee.store, g.id) is None  # never on a ladder
+
+
+async def test_practice_is_never_rated(referee: Referee) -> None:
+    refused = await referee.practice(HERE, ALICE, "morris", bot=BOT, rated=True)
+    assert refused.reason == "practice_rated" and refused.ephemeral
+    await start(referee)
+    await referee.resign(HERE, ALICE)
+    g = await referee.store.latest_game(HERE.channel_id)
+    assert g is not None and g.status == "finished" and g.winner == 1
+    assert await rating_change(referee.store, g.id) is None
+    season = await season_of(referee.store, 1)
+    assert await ladders(referee.store, 1, season) == []  # nobody on any ladder
+
+
+@pytest.mark.parametrize("level", [0, 6, -1, "3", 2.5, True])
+async def test_a_level_out_of_range_is_refused_privately(referee: Referee, level: object) -> None:
+    refused = await referee.practice(HERE, ALICE, "morris", bot=BOT, level=level)  # type: ignore[arg-type]
+    assert refused.refused and refused.reason == "practice_level", refused.text
+    assert "1" in refused.text and "5" in refused.text
+    assert await referee.store.active_game(HERE.channel_id) is None
+
+
+async def test_a_stranger_cannot_play_in_someone_elses_practice_game(referee: Referee) -> None:
+    await start(referee)
+    for attempt in (
+        referee.act(HERE, CAROL, "place d7"),
+        referee.resign(HERE, CAROL),
+        referee.offer_draw(HERE, CAROL),
+        referee.request_takeback(HERE, CAROL),
+    ):
+        reply = await attempt
+        assert reply.refused and reply.reason == "not_a_player", reply.text
+    g = await referee.store.active_game(HERE.channel_id)
+    assert g is not None and g.seq == 0
+
+
+async def test_the_bot_allows_a_takeback(referee: Referee) -> None:
+    await start(referee)
+    await shown(referee, HERE, await referee.act(HERE, ALICE, "place d7"))
+    asked = await referee.request_takeback(HERE, ALICE)
+    answers = await shown(referee, HERE, asked)
+    assert answers[0].notice == "takeback_asked" and len(answers) == 2
+    g = await referee.store.active_game(HERE.channel_id)
+    assert g is not None and g.seq == 0 and g.takeback_offer is None  # both moves undone
+    assert await referee.legal_moves(HERE, ALICE)  # alice to move again
+
+
+async def test_the_bot_answers_a_draw_offer_by_its_rule(referee: Referee) -> None:
+    await start(referee)
+    g = await referee.store.active_game(HERE.channel_id)
+    assert g is not None
+    fair = Practice.draw_acceptable(g, await referee.ctx.state(g))
+    answers = await shown(referee, HERE, await referee.offer_draw(HERE, ALICE))
+    assert len(answers) == 2, [a.text for a in answers]
+    if fair:
+        assert answers[1].kind is ReplyKind.GAME_END
+    else:
+        assert answers[1].notice == "draw_declined"
+
+
+async def test_a_rematch_of_a_practice_game_starts_at_once_with_the_other_side_first(
+    referee: Referee,
+) -> None:
+    await start(referee)
+    await referee.resign(HERE, ALICE)
+    again = await referee.rematch(HERE, ALICE)
+    assert again.ok, again.text
+    replies = await shown(referee, HERE, again)
+    g = await referee.store.active_game(HERE.channel_id)
+    assert g is not None and g.practice == 3 and g.bot_seat == 0 and g.rematch_of is not None
+    assert bot_moves(replies, 0)  # the bot, second last time, starts and has moved
+
+
+async def test_after_a_restart_the_bot_moves_when_it_is_its_turn(
+    store: Store, store_url: str, clock: ManualClock
+) -> None:
+    first = Referee(store, clock, render=False, practice_nodes=NODES)
+    await start(first)
+    moved = await first.act(HERE, ALICE, "place d7")  # shown by nobody: the process dies here
+    assert moved.ok
+    await first.close()
+    await store.close()
+    reopened = await open_store(store_url)
+    try:
+        second = Referee(reopened, clock, render=False, practice_nodes=NODES)
+        notices = await second.sweep()  # the first sweep of a process: every waiting game
+        assert [n.where for n in notices] == [HERE]
+        assert bot_moves([n.reply for n in notices], 1)
+        assert await second.legal_moves(HERE, ALICE)  # alice's turn again
+        assert await second.sweep() == []  # nothing more to do
+        await second.close()
+    finally:
+        await reopened.close()
+
+
+async def test_the_sweeper_moves_for_the_bot_only_once_the_turn_is_stale(
+    referee: Referee, clock: ManualClock
+) -> None:
+    await referee.sweep()  # this process's first sweep is done
+    await start(referee)
+    await referee.act(HERE, ALICE, "place d7")  # nobody showed it: no answer yet
+    assert await referee.sweep() == []  # the command that made the turn answers it
+    clock.advance(10)
+    notices = await referee.sweep()
+    assert bot_moves([n.reply for n in notices], 1)
+
+
+async def test_the_bot_must_not_be_the_player(referee: Referee) -> None:
+    me = Actor(BOT.id, "me")
+    refused = await referee.practice(HERE, me, "morris", bot=BOT)
+    assert refused.refused and refused.reason == "challenge_yourself"
+
+
+async def test_the_bot_declines_a_draw_when_it_stands_better(referee: Referee) -> None:
+    await start(referee, "morris", level=3)
+    rng = random.Random(2)
+    for _ in range(60):  # alice plays at random until the bot's evaluation favours it
+        g = await referee.store.active_game(HERE.channel_id)
+        assert g is not None, "the game ended before the bot stood better"
+        if not Practice.draw_acceptable(g, await referee.ctx.state(g)):
+            break
+        moves = await referee.legal_moves(HERE, ALICE)
+        await shown(referee, HERE, await referee.act(HERE, ALICE, rng.choice(moves)))
+    else:
+        raise AssertionError("the bot never stood better")
+    answers = await shown(referee, HERE, await referee.offer_draw(HERE, ALICE))
+    assert [a.notice for a in answers] == ["draw_offered", "draw_declined"]
+    g = await referee.store.active_game(HERE.channel_id)
+    assert g is not None and g.draw_offer is None  # the game goes on
+
+
+@pytest.mark.sqlite_only
+async def test_a_store_that_cannot_write_delays_the_bots_move_without_an_error(
+    referee: Referee, store: Store, clock: ManualClock
+) -> None:
+    await referee.sweep()  # this process's first sweep is done
+    await start(referee)
+    placed = await referee.act(HERE, ALICE, "place d7")
+    await store.db.execute("PRAGMA query_only = ON")  # type: ignore[attr-defined]
+    replies = await shown(referee, HERE, placed)  # the bot's move cannot be saved
+    assert replies == [placed]
+    await store.db.execute("PRAGMA query_only = OFF")  # type: ignore[attr-defined]
+    clock.advance(10)
+    notices = await referee.sweep()  # the sweeper makes the move once the store writes again
+    assert bot_moves([n.reply for n in notices], 1)
+
+
+async def test_a_roll_the_sweeper_completes_is_answered_by_the_bot_in_the_same_sweep(
+    referee: Referee, clock: ManualClock
+) -> None:
+    await referee.sweep()  # this process's first sweep is done
+    await start(referee, "atmalof")
+    announced = await referee.act(HERE, ALICE, "drop row 1")
+    assert announced.pending_roll  # the process dies before the roll is shown and made
+    clock.advance(10)
+    notices = await referee.sweep()
+    assert bot_moves([n.reply for n in notices[:1]], 0)  # alice's drop, rolled
+    assert bot_moves([n.reply for n in notices[1:]], 1)  # then the bot's action
+
+
+async def test_the_thinker_answers_from_its_worker_and_starts_a_new_one_after_close() -> None:
+    thinker = Thinker()
+    try:
+        game = engine.get_game("abalone")
+        state = game.new("standard")
+        first = await thinker.choose("abalone", state, 5, seed=1, nodes=NODES)
+        assert first in game.legal(state)
+        thinker.close()  # as Referee.close does; a later search makes a new worker
+        assert await thinker.choose("abalone", state, 5, seed=1, nodes=NODES) == first
+    finally:
+        thinker.close()

@@ -1,0 +1,148 @@
+"""Practice games on Discord (issue 18): /practice and /challenge with the bot itself start a
+game at once; each of the player's moves is answered by the bot's move as a followup of the
+same interaction, with its board; whole games of each game end; refusals are private. The real
+discord.py bot, recorded HTTP calls, the real worker process with a small node budget."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.clock import ManualClock
+from bot.discord_ui.app import RefereeBot
+from bot.referee import Referee
+from bot.store import SqliteStore
+from tests.discord.conftest import ALICE, BOB
+from tests.discord.harness import BOT_USER_ID, Exchange, Harness, Person
+from tests.discord.play import PNG, button, message_with_buttons
+
+NODES = 40
+THE_BOT = Person(BOT_USER_ID, "referee")
+SMALL_ATMALOF = "rows=4 cols=4 beyond_rows=0 beyond_cols=0 pieces=5 line=3"
+FINISHED_COLOUR = 0xC9A227
+
+
+@pytest.fixture
+async def practice_bot(db_path: Path, clock: ManualClock) -> AsyncIterator[Harness]:
+    store = await SqliteStore.open(str(db_path))
+    bot = RefereeBot(Referee(store, clock=clock, practice_nodes=NODES), sweep_seconds=None)
+    h = await Harness(bot).start()
+    try:
+        yield h
+    finally:
+        await h.close()
+        await store.close()
+    assert not h.stray, f"stray requests: {[(c.method, c.path) for c in h.stray]}"
+
+
+def boards(exchange: Exchange) -> int:
+    return sum(1 for _, _, data in exchange.files if data.startswith(PNG))
+
+
+async def legal(h: Harness) -> list[str]:
+    choices = await h.autocomplete(ALICE, "play", "command")
+    return [c["value"] for c in choices if not c["name"].startswith("…")]
+
+
+async def play_out(h: Harness, seed: int, limit: int = 300) -> list[Exchange]:
+    """alice plays random legal commands by /play until she has none left (the game ended)."""
+    rng = random.Random(seed)
+    played: list[Exchange] = []
+    for _ in range(limit):
+        commands = await legal(h)
+        if not commands:
+            return played
+        exchange = await h.slash(ALICE, "play", command=f"{rng.choice(commands)} confirm")
+        assert not exchange.first.ephemeral, exchange.text
+        played.append(exchange)
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [("atmalof", {"variant": "custom", "options": SMALL_ATMALOF}), ("morris", {}), ("abalone", {})],
+)
+async def test_a_whole_practice_game(practice_bot: Harness, game: str, options: dict) -> None:
+    h = practice_bot
+    started = await h.slash(ALICE, "practice", game=game, level=2, starter="me", **options)
+    assert not started.first.ephemeral and started.first.response_type == 4, started.text
+    assert "Practice: Alice plays the bot at level 2" in started.text
+    assert len(started.messages) == 1  # alice moves first: the bot waits
+    played = await play_out(h, seed=11)
+    assert len(played) >= 3
+    answered = [e for e in played if len(e.messages) >= 2]
+    assert answered, "the bot never answered"
+    for exchange in answered:  # alice's move, then the bot's as a followup with its board
+        assert exchange.first.kind == "callback"
+        assert all(c.kind == "followup" and not c.ephemeral for c in exchange.messages[1:])
+        assert boards(exchange) >= 2
+    final = played[-1].last
+    assert final.embeds and final.embeds[0].get("color") == FINISHED_COLOUR, final.text
+    verified = await h.slash(ALICE, "verify")
+    assert "Verified" in verified.text, verified.text
+
+
+async def test_challenging_the_bot_itself_starts_a_practice_game(practice_bot: Harness) -> None:
+    h = practice_bot
+    started = await h.slash(ALICE, "challenge", game="morris", opponent=THE_BOT, starter="them")
+    assert not started.first.ephemeral, started.text
+    assert "Practice: Alice plays the bot at level 3" in started.text
+    assert not any(":accept:" in c for m in started.messages for c in m.custom_ids)
+    assert len(started.messages) == 2 and boards(started) == 2  # the bot's first move follows
+    assert ALICE.mention in started.last.content  # now alice is to move
+
+
+async def test_rated_or_a_thread_with_the_bot_is_refused_privately(practice_bot: Harness) -> None:
+    h = practice_bot
+    rated = await h.slash(ALICE, "challenge", game="morris", opponent=THE_BOT, rated=True)
+    assert rated.all_ephemeral and "never rated" in rated.text, rated.text
+    thread = await h.slash(ALICE, "challenge", game="morris", opponent=THE_BOT, thread=True)
+    assert thread.all_ephemeral and "thread" in thread.text, thread.text
+    assert not [c for c in h.rest_calls if c.path.endswith("/threads")]
+
+
+@pytest.mark.parametrize("level", [0, 6, 99])
+async def test_a_level_out_of_range_is_refused_privately(practice_bot: Harness, level: int) -> None:
+    h = practice_bot
+    refused = await h.slash(ALICE, "practice", game="morris", level=level)
+    assert refused.all_ephemeral, refused.text
+    assert "level" in refused.text and "1" in refused.text and "5" in refused.text, refused.text
+    assert (await h.slash(ALICE, "board")).all_ephemeral  # no game was started
+
+
+async def test_a_stranger_cannot_play_in_a_practice_game(practice_bot: Harness) -> None:
+    h = practice_bot
+    await h.slash(ALICE, "practice", game="morris", starter="me")
+    for path, values in (("place", {"point": "d7"}), ("resign", {}), ("draw offer", {})):
+        refused = await h.slash(BOB, path, **values)
+        assert refused.all_ephemeral and "not playing" in refused.text, refused.text
+    assert await h.autocomplete(BOB, "play", "command") == []
+    placed = await h.slash(ALICE, "place", point="d7")  # alice's game goes on
+    assert len(placed.messages) == 2
+
+
+async def test_the_rematch_button_starts_the_next_practice_game(practice_bot: Harness) -> None:
+    h = practice_bot
+    await h.slash(ALICE, "practice", game="morris", starter="me")
+    resigned = await h.slash(ALICE, "resign")
+    again = await h.click(ALICE, message_with_buttons(resigned).message,
+                          button(message_with_buttons(resigned), "rematch"))  # fmt: skip
+    assert not again.all_ephemeral, again.text
+    assert "Practice: Alice plays the bot at level 3" in again.text
+    assert boards(again) == 2  # the bot starts the rematch, and has moved
+
+
+async def test_the_bots_drop_is_announced_then_rolled_in_two_followups(
+    practice_bot: Harness,
+) -> None:
+    h = practice_bot
+    started = await h.slash(ALICE, "practice", game="atmalof", starter="them")
+    board, announced, rolled = started.messages
+    assert board.kind == "callback" and boards(started) == 2
+    assert announced.kind == "followup" and not announced.files  # nothing rolled yet
+    assert "announces" in announced.text and not announced.ephemeral
+    assert rolled.kind == "followup" and any(d.startswith(PNG) for _, _, d in rolled.files)
+    assert ALICE.mention in rolled.content  # alice to move
