@@ -76,9 +76,9 @@ def clocks_line(g: GameRow, sides: tuple[str, str], to_move: int, now: float) ->
         "board.clocks",
         {
             "side0": side_msg(g.game, 0),
-            "time0": format_seconds(left[0]),
+            "time0": duration(left[0]),
             "side1": side_msg(g.game, 1),
-            "time1": format_seconds(left[1]),
+            "time1": duration(left[1]),
         },
     )
 
@@ -90,19 +90,30 @@ def side_msg(game: str, seat: int) -> Msg:
 
 def result_line(g: GameRow, sides: tuple[str, str], outcome: Outcome) -> Msg:
     """ "Game over: alice (Red) wins (Blue resigned)."."""
-    return Msg("board.game_over", {"outcome": outcome_msg(g.game, g.names, sides, outcome)})
+    said = outcome_msg(g.game, g.names, sides, outcome, json.loads(g.options or "{}"))
+    return Msg("board.game_over", {"outcome": said})
 
 
-def outcome_msg(game: str, names: tuple[str, str], sides: tuple[str, str], outcome: Outcome) -> Msg:
+def outcome_msg(
+    game: str,
+    names: tuple[str, str],
+    sides: tuple[str, str],
+    outcome: Outcome,
+    options: Mapping[str, Any] | None = None,
+) -> Msg:
     """ "alice (Red) wins (Blue resigned)", "a draw (...)", "no result (aborted by ...)" as
     data: the reason is the engine's or the referee's English, said elsewhere by how the game
-    ended (``end.<termination>``)."""
+    ended (``end.<termination>``). ``options``: the game's full options, for what an ending
+    names (Atmalof's line length: "five in a row")."""
     english = outcome.reason.rstrip(".")
     loser: Any = ""
     if outcome.winner is not None:
         seat = 1 - outcome.winner
         loser = _who_msg(game, names, sides, seat)
-    reason = coded(f"end.{outcome.termination.value}", english, loser=loser)
+    params: dict[str, Any] = {"loser": loser}
+    if options and "line" in options:
+        params["k"] = options["line"]
+    reason = coded(f"end.{outcome.termination.value}", english, **params)
     if outcome.winner is not None:
         who = _who_msg(game, names, sides, outcome.winner)
         return Msg("outcome.win", {"who": who, "reason": reason})
@@ -189,7 +200,7 @@ def options_line(
         for k, v in changed_options(game, variant, options).items()
     ]
     if clock != "none":
-        parts.append(Msg("options.clock", {"clock": clock}))
+        parts.append(Msg("options.clock", {"clock": clock_msg(clock)}))
     return Msg("options.changed", {"options": parts}) if parts else None
 
 
@@ -243,7 +254,36 @@ def rating_lines(rated: Rated, names: Sequence[str]) -> list[Msg]:
                 },
             )
         )
-    lines = [Msg("rating.line", {"ladder": rated.ladder, "changes": parts})]
+    lines = [Msg("rating.line", {"ladder": ladder_name(rated.ladder), "changes": parts})]
     if any(rated.provisional_before) or any(rated.provisional_after):
         lines.append(Msg("rating.provisional_note"))
     return lines
+
+
+def ladder_name(ladder: str) -> Msg:
+    """A ladder's name: the game's ("Nine Men's Morris"), with its variant when split
+    ("atmalof/junior": "Atmalof (junior)")."""
+    game, _, variant = ladder.partition("/")
+    if variant:
+        return Msg("ladder.name_variant", {"game": Msg(f"game.{game}"), "variant": variant})
+    return Msg(f"game.{game}")
+
+
+def duration(seconds: float) -> Msg:
+    """A time left or waited: "4:05" and "1:02:03" the same in every language; "2d 3h" (long
+    correspondence times) in the reader's units."""
+    text = format_seconds(seconds)
+    if "d" not in text:
+        return Msg("plain", {"text": text})
+    s = max(0, int(seconds))
+    return Msg("time.days_hours", {"d": s // 86400, "h": s % 86400 // 3600})
+
+
+def clock_msg(clock: str) -> Msg:
+    """A game's clock as stored ("none", "10+5", "24h"), in the reader's words."""
+    spec = ClockSpec.parse(clock)
+    if not spec.enabled:
+        return Msg("clock.none")
+    if spec.kind == "correspondence":
+        return Msg("clock.per_move", {"hours": f"{spec.per_move / 3600:g}"})
+    return Msg("plain", {"text": spec.text})

@@ -40,7 +40,7 @@ log = logging.getLogger(__name__)
 
 TABLE = Where(guild_id=None, channel_id=1)
 BANNER = translations.words("en").t("console.banner")  # the English table's
-UNEXPECTED = "Something went wrong on my side and it has been logged; the table goes on."
+UNEXPECTED = say(msg("console.unexpected"))  # its English; said in the table's language
 # What a button under a reply does, typed at the table instead.
 TYPED = {
     ButtonKind.ACCEPT: "accept",
@@ -64,11 +64,7 @@ MODERATOR_WORDS = (
     "season-close",
     "close-season",
 )
-MODERATOR_HINT = (
-    "(At this table the moderator types those as `referee: rewind 3`, `referee: resume`, "
-    "`referee: restore 2 <reason>`, `referee: award <name|draw> <reason>` or "
-    "`referee: void <reason>`.)"
-)
+MODERATOR_HINT = msg("console.moderator_hint")
 UNSAFE_IN_FILE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 
 
@@ -142,7 +138,7 @@ class ConsoleTable:
         asked = [names[i] for i in reply.mentions if i in names]
         if reply.ephemeral and self.current is not None:  # a private question: its asker's
             asked = [self.current.name]
-        whom = asked[0] if len(asked) == 1 else "name"
+        whom = asked[0] if len(asked) == 1 else say(msg("console.name_placeholder"), self.lang)
         lines = [b.typed or TYPED.get(b.kind) for b in reply.buttons]
         typed = [f"`{whom}: {line}`" for line in lines if line]
         if len(typed) == 1:
@@ -173,7 +169,7 @@ class ConsoleTable:
             raise
         except Exception:
             log.exception("console line failed: %r", text[:300])
-            self.say(UNEXPECTED)
+            self.say(say(msg("console.unexpected"), self.lang))
             return True
 
     async def _line(self, text: str) -> bool:
@@ -202,7 +198,7 @@ class ConsoleTable:
                 self.show(refused(exc))
             return True
         if self.current is None:
-            self.say("who is speaking? write `name: command`, e.g. `alice: help`")
+            self.say(say(msg("console.who_speaks"), self.lang))
             return True
         for named in self.named_in(words):
             self.actor(named)  # "challenge bob ...", "stats bob": bob is at the table now
@@ -215,7 +211,7 @@ class ConsoleTable:
                 return True
             self.show(shown)
             if shown is reply and reply.ok and words and words[0].lower() == "dispute":
-                self.say(MODERATOR_HINT)
+                self.say(say(MODERATOR_HINT, self.lang))
         try:
             for notice in await self.referee.sweep():
                 self.show(notice.reply)

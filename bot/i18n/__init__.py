@@ -6,7 +6,7 @@ types (a reply is read by its fields), so the referee can say its English for lo
 and every front end can say the same reply in its own language.
 """
 
-from bot.i18n.message import Msg, coded, from_data, msg, plain, say, say_all, to_data
+from bot.i18n.message import Msg, coded, from_data, msg, number, plain, say, say_all, to_data
 from bot.i18n.replies import button_label, reply_words
 
 __all__ = [
@@ -15,6 +15,7 @@ __all__ = [
     "coded",
     "from_data",
     "msg",
+    "number",
     "plain",
     "reply_words",
     "say",

@@ -6,10 +6,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from babel.numbers import format_decimal
+
 from translations import DEFAULT, words
 
 PLAIN = "plain"  # text that is the same in every language: names, notation, someone's own words
 CODED = "coded"  # a sentence whose English is made elsewhere (the engine), said by its code
+NUMBER = "number"  # a decimal number, written as the language writes it ("3.5", "3,5")
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +35,11 @@ def plain(text: str) -> Msg:
     return Msg(PLAIN, {"text": text})
 
 
+def number(value: float, digits: int = 1) -> Msg:
+    """A decimal number with ``digits`` after the point, in the reader's notation."""
+    return Msg(NUMBER, {"value": float(value), "digits": int(digits)})
+
+
 def coded(key: str, english: str, **params: Any) -> Msg:
     """A sentence the engine (or a record) already says in English: English shows ``english``
     as it is; another language says ``key`` with ``params``, or, where its catalog cannot yet,
@@ -51,6 +59,9 @@ def say(message: Msg, lang: str = "en") -> str:
     """The sentence in ``lang`` (``en``, ``hu``, ``eo``, ``is``)."""
     if message.key == PLAIN:
         return str(message.params["text"])
+    if message.key == NUMBER:
+        pattern = "0." + "0" * int(message.params["digits"]) if message.params["digits"] else "0"
+        return format_decimal(message.params["value"], format=pattern, locale=lang)
     if message.key == CODED:
         english = str(message.params["en"])
         key = str(message.params["key"])

@@ -112,7 +112,10 @@ def text_board(view: BoardView) -> str:
     head, _, status = board.rpartition("\n")
     counts = status.rpartition(";")[0]  # "Red 3 in hand, Blue 2 in hand; Blue to move"
     sides = engine.get_game(view.game).side_names
-    said = texts.outcome_msg(view.game, view.players or sides, sides, view.outcome)
+    line = getattr(view.state, "line", None)  # Atmalof's: "five in a row"
+    said = texts.outcome_msg(
+        view.game, view.players or sides, sides, view.outcome, {"line": line} if line else None
+    )
     over = say(msg("board.text_over", outcome=said), view.lang or "en")
     return f"{head}\n{counts}; {over}" if counts else f"{head}\n{over}".lstrip("\n")
 

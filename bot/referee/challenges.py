@@ -114,7 +114,7 @@ class Challenges:
                 opponent=whom,
                 game=msg(f"game.{rules.name}"),
                 variant=state.variant,
-                clock=spec.text,
+                clock=texts.clock_msg(spec.text),
                 first=first,
                 n=int(self.ctx.challenge_ttl // 60),
             ),

@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 import engine
-from bot.clock import ClockSpec, format_seconds
+from bot import texts
+from bot.clock import ClockSpec
 from bot.errors import Refusal
 from bot.i18n import msg, say
 from bot.ladder_store import change_game
@@ -208,7 +209,7 @@ class Endings:
             if now < g.deadline:
                 raise Refusal(
                     "claim_time_left",
-                    {"opponent": g.names[other], "left": format_seconds(g.deadline - now)},
+                    {"opponent": g.names[other], "left": texts.duration(g.deadline - now)},
                     game_id=g.id,
                 )
             outcome = Outcome(Termination.TIMEOUT, seat, f"{sides[other]} ran out of time")
@@ -219,8 +220,8 @@ class Endings:
                 "claim_not_abandoned",
                 {
                     "opponent": g.names[other],
-                    "idle": format_seconds(idle),
-                    "after": format_seconds(self.ctx.abandon_after),
+                    "idle": texts.duration(idle),
+                    "after": texts.duration(self.ctx.abandon_after),
                 },
                 game_id=g.id,
             )

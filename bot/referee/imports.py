@@ -130,10 +130,10 @@ def _shown_line(record: Record, verified: bool, outcome: Outcome | None) -> Msg:
     if verified:
         if outcome is None:
             return msg("import.shown_running", n=n)
-        said = outcome_msg(record.game, names, game.side_names, outcome)
+        said = outcome_msg(record.game, names, game.side_names, outcome, record.options)
         return msg("import.shown_result", n=n, outcome=said)
     if record.result is not None:
-        stated = outcome_msg(record.game, names, game.side_names, record.result)
+        stated = outcome_msg(record.game, names, game.side_names, record.result, record.options)
         return msg("import.shown_unconfirmed", n=n, outcome=stated)
     return msg("import.shown_replayed", n=n)
 

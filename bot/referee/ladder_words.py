@@ -6,21 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.i18n import Msg, msg
+from bot.i18n import Msg, msg, number
 from bot.ladder.ratings import RatingState, is_provisional, rating_text
 from bot.ladder.stats import DiceLuck, PlayerStats, Record, Streak
 from bot.ladder.tables import Leaderboard, LeaderboardRow
 from bot.referee.replies import Actor
+from bot.texts import ladder_name
 
 _STREAK = {"W": "stats.streak_wins", "L": "stats.streak_losses", "D": "stats.streak_draws"}
-
-
-def ladder_name(ladder: str) -> Msg:
-    """A ladder's name: the game's ("Nine Men's Morris"), with its variant when split."""
-    game, _, variant = ladder.partition("/")
-    if variant:
-        return msg("ladder.name_variant", game=msg(f"game.{game}"), variant=variant)
-    return msg(f"game.{game}")
 
 
 def ladder_title(ladder: str, season: int) -> Msg:
@@ -132,16 +125,16 @@ def dice_luck_msg(luck: DiceLuck) -> Msg:
     if abs(saved) < 0.05:
         verdict = msg("luck.as_expected")
     elif saved > 0:
-        verdict = msg("luck.lucky", by=f"{saved:.1f}")
+        verdict = msg("luck.lucky", by=number(saved))
     else:
-        verdict = msg("luck.unlucky", by=f"{-saved:.1f}")
+        verdict = msg("luck.unlucky", by=number(-saved))
     said = msg(
         "luck.line",
         drops=msg("luck.drops", n=luck.rolls),
-        mean=f"{luck.mean_roll:.1f}",
-        expected=f"{luck.expected_mean_roll:.1f}",
+        mean=number(luck.mean_roll),
+        expected=number(luck.expected_mean_roll),
         lost=msg("luck.turns", n=luck.lost_turns),
-        expected_lost=f"{luck.expected_lost_turns:.1f}",
+        expected_lost=number(luck.expected_lost_turns),
         verdict=verdict,
     )
     return msg("stats.dice_luck", luck=said)

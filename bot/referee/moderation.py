@@ -16,7 +16,7 @@ from typing import Any
 
 import engine
 from bot import texts
-from bot.clock import ClockSpec, format_seconds
+from bot.clock import ClockSpec
 from bot.errors import BrokenGame, Refusal
 from bot.i18n import Msg, msg, say
 from bot.ladder_store import change_game
@@ -186,14 +186,18 @@ class Moderation:
             key,
             moderator=actor.name,
             id=g.id,
-            reason=why,
+            reason=why if _reason(reason) else msg("moderation.review"),
             number=number,
             action=rows[-1].action if rows else "",
             player=texts.seat_msg(g, state.to_move),
             seq=g.seq,
         )
         text = say(said)
-        view = BoardView(g.game, state, last, await self._board_theme(g), g.names, None)
+        lang = self.ctx.language
+        if g.guild_id is not None:  # the picture and its text in the server's language
+            lang = (await self.ctx.store.guild_settings(g.guild_id)).get("language") or lang
+        theme = await self._board_theme(g)
+        view = BoardView(g.game, state, last, theme, g.names, None, lang=lang)
         image = await boards.png(self.ctx.renderer, view)
         return Reply(
             text=text,
@@ -227,9 +231,13 @@ class Moderation:
         note = {"reason": why, "paused": round(paused, 3)}
         event = NewEvent("resume", now, user_id=actor.id, note=note)
         g = await self._change_kept(g, state, changes, event)
-        said = {"moderator": actor.name, "why": why, "paused": format_seconds(paused)}
+        said: dict[str, Any] = {
+            "moderator": actor.name,
+            "why": why if _reason(reason) else msg("moderation.no_fault_found"),
+            "paused": texts.duration(paused),
+        }
         code = "resumed_clocks" if spec.enabled else "resumed"  # no clock: nothing goes on
-        shown = await board_reply(self.ctx, g, state, texts.notice_text(code, said))
+        shown = await board_reply(self.ctx, g, state, msg(f"notice.{code}", **said))
         shown.notice, shown.params = code, said
         return shown
 

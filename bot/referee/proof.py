@@ -147,16 +147,17 @@ def _finding(code: str, english: str, params: Mapping[str, Any]) -> Msg:
         return plain(english)
     said = dict(params)
     if code == "result":
-        said["outcome"] = _result_msg(str(said.pop("game")), said.get("outcome"))
+        game, options = str(said.pop("game")), said.pop("options", None)
+        said["outcome"] = _result_msg(game, said.get("outcome"), options)
     return coded(f"verify.{code}", english, **said)
 
 
-def _result_msg(game: str, outcome: Outcome | None) -> Msg:
+def _result_msg(game: str, outcome: Outcome | None, options: Any = None) -> Msg:
     """A verified result from the sides' point of view ("White wins (Black resigned)")."""
     if outcome is None:
         return msg("verify.running")
     sides = engine.get_game(game).side_names
-    return texts.outcome_msg(game, sides, sides, outcome)
+    return texts.outcome_msg(game, sides, sides, outcome, options)
 
 
 def _summary(verdict: Verification) -> Msg:
@@ -174,7 +175,7 @@ def _summary(verdict: Verification) -> Msg:
         game=msg(f"game.{data['game']}"),
         variant=data["variant"],
         counted=counted,
-        result=_result_msg(str(data["game"]), data["outcome"]),
+        result=_result_msg(str(data["game"]), data["outcome"], data.get("options")),
     )
     if not data["seed_revealed"]:
         said = msg("verify.summary_unrolled", summary=said)

@@ -143,7 +143,7 @@ def _rolls(walk: _Walk, recomputed: bool) -> None:
 
 def _result(walk: _Walk, game: Game[Any, Any], result: Outcome | None) -> None:
     english = f"result: {_describe_result(game, result)}"
-    walk.note("result", english, game=game.name, outcome=result)
+    walk.note("result", english, game=game.name, outcome=result, options=walk.record.options)
 
 
 def _conclude(
@@ -202,6 +202,7 @@ def _conclude(
             "outcome": record.result,
             "seed_revealed": record.seed is not None,
             "version": record.version,
+            "options": record.options,
         },
     )
 

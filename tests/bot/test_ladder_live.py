@@ -100,7 +100,10 @@ async def test_a_loss_on_time_counts_as_a_loss(
     await play(referee, HERE, ALICE, "place d7")
     clock.advance(61)
     (notice,) = await referee.sweep()
-    assert "ran out of time" in notice.reply.text and "Ratings (morris)" in notice.reply.text
+    assert (
+        "ran out of time" in notice.reply.text
+        and "Ratings (Nine Men's Morris)" in notice.reply.text
+    )
     table = await stored(store)
     assert (table[ALICE.id].wins, table[BOB.id].losses) == (1, 1)
 
@@ -114,7 +117,7 @@ async def test_abandonment_and_a_moderators_award_count(
     assert (await referee.claim(HERE, ALICE)).ok
     await start(referee, "morris", rated=True, first=BOB, second=ALICE)
     awarded = await referee.award(HERE, MOD, BOB, "alice left the server")
-    assert "Ratings (morris)" in awarded.text
+    assert "Ratings (Nine Men's Morris)" in awarded.text
     table = await stored(store)
     assert (table[ALICE.id].wins, table[ALICE.id].losses) == (1, 1)
     assert (table[BOB.id].wins, table[BOB.id].losses) == (1, 1)

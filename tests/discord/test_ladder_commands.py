@@ -20,7 +20,9 @@ async def rated_win(h: Harness, winner, loser, game: str = "morris") -> str:
 
 async def test_the_result_message_shows_each_players_rating_change(harness: Harness) -> None:
     text = await rated_win(harness, ALICE, BOB)
-    assert "Ratings (morris): Alice 1500? → 1662? (+162), Bob 1500? → 1338? (-162)" in text
+    assert (
+        "Ratings (Nine Men's Morris): Alice 1500? → 1662? (+162), Bob 1500? → 1338? (-162)" in text
+    )
 
 
 async def test_a_casual_result_shows_no_ratings(harness: Harness) -> None:
