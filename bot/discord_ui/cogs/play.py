@@ -73,7 +73,7 @@ def unique(values: list[str]) -> list[str]:
 MORE = "…"  # the name of the last choice when more match than Discord shows
 
 
-def capped(values: list[str], typed: str) -> list[Choice[str]]:
+def capped(values: list[str], typed: str, lang: str = "en") -> list[Choice[str]]:
     """At most 25 choices; when more match, the 25th says how many more and how to narrow them.
 
     Discord lets a person pick any choice, so that one's value is what they typed (or "?"):
@@ -83,7 +83,7 @@ def capped(values: list[str], typed: str) -> list[Choice[str]]:
         return [Choice(name=v[:100], value=v[:100]) for v in values]
     shown = values[: MAX_CHOICES - 1]
     more = len(values) - len(shown)
-    name = f"{MORE} {more} more: type more of the move to narrow the list"
+    name = f"{MORE} {say(msg('discord.more_choices', n=more), lang)}"
     return [Choice(name=v[:100], value=v[:100]) for v in shown] + [
         Choice(name=name, value=(typed.strip() or "?")[:100])
     ]
@@ -145,7 +145,11 @@ class Play(commands.Cog):
         found: list[str] = []
         for prefix in prefixes:
             found += [pick(n) for n in await self._legal(interaction, prefix)]
-        return capped(unique(found), current)
+        values = unique(found)
+        lang = "en"
+        if len(values) > MAX_CHOICES:  # only then is there a sentence to say
+            lang = (await self.bot.languages(interaction))[1]
+        return capped(values, current, lang)
 
     @staticmethod
     def _typed(current: str) -> str:
