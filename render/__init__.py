@@ -286,7 +286,7 @@ def _map_canvas(canvas: Canvas, cards: list[Tile], base: Mapped) -> Image.Image:
     out = base.framed.copy()
     for index, (box, rgb, mask) in enumerate(canvas.tiles):  # under the boxes mapped
         if index < canvas.early:
-            tile = base.composite_tile(box, canvas.neighbourhood(index))
+            tile = base.composite_tile(box, *canvas.neighbourhood(index))
         else:
             tile = base.sprite_tile(box, rgb, mask)
         out.im.paste(tile.im, (box[0] + 1, box[1], box[2] + 1, box[3]))

@@ -64,6 +64,8 @@ class Canvas(Image.Image):
         self._grid: dict[tuple[int, int], list[tuple[Box, int]]] = {}
         self.early = 0  # tiles[:early] were pasted before any other drawing (see the class)
         self._only_tiles = True  # nothing but tiles drawn so far
+        self._near: list[list[int]] = []  # per early tile: the early tiles overlapping it
+        self._ids: list[tuple[Box, int, int]] = []  # per early tile: its box and sprite's ids
 
     def paste(self, im, box=None, mask=None) -> None:  # type: ignore[override]
         if isinstance(box, Image.Image):  # paste(im, mask)
@@ -78,10 +80,7 @@ class Canvas(Image.Image):
         if clipped is not None:
             tile = fast and self.defer and clipped == box and not isinstance(im, tuple)
             if tile and self._only_tiles:  # an early tile: kept off the canvas for now
-                self.tiles.append((clipped, im, mask))
-                self.early = key = len(self.tiles)
-                self._register(clipped, key)
-                self._pending[key] = key - 1
+                self._early_tile(clipped, im, mask)
                 return
             if not tile:
                 self._only_tiles = False
@@ -127,7 +126,7 @@ class Canvas(Image.Image):
         self.boxes, self.overlaps, self.tiles, self._drawn = [], [], [], []
         self._pending, self._grid = {}, {}
         self.defer = False
-        self.early, self._only_tiles = 0, True
+        self.early, self._only_tiles, self._near, self._ids = 0, True, [], []
 
     def all_boxes(self) -> list[Box]:
         """Every box drawn or kept as a tile."""
@@ -159,7 +158,7 @@ class Canvas(Image.Image):
                     if index is not None:
                         drawn, sprite, alpha = self.tiles[index]
                         if key <= self.early:  # composed: early neighbours may reach in
-                            parts = self.neighbourhood(index)
+                            parts, _ = self.neighbourhood(index)
                             self.im.paste(compose(self.base, drawn, parts), drawn)
                         else:
                             self.im.paste(sprite.im, drawn, alpha.im)
@@ -168,17 +167,34 @@ class Canvas(Image.Image):
                         self.overlaps.append((max(a0, x0), max(b0, y0), min(a1, x1), min(b1, y1)))
         return over
 
-    def neighbourhood(self, index: int) -> tuple[Part, ...]:
-        """The early tiles whose boxes overlap early tile ``index``'s, itself included, in the
-        order they were pasted: what its box shows (before any later drawing)."""
-        x0, y0, x1, y1 = self.tiles[index][0]
-        keys = {
-            key
-            for cell in self._cells((x0, y0, x1, y1))
+    def _early_tile(self, box: Box, im: Image.Image, mask: Image.Image) -> None:
+        """Keep a tile pasted while only tiles were: note which earlier ones it overlaps (the
+        grid holds nothing else yet)."""
+        x0, y0, x1, y1 = box
+        index = len(self.tiles)
+        found = {
+            key - 1
+            for cell in self._cells(box)
             for (a0, b0, a1, b1), key in self._grid.get(cell, ())
-            if 0 < key <= self.early and a0 < x1 and x0 < a1 and b0 < y1 and y0 < b1
+            if a0 < x1 and x0 < a1 and b0 < y1 and y0 < b1
         }
-        return tuple(self.tiles[key - 1] for key in sorted(keys))
+        near = self._near
+        for other in found:
+            near[other].append(index)  # ascending: later tiles come later
+        near.append([*sorted(found), index])
+        self._ids.append((box, id(im), id(mask)))
+        self.tiles.append((box, im, mask))
+        self.early = key = index + 1
+        self._register(box, key)
+        self._pending[key] = index
+
+    def neighbourhood(self, index: int) -> tuple[tuple[Part, ...], Hashable]:
+        """The early tiles whose boxes overlap early tile ``index``'s, itself included, in the
+        order they were pasted (what its box shows before any later drawing), and a key for
+        them (their boxes and their sprites' ids)."""
+        near = self._near[index]
+        tiles, ids = self.tiles, self._ids
+        return tuple(tiles[j] for j in near), tuple(ids[j] for j in near)
 
     def _register(self, box: Box, key: int) -> None:
         for cell in self._cells(box):
@@ -280,18 +296,18 @@ class Mapped:
                 self.tiles.popitem(last=False)
         return tile
 
-    def composite_tile(self, box: Box, parts: Sequence[Part]) -> Image.Image:
+    def composite_tile(self, box: Box, parts: tuple[Part, ...], ids: Hashable) -> Image.Image:
         """``box`` of the background with every part's sprite pasted over it in turn, mapped
-        (kept: a marble with its neighbours reaching into its box)."""
+        (kept: a marble with its neighbours reaching into its box); ``ids`` names the parts
+        (``Canvas.neighbourhood``)."""
         if len(parts) == 1:
             return self.sprite_tile(*parts[0])
-        key = ("composite", box, tuple((b, id(rgb), id(mask)) for b, rgb, mask in parts))
+        key = ("composite", box, ids)
         with _LOCK:
             found = self.tiles.get(key)
-            # The entry holds the sprites, so their ids cannot be other images' meanwhile.
-            if found is not None and all(
-                a[1] is b[1] and a[2] is b[2] for a, b in zip(found[2], parts, strict=True)
-            ):
+            # The entry holds the sprites, so their ids cannot be other images' meanwhile (a
+            # tuple compares its items by identity first: the same sprites compare at once).
+            if found is not None and found[2] == parts:
                 self.tiles.move_to_end(key)
                 return found[1]
         size = (box[2] - box[0], box[3] - box[1])
@@ -299,7 +315,7 @@ class Mapped:
         mapped = compose(self.background, box, parts).convert("P", 0, self.palette.im)
         tile.im.paste(mapped, (0, 0, *size))
         with _LOCK:
-            self.tiles[key] = (box, tile, tuple(parts))
+            self.tiles[key] = (box, tile, parts)
             while len(self.tiles) > MAX_TILES:
                 self.tiles.popitem(last=False)
         return tile
