@@ -11,11 +11,13 @@ import io
 import os
 import pkgutil
 import platform
+import re
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
+GOAL = re.compile(r"\(goal|goal [<>]")  # a line that puts a value next to its goal
 SKIP = {"__main__", "timing", "positions", "soak", "soak_processes"}  # helpers, and the soaks
 
 
@@ -46,7 +48,7 @@ def main(argv: list[str]) -> int:
             print(f"FAILED: {type(exc).__name__}: {exc}")
         finally:
             sys.stdout = out.through
-        found = [line for line in out.getvalue().splitlines() if "goal" in line]
+        found = [line for line in out.getvalue().splitlines() if GOAL.search(line)]
         goals += [f"{name}:", *found] if found else []
         print(f"({time.perf_counter() - started:.1f} s)")
     if goals and len(names) > 1:
