@@ -202,7 +202,8 @@ class Canvas(Image.Image):
 
 
 _LOCAL = threading.local()
-KEPT_CANVASES = 2  # per thread: an 800 px canvas holds 2.5 MB
+KEPT_CANVASES = 3  # per thread: one per game at a theme and size (a bot draws the three games in
+# turn; with two kept, a third of its boards copied a whole background first); 2.5 MB at 800 px
 
 
 @contextmanager
