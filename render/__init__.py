@@ -287,8 +287,11 @@ def _draw_on_canvas(scene: _Scene, base: Mapped, canvas: Canvas) -> list[Tile]:
 def _map_canvas(canvas: Canvas, cards: list[Tile], base: Mapped) -> Image.Image:
     """The framed palette image: the mapped background, the kept tiles, the boxes mapped."""
     out = base.framed.copy()
-    for box, rgb, mask in canvas.tiles:  # under the boxes mapped from the canvas
-        tile = base.sprite_tile(box, rgb, mask)
+    for index, (box, rgb, mask) in enumerate(canvas.tiles):  # under the boxes mapped
+        if index < canvas.early:
+            tile = base.composite_tile(box, *canvas.neighbourhood(index))
+        else:
+            tile = base.sprite_tile(box, rgb, mask)
         out.im.paste(tile.im, (box[0] + 1, box[1], box[2] + 1, box[3]))
     map_boxes(canvas, canvas.boxes + canvas.overlaps, base.palette, out)
     for (x0, y0, x1, y1), tile in cards:

@@ -28,6 +28,7 @@ from PIL.ImageFile import ImageFile
 Box = tuple[int, int, int, int]
 
 
+Part = tuple[Box, Image.Image, Image.Image]  # a sprite pasted at a box, with its mask
 GRID = 64  # pixels: boxes are looked up by the grid cells they cover
 
 
@@ -39,6 +40,12 @@ class Canvas(Image.Image):
     box, its box is the background with that sprite, which ``Mapped.sprite_tile`` keeps mapped
     (a piece on its cell); where boxes overlap, the canvas is mapped over the tiles. A tile on
     untouched background is pasted only when something overlaps it, in its turn.
+
+    Tiles pasted before anything else (the pieces a board draws first) stay off the canvas even
+    where they overlap one another (Abalone's marbles touch their neighbours): in the box of
+    such an early tile the image is the background with the early sprites that reach into it,
+    in their order, which ``Mapped.composite_tile`` keeps mapped (``neighbourhood``). One is
+    put on the canvas, composed, only when a later drawing reaches it.
     """
 
     def __init__(self, base: Image.Image) -> None:
@@ -55,6 +62,10 @@ class Canvas(Image.Image):
         self.defer = False
         self._pending: dict[int, int] = {}  # tiles not pasted yet: key -> index in tiles
         self._grid: dict[tuple[int, int], list[tuple[Box, int]]] = {}
+        self.early = 0  # tiles[:early] were pasted before any other drawing (see the class)
+        self._only_tiles = True  # nothing but tiles drawn so far
+        self._near: list[list[int]] = []  # per early tile: the early tiles overlapping it
+        self._ids: list[tuple[Box, int, int]] = []  # per early tile: its box and sprite's ids
 
     def paste(self, im, box=None, mask=None) -> None:  # type: ignore[override]
         if isinstance(box, Image.Image):  # paste(im, mask)
@@ -68,6 +79,11 @@ class Canvas(Image.Image):
         clipped = self._clip(box)
         if clipped is not None:
             tile = fast and self.defer and clipped == box and not isinstance(im, tuple)
+            if tile and self._only_tiles:  # an early tile: kept off the canvas for now
+                self._early_tile(clipped, im, mask)
+                return
+            if not tile:
+                self._only_tiles = False
             over = self._claim(clipped, mask if tile else None)
             if tile:
                 self.tiles.append((clipped, im, mask))
@@ -92,6 +108,7 @@ class Canvas(Image.Image):
         change (call it before drawing: a tile under it is pasted first)."""
         clipped = self._clip(box)
         if clipped is not None:
+            self._only_tiles = False
             self._claim(clipped, None)
             self._register(clipped, 0)
             self.boxes.append(clipped)
@@ -109,6 +126,7 @@ class Canvas(Image.Image):
         self.boxes, self.overlaps, self.tiles, self._drawn = [], [], [], []
         self._pending, self._grid = {}, {}
         self.defer = False
+        self.early, self._only_tiles, self._near, self._ids = 0, True, [], []
 
     def all_boxes(self) -> list[Box]:
         """Every box drawn or kept as a tile."""
@@ -139,11 +157,44 @@ class Canvas(Image.Image):
                     index = self._pending.pop(key, None)
                     if index is not None:
                         drawn, sprite, alpha = self.tiles[index]
-                        self.im.paste(sprite.im, drawn, alpha.im)
+                        if key <= self.early:  # composed: early neighbours may reach in
+                            parts, _ = self.neighbourhood(index)
+                            self.im.paste(compose(self.base, drawn, parts), drawn)
+                        else:
+                            self.im.paste(sprite.im, drawn, alpha.im)
                         self._drawn.append(drawn)
                     if mask is not None and key:
                         self.overlaps.append((max(a0, x0), max(b0, y0), min(a1, x1), min(b1, y1)))
         return over
+
+    def _early_tile(self, box: Box, im: Image.Image, mask: Image.Image) -> None:
+        """Keep a tile pasted while only tiles were: note which earlier ones it overlaps (the
+        grid holds nothing else yet)."""
+        x0, y0, x1, y1 = box
+        index = len(self.tiles)
+        found = {
+            key - 1
+            for cell in self._cells(box)
+            for (a0, b0, a1, b1), key in self._grid.get(cell, ())
+            if a0 < x1 and x0 < a1 and b0 < y1 and y0 < b1
+        }
+        near = self._near
+        for other in found:
+            near[other].append(index)  # ascending: later tiles come later
+        near.append([*sorted(found), index])
+        self._ids.append((box, id(im), id(mask)))
+        self.tiles.append((box, im, mask))
+        self.early = key = index + 1
+        self._register(box, key)
+        self._pending[key] = index
+
+    def neighbourhood(self, index: int) -> tuple[tuple[Part, ...], Hashable]:
+        """The early tiles whose boxes overlap early tile ``index``'s, itself included, in the
+        order they were pasted (what its box shows before any later drawing), and a key for
+        them (their boxes and their sprites' ids)."""
+        near = self._near[index]
+        tiles, ids = self.tiles, self._ids
+        return tuple(tiles[j] for j in near), tuple(ids[j] for j in near)
 
     def _register(self, box: Box, key: int) -> None:
         for cell in self._cells(box):
@@ -151,7 +202,8 @@ class Canvas(Image.Image):
 
 
 _LOCAL = threading.local()
-KEPT_CANVASES = 2  # per thread: an 800 px canvas holds 2.5 MB
+KEPT_CANVASES = 3  # per thread: one per game at a theme and size (a bot draws the three games in
+# turn; with two kept, a third of its boards copied a whole background first); 2.5 MB at 800 px
 
 
 @contextmanager
@@ -170,6 +222,16 @@ def canvas_on(background: Image.Image) -> Iterator[Canvas]:
         kept[id(background)] = canvas  # taken out while in use: never two users at once
         while len(kept) > KEPT_CANVASES:
             kept.popitem(last=False)
+
+
+def compose(background: Image.Image, box: Box, parts: Sequence[Part]):
+    """The core image of ``box`` of ``background`` with every part's sprite pasted in turn at
+    its own box (clipped to ``box``)."""
+    x0, y0, x1, y1 = box
+    region = background.im.crop((x0, y0, x1, y1))
+    for (a0, b0, a1, b1), rgb, mask in parts:
+        region.paste(rgb.im, (a0 - x0, b0 - y0, a1 - x0, b1 - y0), mask.im)
+    return region
 
 
 def _ready(im: object, mode: str) -> bool:
@@ -231,6 +293,30 @@ class Mapped:
         tile.im.paste(region.convert("P", 0, self.palette.im), (0, 0, *rgb.size))
         with _LOCK:
             self.tiles[key] = (box, tile, rgb, mask)
+            while len(self.tiles) > MAX_TILES:
+                self.tiles.popitem(last=False)
+        return tile
+
+    def composite_tile(self, box: Box, parts: tuple[Part, ...], ids: Hashable) -> Image.Image:
+        """``box`` of the background with every part's sprite pasted over it in turn, mapped
+        (kept: a marble with its neighbours reaching into its box); ``ids`` names the parts
+        (``Canvas.neighbourhood``)."""
+        if len(parts) == 1:
+            return self.sprite_tile(*parts[0])
+        key = ("composite", box, ids)
+        with _LOCK:
+            found = self.tiles.get(key)
+            # The entry holds the sprites, so their ids cannot be other images' meanwhile (a
+            # tuple compares its items by identity first: the same sprites compare at once).
+            if found is not None and found[2] == parts:
+                self.tiles.move_to_end(key)
+                return found[1]
+        size = (box[2] - box[0], box[3] - box[1])
+        tile = Image.new("P", size)
+        mapped = compose(self.background, box, parts).convert("P", 0, self.palette.im)
+        tile.im.paste(mapped, (0, 0, *size))
+        with _LOCK:
+            self.tiles[key] = (box, tile, parts)
             while len(self.tiles) > MAX_TILES:
                 self.tiles.popitem(last=False)
         return tile
