@@ -36,6 +36,7 @@ COPY pyproject.toml README.md LICENSE ./
 COPY engine ./engine
 COPY render ./render
 COPY bot ./bot
+COPY translations ./translations
 COPY data ./data
 RUN pip install --no-deps --no-build-isolation . \
  && rm -rf build ./*.egg-info
