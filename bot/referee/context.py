@@ -233,6 +233,12 @@ class Context:
         said = msg("notice.broken_game", seq=broken.seq, action=repr(broken.action[:100]))
         return Reply(text=say(said), lines=[said], ok=False, game_id=g.id, version=g.version)
 
+    async def no_game(self, where: Where) -> Refusal:
+        """Why there is nothing to play here: no game, or a challenge not accepted yet."""
+        if await self.store.open_challenge(where.channel_id) is not None:
+            return Refusal("challenge_not_accepted")
+        return Refusal("no_game")
+
     async def playing(
         self, where: Where, actor: Actor, *, version: int | None = None
     ) -> tuple[GameRow, Any, int, str]:
@@ -242,7 +248,7 @@ class Context:
         instead (``Preempted``)."""
         g = await self.store.active_game(where.channel_id)
         if g is None:
-            raise Refusal("no_game")
+            raise await self.no_game(where)
         seat = g.seat_of(actor.id)
         if seat is None:
             raise Refusal(
@@ -369,6 +375,9 @@ class Context:
         english = _named(said, rules.side_names[seat], g.names[seat])
         text = prefix + english
         lines = [*as_lines(prefix), move_msg(g, before, action, entry.roll, english)]
+        if g.takeback_offer is not None:  # a move answers a takeback request: it lapses
+            lines.append(lapsed(g))
+            text += "\n" + say(lines[-1])
         reply = Reply(text=text, lines=lines, game_id=g.id, version=g.version + 1)
         request = (request_id, reply_dict(reply)) if request_id else None
         kept = checkpoint.encode(g.game, after) if checkpoint.due(g.seq + 1) else None
@@ -512,3 +521,10 @@ def _named(sentence: str, side: str, name: str) -> str:
     if sentence.startswith(side + " "):
         return f"{name} ({side}){sentence[len(side) :]}"
     return sentence
+
+
+def lapsed(g: GameRow) -> Msg:
+    """A takeback request that a move (or an announcement) answered instead: it lapses."""
+    asker = g.takeback_offer
+    assert asker is not None
+    return msg("notice.takeback_lapsed", actor=g.names[asker])

@@ -92,8 +92,11 @@ class Endings:
         )
 
     async def request_takeback(self, where: Where, actor: Actor) -> Reply:
-        """Ask to take back your last turn (and the reply to it); never across a die roll."""
+        """Ask to take back your last turn (and the reply to it); never across a die roll.
+        Asking while the other side's request waits agrees to theirs (as with draw offers)."""
         g, _state, seat, prefix = await self.ctx.playing(where, actor)
+        if g.takeback_offer == 1 - seat:  # asked for by the other side: asking too agrees
+            return await self.answer_takeback(where, actor, True, version=g.version)
         await self._takebacks_allowed(g)
         undo = await self.takeback_span(g, seat)
         if g.takeback_offer == seat:

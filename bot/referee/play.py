@@ -16,6 +16,7 @@ from bot.referee.board_reply import as_lines, board_reply
 from bot.referee.context import (
     MAX_CHOICES,
     Context,
+    lapsed,
 )
 from bot.referee.records import iso
 from bot.referee.replies import (
@@ -133,7 +134,7 @@ class Play:
         """The current position of the channel's game (or its latest finished game)."""
         g = await self.ctx.store.latest_game(where.channel_id)
         if g is None:
-            raise Refusal("no_game")
+            raise await self.ctx.no_game(where)
         try:
             if g.status == "active" and g.pending is not None:
                 try:
@@ -191,6 +192,9 @@ class Play:
         )
         lines = [*as_lines(prefix), said]
         text = prefix + say(said)
+        if g.takeback_offer is not None:  # announcing answers a takeback request: it lapses
+            lines.append(lapsed(g))
+            text += "\n" + say(lines[-1])
         changes: dict[str, Any] = {
             "pending": notation,
             "pending_seat": seat,

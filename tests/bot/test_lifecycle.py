@@ -190,6 +190,40 @@ async def test_takeback_accepted_by_the_opponent(referee: Referee, store: Store)
     assert (await referee.verify(HERE)).text.startswith("Verified")
 
 
+async def test_asking_for_a_takeback_while_the_other_asks_agrees_to_theirs(
+    referee: Referee, store: Store
+) -> None:
+    """As with draw offers: both asking is agreement, not a second request."""
+    await start(referee, "morris")
+    await play(referee, HERE, ALICE, "place d7")
+    await referee.request_takeback(HERE, ALICE)
+    done = await referee.request_takeback(HERE, BOB)
+    assert done.ok and not done.ephemeral
+    g = await store.game(done.game_id)
+    assert g.seq == 0 and g.takeback_offer is None
+
+
+async def test_a_move_while_a_takeback_request_waits_says_that_it_lapsed(
+    referee: Referee, store: Store
+) -> None:
+    await start(referee, "morris")
+    await play(referee, HERE, ALICE, "place d7")
+    await referee.request_takeback(HERE, ALICE)
+    moved = await play(referee, HERE, BOB, "place a1")
+    assert moved.ok and "alice's takeback request lapsed" in moved.text
+    assert (await store.game(moved.game_id)).takeback_offer is None
+    again = await play(referee, HERE, ALICE, "place g1")
+    assert again.ok and "lapsed" not in again.text  # said once, with the move that answered
+
+
+async def test_a_move_before_the_challenge_is_accepted_says_so(referee: Referee) -> None:
+    assert (await referee.challenge(HERE, ALICE, "morris", opponent=BOB)).ok
+    early = await referee.act(HERE, ALICE, "place d7")
+    assert not early.ok and early.ephemeral and early.reason == "challenge_not_accepted"
+    assert (await referee.board(HERE)).reason == "challenge_not_accepted"
+    assert (await referee.act(THERE, ALICE, "place d7")).reason == "no_game"  # nothing there
+
+
 async def test_a_drop_cannot_be_taken_back(referee: Referee) -> None:
     await start(referee)
     await play(referee, HERE, ALICE, "drop row 2")
