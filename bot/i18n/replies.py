@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from bot.i18n.message import Msg, say, say_all
+from bot.i18n.message import Msg, coded, plain, say, say_all
 from translations import words
 
 
@@ -43,6 +43,16 @@ def refusal_words(reason: str, params: dict[str, Any], lang: str) -> str:
         except (KeyError, IndexError, ValueError):  # a raise site with other params
             return english
     return say(Msg(f"refusal.{reason}", params), lang)
+
+
+def engine_msg(params: dict[str, Any]) -> Msg:
+    """An engine reason (``bot.errors.engine_reason``'s params) as a sentence: English keeps the
+    engine's own words; another language says it from its code where its catalog can."""
+    english = str(params.get("message", ""))
+    key = engine_key(params, "en")
+    if key is None:
+        return plain(english)
+    return coded(key, english, **engine_params(params))
 
 
 def engine_key(params: dict[str, Any], lang: str) -> str | None:

@@ -16,7 +16,7 @@ from bot.i18n import Msg, msg, say_all
 from bot.referee import boards
 from bot.referee.boards import BoardView
 from bot.referee.context import Context
-from bot.referee.proof import verdict_lines
+from bot.referee.proof import problem_msg, verdict_lines
 from bot.referee.replies import Reply, Where
 from bot.texts import outcome_msg
 from engine import EngineError, Outcome, get_game
@@ -81,7 +81,9 @@ class Imports:
         try:
             states = replay(record)
         except EngineError as exc:
-            lines.append(msg("import.no_picture", reason=str(exc)))
+            lines.append(
+                msg("import.no_picture", reason=problem_msg(exc.args[0] if exc.args else exc))
+            )
             return Reply(
                 text=say_all(lines), lines=lines, chain=record.head, chain_label="Log head"
             )

@@ -11,6 +11,7 @@ import engine
 from bot import texts
 from bot.errors import Refusal
 from bot.i18n import Msg, coded, msg, plain, say_all
+from bot.i18n.replies import engine_msg
 from bot.referee.context import (
     HISTORY_PAGE,
     Context,
@@ -21,7 +22,7 @@ from bot.referee.replies import (
     Where,
 )
 from engine import Outcome
-from engine.record import FULL_VERSION, Verification
+from engine.record import FULL_VERSION, Problem, Verification
 
 
 class Proof:
@@ -133,7 +134,7 @@ def verdict_lines(verdict: Verification) -> list[Msg]:
     own words (``engine.record`` writes them); another language says each line from its code
     (``verify.<code>``). Where a forged record goes wrong is said as the engine words it."""
     key = "verify.ok" if verdict.ok else "verify.problem"
-    reason = _summary(verdict) if verdict.ok else plain(verdict.reason)
+    reason = _summary(verdict) if verdict.ok else problem_msg(verdict.reason)
     lines = [msg(key, reason=reason)]
     findings = verdict.findings if len(verdict.findings) == len(verdict.details) else ()
     for i, english in enumerate(verdict.details):
@@ -142,9 +143,38 @@ def verdict_lines(verdict: Verification) -> list[Msg]:
     return lines
 
 
+RESULTS = ("outcome", "stated", "logged", "replayed")  # a problem's parameters that are results
+
+
+def problem_msg(problem: object, game: str | None = None) -> Msg:
+    """What is wrong with a record (``engine.record.Problem``: its English and its data), said
+    from ``problem.<code>``; a problem without a code is shown as the engine wrote it."""
+    code = problem.code if isinstance(problem, Problem) else ""
+    if not isinstance(problem, Problem) or not code:
+        return plain(str(problem))
+    data = problem.params
+    game = data.get("game") or game  # a problem inside another is about the same game
+    if code == "engine":  # the engine's own refusal, said from its reason code
+        given = {"engine_params": data.get("engine_params") or {}, "code": data.get("reason")}
+        return engine_msg({**given, "message": str(problem), "game": game})
+    params: dict[str, Any] = {}
+    for key, value in data.items():
+        if isinstance(value, Problem):  # a problem inside a problem
+            params[key] = problem_msg(value, game)
+        elif isinstance(value, Outcome) or (value is None and key in RESULTS):
+            params[key] = _result_msg(str(game), value)
+        elif key in ("side", "to_move") and game:
+            params[key] = texts.side_msg(str(game), int(value))
+        elif key == "game" and value:
+            params[key] = msg(f"game.{value}")
+        else:
+            params[key] = value
+    return coded(f"problem.{code}", str(problem), **params)
+
+
 def _finding(code: str, english: str, params: Mapping[str, Any]) -> Msg:
     if not code:
-        return plain(english)
+        return problem_msg(english)  # a problem the referee's own checks noted, or plain
     said = dict(params)
     if code == "result":
         game, options = str(said.pop("game")), said.pop("options", None)

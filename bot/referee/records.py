@@ -20,6 +20,7 @@ from engine.record import (
     LOG_VERSION,
     LogEntry,
     Player,
+    Problem,
     Record,
     RecordAction,
     RecordEvent,
@@ -117,15 +118,16 @@ async def check_stored(store: Store, g: GameRow) -> Verification:
     entries = []
     for number, row in enumerate(rows, start=1):
         if row.link != number:
-            return Verification(
-                False,
-                number,
-                f"row {number} is missing from the log (the next stored is {row.link})",
-            )
+            english = f"row {number} is missing from the log (the next stored is {row.link})"
+            said = Problem("row_missing", english, n=number, next=row.link)
+            return Verification(False, number, said)
         try:
             entries.append(log_entry(row))
         except (EngineError, ValueError) as exc:
-            return Verification(False, number, f"row {number} cannot be read: {exc}")
+            said = Problem(
+                "row_unreadable", f"row {number} cannot be read: {exc}", n=number, why=str(exc)
+            )
+            return Verification(False, number, said)
     try:
         record = build_log_record(g, [])
         extra_fields = full_fields(entries)
@@ -135,22 +137,24 @@ async def check_stored(store: Store, g: GameRow) -> Verification:
         else:
             record = Record(**{**_fields(record), "log": tuple(entries)})
     except EngineError as exc:
-        return Verification(False, None, f"the game's row cannot be read: {exc}")
+        said = Problem("game_unreadable", f"the game's row cannot be read: {exc}", why=str(exc))
+        return Verification(False, None, said)
     verdict = verify(record, head=g.last_hash)
     extra: list[Note] = []
     problem = None
     if verdict.ok:
         start = next((r for r in rows if isinstance(r, EventRow) and r.kind == "start"), None)
         if len(rows) != g.links:
-            problem = f"the game counts {g.links} log rows, but {len(rows)} are stored"
+            english = f"the game counts {g.links} log rows, but {len(rows)} are stored"
+            problem = Problem("store_links", english, counted=g.links, stored=len(rows))
         elif len(record.actions) != g.seq:
-            problem = (
-                f"the game is at action {g.seq}, but the log's live line has {len(record.actions)}"
-            )
+            live = len(record.actions)
+            english = f"the game is at action {g.seq}, but the log's live line has {live}"
+            problem = Problem("store_seq", english, seq=g.seq, live=live)
         elif start is not None and start.details.get("toss") != g.toss:
-            problem = (
-                f"the game shows coin toss {g.toss}, but the log has {start.details.get('toss')}"
-            )
+            logged = start.details.get("toss")
+            english = f"the game shows coin toss {g.toss}, but the log has {logged}"
+            problem = Problem("store_toss", english, toss=g.toss, logged=logged)
         else:
             short = chain.short(g.last_hash)
             english = f"store: the game's row agrees with the log (head #{short})"
@@ -193,7 +197,8 @@ def check_toss(g: GameRow, events: Sequence[EventRow]) -> str | None:
         return None
     expected = dice.roll(g.seed, str(g.id), TOSS_NUMBER, TOSS_ANNOUNCEMENT, 2)
     if expected != g.toss or start.details.get("toss") != g.toss:
-        return f"the coin toss shows {g.toss}, but the seed gives {expected}"
+        english = f"the coin toss shows {g.toss}, but the seed gives {expected}"
+        return Problem("toss_mismatch", english, toss=g.toss, expected=expected)
     return None
 
 

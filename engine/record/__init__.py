@@ -81,6 +81,7 @@ from engine.record.rows import (
     utc_now,
 )
 from engine.record.verify import (
+    Problem,
     Verification,
     verify,
 )
@@ -115,6 +116,7 @@ __all__ = [
     "VERSIONS",
     "LogEntry",
     "Player",
+    "Problem",
     "Record",
     "RecordAction",
     "RecordError",

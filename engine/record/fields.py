@@ -254,3 +254,30 @@ def _outcome(value: Any) -> None:
         _side(value.winner, "result.winner")
     if not isinstance(value.reason, str) or len(value.reason) > MAX_REASON:
         raise RecordError(f"result.reason must be text of at most {MAX_REASON} characters")
+
+
+class Problem(str):
+    """What is wrong with a record, in English (it is a ``str``: callers that only read the text
+    need nothing new), with the same as data: ``code`` and ``params`` (parameters may be
+    problems themselves, side indexes, notations, numbers, ``Outcome``s), so a front end can say
+    it in another language."""
+
+    code: str
+    params: Mapping[str, Any]
+
+    def __new__(cls, code: str, english: str, **params: Any) -> Problem:
+        made = super().__new__(cls, english)
+        made.code = code
+        made.params = params
+        return made
+
+
+def engine_problem(exc: EngineError) -> Problem:
+    """An engine refusal inside a problem: its English, its reason code and parameters (said
+    in another language from ``engine.<game>.<code>``)."""
+    return Problem(
+        "engine",
+        str(exc),
+        reason=getattr(exc, "code", None),
+        engine_params=dict(getattr(exc, "params", {}) or {}),
+    )

@@ -12,7 +12,7 @@ from engine.core import (
     OptionError,
     ParseError,
 )
-from engine.record.fields import RecordError
+from engine.record.fields import Problem, RecordError, engine_problem
 from engine.record.format import Record
 
 # --- replay and verification --------------------------------------------------------------
@@ -56,12 +56,19 @@ def replay_steps(
             action = game.parse(state, entry.notation)
             after = game.apply(state, action, entry.roll)
         except ParseError as exc:
-            raise RecordError(
-                f"action {number}: {entry.notation!r} is not a command of {game.title}: {exc}"
-            ) from None
+            english = f"{entry.notation!r} is not a command of {game.title}: {exc}"
+            problem = Problem("not_a_command", english, action=repr(entry.notation),
+                              game=game.name, why=engine_problem(exc))  # fmt: skip
+            raise RecordError(_at(number, problem)) from None
         except IllegalAction as exc:
-            raise RecordError(
-                f"action {number}: {entry.notation!r} is illegal here: {exc}"
-            ) from None
+            english = f"{entry.notation!r} is illegal here: {exc}"
+            problem = Problem("illegal", english, action=repr(entry.notation), game=game.name,
+                              why=engine_problem(exc))  # fmt: skip
+            raise RecordError(_at(number, problem)) from None
         yield state, action, entry.roll, after
         state = after
+
+
+def _at(number: int, problem: Problem) -> Problem:
+    """``problem`` found at action ``number`` (the error's message, and the same as data)."""
+    return Problem("at_action", f"action {number}: {problem}", n=number, problem=problem)

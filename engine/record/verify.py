@@ -27,6 +27,8 @@ from engine.record.fields import (
     THAW_EVENTS,
     TOSS_ANNOUNCEMENT,
     TOSS_NUMBER,
+    Problem,
+    engine_problem,
 )
 from engine.record.format import Record, RecordAction, RecordEvent
 from engine.record.replay import start
@@ -105,7 +107,8 @@ def verify(record: Record, head: str | None = None) -> Verification:
             "seed_hidden", "dice: seed not revealed yet (game running), so rolls are not checked"
         )
     elif not dice.check_commitment(seed, record.commitment):
-        return walk.verdict(None, "the revealed seed does not match the dice commitment")
+        english = "the revealed seed does not match the dice commitment"
+        return walk.verdict(None, Problem("seed_mismatch", english))
     else:
         walk.note("seed_matches", "dice: the revealed seed matches the commitment")
     try:
@@ -117,7 +120,8 @@ def verify(record: Record, head: str | None = None) -> Verification:
     for number, entry in enumerate(record.actions, start=1):
         problem = _check_action(walk, game, state, number, entry)
         if isinstance(problem, str):
-            return walk.verdict(number, f"action {number}: {problem}")
+            said = Problem("at_action", f"action {number}: {problem}", n=number, problem=problem)
+            return walk.verdict(number, said)
         state = problem
     count = len(record.actions)
     walk.note(
@@ -159,9 +163,9 @@ def _conclude(
     if head is not None:
         wanted = head.strip().lstrip("#").lower()
         if len(wanted) < chain.SHORT or not walk.prev.startswith(wanted):
-            return walk.verdict(
-                None, f"the log ends on #{chain.short(walk.prev)}, not the published #{wanted}"
-            )
+            short = chain.short(walk.prev)
+            english = f"the log ends on #{short}, not the published #{wanted}"
+            return walk.verdict(None, Problem("head_mismatch", english, head=short, wanted=wanted))
         walk.note("published_head", "chain: the log ends on the published hash")
     reason = f"{record.game} {record.variant}, {counted}, {_describe_result(game, record.result)}"
     if record.seed is None:
@@ -226,42 +230,53 @@ def _verify_log(walk: _Walk, game: Game[Any, Any], first: Any, head: str | None)
     line = _Line([first])
     for number, entry in enumerate(record.log, start=1):
         if line.ended is not None:
-            return walk.verdict(number, f"row {number}: comes after the game ended")
+            english = f"row {number}: comes after the game ended"
+            return walk.verdict(number, Problem("after_end", english, n=number))
         if isinstance(entry, RecordAction):
-            label = f"row {number} (action {len(line.states)}, {entry.notation!r})"
+            k, notation = len(line.states), entry.notation
+            label = Problem("row_action", f"row {number} (action {k}, {notation!r})",
+                            n=number, k=k, action=repr(notation))  # fmt: skip
             if number == 1:
-                return walk.verdict(number, f"{label}: the log must open with the start event")
+                english = f"{label}: the log must open with the start event"
+                return walk.verdict(number, Problem("start_first", english, row=label))
             if line.frozen:
-                return walk.verdict(number, f"{label}: played while the game was frozen")
+                english = f"{label}: played while the game was frozen"
+                return walk.verdict(number, Problem("played_frozen", english, row=label))
             after = _check_action(walk, game, line.states[-1], len(line.states), entry)
             if isinstance(after, str):
-                return walk.verdict(number, f"{label}: {after}")
+                said = Problem("at_row", f"{label}: {after}", row=label, problem=after)
+                return walk.verdict(number, said)
             line.states.append(after)
             continue
         problem = _check_event(walk, game, line, number, entry)
         if problem:
-            return walk.verdict(number, f"row {number} (event {entry.kind}): {problem}")
+            english = f"row {number} (event {entry.kind}): {problem}"
+            said = Problem("at_event", english, n=number, kind=entry.kind, problem=problem)
+            return walk.verdict(number, said)
     final = game.result(line.states[-1])
     if final is not None and line.ended is None:
-        return walk.verdict(
-            None, f"the replay ends the game ({final.reason}), but the log has no end row"
-        )
+        english = f"the replay ends the game ({final.reason}), but the log has no end row"
+        return walk.verdict(None, Problem("no_end_row", english, game=game.name, outcome=final))
     stored = record.result
     if (stored is None) != (line.ended is None) or (
         stored is not None
         and line.ended is not None
         and (stored.termination, stored.winner) != (line.ended.termination, line.ended.winner)
     ):
-        return walk.verdict(
-            None,
+        english = (
             f"the record's result ({_describe_result(game, stored)}) is not the logged one "
-            f"({_describe_result(game, line.ended)})",
+            f"({_describe_result(game, line.ended)})"
         )
+        said = Problem("result_not_logged", english, game=game.name, stated=stored,
+                       logged=line.ended)  # fmt: skip
+        return walk.verdict(None, said)
     if record.version >= FULL_VERSION:
         if record.ended != line.ended_at:
-            return walk.verdict(None, "the record's ended time is not the ending row's time")
+            english = "the record's ended time is not the ending row's time"
+            return walk.verdict(None, Problem("ended_time", english))
         if stored is not None and stored.reason != line.reason:
-            return walk.verdict(None, "the record's result reason is not the logged one")
+            english = "the record's result reason is not the logged one"
+            return walk.verdict(None, Problem("result_reason", english))
     live = len(line.states) - 1
     rows = len(record.log)
     english = f"log: {rows} rows chained, {live} actions in the live line"
@@ -283,7 +298,8 @@ def _check_start(record: Record, entry: RecordEvent) -> str | None:
     note = entry.note
     if record.version < FULL_VERSION:
         if "record" in note:
-            return f"the log was written for a version {note['record']} record"
+            english = f"the log was written for a version {note['record']} record"
+            return Problem("log_version", english, version=note["record"])
         return None
     wanted = {
         "record": FULL_VERSION,
@@ -297,9 +313,10 @@ def _check_start(record: Record, entry: RecordEvent) -> str | None:
     }
     for name, value in wanted.items():
         if note.get(name) != value:
-            return f"the record's {name} is not the one logged at the start"
+            english = f"the record's {name} is not the one logged at the start"
+            return Problem("start_field", english, field=name)
     if entry.at != record.created:
-        return "the record's created time is not the start row's time"
+        return Problem("created_time", "the record's created time is not the start row's time")
     return None
 
 
@@ -310,17 +327,22 @@ def _check_event(
     record = walk.record
     expected_hash = chain_hash(walk.prev, entry.row())
     if entry.hash != expected_hash:
-        return "its chain hash does not match the row (the row or its hash was altered)"
+        return Problem(
+            "hash_mismatch",
+            "its chain hash does not match the row (the row or its hash was altered)",
+        )
     walk.prev = expected_hash
     note = entry.note
     if (number == 1) != (entry.kind == "start"):
-        return "the log opens with the start event, and only there"
+        return Problem("start_only_first", "the log opens with the start event, and only there")
     if entry.kind == "start":
         if note.get("commitment") != record.commitment:
-            return "the dice commitment logged at the start is not the record's"
+            english = "the dice commitment logged at the start is not the record's"
+            return Problem("start_commitment", english)
         ids = [str(p) for p in note.get("players") or []]
         if ids != [p.id for p in record.players]:
-            return "the seats logged at the start are not the record's players"
+            english = "the seats logged at the start are not the record's players"
+            return Problem("start_seats", english)
         problem = _check_start(record, entry)
         if problem:
             return problem
@@ -330,28 +352,34 @@ def _check_event(
                 record.seed, record.game_id, TOSS_NUMBER, TOSS_ANNOUNCEMENT, 2, record.mixed
             )
             if toss != expected:
-                return f"the coin toss shows {toss}, but the seed gives {expected}"
+                english = f"the coin toss shows {toss}, but the seed gives {expected}"
+                return Problem("toss_mismatch", english, toss=toss, expected=expected)
             walk.note("toss_recomputed", "coin toss: recomputed from the seed, equal")
     elif entry.kind in LINE_EVENTS:
         to, live = note.get("to"), len(line.states) - 1
         if isinstance(to, bool) or not isinstance(to, int) or not 0 <= to <= live:
-            return f"it must go back to an action from 0 to {live}, not {to!r}"
+            english = f"it must go back to an action from 0 to {live}, not {to!r}"
+            return Problem("line_target", english, live=live, to=repr(to))
         line.undone += live - to
         del line.states[to + 1 :]
     elif entry.kind in ENDING_EVENTS:
         outcome = entry.outcome()
         if outcome is None:
-            return "its note does not state a result (termination, winner, reason)"
+            english = "its note does not state a result (termination, winner, reason)"
+            return Problem("no_result_note", english)
         problem = _check_result(game, line.states[-1], outcome)
         if problem:
             return problem
         wanted = ENDING_EVENTS[entry.kind]
         if wanted is None and outcome.termination in REFEREE_TERMINATIONS:
-            return f"an engine's end cannot be {outcome.termination.value}"
+            english = f"an engine's end cannot be {outcome.termination.value}"
+            return Problem("engine_end", english, termination=outcome.termination.value)
         if wanted is not None and outcome.termination is not wanted:
-            return f"a {entry.kind} ends by {wanted.value}, not {outcome.termination.value}"
+            english = f"a {entry.kind} ends by {wanted.value}, not {outcome.termination.value}"
+            return Problem("wrong_termination", english, kind=entry.kind, wanted=wanted.value,
+                           termination=outcome.termination.value)  # fmt: skip
         if entry.kind == "resign" and entry.seat is not None and outcome.winner != 1 - entry.seat:
-            return "the player who resigned cannot be the winner"
+            return Problem("resigner_wins", "the player who resigned cannot be the winner")
         line.ended = outcome
         line.ended_at = entry.at
         line.reason = outcome.reason
@@ -369,45 +397,68 @@ def _check_action(
     names = game.side_names
     text = entry.notation
     if entry.seq != number:
-        return f"its number is {entry.seq} (rows are missing, repeated or out of order)"
+        english = f"its number is {entry.seq} (rows are missing, repeated or out of order)"
+        return Problem("seq_mismatch", english, seq=entry.seq)
     if entry.side != state.to_move:
-        return f"{names[entry.side]} acted, but it was {names[state.to_move]}'s turn"
+        english = f"{names[entry.side]} acted, but it was {names[state.to_move]}'s turn"
+        return Problem("wrong_turn", english, game=game.name, side=entry.side,
+                       to_move=state.to_move)  # fmt: skip
     seated = walk.record.players[entry.side].id
     if walk.record.version >= FULL_VERSION and entry.actor != seated:
-        return f"the actor {entry.actor!r} is not {names[entry.side]}'s player ({seated!r})"
+        english = f"the actor {entry.actor!r} is not {names[entry.side]}'s player ({seated!r})"
+        return Problem("wrong_actor", english, game=game.name, side=entry.side,
+                       actor=repr(entry.actor), seated=repr(seated))  # fmt: skip
     over = game.result(state)
     if over is not None:
-        return f"{text!r} comes after the game ended ({over.reason})"
+        english = f"{text!r} comes after the game ended ({over.reason})"
+        return Problem("after_game_end", english, action=repr(text), game=game.name, outcome=over)
     try:
         action = game.parse(state, text)
     except ParseError as exc:
-        return f"{text!r} is not a command of {game.title}: {exc}"
+        english = f"{text!r} is not a command of {game.title}: {exc}"
+        return Problem(
+            "not_a_command", english, action=repr(text), game=game.name, why=engine_problem(exc)
+        )
     except IllegalAction as exc:
-        return f"{text!r} is illegal here: {exc}"
+        english = f"{text!r} is illegal here: {exc}"
+        return Problem(
+            "illegal", english, action=repr(text), game=game.name, why=engine_problem(exc)
+        )
     canonical = game.notation(state, action)
     if canonical != text:
-        return f"{text!r} is not written canonically (expected {canonical!r})"
+        english = f"{text!r} is not written canonically (expected {canonical!r})"
+        return Problem("not_canonical", english, action=repr(text), expected=repr(canonical))
     faces = game.die_faces(state, action)
     if faces is None and entry.roll is not None:
-        return f"{text!r} rolls no die, but the record has roll {entry.roll}"
+        english = f"{text!r} rolls no die, but the record has roll {entry.roll}"
+        return Problem("roll_unexpected", english, action=repr(text), roll=entry.roll)
     if faces is not None:
         if entry.roll is None:
-            return f"{text!r} rolls a {faces}-sided die, but the record has no roll"
+            english = f"{text!r} rolls a {faces}-sided die, but the record has no roll"
+            return Problem("roll_missing", english, action=repr(text), faces=faces)
         if not 1 <= entry.roll <= faces:
-            return f"roll {entry.roll} is not a face of a {faces}-sided die"
+            english = f"roll {entry.roll} is not a face of a {faces}-sided die"
+            return Problem("roll_face", english, roll=entry.roll, faces=faces)
         walk.rolls += 1
         record = walk.record
         if record.seed is not None:
             expected = dice.roll(record.seed, record.game_id, walk.rolls, text, faces, record.mixed)
             if entry.roll != expected:
-                return f"roll {entry.roll} does not match the seed (expected {expected})"
+                english = f"roll {entry.roll} does not match the seed (expected {expected})"
+                return Problem("roll_mismatch", english, roll=entry.roll, expected=expected)
     try:
         after = game.apply(state, action, entry.roll)
     except IllegalAction as exc:
-        return f"{text!r} is illegal here: {exc}"
+        english = f"{text!r} is illegal here: {exc}"
+        return Problem(
+            "illegal", english, action=repr(text), game=game.name, why=engine_problem(exc)
+        )
     expected_hash = chain_hash(walk.prev, entry.row())
     if entry.hash != expected_hash:
-        return "its chain hash does not match the row (the row or its hash was altered)"
+        return Problem(
+            "hash_mismatch",
+            "its chain hash does not match the row (the row or its hash was altered)",
+        )
     walk.prev = expected_hash
     return after
 
@@ -417,33 +468,40 @@ def _check_result(game: Game[Any, Any], state: Any, stored: Outcome | None) -> s
     names = game.side_names
     if stored is None:
         if replayed is not None:
-            return (
+            english = (
                 f"the replay ends the game ({replayed.termination.value}: {replayed.reason}), "
                 "but the record stores no result"
             )
+            return Problem("no_stored_result", english, game=game.name, outcome=replayed)
         return None
     if stored.termination in REFEREE_TERMINATIONS:
         if replayed is not None:
-            return (
+            english = (
                 f"the record says {stored.termination.value}, but the engine had already ended "
                 f"the game ({replayed.termination.value}: {replayed.reason})"
             )
+            return Problem("already_ended", english, game=game.name,
+                           termination=stored.termination.value, outcome=replayed)  # fmt: skip
         if stored.termination in _DRAWN_ONLY and stored.winner is not None:
-            return f"a game ended by {stored.termination.value} has no winner"
+            english = f"a game ended by {stored.termination.value} has no winner"
+            return Problem("no_winner", english, termination=stored.termination.value)
         if stored.termination in _DECISIVE_ONLY and stored.winner is None:
-            return f"a game ended by {stored.termination.value} has a winner"
+            english = f"a game ended by {stored.termination.value} has a winner"
+            return Problem("has_winner", english, termination=stored.termination.value)
         return None
     if replayed is None:
-        return (
+        english = (
             f"the record says the game ended by {stored.termination.value}, "
             "but in the replay it is still running"
         )
+        return Problem("still_running", english, termination=stored.termination.value)
     if (replayed.termination, replayed.winner) != (stored.termination, stored.winner):
-        return (
+        english = (
             f"the record says {stored.termination.value}, {_winner(names, stored.winner)}, "
             f"but the replay gives {replayed.termination.value}, "
             f"{_winner(names, replayed.winner)}"
         )
+        return Problem("result_differs", english, game=game.name, stated=stored, replayed=replayed)
     return None
 
 

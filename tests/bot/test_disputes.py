@@ -20,6 +20,8 @@ from bot.referee.replies import Actor, Reply, Where
 from bot.store import Store
 from engine.record import Record, verify
 from tests.bot.conftest import ALICE, BOB, CAROL, HERE, MOD, THERE, play, start
+from tests.languages import english_in
+from translations import words
 
 
 async def morris_moves(referee: Referee, count: int) -> None:
@@ -321,3 +323,29 @@ async def test_the_dispute_says_once_that_the_clocks_are_stopped(referee: Refere
     await start(referee, "morris", clock="10+0")
     reply = await referee.dispute(HERE, ALICE, "slow")
     assert sum("clocks are stopped" in line for line in reply.text.splitlines()) == 1
+
+
+@pytest.mark.parametrize("lang", ["hu", "eo", "is"])
+async def test_a_forged_records_verdict_is_said_in_the_readers_language(
+    tmp_path: Path, lang: str
+) -> None:
+    """Where a forgery goes wrong is said from its codes too: the edited row, its action and
+    why, with no English sentence part the language's catalog lacks."""
+    script = (
+        "alice: challenge bob morris first me\nbob: accept\nalice: place a7\nbob: record\nquit\n"
+    )
+    images = tmp_path / "out"
+    await console.play(str(tmp_path / "c.db"), io.StringIO(script), io.StringIO(), images,
+                       render=False)  # fmt: skip
+    forged = json.loads((images / "game-1.json").read_text())
+    forged["log"][1]["notation"] = "place a6"
+    (tmp_path / "forged.json").write_text(json.dumps(forged))
+    out = io.StringIO()
+    script = f"carol: import {tmp_path / 'forged.json'}\nquit\n"
+    await console.play(str(tmp_path / "d.db"), io.StringIO(script), out, images, render=False,
+                       lang=lang)  # fmt: skip
+    said = [line for line in out.getvalue().splitlines() if "place a6" in line]
+    assert said, out.getvalue()
+    row = words(lang).t("problem.row_action", n=2, k=1, action="'place a6'")
+    assert row in said[0], said
+    assert all(english_in(line, lang) == [] for line in said), said
