@@ -325,13 +325,8 @@ def _check_event(
 ) -> str | None:
     """What is wrong with an event row (None: it checks out, and ``line`` is updated)."""
     record = walk.record
-    expected_hash = chain_hash(walk.prev, entry.row())
-    if entry.hash != expected_hash:
-        return Problem(
-            "hash_mismatch",
-            "its chain hash does not match the row (the row or its hash was altered)",
-        )
-    walk.prev = expected_hash
+    if unchained := _link(walk, entry):
+        return unchained
     note = entry.note
     if (number == 1) != (entry.kind == "start"):
         return Problem("start_only_first", "the log opens with the start event, and only there")
@@ -453,14 +448,7 @@ def _check_action(
         return Problem(
             "illegal", english, action=repr(text), game=game.name, why=engine_problem(exc)
         )
-    expected_hash = chain_hash(walk.prev, entry.row())
-    if entry.hash != expected_hash:
-        return Problem(
-            "hash_mismatch",
-            "its chain hash does not match the row (the row or its hash was altered)",
-        )
-    walk.prev = expected_hash
-    return after
+    return _link(walk, entry) or after
 
 
 def _check_result(game: Game[Any, Any], state: Any, stored: Outcome | None) -> str | None:
@@ -516,3 +504,13 @@ def _describe_result(game: Game[Any, Any], result: Outcome | None) -> str:
     if result.termination is Termination.ABORTED:
         return "aborted, no result"
     return f"{_winner(game.side_names, result.winner)} by {how}"
+
+
+def _link(walk: _Walk, entry: RecordAction | RecordEvent) -> Problem | None:
+    """The row's hash checked against the chain so far, and the chain moved on to it."""
+    expected_hash = chain_hash(walk.prev, entry.row())
+    if entry.hash != expected_hash:
+        english = "its chain hash does not match the row (the row or its hash was altered)"
+        return Problem("hash_mismatch", english)
+    walk.prev = expected_hash
+    return None
