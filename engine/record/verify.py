@@ -448,7 +448,8 @@ def _check_action(
         return Problem(
             "illegal", english, action=repr(text), game=game.name, why=engine_problem(exc)
         )
-    return _link(walk, entry) or after
+    unchained = _link(walk, entry)
+    return after if unchained is None else unchained
 
 
 def _check_result(game: Game[Any, Any], state: Any, stored: Outcome | None) -> str | None:
