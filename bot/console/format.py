@@ -24,7 +24,8 @@ def reply_lines(reply: Reply, lang: str = "en") -> list[str]:
     """What the console prints for a reply before its buttons and files: the marked sentence
     (in ``lang``), the chain head, the board."""
     text = reply_words(reply, lang)
-    if reply.kind is ReplyKind.REFUSAL:  # a fallen flag is news, not a refusal
+    # a fallen flag is news, not a refusal; nor is a question with answers (a hopeless drop)
+    if reply.kind is ReplyKind.REFUSAL and not reply.buttons:
         text = say(msg("console.refused", text=text), lang)
     if reply.ephemeral:
         text = say(msg("console.private", text=text), lang)

@@ -190,6 +190,8 @@ async def test_a_private_question_names_the_player_who_must_answer_it(tmp_path: 
     script += "alice: drop row 1\nbob: drop row 1\n" * 20
     text = await run_table(tmp_path, script)
     assert "can only lose your turn" in text, text
+    question = next(line for line in text.splitlines() if "can only lose your turn" in line)
+    assert "(refused)" not in question and question.startswith("[private]"), question
     asked = [line for line in text.splitlines() if line.startswith("(to answer, type `")]
     confirms = [line for line in asked if "drop row 1 confirm" in line]
     assert confirms and all(
