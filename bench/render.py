@@ -29,9 +29,10 @@ from PIL import Image
 
 import render
 from bench.timing import percentile
+from render import palette_for as palette
+from render import to_palette
 from render.canvas import canvas_on, mapped
 from render.gallery import random_game
-from render.palette import palette, to_palette
 from render.png import encode_framed, encode_png
 from render.theme import get_theme
 
