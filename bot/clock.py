@@ -118,10 +118,13 @@ class ClockSpec:
         return bank
 
 
+IN_DAYS = 2 * 86400  # from this long on, a time is written in days and hours ("2d 3h")
+
+
 def format_seconds(seconds: float) -> str:
     """ "4:05", "1:02:03", or "2d 3h" for long correspondence times; never negative."""
     s = max(0, int(seconds))
-    if s >= 2 * 86400:
+    if s >= IN_DAYS:
         return f"{s // 86400}d {s % 86400 // 3600}h"
     h, rest = divmod(s, 3600)
     m, sec = divmod(rest, 60)

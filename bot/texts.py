@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import engine
-from bot.clock import ClockSpec, format_seconds
+from bot.clock import IN_DAYS, ClockSpec, format_seconds
 from bot.i18n import Msg, coded, say
 from bot.i18n.replies import refusal_words
 from bot.store import GameRow
@@ -272,10 +272,9 @@ def ladder_name(ladder: str) -> Msg:
 def duration(seconds: float) -> Msg:
     """A time left or waited: "4:05" and "1:02:03" the same in every language; "2d 3h" (long
     correspondence times) in the reader's units."""
-    text = format_seconds(seconds)
-    if "d" not in text:
-        return Msg("plain", {"text": text})
     s = max(0, int(seconds))
+    if s < IN_DAYS:
+        return Msg("plain", {"text": format_seconds(s)})
     return Msg("time.days_hours", {"d": s // 86400, "h": s % 86400 // 3600})
 
 

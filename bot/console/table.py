@@ -24,7 +24,6 @@ from typing import TextIO
 
 import engine
 import translations
-from bot import texts
 from bot.config import Config
 from bot.console.format import reply_lines
 from bot.errors import Refusal
@@ -92,7 +91,7 @@ class ConsoleTable:
             for notice in await self.referee.sweep():
                 self.show(notice.reply)
         except StoreUnavailable:  # logged by the store; the next line tries again
-            self.say(texts.CANT_SAVE)
+            self.say(say(msg("refusal.cant_save"), self.lang))
 
     def actor(self, name: str) -> Actor:
         """The person called ``name`` (a valid name); players are kept for `challenge <name>`."""
@@ -216,7 +215,7 @@ class ConsoleTable:
             for notice in await self.referee.sweep():
                 self.show(notice.reply)
         except StoreUnavailable:  # logged by the store; the next line tries again
-            self.say(texts.CANT_SAVE)
+            self.say(say(msg("refusal.cant_save"), self.lang))
         return True
 
 

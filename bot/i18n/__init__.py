@@ -6,7 +6,19 @@ types (a reply is read by its fields), so the referee can say its English for lo
 and every front end can say the same reply in its own language.
 """
 
-from bot.i18n.message import Msg, coded, from_data, msg, number, plain, say, say_all, to_data
+from bot.i18n.message import (
+    Msg,
+    coded,
+    from_data,
+    from_json,
+    msg,
+    number,
+    plain,
+    say,
+    say_all,
+    to_data,
+    to_json,
+)
 from bot.i18n.replies import button_label, reply_words
 
 __all__ = [
@@ -14,6 +26,7 @@ __all__ = [
     "button_label",
     "coded",
     "from_data",
+    "from_json",
     "msg",
     "number",
     "plain",
@@ -21,4 +34,5 @@ __all__ = [
     "say",
     "say_all",
     "to_data",
+    "to_json",
 ]

@@ -88,28 +88,30 @@ _MSG = "$msg"  # marks a nested sentence in ``to_data``'s JSON
 def to_data(message: Msg) -> dict[str, Any]:
     """A sentence as JSON-ready data (a repeated request's kept answer is said again in the
     reader's language, not in the English of its first answer); ``from_data`` reads it."""
-    return {"key": message.key, "params": _encode(message.params)}
+    return {"key": message.key, "params": to_json(message.params)}
 
 
 def from_data(data: Any) -> Msg:
-    return Msg(str(data["key"]), _decode(data.get("params") or {}))
+    return Msg(str(data["key"]), from_json(data.get("params") or {}))
 
 
-def _encode(value: Any) -> Any:
+def to_json(value: Any) -> Any:
+    """A value that may hold sentences (a notice's params), as JSON-ready data."""
     if isinstance(value, Msg):
         return {_MSG: to_data(value)}
     if isinstance(value, dict):
-        return {str(k): _encode(v) for k, v in value.items()}
+        return {str(k): to_json(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [_encode(v) for v in value]
+        return [to_json(v) for v in value]
     return value
 
 
-def _decode(value: Any) -> Any:
+def from_json(value: Any) -> Any:
+    """``to_json``'s data read back, its sentences as ``Msg`` again."""
     if isinstance(value, dict):
         if set(value) == {_MSG}:
             return from_data(value[_MSG])
-        return {k: _decode(v) for k, v in value.items()}
+        return {k: from_json(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [_decode(v) for v in value]
+        return [from_json(v) for v in value]
     return value

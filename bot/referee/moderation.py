@@ -193,10 +193,7 @@ class Moderation:
             seq=g.seq,
         )
         text = say(said)
-        lang = self.ctx.language
-        if g.guild_id is not None:  # the picture and its text in the server's language
-            lang = (await self.ctx.store.guild_settings(g.guild_id)).get("language") or lang
-        theme = await self._board_theme(g)
+        theme, lang = await self._board_look(g)
         view = BoardView(g.game, state, last, theme, g.names, None, lang=lang)
         image = await boards.png(self.ctx.renderer, view)
         return Reply(
@@ -320,10 +317,12 @@ class Moderation:
             ephemeral=True,
         )
 
-    async def _board_theme(self, g: GameRow) -> str | None:
-        if self.ctx.renderer is None or g.guild_id is None:
-            return None
-        return (await self.ctx.store.guild_settings(g.guild_id)).get("theme")
+    async def _board_look(self, g: GameRow) -> tuple[str | None, str | None]:
+        """The server's theme and language for a board (one read of its settings)."""
+        if g.guild_id is None:
+            return None, self.ctx.language
+        settings = await self.ctx.store.guild_settings(g.guild_id)
+        return settings.get("theme"), settings.get("language") or self.ctx.language
 
 
 async def moderated(

@@ -132,7 +132,7 @@ class Proof:
 def verdict_lines(verdict: Verification) -> list[Msg]:
     """A verification's verdict and what it checked, as sentences. English keeps the engine's
     own words (``engine.record`` writes them); another language says each line from its code
-    (``verify.<code>``). Where a forged record goes wrong is said as the engine words it."""
+    (``verify.<code>``), and what is wrong with a forged record from ``problem.<code>``."""
     key = "verify.ok" if verdict.ok else "verify.problem"
     reason = _summary(verdict) if verdict.ok else problem_msg(verdict.reason)
     lines = [msg(key, reason=reason)]

@@ -20,7 +20,7 @@ from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from bot.errors import Conflict, Refusal, StoreUnavailable
-from bot.i18n import from_data, msg, to_data
+from bot.i18n import from_data, from_json, to_data, to_json
 from bot.referee.replies import Actor, Preempted, Reply, Where
 
 if TYPE_CHECKING:
@@ -49,7 +49,7 @@ def reply_dict(reply: Reply) -> dict[str, Any]:
         kept["lines"] = [to_data(m) for m in reply.lines]
     if reply.notice is not None:
         kept["notice"] = reply.notice
-        kept["params"] = to_data(msg("notice", **reply.params))["params"]
+        kept["params"] = to_json(reply.params)
     return kept
 
 
@@ -58,7 +58,7 @@ def reply_from(data: Mapping[str, Any]) -> Reply:
     reply.lines = [from_data(m) for m in data.get("lines") or ()]
     if data.get("notice") is not None:
         reply.notice = str(data["notice"])
-        reply.params = from_data({"key": "notice", "params": data.get("params")}).params
+        reply.params = from_json(data.get("params") or {})
     return reply
 
 
