@@ -184,8 +184,10 @@ async def test_history_marks_the_drops_that_lost_the_turn(referee: Referee) -> N
     mover, _ = await fill_row_one(referee)
     assert (await referee.act(HERE, mover, "drop row 1 confirm")).pending_roll
     assert (await referee.roll_pending(HERE)).ok  # a full line: this drop surely lost the turn
-    lines = (await referee.history(HERE)).text.splitlines()
-    drops = [line for line in lines if ", rolled " in line]
+    lines: list[str] = []
+    for page in range(1, 10):  # every page: how many drops filled the row is up to the dice
+        lines += (await referee.history(HERE, page)).text.splitlines()
+    drops = list(dict.fromkeys(line for line in lines if ", rolled " in line))
     lost = [line for line in drops if "the square was taken, the turn lost" in line]
     assert len(drops) - len(lost) == 3  # three pieces filled row 1's three squares
     assert lost[-1] == drops[-1]
