@@ -541,7 +541,7 @@ class PostgresTransaction(PgLadderWrites, PostgresReader, SqliteTransaction):
             raise ChannelBusy from None
         await pg.executemany(_INSERT_EVENT, events)
         row = await pg.conn.fetchrow(_numbered(_GAME_SELECT + "WHERE g.id = ?"), game_id)
-        return GameRow(**dict(row))
+        return GameRow(*row)
 
     async def forget_guild(self, guild_id: int, *, delete: bool) -> ForgetCounts:
         return await forget_guild(self.pg.conn, guild_id, delete=delete)
