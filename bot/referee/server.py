@@ -68,8 +68,7 @@ class ServerSettings:
     async def language(self, where: Where, user_id: int | None, locale: str | None) -> str:
         """The language of a private reply to ``user_id`` (``translations.choose``): their own
         choice, else their client's ``locale`` where we have it, else the server's."""
-        user = None if user_id is None else await self.ctx.store.user_language(user_id)
-        server = (await self.ctx.settings(where)).get("language")
+        server, user = await self.ctx.store.languages(where.guild_id, user_id)
         return translations.choose(user=user, locale=locale, server=server)
 
     async def languages(
@@ -77,8 +76,7 @@ class ServerSettings:
     ) -> tuple[str, str]:
         """(public, private): the server's language for what the channel sees, and the
         language of a private reply to ``user_id`` (as ``language``)."""
-        server = (await self.ctx.settings(where)).get("language")
-        user = None if user_id is None else await self.ctx.store.user_language(user_id)
+        server, user = await self.ctx.store.languages(where.guild_id, user_id)
         return (
             translations.choose(server=server),
             translations.choose(user=user, locale=locale, server=server),

@@ -70,7 +70,9 @@ from bot.store.protocol import (
 )
 from bot.store.sqlite import (
     _GAME_SELECT,
+    _INSERT_ACTION,
     _INSERT_EVENT,
+    _INSERT_REQUEST,
     SqliteReader,
     SqliteTransaction,
     _event_rows,
@@ -395,6 +397,23 @@ class PostgresTransaction(PgLadderWrites, PostgresReader, SqliteTransaction):
         self.what = what
         self._locked: set[int] = set()
         self._ladders: set[int] = set()
+
+    async def _write_change(
+        self,
+        update: str,
+        params: Sequence[Any],
+        actions: list[tuple[Any, ...]],
+        events: list[tuple[Any, ...]],
+        request: tuple[Any, ...] | None,
+    ) -> bool:
+        """``change_game``'s statements, one by one (asyncpg: each is a trip to the server)."""
+        if (await self.pg.execute(update, params)).rowcount != 1:
+            return False
+        await self.pg.executemany(_INSERT_ACTION, actions)
+        await self.pg.executemany(_INSERT_EVENT, events)
+        if request is not None:
+            await self.pg.execute(_INSERT_REQUEST, request)
+        return True
 
     async def lock_users(self, user_ids: Any) -> None:
         """Hold these users' advisory locks until the transaction ends (ascending ids)."""

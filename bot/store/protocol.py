@@ -351,6 +351,13 @@ class Reader(Protocol):
         """The language a user chose for their private replies (None: not chosen)."""
         ...
 
+    async def languages(
+        self, guild_id: int | None, user_id: int | None
+    ) -> tuple[str | None, str | None]:
+        """(the guild's language, the user's own choice), each None where unset or not asked:
+        what every reply reads, in one statement."""
+        ...
+
     async def mod_role(self, guild_id: int) -> int | None:
         """The role a dispute notifies in this guild (None: not set)."""
         ...
@@ -760,6 +767,12 @@ class Store(Protocol):
     async def user_language(self, user_id: int) -> str | None:
         async with self.reading() as rx:
             return await rx.user_language(user_id)
+
+    async def languages(
+        self, guild_id: int | None, user_id: int | None
+    ) -> tuple[str | None, str | None]:
+        async with self.reading() as rx:
+            return await rx.languages(guild_id, user_id)
 
     async def set_user_language(self, user_id: int, language: str | None, now: float) -> None:
         async with self.transaction(f"saving the language of user {user_id}") as tx:

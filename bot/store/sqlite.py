@@ -57,6 +57,7 @@ from bot.store.protocol import (
     StoreDamaged,
     Transaction,
 )
+from bot.store.sqlite_begin import Conn, LazyBegin
 from bot.store.sqlite_forget import forget_guild
 from bot.store.sqlite_ladders import LadderReads, LadderWrites
 from engine import chain
@@ -116,6 +117,9 @@ _LATEST_GAME = _GAME_SELECT + (
     "(SELECT id FROM games WHERE channel_id = ? AND status = 'active'),"
     " (SELECT id FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1))"
 )
+
+
+_INSERT_REQUEST = "INSERT INTO request_ids (request_id, game_id, reply, at) VALUES (?,?,?,?)"
 
 
 def _game(row: Sequence[Any] | None) -> GameRow | None:
@@ -229,9 +233,10 @@ class SqliteStore(Store):
     # --- plumbing ---------------------------------------------------------------------------
 
     @asynccontextmanager
-    async def _write(self, what: str = "a write") -> AsyncIterator[aiosqlite.Connection]:
+    async def _write(self, what: str = "a write") -> AsyncIterator[LazyBegin]:
         """One write transaction (BEGIN IMMEDIATE ... COMMIT, ROLLBACK on any exception).
 
+        BEGIN IMMEDIATE goes with the first statement (``LazyBegin``): one round trip fewer.
         A fault (read-only, full, locked, I/O) rolls everything back, logs one line naming
         ``what`` and raises StoreUnavailable: the file is as it was before.
         """
@@ -241,13 +246,15 @@ class SqliteStore(Store):
                 log.error("cannot save: %s, during %s on %s", FileLost.REASON, what, self.path)
                 raise FileLost(FileLost.REASON, what)
             try:
-                await db.execute("BEGIN IMMEDIATE")
+                tx = LazyBegin(db)
                 try:
-                    yield db
+                    yield tx
                 except BaseException:
                     if db.in_transaction:
                         await db.execute("ROLLBACK")
                     raise
+                if not tx.begun:
+                    return  # no statement ran: nothing began, nothing to commit
                 if self._file is not None and not self._file.still_there():
                     await db.execute("ROLLBACK")  # it would land in an unlinked file
                     raise self._file_lost(what)
@@ -347,6 +354,12 @@ class SqliteStore(Store):
         async with self._statement() as rx:
             return await rx.user_language(user_id)
 
+    async def languages(
+        self, guild_id: int | None, user_id: int | None
+    ) -> tuple[str | None, str | None]:
+        async with self._statement() as rx:
+            return await rx.languages(guild_id, user_id)
+
     def transaction(self, what: str = "a write") -> AbstractAsyncContextManager[Transaction]:
         return self._transaction(what)
 
@@ -368,7 +381,7 @@ class SqliteReader(LadderReads):
     """The reads of one unit of work on the store's connection (its lock held, a transaction
     open). ``db`` is the connection, for this package and for tests that poke the file."""
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
+    def __init__(self, db: Conn) -> None:
         self.db = db
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
@@ -507,6 +520,17 @@ class SqliteReader(LadderReads):
         row = await self._one("SELECT language FROM user_languages WHERE user_id = ?", (user_id,))
         return None if row is None else str(row[0])
 
+    async def languages(
+        self, guild_id: int | None, user_id: int | None
+    ) -> tuple[str | None, str | None]:
+        row = await self._one(
+            "SELECT (SELECT language FROM guild_settings WHERE guild_id = ?),"
+            " (SELECT language FROM user_languages WHERE user_id = ?)",
+            (guild_id, user_id),
+        )
+        assert row is not None  # a SELECT of two subqueries has one row
+        return row[0], row[1]
+
     async def mod_role(self, guild_id: int) -> int | None:
         """The role a dispute notifies in this guild (None: not set)."""
         row = await self._one("SELECT mod_role FROM guild_settings WHERE guild_id = ?", (guild_id,))
@@ -576,11 +600,12 @@ class _OneStatement(SqliteReader):
 
 
 class SqliteTransaction(SqliteReader, LadderWrites):
-    """One write transaction (BEGIN IMMEDIATE already run on ``db``): the store commits it when
-    the block ends, rolls it back when the block raises."""
+    """One write transaction (BEGIN IMMEDIATE sent with ``db``'s first statement): the store
+    commits it when the block ends, rolls it back when the block raises."""
 
-    def __init__(self, db: aiosqlite.Connection, what: str = "a write") -> None:
+    def __init__(self, db: LazyBegin, what: str = "a write") -> None:
         super().__init__(db)
+        self.tx = db
         self.what = what
 
     async def keep_reply(
@@ -664,9 +689,7 @@ class SqliteTransaction(SqliteReader, LadderWrites):
             (guild_id, theme, json.dumps(dict(ladder or {})), now, ladder is not None),
         )
 
-    async def _upsert_player(
-        self, db: aiosqlite.Connection, pid: int, name: str, now: float
-    ) -> None:
+    async def _upsert_player(self, db: Conn, pid: int, name: str, now: float) -> None:
         await db.execute(
             "INSERT INTO players (id, name, first_seen, last_seen) VALUES (?,?,?,?)"
             " ON CONFLICT(id) DO UPDATE SET name = excluded.name, last_seen = excluded.last_seen",
@@ -797,30 +820,47 @@ class SqliteTransaction(SqliteReader, LadderWrites):
         if chained and (actions or events):
             sets.update(last_hash=head, links=game.links + len(actions) + len(events))
         assignments = "".join(f", {k} = ?" for k in sets)
-        db = self.db
-        cur = await db.execute(
-            f"UPDATE games SET version = version + 1{assignments} WHERE id = ? AND version = ?",
-            (*sets.values(), game.id, game.version),
-        )
-        if cur.rowcount != 1:
-            raise GameMovedOn
-        if rows:
-            await db.executemany(_INSERT_ACTION, rows)
-        if events:
-            await db.executemany(_INSERT_EVENT, event_rows)
-        if request is not None:
-            await db.execute(
-                "INSERT INTO request_ids (request_id, game_id, reply, at) VALUES (?,?,?,?)",
-                (
-                    request[0],
-                    game.id,
-                    json.dumps(request[1]),
-                    changes.get("updated_at", game.updated_at),  # its age, for pruning
-                ),
+        update = f"UPDATE games SET version = version + 1{assignments} WHERE id = ? AND version = ?"
+        kept = (
+            None
+            if request is None
+            else (
+                request[0],
+                game.id,
+                json.dumps(request[1]),
+                changes.get("updated_at", game.updated_at),  # its age, for pruning
             )
+        )
+        written = (update, (*sets.values(), game.id, game.version), rows, event_rows, kept)
+        if not await self._write_change(*written):
+            raise GameMovedOn
         values = {f: getattr(game, f) for f in GameRow.__slots__}  # type: ignore[attr-defined]
         values.update(sets, version=game.version + 1)
         return GameRow(**values)
+
+    async def _write_change(
+        self,
+        update: str,
+        params: Sequence[Any],
+        actions: list[tuple[Any, ...]],
+        events: list[tuple[Any, ...]],
+        request: tuple[Any, ...] | None,
+    ) -> bool:
+        """``change_game``'s statements, in one trip to aiosqlite's thread (a move's, issue 17);
+        False, with nothing written, when the game has moved on from the version in ``update``."""
+
+        def write(conn: sqlite3.Connection) -> bool:
+            if conn.execute(update, params).rowcount != 1:
+                return False
+            if actions:
+                conn.executemany(_INSERT_ACTION, actions)
+            if events:
+                conn.executemany(_INSERT_EVENT, events)
+            if request is not None:
+                conn.execute(_INSERT_REQUEST, request)
+            return True
+
+        return await self.tx.batch(write)
 
     async def forget_guild(self, guild_id: int, *, delete: bool) -> ForgetCounts:
         return await forget_guild(self.db, guild_id, delete=delete)

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import aiosqlite
-
 from bot.store.protocol import ForgetCounts
+from bot.store.sqlite_begin import Conn
 
 APPEND_ONLY = ("actions_are_never_deleted", "events_are_never_deleted")
 
@@ -47,7 +46,7 @@ _ELSEWHERE = (
 )
 
 
-async def forget_guild(db: aiosqlite.Connection, guild_id: int, *, delete: bool) -> ForgetCounts:
+async def forget_guild(db: Conn, guild_id: int, *, delete: bool) -> ForgetCounts:
     """Count, and with ``delete`` remove, the guild's rows (inside the caller's transaction)."""
     g = {"g": guild_id}
     game_ids = tuple(r[0] for r in await _rows(db, _GAMES + " ORDER BY id", g))
@@ -68,11 +67,11 @@ async def forget_guild(db: aiosqlite.Connection, guild_id: int, *, delete: bool)
     return ForgetCounts(counts, game_ids, len(gone), len(people & elsewhere))
 
 
-async def _rows(db: aiosqlite.Connection, sql: str, params: dict[str, Any]) -> list[Any]:
+async def _rows(db: Conn, sql: str, params: dict[str, Any]) -> list[Any]:
     return list(await db.execute_fetchall(sql, params))
 
 
-async def _lift_append_only(db: aiosqlite.Connection) -> list[str]:
+async def _lift_append_only(db: Conn) -> list[str]:
     """Drop the logs' DELETE triggers (inside the caller's transaction); their SQL, to restore."""
     marks = ", ".join("?" * len(APPEND_ONLY))
     found = await db.execute_fetchall(

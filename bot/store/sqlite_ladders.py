@@ -14,12 +14,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-import aiosqlite
-
 from bot.ladder import FinishedGame, RatingChange, SeasonArchive, Table
 from bot.ladder.ratings import RatingState
 from bot.ladder.rules import LOCAL_GUILD, guild_key, to_time
 from bot.store.protocol import LoggedChange
+from bot.store.sqlite_begin import Conn
 
 _STATE_COLUMNS = "rating, rd, volatility, games, last_played, wins, losses, draws"
 _UPSERT_RATING = (
@@ -129,7 +128,7 @@ def _finished(row: Any, season: int) -> FinishedGame:
 class LadderReads:
     """The ladder reads of a unit of work (``db`` is its connection)."""
 
-    db: aiosqlite.Connection
+    db: Conn
 
     async def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
         return list(await self.db.execute_fetchall(sql, params))
@@ -278,7 +277,7 @@ class LadderReads:
 class LadderWrites:
     """The ladder writes of a transaction (``db`` is its connection)."""
 
-    db: aiosqlite.Connection
+    db: Conn
 
     async def put_ratings(self, season: int, rows: Table) -> None:
         await self.db.executemany(

@@ -12,6 +12,7 @@ import pytest
 
 from bot.referee import Referee
 from bot.store import GameMovedOn, Store
+from bot.store.protocol import NewAction
 from tests.bot.conftest import start
 
 
@@ -90,3 +91,76 @@ async def test_guarded_undoes_a_bug_and_keeps_the_rest(referee: Referee, store: 
             await tx.change_game(fresh, {"draw_offer": 1})
             await tx.guarded("a test", bad_statement)
     assert await store.game(1) == fresh  # a store error fails the whole transaction
+
+
+async def test_languages_are_read_together_and_each_may_be_unset(store: Store) -> None:
+    assert await store.languages(1, 7) == (None, None)
+    assert await store.languages(None, None) == (None, None)
+    await store.set_guild_language(1, "hu", 5.0)
+    assert await store.languages(1, 7) == ("hu", None)
+    await store.set_user_language(7, "is", 6.0)
+    assert await store.languages(1, 7) == ("hu", "is")
+    assert await store.languages(2, 7) == (None, "is")  # another guild: its own (unset)
+    assert await store.languages(None, 8) == (None, None)
+
+
+@pytest.mark.sqlite_only
+async def test_a_write_locks_with_its_first_statement_and_one_with_none_commits_nothing(
+    referee: Referee, store: Store, db_path: str
+) -> None:
+    """BEGIN IMMEDIATE goes with a write's first statement (one trip fewer, issue 17): from that
+    statement on, another writer waits; a write that runs no statement leaves nothing open."""
+    await start(referee, "morris")
+    g = await store.game(1)
+    assert g is not None
+    async with store.transaction("nothing at all"):
+        pass
+    assert not store.db.in_transaction  # type: ignore[attr-defined]
+    other = sqlite3.connect(db_path, timeout=0, isolation_level=None)
+    try:
+        async with store.transaction("a change") as tx:
+            other.execute("BEGIN IMMEDIATE")  # free until the first statement
+            other.execute("ROLLBACK")
+            assert await tx.game(1) == g  # a read as the first statement begins it
+            with pytest.raises(sqlite3.OperationalError, match="locked"):
+                other.execute("BEGIN IMMEDIATE")
+            await tx.change_game(g, {"draw_offer": 0})
+        other.execute("BEGIN IMMEDIATE")  # committed: free again
+        other.execute("ROLLBACK")
+    finally:
+        other.close()
+    after = await store.game(1)
+    assert after is not None and after.version == g.version + 1 and after.draw_offer == 0
+
+
+@pytest.mark.sqlite_only
+async def test_a_move_is_written_in_two_trips_to_the_database_thread(
+    referee: Referee, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The row, the action and the request id in one trip, and COMMIT (issue 17): each trip
+    to aiosqlite's thread costs ~40 us of CPU. A game that moved on writes none of them."""
+    await start(referee, "morris")
+    g = await store.game(1)
+    assert g is not None
+    trips: list[object] = []
+    db = store.db  # type: ignore[attr-defined]
+    real = db._execute
+
+    async def counted(fn: object, *args: object, **kwargs: object) -> object:
+        trips.append(fn)
+        return await real(fn, *args, **kwargs)
+
+    monkeypatch.setattr(db, "_execute", counted)
+    entry = NewAction(0, "alice", "place d7", None, "2026-11-26T00:00:00Z")
+    async with store.transaction("a move") as tx:
+        await tx.change_game(g, {"position": g.position}, [entry], request=("r1", {"ok": True}))
+    assert len(trips) == 2
+    assert await store.request_reply("r1") == {"ok": True}
+    assert [r.action for r in await store.log(1) if hasattr(r, "action")] == ["place d7"]
+    trips.clear()
+    with pytest.raises(GameMovedOn):
+        async with store.transaction("a move on a stale version") as tx:
+            await tx.change_game(g, {"position": g.position}, [entry], request=("r2", {}))
+    assert len(trips) == 2  # the statements, then ROLLBACK
+    assert await store.request_reply("r2") is None
+    assert len(await store.log(1)) == 2  # the start event and the one move
