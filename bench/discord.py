@@ -437,6 +437,7 @@ async def open_bench(db: Path, pool: Executor) -> tuple[Bench, Store]:
     timed = TimedDrawing()
     bot = RefereeBot(Referee(store, clock=ManualClock(), render=timed), sweep_seconds=None)
     h = await OpenLoop(bot).start()
+    bot.freeze_startup()  # as the bot does once connected (on_ready)
     boards.use_render_pool(pool)
     bench = Bench(h, pool, timed)
     await bench.setup()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import logging
 import os
@@ -118,6 +119,7 @@ class RefereeBot(commands.AutoShardedBot):
         self.drain = Drain()  # discord_ui.shutdown: what is in flight when the bot stops
         self.grace_seconds = GRACE_SECONDS
         self.metrics = metrics or METRICS
+        self._frozen = False  # freeze_startup has run
 
     @property
     def own_shards(self) -> Shards | None:
@@ -137,9 +139,20 @@ class RefereeBot(commands.AutoShardedBot):
 
     async def on_ready(self) -> None:
         log.info("ready %s", json.dumps({"user": str(self.user), "guilds": len(self.guilds)}))
+        self.freeze_startup()
         self.beat()
         if self.sweep_seconds and self._sweeper is None:
             self._sweeper = asyncio.create_task(self._sweep_forever(), name="referee-sweeper")
+
+    def freeze_startup(self) -> None:
+        """Leave what the process holds once connected (modules, commands, the guilds' caches,
+        fonts) out of Python's cyclic collector, once: it lives as long as the process, and
+        scanning it made each full collection a pause of 74-96 ms under load, against 22-35 ms
+        frozen (``python -m bench discord``'s run at 100/s, issue 17)."""
+        if not self._frozen:
+            self._frozen = True
+            gc.collect()  # garbage first: what is frozen is never collected
+            gc.freeze()
 
     # ---- the heartbeat: "connected to the gateway and serving", for Docker's health check ---
     async def on_connect(self) -> None:  # discord.py: a READY arrived (a new session)

@@ -9,6 +9,7 @@ dispatches ``connect`` and then ``ready``), ``parse_resumed``, and the ``disconn
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import time
 from collections.abc import AsyncIterator
@@ -40,6 +41,7 @@ async def bot(tmp_path: Path) -> AsyncIterator[RefereeBot]:
     try:
         yield bot
     finally:
+        gc.unfreeze()  # READY froze what the process held (freeze_startup): collect as before
         await bot.close()
         await harness.close()
         await store.close()
@@ -110,3 +112,18 @@ async def test_closing_the_bot_removes_the_heartbeat(bot: RefereeBot) -> None:
     assert beat.exists()
     await bot.close()
     assert not beat.exists() and not bot.serving
+
+
+async def test_what_the_process_holds_when_ready_is_frozen_out_of_the_collector_once(
+    bot: RefereeBot,
+) -> None:
+    """A full collection then scans only what commands made since (issue 17: its pauses)."""
+    assert gc.get_freeze_count() == 0  # the fixture unfreezes after each test
+    bot._connection.shard_ids = [0]
+    bot._connection.parse_ready(ready_payload())  # type: ignore[arg-type]
+    await asyncio.wait_for(bot.wait_until_ready(), timeout=5)
+    frozen = gc.get_freeze_count()
+    assert frozen > 10_000  # discord.py, the commands, the catalogs...
+    bot._connection.parse_ready(ready_payload())  # type: ignore[arg-type]  # a new session
+    await rounds()
+    assert gc.get_freeze_count() <= frozen  # once a process (frozen objects may still be freed)
