@@ -18,6 +18,7 @@ from bot.shards import ShardError, Shards
 
 DEFAULT_DB = Path("data") / "referee.db"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+MAX_WORKERS = 64  # PRACTICE_WORKERS at most
 
 
 class ConfigError(RefereeError, ValueError):
@@ -54,11 +55,13 @@ class Config:
     log_format: str = "text"  # LOG_FORMAT: text or json (bot.logs)
 
     language: str = "en"  # the console's (REFEREE_LANGUAGE, or python -m bot console --lang)
+    practice_workers: int = 1  # PRACTICE_WORKERS: practice games searched at once (a process each)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
         """Read DISCORD_TOKEN, REFEREE_DB, LOG_LEVEL, DEV_GUILD_ID, SHARD_COUNT, SHARD_IDS,
-        METRICS_PORT, LOG_FORMAT and REFEREE_LANGUAGE (unset or empty: default)."""
+        METRICS_PORT, LOG_FORMAT, REFEREE_LANGUAGE and PRACTICE_WORKERS (unset or empty:
+        default)."""
         env = os.environ if env is None else env
         token = (env.get("DISCORD_TOKEN") or "").strip() or None
         db_path = (env.get("REFEREE_DB") or "").strip() or str(DEFAULT_DB)
@@ -87,6 +90,12 @@ class Config:
             lang = translations.language((env.get("REFEREE_LANGUAGE") or "").strip())
         except translations.UnknownLanguage as exc:
             raise ConfigError(f"REFEREE_LANGUAGE: {exc}") from None
+        workers_text = (env.get("PRACTICE_WORKERS") or "1").strip()
+        if not workers_text.isdigit() or not 1 <= int(workers_text) <= MAX_WORKERS:
+            raise ConfigError(
+                f"PRACTICE_WORKERS must be a number of processes 1..{MAX_WORKERS}, "
+                f"not {workers_text!r}"
+            )
         return cls(
             token=token,
             db_path=db_path,
@@ -96,6 +105,7 @@ class Config:
             metrics_port=int(port_text) if port_text else None,
             log_format=log_format,
             language=lang,
+            practice_workers=int(workers_text),
         )
 
     @property

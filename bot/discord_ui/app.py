@@ -361,7 +361,8 @@ async def _open(config: Any) -> tuple[Any, Referee]:
     from bot.store import open_store
 
     store = await open_store(str(config.db_path))
-    return store, Referee(store)
+    workers = getattr(config, "practice_workers", 1)
+    return store, Referee(store, practice_workers=workers)
 
 
 async def serve(config: Any) -> None:

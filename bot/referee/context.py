@@ -74,11 +74,13 @@ class Context:
         per_user_limits: bool = True,
         positions_kept: int = POSITIONS_KEPT,
         practice_nodes: int | None = None,
+        practice_workers: int = 1,
     ) -> None:
         self.store = store
         # the practice opponent's node budget per move (None: its level's, engine.ai.levels);
         # tests lower it so whole games against the bot stay fast
         self.practice_nodes = practice_nodes
+        self.practice_workers = practice_workers  # processes searching for the practice opponent
         self.per_user_limits = per_user_limits  # bot.limits: challenges and games per user
         self.clock = clock or SystemClock()
         if render is True:

@@ -74,7 +74,8 @@ class Referee:
     ``positions_kept``: how many games' positions stay in memory (least recently used go first;
     any other is replayed from the store when needed).
     ``practice_nodes``: the practice opponent's node budget per move (None: its level's; tests
-    lower it). ``close()`` shuts its worker process down.
+    lower it); ``practice_workers``: how many practice games it searches at once, each in a
+    worker process of its own (default 1). ``close()`` shuts those processes down.
 
     A thin typed facade: each command goes through the one wrapper (``bot.referee.wrapper``)
     to the small service that holds it (challenges, play, endings, moderation, ladders, proof,
@@ -94,6 +95,7 @@ class Referee:
         positions_kept: int = POSITIONS_KEPT,
         language: str | None = None,
         practice_nodes: int | None = None,
+        practice_workers: int = 1,
     ) -> None:
         self.ctx = Context(
             store,
@@ -104,6 +106,7 @@ class Referee:
             per_user_limits=per_user_limits,
             positions_kept=positions_kept,
             practice_nodes=practice_nodes,
+            practice_workers=practice_workers,
         )
         self.ctx.language = language  # boards drawn outside any server (the console's table)
         self.store = store

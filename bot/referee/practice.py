@@ -74,7 +74,7 @@ class Practice:
         self.challenges = challenges
         self.play = play
         self.endings = endings
-        self.thinker = Thinker()
+        self.thinker = Thinker(ctx.practice_workers)
         self.thinking: set[int] = set()  # games whose answer this process is working out
         self.people_only: LRU[int, bool] = LRU(POSITIONS_KEPT)  # games known not to be practice
         self.scan_after = 0  # the sweeper's cursor over the practice games' ids

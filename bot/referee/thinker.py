@@ -1,8 +1,10 @@
-"""The practice opponent's search in a worker process, so the event loop never waits for it.
+"""The practice opponent's search in worker processes, so the event loop never waits for it.
 
-One worker (``ProcessPoolExecutor(1)``), made when the first search needs it and shut down by
-``close``; searches of several games queue for it. Started by forkserver (else spawn), never by
-forking a process that runs an event loop and the store's threads.
+``workers`` processes (``ProcessPoolExecutor``; ``PRACTICE_WORKERS``, default 1), made when the
+first search needs them and shut down by ``close``: that many practice games are searched at
+once, and the rest queue. One keeps a two-core machine's other core for the bot's boards; an
+operator with more cores gives the practice games more. Started by forkserver (else spawn),
+never by forking a process that runs an event loop and the store's threads.
 """
 
 from __future__ import annotations
@@ -15,22 +17,27 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import engine.ai
+from bot.config import MAX_WORKERS
 
 THINK_TIMEOUT = 60.0  # seconds to wait for one search (its own bound is 2 s of CPU)
 
 
 class Thinker:
-    """The bot's search, in one worker process made when first needed and shut down by
-    ``close``: a search never holds the event loop, and searches of several games queue."""
+    """The bot's search, in ``workers`` processes made when first needed and shut down by
+    ``close``: a search never holds the event loop, and searches beyond ``workers`` queue."""
 
-    def __init__(self) -> None:
+    def __init__(self, workers: int = 1) -> None:
+        if not 1 <= workers <= MAX_WORKERS:
+            raise ValueError(f"workers must be 1..{MAX_WORKERS}, not {workers}")
+        self.workers = workers
         self._pool: Executor | None = None
 
     def _executor(self) -> Executor:
         if self._pool is None:
             methods = multiprocessing.get_all_start_methods()
             method = "forkserver" if "forkserver" in methods else "spawn"  # never fork a loop
-            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context(method))
+            context = multiprocessing.get_context(method)
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
         return self._pool
 
     async def choose(self, game: str, state: Any, level: int, seed: int, nodes: int | None) -> Any:
@@ -46,7 +53,7 @@ class Thinker:
             raise
 
     def close(self) -> None:
-        """Shut the worker down (a search in flight is abandoned); the next search makes one."""
+        """Shut the workers down (a search in flight is abandoned); the next search makes them."""
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None

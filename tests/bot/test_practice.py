@@ -5,7 +5,12 @@ and PostgreSQL), the real worker process, small node budgets."""
 
 from __future__ import annotations
 
+import asyncio
+import multiprocessing
+import os
 import random
+import threading
+from typing import Any
 
 import pytest
 
@@ -295,3 +300,31 @@ async def test_the_thinker_answers_from_its_worker_and_starts_a_new_one_after_cl
         assert await thinker.choose("abalone", state, 5, seed=1, nodes=NODES) == first
     finally:
         thinker.close()
+
+
+def _meet(barrier: Any, timeout: float) -> int:
+    """In a worker: wait until another worker is here too (each search's stand-in)."""
+    barrier.wait(timeout=timeout)
+    return os.getpid()
+
+
+async def test_two_workers_search_two_games_at_once_and_one_queues_them() -> None:
+    """PRACTICE_WORKERS (issue 18): with two, two practice games are searched at the same time,
+    in two processes; with one, the second waits for the first (the meeting never happens)."""
+    with multiprocessing.Manager() as manager:
+        for workers, meets, timeout in ((2, True, 30.0), (1, False, 1.0)):
+            thinker = Thinker(workers)
+            try:
+                pool = thinker._executor()
+                barrier = manager.Barrier(2)
+                futures = [pool.submit(_meet, barrier, timeout) for _ in range(2)]
+                done = [await asyncio.wrap_future(f) for f in futures] if meets else None
+                if meets:
+                    assert done is not None and len(set(done)) == 2  # two processes at once
+                else:
+                    with pytest.raises(threading.BrokenBarrierError):
+                        await asyncio.wrap_future(futures[0])  # alone at the meeting: it times out
+            finally:
+                thinker.close()
+    with pytest.raises(ValueError, match="workers"):
+        Thinker(0)

@@ -70,9 +70,17 @@ def test_config_reads_shards_metrics_port_and_log_format() -> None:
         ({"SHARD_COUNT": "many"}, "SHARD_COUNT"),
         ({"METRICS_PORT": "70000"}, "METRICS_PORT"),
         ({"LOG_FORMAT": "xml"}, "LOG_FORMAT"),
+        ({"PRACTICE_WORKERS": "0"}, "PRACTICE_WORKERS"),
+        ({"PRACTICE_WORKERS": "two"}, "PRACTICE_WORKERS"),
+        ({"PRACTICE_WORKERS": "65"}, "PRACTICE_WORKERS"),
     ]:
         with pytest.raises(ConfigError, match=name):
             Config.from_env(env)
+
+
+def test_config_reads_how_many_practice_games_are_searched_at_once() -> None:
+    assert Config.from_env({}).practice_workers == 1
+    assert Config.from_env({"PRACTICE_WORKERS": " 3 "}).practice_workers == 3
 
 
 async def test_each_process_sweeps_only_its_own_shards_and_together_all(
