@@ -173,7 +173,7 @@ class SqliteStore(Store):
             _refuse_newer(path, int(next(iter(rows))[0]))  # before anything writes the file
             if check:
                 await _quick_check(db, path)
-            await db.execute("PRAGMA journal_mode = WAL")
+            await _into_wal(db, OPEN_TIMEOUT_MS)
             await db.execute("PRAGMA synchronous = NORMAL")  # durable across a crash in WAL
             await db.execute("PRAGMA foreign_keys = ON")
             await store.migrate()
@@ -879,6 +879,28 @@ class SqliteTransaction(SqliteReader, LadderWrites):
             done = None
         await self.db.execute("RELEASE guarded")
         return done
+
+
+WAL_RETRY_SECONDS = 0.005  # between tries of the WAL switch; the winner's switch is a few writes
+
+
+async def _into_wal(db: aiosqlite.Connection, timeout_ms: int) -> None:
+    """``PRAGMA journal_mode = WAL``, tried again while another process switches the same fresh
+    file: SQLite answers that race with "database is locked" at once, without its busy handler
+    (waiting there could deadlock: both hold a shared lock and want the exclusive one), so the
+    busy timeout does not cover it. It failed so, rarely, when six processes opened one fresh
+    file together on a loaded machine (tests/bot/test_store_open.py)."""
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + timeout_ms / 1000
+    while True:
+        try:
+            await db.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            busy = (getattr(exc, "sqlite_errorname", "") or "").startswith("SQLITE_BUSY")
+            if not busy or loop.time() >= give_up:
+                raise
+            await asyncio.sleep(WAL_RETRY_SECONDS)
 
 
 DAMAGED = ("SQLITE_CORRUPT", "SQLITE_NOTADB")  # the file itself is bad, not the folder

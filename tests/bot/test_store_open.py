@@ -17,6 +17,7 @@ import sys
 import traceback
 from pathlib import Path
 
+import aiosqlite
 import pytest
 
 from bot.__main__ import main
@@ -26,6 +27,7 @@ from bot.referee.replies import Where
 from bot.store import SqliteStore, StoreDamaged, StoreUnavailable
 from bot.store.cli import main as store_main
 from bot.store.migrations import LATEST
+from bot.store.sqlite import _into_wal
 from bot.texts import CANT_SAVE
 from tests.bot.conftest import ALICE, BOB, HERE
 
@@ -344,3 +346,27 @@ async def test_a_file_damaged_after_the_start_is_a_store_fault_not_a_traceback(
         assert (await referee.handle(where, BOB, "place d1")).text == CANT_SAVE
     finally:
         await store.close()
+
+
+async def test_the_wal_switch_is_tried_again_while_another_connection_holds_the_file(
+    tmp_path: Path,
+) -> None:
+    """The WAL switch of a fresh file can fail at once with "database is locked" when another
+    process switches it too (SQLite skips its busy handler there). Here a busy timeout of 0
+    makes every try fail at once while another connection holds the file exclusively; the
+    switch succeeds once that one lets go, and gives up at its own timeout."""
+    path = tmp_path / "fresh.db"
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    db = await aiosqlite.connect(path, isolation_level=None)
+    try:
+        await db.execute("PRAGMA busy_timeout = 0")
+        with pytest.raises(sqlite3.OperationalError, match="locked"):
+            await _into_wal(db, 50)  # still held when its time is up
+        asyncio.get_running_loop().call_later(0.1, holder.execute, "COMMIT")
+        await _into_wal(db, 5_000)
+        rows = await db.execute_fetchall("PRAGMA journal_mode")
+        assert next(iter(rows))[0] == "wal"
+    finally:
+        await db.close()
+        holder.close()
