@@ -14,6 +14,7 @@ import pytest
 from bot.clock import ManualClock
 from bot.console import table as console
 from bot.console.format import reply_text
+from bot.i18n import reply_words
 from bot.referee import Referee
 from bot.referee.records import check_stored, stored_record
 from bot.referee.replies import Actor, Reply, Where
@@ -105,6 +106,26 @@ async def test_resume_continues_the_clocks_from_where_they_stopped(
     g = await store.game(1)
     assert g.bank0 == 60 - 20 - 39
     assert ("resume", MOD.id) in await kinds(store)
+
+
+async def test_resume_at_once_does_not_say_a_pause_of_no_time(
+    referee: Referee, clock: ManualClock
+) -> None:
+    """A pause under a second shows as "0:00 paused": noise, so the line leaves it out (in
+    every language); a longer pause is still told."""
+    await start(referee, "morris", clock="1+0")
+    await morris_moves(referee, 2)
+    await referee.dispute(HERE, ALICE, "lag")
+    clock.advance(0.9)
+    reply = await referee.resume(HERE, MOD, "no fault")
+    assert reply.ok and reply.notice == "resumed_clocks_at_once", reply.text
+    for lang in ("en", "hu", "eo", "is"):
+        said = reply_words(reply, lang)
+        assert "0:00" not in said and "mod" in said, (lang, said)
+    await referee.dispute(HERE, ALICE, "lag again")
+    clock.advance(61)
+    reply = await referee.resume(HERE, MOD, "no fault")
+    assert reply.notice == "resumed_clocks" and "1:01" in reply_words(reply, "hu")
 
 
 async def test_rewind_shows_an_earlier_position_and_changes_nothing_else(
