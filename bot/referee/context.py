@@ -18,7 +18,7 @@ import render
 from bot import checkpoint, texts
 from bot.clock import Clock, ClockSpec, SystemClock
 from bot.errors import BrokenGame, Conflict, Refusal
-from bot.i18n import Msg, msg, say
+from bot.i18n import Msg, msg, say, typed
 from bot.ladder_store import change_game
 from bot.lru import LRU
 from bot.referee import boards
@@ -230,7 +230,7 @@ class Context:
         if g.id in self.broken_told:
             raise Refusal("broken_game", game_id=g.id, version=g.version)
         self.broken_told.add(g.id)
-        said = msg("notice.broken_game", seq=broken.seq, action=repr(broken.action[:100]))
+        said = msg("notice.broken_game", seq=broken.seq, action=typed(broken.action))
         return Reply(text=say(said), lines=[said], ok=False, game_id=g.id, version=g.version)
 
     async def no_game(self, where: Where) -> Refusal:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import engine
 import translations
 from bot.errors import Refusal
-from bot.i18n import Msg, msg, plain, say, say_all
+from bot.i18n import Msg, msg, plain, say, say_all, typed
 from bot.referee.names import BOT_NAME, CONSOLE_BOT, name_key
 from bot.referee.play import MAX_WORD, is_move_word
 from bot.referee.practice import DEFAULT_LEVEL
@@ -223,7 +223,7 @@ async def _moves(
         shown += [m for m in moves if prefix in m and not m.startswith(prefix)]
         if not shown:
             raise Refusal("console_no_such_moves", {"count": len(moves), "prefix": prefix[:40]})
-        head = msg("console.moves_match", n=len(shown), total=len(moves), prefix=repr(prefix))
+        head = msg("console.moves_match", n=len(shown), total=len(moves), prefix=typed(prefix))
         return _listed(head, shown)
     pages = -(-len(moves) // MOVES_PAGE)
     page = min(max(page, 1), pages)
