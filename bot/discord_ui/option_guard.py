@@ -120,8 +120,8 @@ def check_options(interaction: discord.Interaction[Any]) -> None:
     for option in given:
         param = params.get(str(option.get("name")))
         if param is None:
-            name = str(option.get("name"))[:40]
-            raise BadOption(msg("option.unknown", command=command.qualified_name, name=typed(name, 40)))
+            name = typed(option.get("name"), 40)
+            raise BadOption(msg("option.unknown", command=command.qualified_name, name=name))
         value = option.get("value")
         if option.get("focused"):  # what someone is typing: only its type is checked now
             if param.type is AppCommandOptionType.string and not isinstance(value, str):
