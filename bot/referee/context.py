@@ -451,7 +451,8 @@ class Context:
             logged["result_reason"] = outcome.reason
         event = NewEvent(kind, now, seat=seat, user_id=actor.id if actor else None, note=logged)
         sides = engine.get_game(g.game).side_names
-        result = texts.result_line(g, sides, outcome)
+        voided = str(logged.get("reason") or "") if kind == "void" else None
+        result = texts.result_line(g, sides, outcome, voided=voided)
         first = self.request(g, f"{prefix}{say(result)}", [*as_lines(prefix), result])
         g = await change_game(self.store, g, changes, events=[event], request=first)  # Conflict
         self.states.pop(g.id, None)

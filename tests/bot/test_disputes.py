@@ -188,6 +188,45 @@ async def test_void_ends_the_game_unrated_with_the_reason_logged(
     assert (await check_stored(store, g)).ok
 
 
+VOIDED = {
+    "hu": "moderátor érvénytelenítette",
+    "eo": "nuligita de moderiganto",
+    "is": "stjórnandi ógilti leikinn",
+}
+ABORTED = {"hu": "megszakítva", "eo": "ĉesigita", "is": "hætt við leikinn"}
+
+
+async def test_a_void_is_told_as_a_moderators_void_not_as_an_abort(
+    referee: Referee, store: Store
+) -> None:
+    """The result line, the board shown later, the text board and /verify say that a moderator
+    voided the game, in every language; known from the log's ending event, never its text."""
+    await start(referee, "morris")
+    await morris_moves(referee, 2)
+    voided = await referee.void(HERE, MOD, "engine use")
+    board = await referee.board(HERE)
+    verified = await referee.verify(HERE)
+    for lang, void in VOIDED.items():
+        for reply in (voided, board):
+            said = reply_words(reply, lang)
+            assert f"{void}: engine use" in said and ABORTED[lang] not in said, (lang, said)
+        said = reply_words(verified, lang)
+        assert void in said and ABORTED[lang] not in said, (lang, said)
+    assert "no result (voided by moderator mod: engine use)" in board.board_text
+    assert "Verified: morris standard, 2 actions, 4 log rows, voided by a moderator, no result" in (
+        verified.text
+    )
+    assert "- result: voided by a moderator, no result" in verified.text
+
+
+async def test_an_abort_is_still_told_as_an_abort(referee: Referee) -> None:
+    await start(referee, "morris")
+    aborted = await referee.moderator_abort(HERE, MOD, "wrong channel")
+    for lang, abort in ABORTED.items():
+        said = reply_words(aborted, lang)
+        assert abort in said and VOIDED[lang] not in said, (lang, said)
+
+
 async def test_award_decides_a_frozen_game(referee: Referee, store: Store) -> None:
     await start(referee, "morris")
     await morris_moves(referee, 2)
