@@ -23,10 +23,18 @@ class BoardRenderer:
 
     game: ClassVar[str]
     side_names: ClassVar[tuple[str, str]]  # the engine's (English) names, for the engine's text
+    marks: ClassVar[tuple[str, str]]  # each side's piece on a text board: a symbol, not an
+    # initial (W, B, R are English, and B was Blue in one game and Black in the others)
 
     def sides(self, w: Words) -> tuple[str, str]:
         """The two sides' names in ``w``'s language (Red and Blue, Fehér and Fekete...)."""
         return (w.t(f"side.{self.game}.0"), w.t(f"side.{self.game}.1"))
+
+    def marked_sides(self, w: Words) -> tuple[str, str]:
+        """The sides' names after their text-board symbols ("○ White", "● Fekete"): the
+        status line under a text board is its legend."""
+        names = self.sides(w)
+        return (f"{self.marks[0]} {names[0]}", f"{self.marks[1]} {names[1]}")
 
     def end_params(self, state: Any) -> dict[str, object]:
         """What the game's ending sentences need besides the names (Atmalof: the line)."""
