@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 from PIL import Image
 
-from engine.core import Outcome
+from engine.core import Outcome, Termination
 from render.frame import Hand, Status
 from render.model import Last, Layout
 from render.theme import RGB, Theme
@@ -112,7 +112,16 @@ def result_status(
     outcome: Outcome, names: tuple[str, str], sides: tuple[str, str], w: Words, **params: object
 ) -> Status:
     """The status bar at the end: who won and why, in the accent colour."""
-    reason = end_reason(outcome, names, sides, w, **params)
+    return ended_status(outcome, names, sides, w, end_reason(outcome, names, sides, w, **params))
+
+
+def ended_status(
+    outcome: Outcome, names: tuple[str, str], sides: tuple[str, str], w: Words, reason: str
+) -> Status:
+    """The status bar at the end with its ``reason`` said: who won, a draw, or (aborted or
+    voided) no result."""
+    if outcome.termination is Termination.ABORTED:
+        return Status(w.t("result.none", reason=reason), tone="accent")
     if outcome.winner is None:
         return Status(w.t("result.draw", reason=reason), tone="accent")
     winner = who(names, sides, outcome.winner, w)

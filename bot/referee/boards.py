@@ -85,6 +85,8 @@ def _kwargs(view: BoardView) -> dict[str, Any]:
         kwargs["outcome"] = view.outcome
     if view.moves is not None:
         kwargs["moves"] = view.moves
+    if view.voided is not None:
+        kwargs["voided"] = True
     return kwargs | _words(view)
 
 

@@ -197,7 +197,7 @@ ABORTED = {"hu": "megszakítva", "eo": "ĉesigita", "is": "hætt við leikinn"}
 
 
 async def test_a_void_is_told_as_a_moderators_void_not_as_an_abort(
-    referee: Referee, store: Store
+    referee: Referee, store: Store, clock: ManualClock
 ) -> None:
     """The result line, the board shown later, the text board and /verify say that a moderator
     voided the game, in every language; known from the log's ending event, never its text."""
@@ -217,6 +217,8 @@ async def test_a_void_is_told_as_a_moderators_void_not_as_an_abort(
         verified.text
     )
     assert "- result: voided by a moderator, no result" in verified.text
+    drawn = await Referee(store, clock).board(HERE)  # with its picture and alt text
+    assert "No result: voided by a moderator." in drawn.alt_text, drawn.alt_text
 
 
 async def test_an_abort_is_still_told_as_an_abort(referee: Referee) -> None:

@@ -262,3 +262,18 @@ def test_an_800_px_board_is_at_most_100_kb(game, theme) -> None:
     for state, last in random_game(game, seed=4, plies=60)[10::10]:
         png = render.board_png(game, state, last, theme=theme, players=("Alice", "Bob"))
         assert len(png) <= 100 * 1024, (game, theme, len(png))
+
+
+def test_an_aborted_or_voided_game_is_drawn_and_described_as_no_result() -> None:
+    """No result is no draw: an aborted game's picture and alt text say "no result", and a
+    moderator's void (the referee knows it from the log) says it was voided, in the language
+    drawn."""
+    state = engine.get_game("morris").new()
+    aborted = engine.Outcome(engine.Termination.ABORTED, None, "aborted by alice")
+    said = render.alt_text("morris", state, outcome=aborted)
+    assert "No result: aborted." in said and "Draw" not in said, said
+    hu = render.alt_text("morris", state, outcome=aborted, voided=True, words=words("hu"))
+    assert "Nincs eredmény: moderátor érvénytelenítette." in hu, hu
+    plain = render.board_png("morris", state, outcome=aborted, size=300)
+    voided = render.board_png("morris", state, outcome=aborted, voided=True, size=300)
+    assert plain != voided  # the footer says which
