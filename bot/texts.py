@@ -88,9 +88,12 @@ def side_msg(game: str, seat: int) -> Msg:
     return Msg(f"side.{game}.{seat}")
 
 
-def result_line(g: GameRow, sides: tuple[str, str], outcome: Outcome) -> Msg:
+def result_line(
+    g: GameRow, sides: tuple[str, str], outcome: Outcome, *, voided: str | None = None
+) -> Msg:
     """ "Game over: alice (Red) wins (Blue resigned)."."""
-    said = outcome_msg(g.game, g.names, sides, outcome, json.loads(g.options or "{}"))
+    options = json.loads(g.options or "{}")
+    said = outcome_msg(g.game, g.names, sides, outcome, options, voided=voided)
     return Msg("board.game_over", {"outcome": said})
 
 
@@ -100,11 +103,15 @@ def outcome_msg(
     sides: tuple[str, str],
     outcome: Outcome,
     options: Mapping[str, Any] | None = None,
+    *,
+    voided: str | None = None,
 ) -> Msg:
     """ "alice (Red) wins (Blue resigned)", "a draw (...)", "no result (aborted by ...)" as
     data: the reason is the engine's or the referee's English, said elsewhere by how the game
     ended (``end.<termination>``). ``options``: the game's full options, for what an ending
-    names (Atmalof's line length: "five in a row")."""
+    names (Atmalof's line length: "five in a row"). ``voided``: the moderator's reason when
+    the log's ending event is a void ("" if it gave none), which ends by ``aborted`` too but
+    is said as a void ("voided by a moderator: ...")."""
     english = outcome.reason.rstrip(".")
     loser: Any = ""
     if outcome.winner is not None:
@@ -113,7 +120,11 @@ def outcome_msg(
     params: dict[str, Any] = {"loser": loser}
     if options and "line" in options:
         params["k"] = options["line"]
-    reason = coded(f"end.{outcome.termination.value}", english, **params)
+    key = f"end.{outcome.termination.value}"
+    if voided is not None and outcome.termination is Termination.ABORTED:
+        key = "end.voided_why" if voided else "end.voided"
+        params["why"] = voided
+    reason = coded(key, english, **params)
     if outcome.winner is not None:
         who = _who_msg(game, names, sides, outcome.winner)
         return Msg("outcome.win", {"who": who, "reason": reason})

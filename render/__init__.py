@@ -32,11 +32,11 @@ from typing import Any
 from PIL import Image
 
 import engine
-from engine.core import EngineError, Outcome
+from engine.core import EngineError, Outcome, Termination
 from render import replay as _replay
-from render.board import BoardRenderer, end_reason, who
+from render.board import BoardRenderer, end_reason, ended_status, who
 from render.canvas import Canvas, Mapped, canvas_on, map_boxes, mapped
-from render.frame import Card, bands, draw_card, draw_footer, draw_header, move_label
+from render.frame import Card, Status, bands, draw_card, draw_footer, draw_header, move_label
 from render.model import MAX_SIZE, MIN_SIZE, Last, Layout, RenderError, check_size
 from render.paint import printable
 from render.palette import build_palette
@@ -112,9 +112,12 @@ def board_image(
     labels: str = "grid",
     moves: int | None = None,
     words: Words | None = None,
+    voided: bool = False,
 ) -> Image.Image:
     """The board as a ``size`` x ``size`` RGB image (see ``board_png``)."""
-    scene = _Scene(game_name, state, last, theme, size, players, outcome, labels, moves, words)
+    scene = _Scene(
+        game_name, state, last, theme, size, players, outcome, labels, moves, words, voided
+    )
     img = scene.background.copy()
     scene.r.draw(img, state, scene.lasts, scene.theme, scene.layout, scene.outcome)
     draw_header(img, scene.theme, scene.size, scene.cards)
@@ -138,6 +141,7 @@ class _Scene:
         labels: str,
         moves: int | None,
         given_words: Words | None = None,
+        voided: bool = False,
     ) -> None:
         self.r, self.theme, self.size = _prepare(game_name, state, theme, size)
         self.w = _words(given_words)
@@ -148,6 +152,7 @@ class _Scene:
         self.names = _names(players, self.r.sides(self.w))
         self.outcome = engine.get_game(self.r.game).result(state) if outcome is None else outcome
         self.moves = state.ply if moves is None else moves
+        self.voided = voided
         self.layout = self.r.layout(state, self.size)
         self.background = self.r.background(state, self.theme, self.size, labels)
         self.cards = _cards(self.r, state, self.theme, self.names, self.outcome, self.w)
@@ -158,9 +163,18 @@ class _Scene:
             self.theme,
             self.size,
             move_label(self.moves, self.outcome is not None, self.w),
-            self.r.status(self.state, self.lasts, self.names, self.outcome, self.w),
+            self._status(),
             fill,
         )
+
+    def _status(self) -> Status:
+        """The renderer's status line; a voided game's is the shared "no result" one, which is
+        every renderer's for an aborted game."""
+        outcome = self.outcome
+        if self.voided and outcome is not None and outcome.termination is Termination.ABORTED:
+            sides = self.r.sides(self.w)
+            return ended_status(outcome, self.names, sides, self.w, self.w.t("end.voided"))
+        return self.r.status(self.state, self.lasts, self.names, self.outcome, self.w)
 
 
 def _cards(
@@ -224,6 +238,7 @@ def board_png(
     labels: str = "grid",
     moves: int | None = None,
     words: Words | None = None,
+    voided: bool = False,
 ) -> bytes:
     """The board as PNG bytes: ``size`` x ``size`` pixels, themed, with the last action marked.
 
@@ -235,8 +250,11 @@ def board_png(
     footer shows, when the caller counts otherwise than ``state.ply`` (the referee counts a
     Morris move with its removal as one, as its history does; the engine's ply counts two).
     ``words``: the language of every word drawn (``translations.words("hu")``; English if None).
+    ``voided``: an aborted ``outcome`` that a moderator voided (said so in the footer).
     """
-    scene = _Scene(game_name, state, last, theme, size, players, outcome, labels, moves, words)
+    scene = _Scene(
+        game_name, state, last, theme, size, players, outcome, labels, moves, words, voided
+    )
     base = mapped(scene.background, palette_for(scene.r.game, scene.theme))
     with canvas_on(scene.background) as canvas:
         cards = _draw_on_canvas(scene, base, canvas)
@@ -308,8 +326,10 @@ def alt_text(
     outcome: Outcome | None = None,
     moves: int | None = None,
     words: Words | None = None,
+    voided: bool = False,
 ) -> str:
-    """The position in words for screen readers (Discord's file description), under 1024 chars."""
+    """The position in words for screen readers (Discord's file description), under 1024 chars;
+    ``voided`` as for ``board_png``."""
     r, _, _ = _prepare(game_name, state, "dark", 800)
     w = _words(words)
     game = engine.get_game(r.game)
@@ -321,8 +341,13 @@ def alt_text(
     title = w.t(f"game.{r.game}")
     parts = [w.t("alt.head", game=title, variant=state.variant, n=done)]
     if outcome is not None:
-        reason = end_reason(outcome, names, sides, w, **r.end_params(state))
-        if outcome.winner is None:
+        if voided and outcome.termination is Termination.ABORTED:
+            reason = w.t("end.voided")
+        else:
+            reason = end_reason(outcome, names, sides, w, **r.end_params(state))
+        if outcome.termination is Termination.ABORTED:
+            parts.append(w.t("alt.no_result", reason=reason))
+        elif outcome.winner is None:
             parts.append(w.t("alt.draw", reason=reason))
         else:
             parts.append(w.t("alt.win", who=who(names, sides, outcome.winner, w), reason=reason))

@@ -145,6 +145,7 @@ def _moves(last: Last) -> list[tuple[str, str | None]]:
 class AbaloneRenderer(BoardRenderer):
     game = "abalone"
     side_names = SIDE_NAMES
+    marks = ("●", "○")  # Black, White
 
     def check(self, state: Any) -> None:
         if not isinstance(state, AbaloneState):
@@ -278,7 +279,7 @@ class AbaloneRenderer(BoardRenderer):
 
     def text_board(self, state: AbaloneState, labels: str, w: Words) -> str:
         """Rows I (top) to A; each diagonal's number sits one step south-east of its end."""
-        chars = {0: ".", 1: "B", 2: "W"}
+        chars = {0: ".", 1: self.marks[0], 2: self.marks[1]}
         grid = {r: [" "] * 23 for r in range(-1, 9)}
         for (r, n), value in zip(CELLS, state.board, strict=True):
             grid[r][2 * n - r + 6] = chars[value]
@@ -288,7 +289,7 @@ class AbaloneRenderer(BoardRenderer):
             low = min(r for r, nn in CELLS if nn == n)
             grid[low - 1][2 * n - (low - 1) + 6] = str(n)
         lines = ["".join(grid[r]).rstrip() for r in range(8, -2, -1)]
-        sides = self.sides(w)
+        sides = self.marked_sides(w)
         lines.append(
             w.t(
                 "text.abalone",

@@ -145,6 +145,7 @@ def _lost(last: Last) -> bool:
 class AtmalofRenderer(BoardRenderer):
     game = "atmalof"
     side_names = SIDE_NAMES
+    marks = ("●", "○")  # Red (who moves first), Blue
 
     def check(self, state: Any) -> None:
         if not isinstance(state, AtmalofState):
@@ -359,13 +360,13 @@ class AtmalofRenderer(BoardRenderer):
         width = len(str(max(state.rows, state.cols)))
         head = " " * (width + 1) + " ".join(f"{c:>{width}}" for c in range(1, state.cols + 1))
         lines = [head]
-        chars = {None: ".", 0: "R", 1: "B"}
+        chars = {None: ".", 0: self.marks[0], 1: self.marks[1]}
         for r in range(1, state.rows + 1):
             cells = " ".join(
                 f"{chars[state.at((r, c))]:>{width}}" for c in range(1, state.cols + 1)
             )
             lines.append(f"{r:>{width}} {cells}")
-        sides = self.sides(w)
+        sides = self.marked_sides(w)
         hands = w.t(
             "text.hands",
             side0=sides[0],

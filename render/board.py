@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 from PIL import Image
 
-from engine.core import Outcome
+from engine.core import Outcome, Termination
 from render.frame import Hand, Status
 from render.model import Last, Layout
 from render.theme import RGB, Theme
@@ -23,10 +23,18 @@ class BoardRenderer:
 
     game: ClassVar[str]
     side_names: ClassVar[tuple[str, str]]  # the engine's (English) names, for the engine's text
+    marks: ClassVar[tuple[str, str]]  # each side's piece on a text board: a symbol, not an
+    # initial (W, B, R are English, and B was Blue in one game and Black in the others)
 
     def sides(self, w: Words) -> tuple[str, str]:
         """The two sides' names in ``w``'s language (Red and Blue, Fehér and Fekete...)."""
         return (w.t(f"side.{self.game}.0"), w.t(f"side.{self.game}.1"))
+
+    def marked_sides(self, w: Words) -> tuple[str, str]:
+        """The sides' names after their text-board symbols ("○ White", "● Fekete"): the
+        status line under a text board is its legend."""
+        names = self.sides(w)
+        return (f"{self.marks[0]} {names[0]}", f"{self.marks[1]} {names[1]}")
 
     def end_params(self, state: Any) -> dict[str, object]:
         """What the game's ending sentences need besides the names (Atmalof: the line)."""
@@ -104,7 +112,16 @@ def result_status(
     outcome: Outcome, names: tuple[str, str], sides: tuple[str, str], w: Words, **params: object
 ) -> Status:
     """The status bar at the end: who won and why, in the accent colour."""
-    reason = end_reason(outcome, names, sides, w, **params)
+    return ended_status(outcome, names, sides, w, end_reason(outcome, names, sides, w, **params))
+
+
+def ended_status(
+    outcome: Outcome, names: tuple[str, str], sides: tuple[str, str], w: Words, reason: str
+) -> Status:
+    """The status bar at the end with its ``reason`` said: who won, a draw, or (aborted or
+    voided) no result."""
+    if outcome.termination is Termination.ABORTED:
+        return Status(w.t("result.none", reason=reason), tone="accent")
     if outcome.winner is None:
         return Status(w.t("result.draw", reason=reason), tone="accent")
     winner = who(names, sides, outcome.winner, w)

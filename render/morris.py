@@ -154,6 +154,7 @@ def _flew(last: Last) -> bool:
 class MorrisRenderer(BoardRenderer):
     game = "morris"
     side_names = SIDES
+    marks = ("○", "●")  # White, Black
 
     def check(self, state: Any) -> None:
         if not isinstance(state, MorrisState):
@@ -372,7 +373,7 @@ class MorrisRenderer(BoardRenderer):
                 for y in range(min(ya, yb) + 1, max(ya, yb)):
                     grid[y][xa] = "|"
         chars = {}
-        for side, ch in ((0, "W"), (1, "B")):
+        for side, ch in enumerate(self.marks):
             for p in men(state, side):
                 chars[board.points[p]] = ch
         for i, name in enumerate(board.points):
@@ -384,7 +385,7 @@ class MorrisRenderer(BoardRenderer):
             rows.append(f"{label} {''.join(row)}".rstrip())
         if labels != "letters":
             rows.append("  a   b   c   d   e   f   g")
-        sides = self.sides(w)
+        sides = self.marked_sides(w)
         key = "text.hands_remove" if pending_removal(state) else "text.hands"
         rows.append(
             w.t(

@@ -15,7 +15,7 @@ from typing import Any
 import discord
 from discord import AppCommandOptionType, app_commands
 
-from bot.i18n import Msg, msg, say
+from bot.i18n import Msg, msg, say, typed
 
 INT_LIMIT = 2**53  # Discord's integer options lie within +-2**53
 MAX_STRING = 6000  # Discord's own ceiling for a string option
@@ -120,8 +120,8 @@ def check_options(interaction: discord.Interaction[Any]) -> None:
     for option in given:
         param = params.get(str(option.get("name")))
         if param is None:
-            name = str(option.get("name"))[:40]
-            raise BadOption(msg("option.unknown", command=command.qualified_name, name=repr(name)))
+            name = typed(option.get("name"), 40)
+            raise BadOption(msg("option.unknown", command=command.qualified_name, name=name))
         value = option.get("value")
         if option.get("focused"):  # what someone is typing: only its type is checked now
             if param.type is AppCommandOptionType.string and not isinstance(value, str):

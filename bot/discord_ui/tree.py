@@ -20,7 +20,7 @@ from bot.discord_ui.guards import first_delivery
 from bot.discord_ui.option_guard import check_options
 from bot.discord_ui.shutdown import RESTARTING, admitted
 from bot.errors import BadInput, StoreUnavailable
-from bot.i18n import Msg, msg, plain, say
+from bot.i18n import Msg, msg, plain, say, typed
 from bot.metrics import metrics_of
 
 log = logging.getLogger("bot.discord")
@@ -57,7 +57,7 @@ def message_for(error: BaseException) -> Msg | None:
         return msg("discord.cooldown", seconds=math.ceil(error.retry_after))
     if isinstance(error, app_commands.TransformerError):
         if isinstance(error.value, str | int) and not isinstance(error.value, bool):
-            return msg("discord.cannot_read", value=repr(str(error.value)[:100]))
+            return msg("discord.cannot_read", value=typed(error.value))
         return msg("discord.pick_from_list")  # never a repr
     if isinstance(error, app_commands.CheckFailure):
         said = error.args[0] if error.args else None

@@ -18,6 +18,7 @@ from bot.i18n.message import (
     say_all,
     to_data,
     to_json,
+    typed,
 )
 from bot.i18n.replies import button_label, reply_words
 
@@ -35,4 +36,5 @@ __all__ = [
     "say_all",
     "to_data",
     "to_json",
+    "typed",
 ]

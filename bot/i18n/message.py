@@ -35,6 +35,15 @@ def plain(text: str) -> Msg:
     return Msg(PLAIN, {"text": text})
 
 
+def typed(value: object, limit: int = 100) -> str:
+    """What someone typed, as a sentence's parameter: cut to ``limit``, unprintable characters
+    (a line break) as '?', and unquoted: each catalog puts its own quotation marks around it
+    ('…', „…”, „…“), so code never quotes (``repr``) a player's words."""
+    text = str(value)
+    cut = text if len(text) <= limit else text[:limit] + "…"
+    return "".join(ch if ch.isprintable() else "?" for ch in cut)
+
+
 def number(value: float, digits: int = 1) -> Msg:
     """A decimal number with ``digits`` after the point, in the reader's notation."""
     return Msg(NUMBER, {"value": float(value), "digits": int(digits)})

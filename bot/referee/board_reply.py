@@ -13,7 +13,7 @@ from bot.ladder.ratings import is_provisional
 from bot.ladder_store import LoggedChange
 from bot.referee import boards
 from bot.referee.boards import BoardView
-from bot.referee.records import outcome_of
+from bot.referee.records import outcome_of, void_reason
 from bot.referee.replies import ButtonKind, ButtonSpec, Event, Rated, Reply, ReplyKind
 from bot.store import GameRow
 
@@ -40,6 +40,7 @@ async def board_reply(
     events: list[Event] = []
     buttons: list[ButtonSpec] = []
     outcome = outcome_of(g)
+    voided = None if outcome is None else await void_reason(ctx.store, g)
     if g.status == "active" and state is not None:
         to_move = state.to_move
         line = texts.turn_line(g, sides, to_move)
@@ -60,7 +61,7 @@ async def board_reply(
             lines.append(msg("board.frozen_clocks" if clocks else "board.frozen"))
         mentions.append(g.players[to_move])
     elif outcome is not None:
-        lines.append(texts.result_line(g, sides, outcome))
+        lines.append(texts.result_line(g, sides, outcome, voided=voided))
         change = await ladder_store.rating_change(ctx.store, g.id)
         if change is not None:
             rated = rated_event(change)
@@ -75,7 +76,9 @@ async def board_reply(
     view = (
         None
         if state is None
-        else BoardView(g.game, state, last, theme, g.names, outcome, moves=g.seq, lang=lang)
+        else BoardView(
+            g.game, state, last, theme, g.names, outcome, moves=g.seq, lang=lang, voided=voided
+        )
     )
     image = None if view is None else await boards.png(ctx.renderer, view)
     return Reply(

@@ -41,6 +41,7 @@ class BoardView:
     outcome: Outcome | None = None
     moves: int | None = None  # actions as history counts them (a Morris move with its removal: 1)
     lang: str | None = None  # the words drawn: the server's language (None: English)
+    voided: str | None = None  # a moderator's void: its reason (the outcome says "aborted")
 
 
 Renderer = Callable[[BoardView], bytes]
@@ -84,6 +85,8 @@ def _kwargs(view: BoardView) -> dict[str, Any]:
         kwargs["outcome"] = view.outcome
     if view.moves is not None:
         kwargs["moves"] = view.moves
+    if view.voided is not None:
+        kwargs["voided"] = True
     return kwargs | _words(view)
 
 
@@ -114,7 +117,12 @@ def text_board(view: BoardView) -> str:
     sides = engine.get_game(view.game).side_names
     line = getattr(view.state, "line", None)  # Atmalof's: "five in a row"
     said = texts.outcome_msg(
-        view.game, view.players or sides, sides, view.outcome, {"line": line} if line else None
+        view.game,
+        view.players or sides,
+        sides,
+        view.outcome,
+        {"line": line} if line else None,
+        voided=view.voided,
     )
     over = say(msg("board.text_over", outcome=said), view.lang or "en")
     return f"{head}\n{counts}; {over}" if counts else f"{head}\n{over}".lstrip("\n")

@@ -18,7 +18,7 @@ import render
 from bot import checkpoint, texts
 from bot.clock import Clock, ClockSpec, SystemClock
 from bot.errors import BrokenGame, Conflict, Refusal
-from bot.i18n import Msg, msg, say
+from bot.i18n import Msg, msg, say, typed
 from bot.ladder_store import change_game
 from bot.lru import LRU
 from bot.referee import boards
@@ -232,7 +232,7 @@ class Context:
         if g.id in self.broken_told:
             raise Refusal("broken_game", game_id=g.id, version=g.version)
         self.broken_told.add(g.id)
-        said = msg("notice.broken_game", seq=broken.seq, action=repr(broken.action[:100]))
+        said = msg("notice.broken_game", seq=broken.seq, action=typed(broken.action))
         return Reply(text=say(said), lines=[said], ok=False, game_id=g.id, version=g.version)
 
     async def no_game(self, where: Where) -> Refusal:
@@ -453,7 +453,8 @@ class Context:
             logged["result_reason"] = outcome.reason
         event = NewEvent(kind, now, seat=seat, user_id=actor.id if actor else None, note=logged)
         sides = engine.get_game(g.game).side_names
-        result = texts.result_line(g, sides, outcome)
+        voided = str(logged.get("reason") or "") if kind == "void" else None
+        result = texts.result_line(g, sides, outcome, voided=voided)
         first = self.request(g, f"{prefix}{say(result)}", [*as_lines(prefix), result])
         g = await change_game(self.store, g, changes, events=[event], request=first)  # Conflict
         self.states.pop(g.id, None)

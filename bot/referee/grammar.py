@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING, Any
 import engine
 import translations
 from bot.errors import Refusal
-from bot.i18n import Msg, msg, plain, say, say_all
+from bot.i18n import Msg, msg, plain, say, say_all, typed
 from bot.referee.names import BOT_NAME, CONSOLE_BOT, name_key
+from bot.referee.play import MAX_WORD, is_move_word
 from bot.referee.practice import DEFAULT_LEVEL
 from bot.referee.replies import Actor, Reply, Where
 from bot.referee.settings_words import settings_lines
@@ -222,7 +223,7 @@ async def _moves(
         shown += [m for m in moves if prefix in m and not m.startswith(prefix)]
         if not shown:
             raise Refusal("console_no_such_moves", {"count": len(moves), "prefix": prefix[:40]})
-        head = msg("console.moves_match", n=len(shown), total=len(moves), prefix=repr(prefix))
+        head = msg("console.moves_match", n=len(shown), total=len(moves), prefix=typed(prefix))
         return _listed(head, shown)
     pages = -(-len(moves) // MOVES_PAGE)
     page = min(max(page, 1), pages)
@@ -403,4 +404,6 @@ async def dispatch(
         )
     if head == "theme" and rest:
         return await referee.set_setting(where, actor, "theme", rest[0])
+    if not is_move_word(head[:MAX_TEXT]):  # no command and no game's move: say so
+        raise Refusal("console_unknown_command", {"word": head[:MAX_WORD]})
     return await referee.act(where, actor, " ".join(words))

@@ -17,6 +17,7 @@ from bot.referee import boards
 from bot.referee.boards import BoardView
 from bot.referee.context import Context
 from bot.referee.proof import problem_msg, verdict_lines
+from bot.referee.records import record_void_reason
 from bot.referee.replies import Reply, Where
 from bot.texts import outcome_msg
 from engine import EngineError, Outcome, get_game
@@ -132,10 +133,20 @@ def _shown_line(record: Record, verified: bool, outcome: Outcome | None) -> Msg:
     if verified:
         if outcome is None:
             return msg("import.shown_running", n=n)
-        said = outcome_msg(record.game, names, game.side_names, outcome, record.options)
+        voided = record_void_reason(record)
+        said = outcome_msg(
+            record.game, names, game.side_names, outcome, record.options, voided=voided
+        )
         return msg("import.shown_result", n=n, outcome=said)
     if record.result is not None:
-        stated = outcome_msg(record.game, names, game.side_names, record.result, record.options)
+        stated = outcome_msg(
+            record.game,
+            names,
+            game.side_names,
+            record.result,
+            record.options,
+            voided=record_void_reason(record),
+        )
         return msg("import.shown_unconfirmed", n=n, outcome=stated)
     return msg("import.shown_replayed", n=n)
 

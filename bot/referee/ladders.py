@@ -194,6 +194,10 @@ class Ladders:
                 raise Refusal("no_such_game", {"name": name, "choices": ", ".join(GAMES)})
         if opponent is not None and opponent.id == who.id:
             raise Refusal("head_to_head_needs_other")
+        if not await self._has_played(where.guild_id, who.id, name):
+            if name is None:
+                raise Refusal("never_played", {"name": who.name})
+            raise Refusal("never_played_game", {"name": who.name, "game": msg(f"game.{name}")})
         season = await ladder_store.season_of(self.ctx.store, guild)
         setting = (await self.ctx.settings(where)).get("ladder") or {}
         rule = per_variant_rule(setting)
@@ -220,6 +224,15 @@ class Ladders:
             image_name=f"rating-{who.id}.png",
             alt_text=say(msg("stats.chart_alt", name=who.name)) if image else "",
         )
+
+    async def _has_played(self, guild_id: int | None, player: int, game: str | None) -> bool:
+        """Whether ``player`` has any game here (of ``game``, if named; rated or casual, any
+        season, running or over): "has not played here" rather than an empty record."""
+        async with self.ctx.store.reading() as rx:
+            for name in GAMES if game is None else (game,):
+                if await rx.recent_games(name, guild_id, player, 1):
+                    return True
+        return False
 
     async def _chart(self, where: Where, st: PlayerStats, who: Actor) -> bytes | None:
         if self.ctx.renderer is None or not st.history:

@@ -233,7 +233,9 @@ class Moderation:
             "why": why if _reason(reason) else msg("moderation.no_fault_found"),
             "paused": texts.duration(paused),
         }
-        code = "resumed_clocks" if spec.enabled else "resumed"  # no clock: nothing goes on
+        code = "resumed"  # no clock: nothing goes on
+        if spec.enabled:  # a pause under a second would read "0:00 paused": not told
+            code = "resumed_clocks" if paused >= 1 else "resumed_clocks_at_once"
         shown = await board_reply(self.ctx, g, state, msg(f"notice.{code}", **said))
         shown.notice, shown.params = code, said
         return shown

@@ -3,6 +3,7 @@ legal moves (autocomplete, the console's list)."""
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from typing import Any
@@ -29,8 +30,41 @@ from bot.referee.replies import (
 from bot.referee.wrapper import current_request_id, reply_dict
 from bot.store import GameRow, NewAction
 from engine import EngineError, ParseError
+from engine.core import MAX_COMMAND_LENGTH
 
 log = logging.getLogger(__name__)
+
+
+MAX_WORD = 24  # an unknown word is echoed at most this long
+
+
+@functools.cache
+def _fresh(name: str) -> Any:
+    """A game's opening position, to ask its parser about a word."""
+    return engine.get_game(name).new()
+
+
+@functools.lru_cache(maxsize=1024)
+def is_move_word(word: str) -> bool:
+    """Whether some game has a command that starts with ``word`` ("drop", "place", "push",
+    "c3"): only a word no game knows (each parser's ``unknown_command`` code) is an unknown
+    command; a move word with bad arguments keeps its game's syntax hint."""
+    for name in engine.GAME_NAMES:
+        try:
+            engine.get_game(name).parse(_fresh(name), word)
+        except ParseError as exc:
+            if exc.code == "unknown_command":
+                continue
+        except EngineError:
+            pass
+        return True
+    return False
+
+
+def first_word(text: str) -> str:
+    """The first word of a command as the games read it (lower case), "" for none."""
+    words = str(text).lower().split()
+    return words[0] if words else ""
 
 
 CONFIRM_WORD = "confirm"  # "drop row 4 confirm": announce a drop that can only lose the turn
@@ -59,6 +93,9 @@ class Play:
         (from a button) refuses a click on a position the game has moved on from.
         """
         request_id = current_request_id()  # the wrapper answered a repeat already
+        head = first_word(text)
+        if head and not is_move_word(head[:MAX_COMMAND_LENGTH]):
+            raise Refusal("unknown_command", {"word": head[:MAX_WORD]})
         words = str(text).split()
         confirmed = len(words) > 1 and words[-1].lower() == CONFIRM_WORD
         if confirmed:

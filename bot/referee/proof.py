@@ -178,16 +178,21 @@ def _finding(code: str, english: str, params: Mapping[str, Any]) -> Msg:
     said = dict(params)
     if code == "result":
         game, options = str(said.pop("game")), said.pop("options", None)
-        said["outcome"] = _result_msg(game, said.get("outcome"), options)
+        ended_by = said.pop("ended_by", None)
+        said["outcome"] = _result_msg(game, said.get("outcome"), options, ended_by)
     return coded(f"verify.{code}", english, **said)
 
 
-def _result_msg(game: str, outcome: Outcome | None, options: Any = None) -> Msg:
-    """A verified result from the sides' point of view ("White wins (Black resigned)")."""
+def _result_msg(
+    game: str, outcome: Outcome | None, options: Any = None, ended_by: str | None = None
+) -> Msg:
+    """A verified result from the sides' point of view ("White wins (Black resigned)"); a
+    void (``ended_by``, the log's ending event) as a moderator's void."""
     if outcome is None:
         return msg("verify.running")
     sides = engine.get_game(game).side_names
-    return texts.outcome_msg(game, sides, sides, outcome, options)
+    voided = "" if ended_by == "void" else None
+    return texts.outcome_msg(game, sides, sides, outcome, options, voided=voided)
 
 
 def _summary(verdict: Verification) -> Msg:
@@ -205,7 +210,9 @@ def _summary(verdict: Verification) -> Msg:
         game=msg(f"game.{data['game']}"),
         variant=data["variant"],
         counted=counted,
-        result=_result_msg(str(data["game"]), data["outcome"], data.get("options")),
+        result=_result_msg(
+            str(data["game"]), data["outcome"], data.get("options"), data.get("ended_by")
+        ),
     )
     if not data["seed_revealed"]:
         said = msg("verify.summary_unrolled", summary=said)

@@ -16,6 +16,7 @@ from typing import Any
 from bot.store import ActionRow, EventRow, GameRow, Store
 from engine import EngineError, Outcome, Termination, chain, dice
 from engine.record import (
+    ENDING_EVENTS,
     FULL_VERSION,
     LOG_VERSION,
     LogEntry,
@@ -43,6 +44,25 @@ def outcome_of(g: GameRow) -> Outcome | None:
     if g.termination is None:
         return None
     return Outcome(Termination(g.termination), g.winner, g.reason or "")
+
+
+async def void_reason(store: Store, g: GameRow) -> str | None:
+    """The moderator's reason ("" for none) when the game's ending event is a void, else None:
+    a void ends by ``aborted`` like an abort, and is told apart by its event's kind."""
+    if g.termination != Termination.ABORTED.value:
+        return None
+    for event in reversed(await store.events(g.id)):
+        if event.kind in ENDING_EVENTS:
+            return str(event.details.get("reason") or "") if event.kind == "void" else None
+    return None
+
+
+def record_void_reason(record: Record) -> str | None:
+    """The same for a record: its log's ending event (a record without a log: None)."""
+    for entry in reversed(record.log):
+        if isinstance(entry, RecordEvent) and entry.kind in ENDING_EVENTS:
+            return str(entry.note.get("reason") or "") if entry.kind == "void" else None
+    return None
 
 
 def build_record(g: GameRow, actions: Sequence[ActionRow]) -> Record:

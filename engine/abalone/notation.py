@@ -48,6 +48,7 @@ for _d, (_short, _long) in enumerate(
 
 _COMMAND = re.compile(r"((?:[a-z][0-9])+)([a-z]*)")
 _SEPARATORS = re.compile(r"[\s,\-]+")
+_CELL_START = re.compile(r"[a-z][0-9]")  # a command may start with its first cell ("c3 ne")
 SIDE_LETTERS = "bw"
 
 
@@ -95,7 +96,14 @@ def parse_push(board: bytes, me: int, text: str) -> Push:
     command starts on a cell without one of your marbles (the group cannot be found). Whether
     the resulting Push is legal is for the caller to check.
     """
-    compact = _SEPARATORS.sub("", clean_command(text)).removeprefix("/").removeprefix("push")
+    cleaned = clean_command(text)
+    words = _SEPARATORS.split(cleaned.removeprefix("/"))
+    if words[0] and not (words[0].startswith("push") or _CELL_START.match(words[0])):
+        shown = words[0] if len(words[0]) <= 24 else words[0][:24] + "..."
+        raise ParseError(
+            f"'{shown}' is not an Abalone command: {EXPECTED}", "unknown_command", token=shown
+        )
+    compact = _SEPARATORS.sub("", cleaned).removeprefix("/").removeprefix("push")
     match = _COMMAND.fullmatch(compact)
     if match is None:
         raise ParseError(EXPECTED, "expected", verb="push")

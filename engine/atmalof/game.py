@@ -197,10 +197,16 @@ def _is_number(token: str, digits: int) -> bool:
     return 0 < len(token) <= digits and token.isascii() and token.isdigit()
 
 
-def _shown(token: str, limit: int = 24) -> str:
-    """A player's token quoted for an error message: cut short, unprintable characters as '?'."""
+def _cut(token: str, limit: int = 24) -> str:
+    """A player's token as an error's parameter: cut short, unprintable characters as '?'.
+    Unquoted: each language's catalog puts its own quotation marks around it."""
     cut = token if len(token) <= limit else token[:limit] + "..."
-    return "'" + "".join(ch if ch.isprintable() else "?" for ch in cut) + "'"
+    return "".join(ch if ch.isprintable() else "?" for ch in cut)
+
+
+def _shown(token: str, limit: int = 24) -> str:
+    """The token quoted, for the English message."""
+    return f"'{_cut(token, limit)}'"
 
 
 def _count_word(n: int, plural: bool = True) -> str:
@@ -505,7 +511,7 @@ def _parse_number(token: str, what: str) -> int:
         raise ParseError(
             f"{_shown(token)} is not a {what} number",
             "not_a_number",
-            token=_shown(token),
+            token=_cut(token),
             what=what,
         )
     return int(token)
@@ -523,7 +529,7 @@ def _parse_square(token: str) -> Square:
         raise ParseError(
             f"{_shown(token)} is not a square: write row,column like 3,4 or r3c4",
             "not_a_square",
-            token=_shown(token),
+            token=_cut(token),
         )
     return int(parts[0]), int(parts[1])
 
@@ -558,7 +564,7 @@ def _parse_move(words: list[str]) -> Move:
             f"{_shown(words[1])} is not a direction: use n, ne, e, se, s, sw, w or nw "
             "(n is towards row 1)",
             "not_a_direction",
-            token=_shown(words[1]),
+            token=_cut(words[1]),
         )
     return Move(origin, _parse_square(words[1]))
 
@@ -632,7 +638,7 @@ class Atmalof:
             raise ParseError(
                 f"{_shown(verb)} is not an Atmalof command: {_GRAMMAR}",
                 "unknown_command",
-                token=_shown(verb),
+                token=_cut(verb),
             )
         self._check(state, action)
         return action

@@ -145,9 +145,18 @@ def _rolls(walk: _Walk, recomputed: bool) -> None:
         walk.note("rolls_in_range", f"rolls: {walk.rolls} in range (not recomputed)", n=walk.rolls)
 
 
-def _result(walk: _Walk, game: Game[Any, Any], result: Outcome | None) -> None:
-    english = f"result: {_describe_result(game, result)}"
-    walk.note("result", english, game=game.name, outcome=result, options=walk.record.options)
+def _result(
+    walk: _Walk, game: Game[Any, Any], result: Outcome | None, ended_by: str | None = None
+) -> None:
+    english = f"result: {_describe_result(game, result, ended_by)}"
+    walk.note(
+        "result",
+        english,
+        game=game.name,
+        outcome=result,
+        options=walk.record.options,
+        ended_by=ended_by,
+    )
 
 
 def _conclude(
@@ -157,8 +166,10 @@ def _conclude(
     counted: str,
     actions: int,
     rows: int | None,
+    ended_by: str | None = None,
 ) -> Verification:
-    """The published-head check and the positive verdict."""
+    """The published-head check and the positive verdict; ``ended_by``: the log's ending
+    event's kind (a void is told apart from an abort by it)."""
     record = walk.record
     if head is not None:
         wanted = head.strip().lstrip("#").lower()
@@ -167,7 +178,8 @@ def _conclude(
             english = f"the log ends on #{short}, not the published #{wanted}"
             return walk.verdict(None, Problem("head_mismatch", english, head=short, wanted=wanted))
         walk.note("published_head", "chain: the log ends on the published hash")
-    reason = f"{record.game} {record.variant}, {counted}, {_describe_result(game, record.result)}"
+    result = _describe_result(game, record.result, ended_by)
+    reason = f"{record.game} {record.variant}, {counted}, {result}"
     if record.seed is None:
         reason += " (rolls not checked: seed not revealed)"
     if record.version < FULL_VERSION:
@@ -207,6 +219,7 @@ def _conclude(
             "seed_revealed": record.seed is not None,
             "version": record.version,
             "options": record.options,
+            "ended_by": ended_by,
         },
     )
 
@@ -221,6 +234,7 @@ class _Line:
     undone: int = 0
     ended_at: str | None = None
     reason: str | None = None
+    ended_by: str | None = None  # the ending event's kind: a void and an abort both abort
 
 
 def _verify_log(walk: _Walk, game: Game[Any, Any], first: Any, head: str | None) -> Verification:
@@ -288,8 +302,9 @@ def _verify_log(walk: _Walk, game: Game[Any, Any], first: Any, head: str | None)
     _rolls(walk, record.seed is not None)
     short = chain.short(walk.prev)
     walk.note("chain_links", f"chain: {rows} rows link, head #{short}", n=rows, head=short)
-    _result(walk, game, stored)
-    return _conclude(walk, game, head, f"{live} actions, {rows} log rows", live, rows)
+    _result(walk, game, stored, line.ended_by)
+    counted = f"{live} actions, {rows} log rows"
+    return _conclude(walk, game, head, counted, live, rows, line.ended_by)
 
 
 def _check_start(record: Record, entry: RecordEvent) -> str | None:
@@ -377,6 +392,7 @@ def _check_event(
             return Problem("resigner_wins", "the player who resigned cannot be the winner")
         line.ended = outcome
         line.ended_at = entry.at
+        line.ended_by = entry.kind
         line.reason = outcome.reason
     if entry.kind == FREEZE_EVENT:
         line.frozen = True
@@ -498,12 +514,14 @@ def _winner(names: tuple[str, str], winner: int | None) -> str:
     return "a draw" if winner is None else f"{names[winner]} wins"
 
 
-def _describe_result(game: Game[Any, Any], result: Outcome | None) -> str:
+def _describe_result(
+    game: Game[Any, Any], result: Outcome | None, ended_by: str | None = None
+) -> str:
     if result is None:
         return "game running"
     how = result.termination.value.replace("_", " ")
     if result.termination is Termination.ABORTED:
-        return "aborted, no result"
+        return "voided by a moderator, no result" if ended_by == "void" else "aborted, no result"
     return f"{_winner(game.side_names, result.winner)} by {how}"
 
 

@@ -197,3 +197,27 @@ async def test_a_private_question_names_the_player_who_must_answer_it(tmp_path: 
     assert confirms and all(
         line.startswith(("(to answer, type `alice:", "(to answer, type `bob:")) for line in confirms
     ), confirms
+
+
+async def test_a_word_that_is_no_command_or_move_is_called_unknown(tmp_path: Path) -> None:
+    """ "hello" is neither a console command nor a move word of any game: it is an unknown
+    command, with or without a game (not "no game here", nor one game's move syntax); a move
+    word with bad arguments, or another game's move word, keeps its game's syntax hint."""
+    script = (
+        "alice: xyzzy\n"
+        "alice: challenge bob atmalof first me\nbob: accept\n"
+        "alice: language xx\nbob: hello\nalice: push a1 ne\nalice: drop vico 4\n"
+    )
+    text = await run_table(tmp_path, script)
+    unknown = [line for line in text.splitlines() if "unknown command" in line]
+    assert [line.split("unknown command ")[1] for line in unknown] == [
+        "'xyzzy': type `help` for the commands",
+        "'language': type `help` for the commands",
+        "'hello': type `help` for the commands",
+    ], text
+    assert "there is no game running here" not in text
+    assert "'push' is not an Atmalof command" in text
+    assert "expected: drop row <k> or drop col <k>" in text
+    out = io.StringIO()
+    await play(str(tmp_path / "hu.db"), io.StringIO("alice: xyzzy\n"), out, None, lang="hu")
+    assert "ismeretlen parancs: „xyzzy”; a parancsokat a `help` sorolja fel" in out.getvalue()

@@ -14,6 +14,7 @@ import pytest
 from bot.clock import ManualClock
 from bot.console import table as console
 from bot.console.format import reply_text
+from bot.i18n import reply_words
 from bot.referee import Referee
 from bot.referee.records import check_stored, stored_record
 from bot.referee.replies import Actor, Reply, Where
@@ -107,6 +108,26 @@ async def test_resume_continues_the_clocks_from_where_they_stopped(
     assert ("resume", MOD.id) in await kinds(store)
 
 
+async def test_resume_at_once_does_not_say_a_pause_of_no_time(
+    referee: Referee, clock: ManualClock
+) -> None:
+    """A pause under a second shows as "0:00 paused": noise, so the line leaves it out (in
+    every language); a longer pause is still told."""
+    await start(referee, "morris", clock="1+0")
+    await morris_moves(referee, 2)
+    await referee.dispute(HERE, ALICE, "lag")
+    clock.advance(0.9)
+    reply = await referee.resume(HERE, MOD, "no fault")
+    assert reply.ok and reply.notice == "resumed_clocks_at_once", reply.text
+    for lang in ("en", "hu", "eo", "is"):
+        said = reply_words(reply, lang)
+        assert "0:00" not in said and "mod" in said, (lang, said)
+    await referee.dispute(HERE, ALICE, "lag again")
+    clock.advance(61)
+    reply = await referee.resume(HERE, MOD, "no fault")
+    assert reply.notice == "resumed_clocks" and "1:01" in reply_words(reply, "hu")
+
+
 async def test_rewind_shows_an_earlier_position_and_changes_nothing_else(
     referee: Referee, store: Store
 ) -> None:
@@ -165,6 +186,47 @@ async def test_void_ends_the_game_unrated_with_the_reason_logged(
     last = (await store.events(1))[-1]
     assert (last.kind, last.user_id, last.details["reason"]) == ("void", MOD.id, "engine use")
     assert (await check_stored(store, g)).ok
+
+
+VOIDED = {
+    "hu": "moderátor érvénytelenítette",
+    "eo": "nuligita de moderiganto",
+    "is": "stjórnandi ógilti leikinn",
+}
+ABORTED = {"hu": "megszakítva", "eo": "ĉesigita", "is": "hætt við leikinn"}
+
+
+async def test_a_void_is_told_as_a_moderators_void_not_as_an_abort(
+    referee: Referee, store: Store, clock: ManualClock
+) -> None:
+    """The result line, the board shown later, the text board and /verify say that a moderator
+    voided the game, in every language; known from the log's ending event, never its text."""
+    await start(referee, "morris")
+    await morris_moves(referee, 2)
+    voided = await referee.void(HERE, MOD, "engine use")
+    board = await referee.board(HERE)
+    verified = await referee.verify(HERE)
+    for lang, void in VOIDED.items():
+        for reply in (voided, board):
+            said = reply_words(reply, lang)
+            assert f"{void}: engine use" in said and ABORTED[lang] not in said, (lang, said)
+        said = reply_words(verified, lang)
+        assert void in said and ABORTED[lang] not in said, (lang, said)
+    assert "no result (voided by moderator mod: engine use)" in board.board_text
+    assert "Verified: morris standard, 2 actions, 4 log rows, voided by a moderator, no result" in (
+        verified.text
+    )
+    assert "- result: voided by a moderator, no result" in verified.text
+    drawn = await Referee(store, clock).board(HERE)  # with its picture and alt text
+    assert "No result: voided by a moderator." in drawn.alt_text, drawn.alt_text
+
+
+async def test_an_abort_is_still_told_as_an_abort(referee: Referee) -> None:
+    await start(referee, "morris")
+    aborted = await referee.moderator_abort(HERE, MOD, "wrong channel")
+    for lang, abort in ABORTED.items():
+        said = reply_words(aborted, lang)
+        assert abort in said and VOIDED[lang] not in said, (lang, said)
 
 
 async def test_award_decides_a_frozen_game(referee: Referee, store: Store) -> None:

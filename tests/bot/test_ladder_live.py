@@ -10,6 +10,7 @@ import sqlite3
 from bot import ladder_store
 from bot.clock import ManualClock
 from bot.config import Config
+from bot.i18n import msg, say
 from bot.ladder import ladder_ratings, rebuild
 from bot.ladder.ratings import NEW_PLAYER, PROVISIONAL_NOTE, RatingState, rating_change_text, update
 from bot.ladder.stats import DiceDrop, dice_luck
@@ -400,6 +401,29 @@ async def test_console_ladder_and_stats_commands(referee: Referee, store: Store)
     assert "Record (rated): 1W 0L 0D" in stats.text
     # the console's games are rated on the ladder of games outside any server (guild 0)
     assert (await ladder_store.ratings(store, 0, "morris", 1))[ALICE.id].wins == 1
+
+
+async def test_stats_of_someone_who_never_played_here_says_so(
+    referee: Referee, store: Store
+) -> None:
+    """A name never seen at a game here gets "has not played here", not an empty record; one
+    who played only casual games still sees their (empty) rated record."""
+    table = Where(guild_id=None, channel_id=77)
+    await start(referee, "morris", where=table)  # casual
+    await referee.resign(table, BOB)
+    nobody = Actor(4242, "nobody")
+    people = {"alice": ALICE, "bob": BOB, "nobody": nobody}
+    reply = await referee.handle(table, ALICE, "stats nobody", people=people)
+    assert not reply.ok and reply.reason == "never_played", reply.text
+    assert reply.params["name"] == "nobody"
+    assert say(msg("refusal.never_played", **reply.params), "hu") == ("nobody még nem játszott itt")
+    game = await referee.handle(table, ALICE, "stats alice abalone", people=people)
+    assert game.reason == "never_played_game", game.text
+    assert "nobody" not in game.text and "alice" in game.text
+    casual = await referee.handle(table, ALICE, "stats bob", people=people)
+    assert casual.ok and "Record (rated): 0W 0L 0D" in casual.text, casual.text
+    elsewhere = await referee.stats(HERE, ALICE)  # a server where alice never played
+    assert elsewhere.reason == "never_played"
 
 
 async def test_a_ladder_bug_never_keeps_a_game_from_ending(

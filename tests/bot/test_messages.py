@@ -267,8 +267,11 @@ async def test_nonsense_out_of_turn_is_called_nonsense_not_the_wrong_turn(
 ) -> None:
     """ "bob: frobnicate" while alice is to move: the command is the problem, not the turn."""
     await start(referee, "morris")
-    nonsense = await referee.act(HERE, BOB, "frobnicate")
-    assert nonsense.refused and "expected: place <point>" in nonsense.text, nonsense.text
+    nonsense = await referee.act(HERE, BOB, "frobnicate")  # no game's move word
+    assert nonsense.refused and nonsense.reason == "unknown_command", nonsense.text
     assert "turn" not in nonsense.text
+    misread = await referee.act(HERE, BOB, "place")  # a move word of this game, incomplete
+    assert misread.refused and "expected: place <point>" in misread.text, misread.text
+    assert "turn" not in misread.text
     early = await referee.act(HERE, BOB, "place d7")  # a real move, only not bob's turn
     assert early.refused and "it is alice (White)'s turn, not yours" in early.text

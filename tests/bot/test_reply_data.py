@@ -7,6 +7,7 @@ import random
 import re
 
 from bot import texts
+from bot.clock import ManualClock
 from bot.console.format import reply_lines
 from bot.i18n import say
 from bot.referee import Referee
@@ -125,12 +126,13 @@ async def test_settings_answer_with_their_notice_code(referee: Referee) -> None:
 
 
 async def test_a_moderators_resume_and_restore_are_notices_with_their_parameters(
-    referee: Referee,
+    referee: Referee, clock: ManualClock
 ) -> None:
     await start(referee, "morris", clock="10+0")
     assert (await play(referee, HERE, ALICE, "place d7")).ok
     assert (await play(referee, HERE, BOB, "place d1")).ok
     assert (await referee.dispute(HERE, ALICE, "wrong point")).ok
+    clock.advance(5)  # a pause worth telling (under a second it is left out)
     resumed = await referee.resume(HERE, MOD, "fine")
     assert resumed.notice == "resumed_clocks" and resumed.params["why"] == "fine"
     assert resumed.text.startswith(texts.notice_text("resumed_clocks", resumed.params))

@@ -65,8 +65,18 @@ async def test_stats_of_a_chosen_player_with_head_to_head_and_chart(harness: Har
     assert "Streak: 1 win now; most wins in a row: 1 win" in lines
     (chart,) = [f for f in stats.files if f[2].startswith(PNG)]
     assert chart[0] == f"rating-{BOB.id}.png"
-    mine = await harness.slash(CAROL, "stats")
-    assert "Carol, season 1" in mine.text and "no rated games yet" in mine.text
+    mine = await harness.slash(CAROL, "stats")  # carol never played here
+    assert mine.all_ephemeral and "Carol has not played here yet" in mine.text, mine.text
+    assert not [f for f in mine.files if f[2].startswith(PNG)]
+
+
+async def test_stats_of_a_player_with_casual_games_only_shows_an_empty_record(
+    harness: Harness,
+) -> None:
+    await start_game(harness, ALICE, BOB, "morris")
+    await harness.slash(BOB, "resign")
+    mine = await harness.slash(BOB, "stats")
+    assert "Bob, season 1" in mine.text and "no rated games yet" in mine.text
     assert not [f for f in mine.files if f[2].startswith(PNG)]  # no history: no chart
 
 

@@ -462,7 +462,11 @@ COLUMNS = (
         cells(Ok("Nine Men's Morris ladder"), dm=No(DM_TEXT), **NO_BOTS),  # another server: its own
         values={"game": "morris"},
     ),
-    Column("stats", empty_channel, cells(Ok("season 1"), dm=No(DM_TEXT), **NO_BOTS)),
+    Column(  # anyone may ask; nobody has played in this server yet, which is told privately
+        "stats",
+        empty_channel,
+        cells(Ok("has not played here yet", private=True), dm=No(DM_TEXT), **NO_BOTS),
+    ),
     Column(
         "dispute",
         fresh("morris"),

@@ -79,7 +79,9 @@ async def test_an_illegal_move_gets_the_engines_reason_privately(harness: Harnes
 async def test_nonsense_in_play_is_refused_privately(harness: Harness) -> None:
     await start_game(harness, ALICE, BOB, "abalone")
     text = await refused(harness, ALICE, "play", command="castle kingside")
-    assert text.startswith("expected: "), text
+    assert text == "unknown command 'castle': type /help for the commands", text
+    text = await refused(harness, ALICE, "play", command="push castle kingside")
+    assert text.startswith("expected: "), text  # a move word: the game's syntax
 
 
 async def test_a_busy_channel_refuses_a_second_challenge(harness: Harness) -> None:
@@ -143,3 +145,14 @@ async def test_an_error_after_the_response_goes_out_as_a_followup(
     announcement, apology = exchange.messages
     assert not announcement.ephemeral
     assert apology.kind == "followup" and apology.ephemeral and apology.content == UNEXPECTED
+
+
+async def test_play_with_a_word_that_is_no_move_is_called_unknown(harness: Harness) -> None:
+    """/play hello: not a move word of any game, so an unknown command (see /help), with or
+    without a game; a move word of another game keeps this game's syntax hint."""
+    assert "unknown command 'hello'" in await refused(harness, ALICE, "play", command="hello")
+    await start_game(harness, ALICE, BOB, "morris")
+    text = await refused(harness, ALICE, "play", command="language xx")
+    assert text == "unknown command 'language': type /help for the commands", text
+    hint = await refused(harness, ALICE, "play", command="drop row 4")
+    assert hint.startswith("expected: place <point>"), hint

@@ -482,6 +482,7 @@ def test_move_limit_zero_disables_it_and_default_is_200() -> None:
     [
         (
             "jump a1",
+            "'jump' is not an Abalone command: "
             "expected: push <first marble> [<last marble>] <direction>, e.g. push a1 a3 ne",
         ),
         ("push", "expected: push <first marble> [<last marble>] <direction>, e.g. push a1 a3 ne"),

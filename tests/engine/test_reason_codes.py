@@ -97,7 +97,7 @@ def test_every_refused_action_has_a_code(name: str) -> None:
     [
         ("atmalof", [], "move 1,1 1,2", "empty", {"square": "1,1"}),
         ("atmalof", [], "drop row 9", "no_such_line", {"axis": "row", "index": 9, "limit": 7}),
-        ("atmalof", [], "jump 1,1", "unknown_command", {"token": "'jump'"}),
+        ("atmalof", [], "jump 1,1", "unknown_command", {"token": "jump"}),  # quoted by a catalog
         ("morris", ["place d7"], "place d7", "occupied", {"point": "d7"}),
         ("morris", [], "move a7 d7", "men_to_place", {"side": 0, "men": 9}),
         ("morris", [], "place q9", "not_a_point", {"token": "q9"}),
@@ -116,3 +116,18 @@ def test_codes_and_params_of_known_refusals(
     with pytest.raises(EngineError) as caught:
         game.parse(state, text)
     assert (caught.value.code, caught.value.params) == (code, params)
+
+
+@pytest.mark.parametrize("name", sorted(WORDS))
+def test_a_first_word_that_is_no_command_of_the_game_is_unknown(name: str) -> None:
+    """Each game names a first word it has no command for (the referee tells an unknown word
+    from a move word with bad arguments by it), with the word as typed, unquoted."""
+    game = engine.get_game(name)
+    with pytest.raises(ParseError) as caught:
+        game.parse(game.new(), "hello there")
+    assert caught.value.code == "unknown_command" and caught.value.params["token"] == "hello"
+    for known in {"atmalof": "drop", "morris": "place", "abalone": "push"}[name], WORDS[name][1]:
+        try:
+            game.parse(game.new(), known)
+        except EngineError as exc:
+            assert exc.code != "unknown_command", (known, exc)

@@ -186,8 +186,8 @@ def test_text_board_atmalof_marks_pieces_by_row_and_column() -> None:
     )
     lines = render.text_board("atmalof", state).splitlines()
     assert lines[0].split() == [str(c) for c in range(1, 8)]
-    assert lines[1].split() == ["1", "R", ".", ".", ".", ".", ".", "."]
-    assert lines[7].split() == ["7", ".", ".", ".", ".", ".", ".", "B"]
+    assert lines[1].split() == ["1", "●", ".", ".", ".", ".", ".", "."]  # Red
+    assert lines[7].split() == ["7", ".", ".", ".", ".", ".", ".", "○"]  # Blue
 
 
 def test_text_board_morris_draws_the_three_squares() -> None:
@@ -203,10 +203,35 @@ def test_text_board_morris_draws_the_three_squares() -> None:
 def test_text_board_abalone_has_nine_rows_of_the_hexagon() -> None:
     state = engine.get_game("abalone").new()
     lines = render.text_board("abalone", state).splitlines()
-    assert lines[0].split() == ["I", "W", "W", "W", "W", "W"]
+    assert lines[0].split() == ["I", "○", "○", "○", "○", "○"]  # White
     assert lines[4].split() == ["E", *["."] * 9]
-    assert lines[8].split() == ["A", "B", "B", "B", "B", "B", "6"]
+    assert lines[8].split() == ["A", "●", "●", "●", "●", "●", "6"]  # Black
     assert lines[9].split() == ["1", "2", "3", "4", "5"]
+
+
+@pytest.mark.parametrize(
+    ("game", "legend"),
+    [
+        ("morris", ("○ Fehér", "● Fekete")),
+        ("abalone", ("● Fekete", "○ Fehér")),
+        ("atmalof", ("● Piros", "○ Kék")),
+    ],
+)
+def test_text_boards_mark_pieces_by_symbol_and_the_status_line_is_the_legend(
+    game: str, legend: tuple[str, str]
+) -> None:
+    """W, B and R were English initials (and B was Blue in Atmalof, Black elsewhere): the
+    pieces are ● and ○ in every language, and the status line names each symbol's side."""
+    rules = engine.get_game(game)
+    state = rules.new()
+    action = rules.legal(state)[0]  # a piece on the board (Abalone's are there already)
+    state = rules.apply(state, action, 1 if rules.die_faces(state, action) else None)
+    board = render.text_board(game, state, words=words("hu"))
+    *grid, status = board.splitlines()
+    pieces = {ch for line in grid for ch in line if ch.isalpha() and ch.isupper()}
+    assert pieces <= set("ABCDEFGHI"), pieces  # row names only: no W, B or R pieces
+    assert "●" in "".join(grid) or "○" in "".join(grid)
+    assert all(side in status for side in legend), status
 
 
 def test_players_names_appear_in_the_cards() -> None:
@@ -237,3 +262,18 @@ def test_an_800_px_board_is_at_most_100_kb(game, theme) -> None:
     for state, last in random_game(game, seed=4, plies=60)[10::10]:
         png = render.board_png(game, state, last, theme=theme, players=("Alice", "Bob"))
         assert len(png) <= 100 * 1024, (game, theme, len(png))
+
+
+def test_an_aborted_or_voided_game_is_drawn_and_described_as_no_result() -> None:
+    """No result is no draw: an aborted game's picture and alt text say "no result", and a
+    moderator's void (the referee knows it from the log) says it was voided, in the language
+    drawn."""
+    state = engine.get_game("morris").new()
+    aborted = engine.Outcome(engine.Termination.ABORTED, None, "aborted by alice")
+    said = render.alt_text("morris", state, outcome=aborted)
+    assert "No result: aborted." in said and "Draw" not in said, said
+    hu = render.alt_text("morris", state, outcome=aborted, voided=True, words=words("hu"))
+    assert "Nincs eredmény: moderátor érvénytelenítette." in hu, hu
+    plain = render.board_png("morris", state, outcome=aborted, size=300)
+    voided = render.board_png("morris", state, outcome=aborted, voided=True, size=300)
+    assert plain != voided  # the footer says which

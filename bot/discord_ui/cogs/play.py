@@ -27,7 +27,7 @@ from bot.discord_ui.format import mentions_of, to_message
 from bot.discord_ui.guards import Cooldowns
 from bot.discord_ui.tree import UserFacingError
 from bot.errors import Refusal
-from bot.i18n import Msg, msg, say
+from bot.i18n import Msg, msg, say, typed
 from bot.referee.replies import Where
 from bot.referee.wrapper import refused
 from engine.core import clean_command
@@ -52,7 +52,7 @@ def parse_options(text: str | None) -> dict[str, Any]:
     pairs = OPTION_PAIR.findall(cleaned)
     leftover = OPTION_PAIR.sub("", cleaned).replace(",", " ").replace(";", " ").strip()
     if leftover or not pairs:
-        raise UserFacingError(msg("discord.options_unreadable", options=repr(text)))
+        raise UserFacingError(msg("discord.options_unreadable", options=typed(text)))
     out: dict[str, Any] = {}
     for key, raw in pairs:
         value: Any = raw
