@@ -391,8 +391,8 @@ def to_palette(img: Image.Image, game: str, theme: Theme) -> Image.Image:
 
 def replay_gif(source: Any, game_name: str | None = None, **options: Any) -> bytes:
     """An animated GIF (or WebP) of a whole game, a frame per action; the options (theme,
-    size, players, outcome, labels, frame_ms, end_ms, max_bytes, max_frames, format, words)
-    are ``render.replay.animate``'s."""
+    size, players, outcome, labels, frame_ms, end_ms, max_bytes, max_frames, format, words,
+    voided) are ``render.replay.animate``'s."""
     return _replay.animate(board_image, source, game_name, **options)
 
 

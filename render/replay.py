@@ -91,12 +91,14 @@ def animate(
     max_frames: int = MAX_FRAMES,
     format: str = "gif",
     words: Words | None = None,
+    voided: bool = False,
 ) -> bytes:
     """An animated GIF (or WebP) of a whole game, a frame per action, at most ``max_bytes``.
 
     ``draw`` is ``render.board_image`` (passed in, so this module need not import the
     package that exports it); ``words``: the language of the frames' cards and status lines
-    (English if None).
+    (English if None); ``voided``: a moderator voided the game (its outcome says "aborted"),
+    and the last frame says so.
     """
     size = check_size(size)
     if format not in FORMATS:
@@ -129,6 +131,7 @@ def animate(
                     outcome=final,
                     labels=labels,
                     words=words,
+                    voided=voided and final is not None,
                 )
             )
         data = _encode(images, frame_ms, end_ms, format)

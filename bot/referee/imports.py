@@ -37,7 +37,8 @@ def _replay_gif(record: Record, theme: str, max_bytes: int) -> bytes | None:
         import render
     except ImportError:  # pragma: no cover - render/ ships with the bot
         return None
-    return render.replay_gif(record, theme=theme, max_bytes=max_bytes)
+    voided = record_void_reason(record) is not None
+    return render.replay_gif(record, theme=theme, max_bytes=max_bytes, voided=voided)
 
 
 class Imports:

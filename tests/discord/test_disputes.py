@@ -3,12 +3,18 @@ the channel post with the moderators' role, frozen clocks, the /referee decision
 
 from __future__ import annotations
 
+import io
 import json
 
+from PIL import Image
+
+import render
 from bot.clock import ManualClock
-from engine.record import Record
+from bot.referee.replies import Where
+from engine.record import Record, replay_steps
+from engine.record import start as start_record
 from tests.discord.conftest import ALICE, BOB, CAROL, MODERATOR
-from tests.discord.harness import CHANNEL_ID, Harness, Person, Role, Upload
+from tests.discord.harness import CHANNEL_ID, GUILD_ID, Harness, Person, Role, Upload
 from tests.discord.play import PNG, start_game
 
 OTHER_CHANNEL = 700_000_000_000_000_301
@@ -174,6 +180,37 @@ async def test_void_ends_the_game_unrated(harness: Harness) -> None:
     g = await harness.bot.referee.store.game(1)  # type: ignore[attr-defined]
     assert (g.status, g.winner) == ("aborted", None)
     assert (await events(harness))[-1][:2] == ("void", MODERATOR.id)
+
+
+async def test_the_replay_of_a_voided_game_ends_on_a_void_not_an_abort(harness: Harness) -> None:
+    """/replay's last frame is the void the referee knows from the log (its outcome says
+    "aborted" to the engine), as the board and the result line say."""
+    await morris_game(harness)
+    await harness.slash(BOB, "dispute", reason="x")
+    await harness.slash(MODERATOR, "referee void", reason="both cheated")
+    shown = await harness.slash(ALICE, "replay")
+    (gif,) = [data for name, _, data in shown.files if name.endswith(".gif")]
+    img = Image.open(io.BytesIO(gif))
+    img.seek(img.n_frames - 1)
+    last = img.convert("RGB")
+    exported = await harness.bot.referee.record(Where(GUILD_ID, CHANNEL_ID))  # type: ignore[attr-defined]
+    record = Record.from_json(exported.file)
+    game, state = start_record(record)
+    for _, _, _, after in replay_steps(game, state, record):
+        state = after
+    drawn = {
+        voided: render.board_image("morris", state, size=last.width, players=("Alice", "Bob"),
+                                   outcome=record.result, voided=voided)
+        for voided in (True, False)
+    }  # fmt: skip
+
+    def far(a: Image.Image, b: Image.Image) -> int:
+        x, y = a.tobytes(), b.tobytes()
+        return sum(
+            1 for i in range(0, len(x), 3) if abs(x[i] - y[i]) + abs(x[i + 2] - y[i + 2]) > 80
+        )
+
+    assert far(last, drawn[True]) < far(last, drawn[False])
 
 
 async def finished_record(h: Harness) -> bytes:

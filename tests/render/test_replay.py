@@ -8,6 +8,7 @@ from dataclasses import replace
 import pytest
 from PIL import Image
 
+import engine
 import render
 from engine.record import Recorder
 from render import RenderError, replay_gif
@@ -93,3 +94,32 @@ def test_a_record_with_an_illegal_action_is_a_render_error() -> None:
     broken = replace(record, actions=(replace(record.actions[0], notation="place z9"),))
     with pytest.raises(RenderError, match="cannot replay this record: action 1: 'place z9'"):
         replay_gif(broken)
+
+
+def _last_frame(data: bytes) -> Image.Image:
+    img = Image.open(io.BytesIO(data))
+    img.seek(getattr(img, "n_frames", 1) - 1)
+    return img.convert("RGB")
+
+
+def _far(a: Image.Image, b: Image.Image) -> int:
+    """Pixels that differ clearly (a GIF's palette shifts colours a little everywhere)."""
+    x, y = a.tobytes(), b.tobytes()
+    return sum(1 for i in range(0, len(x), 3) if abs(x[i] - y[i]) + abs(x[i + 1] - y[i + 1]) > 80)
+
+
+def test_a_voided_games_last_frame_says_void_and_the_others_do_not() -> None:
+    """Its outcome says "aborted"; the referee knows the void from the log and says so, on the
+    last frame only (every earlier frame is the game still running)."""
+    frames = random_game("morris", seed=3, plies=6)
+    aborted = engine.Outcome(engine.Termination.ABORTED, None, "voided by moderator m: x")
+    state = frames[-1][0]
+    void_board = render.board_image("morris", state, frames[-1][1], size=300, outcome=aborted,
+                                    voided=True)  # fmt: skip
+    abort_board = render.board_image("morris", state, frames[-1][1], size=300, outcome=aborted)
+    voided = replay_gif(frames, size=300, outcome=aborted, voided=True)
+    plain = replay_gif(frames, size=300, outcome=aborted)
+    assert _far(_last_frame(voided), void_board) < _far(_last_frame(voided), abort_board)
+    assert _far(_last_frame(plain), abort_board) < _far(_last_frame(plain), void_board)
+    first_of = [Image.open(io.BytesIO(d)).convert("RGB") for d in (voided, plain)]
+    assert _far(*first_of) == 0  # the same picture (its palette is made from the last frame too)

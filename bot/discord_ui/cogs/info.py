@@ -19,6 +19,7 @@ from bot.discord_ui.format import COLOUR_INFO
 from bot.discord_ui.guards import expensive
 from bot.discord_ui.translator import LOCALES
 from bot.i18n import msg, reply_words, say
+from bot.referee.records import record_void_reason
 from bot.rules_text import RULES, rules
 from translations import LANGUAGES, NAMES, words
 
@@ -34,7 +35,8 @@ def replay_gif(record_json: bytes, theme: str, max_bytes: int, lang: str = "en")
 
     record = Record.from_json(record_json)
     words = translations.words(lang)
-    return render.replay_gif(record, theme=theme, max_bytes=max_bytes, words=words)
+    voided = record_void_reason(record) is not None  # its last frame says so, not "aborted"
+    return render.replay_gif(record, theme=theme, max_bytes=max_bytes, words=words, voided=voided)
 
 
 class Info(commands.Cog):
