@@ -179,8 +179,8 @@ class ConsoleTable:
         speaker = speaker.strip()
         if said and speaker and not any(c.isspace() for c in speaker):  # "name: command"
             problem = name_problem(speaker)
-            if problem:
-                self.say(f"(refused) {problem}; nothing was done")
+            if problem is not None:
+                self.show(refused(problem))
                 return True
             self.current = self.actor(speaker)
             text = rest.strip()

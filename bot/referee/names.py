@@ -11,6 +11,8 @@ from __future__ import annotations
 import hashlib
 import unicodedata
 
+from bot.errors import Refusal
+from bot.i18n import typed
 from bot.referee.replies import Actor
 
 MAX_NAME = 32
@@ -26,26 +28,28 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFC", name).casefold()
 
 
-def name_problem(name: str) -> str | None:
-    """Why ``name`` cannot be a player's name, or None: letters and digits of any script, up
-    to 32 characters (``_`` and ``-`` may join them), starting with a letter or a digit."""
+def name_problem(name: str) -> Refusal | None:
+    """Why ``name`` cannot be a player's name (a refusal, said in the reader's language), or
+    None: letters and digits of any script, up to 32 characters (``_`` and ``-`` may join
+    them), starting with a letter or a digit."""
     name = unicodedata.normalize("NFC", name)
     if not name:
-        return "a name cannot be empty"
+        return Refusal("name_empty")
     if len(name) > MAX_NAME:
-        return f"a name has at most {MAX_NAME} characters ({name[:MAX_NAME]}... has {len(name)})"
+        return Refusal(
+            "name_too_long", {"most": MAX_NAME, "start": name[:MAX_NAME], "length": len(name)}
+        )
     for i, char in enumerate(name):
         kind = unicodedata.category(char)
         if kind.startswith("L") or kind == "Nd":
             continue
         if i > 0 and (kind.startswith("M") or char in JOINERS):
             continue  # accents and vowel signs of a letter before them; joined names
-        where = "start" if i == 0 else "be part of"
-        return f"{char!r} cannot {where} a name: a name is letters and digits, e.g. zoë or Ágnes2"
+        return Refusal("name_bad_start" if i == 0 else "name_bad_char", {"char": typed(char)})
     if name_key(name) in OPEN_WORDS:
-        return f"{name!r} means an open challenge here: choose another name"
+        return Refusal("name_open_word", {"name": name})
     if name_key(name) == BOT_NAME:
-        return f"{name!r} is the practice opponent here: choose another name"
+        return Refusal("name_bot", {"name": name})
     return None
 
 

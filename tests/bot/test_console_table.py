@@ -172,8 +172,8 @@ async def test_names_in_any_script_are_players_and_others_are_refused(tmp_path: 
     text = await table(tmp_path / "n.db", script)
     assert "zoë challenges Ágnes to Nine Men's Morris" in text
     assert "zoë (White) places d7" in text and "Ágnes (Black) places a1" in text
-    assert "(refused) '🎲' cannot start a name: a name is letters and digits" in text
-    assert "(refused) a name has at most 32 characters" in text
+    assert "(refused) a name cannot start with '🎲': a name is letters and digits" in text
+    assert "(refused) a name has at most 32 characters ('xyyy" in text
     assert "who is speaking" not in text
     assert text.count("(White) places") == 2  # 🎲's line moved nothing; zoë's g7 did
 
@@ -198,6 +198,21 @@ async def test_names_in_any_script_are_players_and_others_are_refused(tmp_path: 
 )
 def test_what_a_name_may_be(name: str, ok: bool) -> None:
     assert (name_problem(name) is None) is ok
+
+
+async def test_a_name_that_cannot_be_used_is_refused_in_the_tables_language(tmp_path: Path) -> None:
+    """The console's refusals of a name are said like any other refusal (issue 15)."""
+    out = io.StringIO()
+    script = "🎲: help\nbot: challenge alice morris\nanyone: help\nx" + "y" * 40 + ": help\n"
+    status = await play(str(tmp_path / "hu.db"), io.StringIO(script), out, None, render=False,
+                        echo=True, lang="hu")  # fmt: skip
+    text = out.getvalue()
+    assert status == 0
+    assert "a név nem kezdődhet így: „🎲”" in text
+    assert "a(z) „bot” itt a gyakorló ellenfél" in text
+    assert "a(z) „anyone” itt nyílt kihívást jelent" in text
+    assert "a név legfeljebb 32 karakter lehet („xyyy" in text
+    assert "(refused)" not in text and "cannot" not in text, text
 
 
 # --- 4. no line ends the table ------------------------------------------------------------------
@@ -235,7 +250,7 @@ def test_bytes_that_are_not_utf8_do_not_end_the_console(tmp_path: Path, encoding
     out = done.stdout.decode()
     assert done.returncode == 0 and done.stderr == b"", done.stderr
     assert "alice (White) opened a dispute: \ufffd\ufffd" in out
-    assert "(refused) '\ufffd' cannot start a name" in out
+    assert "(refused) a name cannot start with '\ufffd'" in out
     assert out.count("Commands (type them as") == 1
 
 
