@@ -9,7 +9,9 @@ the same evaluation), ``level:M``, and for Morris ``openspiel-mcts[:SIMULATIONS]
 MCTS bot with random rollouts, 1,000 simulations by default; engine/ai/openspiel.py). The
 level plays side 0 in even games and side 1 in odd ones; each pair of games opens with the
 same two random plies (Morris, Abalone), so deterministic levels do not replay one game, and
-the same sequence of die rolls (Atmalof), so luck weighs less on a comparison.
+the same dice for each colour (Atmalof): Red's k-th drop rolls the same value in both games of a
+pair, whoever plays Red, so each player meets the other's luck and luck weighs less on a
+comparison.
 Every game has a ply cap (a game still running at the cap counts as a draw), and every die
 and choice comes from the seed, so a run can be repeated. The functions here are pure; only
 ``main`` prints.
@@ -22,7 +24,7 @@ import math
 import random
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import engine
@@ -65,8 +67,7 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def _scaled(spec: Level, scale: float) -> Level:
-    nodes = max(1, int(spec.nodes * scale))
-    return Level(nodes, spec.depth, spec.seconds, spec.noise, spec.blunder)
+    return replace(spec, nodes=max(1, int(spec.nodes * scale)))
 
 
 def make_player(game_name: str, spec: str, nodes_scale: float = 1.0) -> Player:
@@ -97,11 +98,13 @@ def play_game(
     dice_seed: int | None = None,
 ) -> tuple[int | None, int, bool]:
     """One game from the start, after the ``opening`` actions (no dice in them): (winner side
-    or None, plies played, whether the cap ended it). The dice come from ``dice_seed`` (by
-    default ``seed``), in the order they are rolled."""
+    or None, plies played, whether the cap ended it). Each side rolls its own stream of dice
+    from ``dice_seed`` (by default ``seed``): a step by one side does not shift the other's
+    rolls."""
     game = engine.get_game(game_name)
     cap = max_plies or MAX_PLIES[game.name]
-    dice = random.Random(seed if dice_seed is None else dice_seed)
+    base = seed if dice_seed is None else dice_seed
+    dice = (random.Random(base * 2), random.Random(base * 2 + 1))
     state = game.new(variant)
     history: list[Any] = []
     for action in opening:
@@ -113,7 +116,8 @@ def play_game(
             return outcome.winner, ply, False
         action = players[state.to_move](state, history, seed * 100_003 + ply)
         faces = game.die_faces(state, action)
-        state = game.apply(state, action, dice.randint(1, faces) if faces else None)
+        roll = dice[state.to_move].randint(1, faces) if faces else None
+        state = game.apply(state, action, roll)
         history.append(action)
     outcome = game.result(state)
     if outcome is not None:
@@ -164,7 +168,7 @@ def run_match(
             variant,
             max_plies,
             opening,
-            dice_seed=seed * 1_000 + g // 2 * 2,  # both games of a pair roll the same dice
+            dice_seed=seed * 1_000 + g // 2 * 2,  # both games of a pair: the same dice per colour
         )
         tally.plies.append(plies)
         tally.capped += capped
