@@ -23,6 +23,7 @@ import argparse
 import math
 import random
 import sys
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -49,6 +50,8 @@ class Tally:
     losses: int = 0
     capped: int = 0
     plies: list[int] = field(default_factory=list)
+    seconds: list[float] = field(default_factory=list)
+    """CPU seconds (this process) of each of the level's moves: its budget is per move."""
 
     @property
     def games(self) -> int:
@@ -154,9 +157,16 @@ def run_match(
         from engine.ai.openspiel import OPENSPIEL_MAX_PLIES
 
         max_plies = OPENSPIEL_MAX_PLIES
-    me = make_player(game_name, f"level:{level_number}", nodes_scale)
-    them = make_player(game_name, opponent, nodes_scale)
+    level_player = make_player(game_name, f"level:{level_number}", nodes_scale)
     tally = Tally()
+
+    def me(state: Any, history: list[Any], player_seed: int) -> Any:
+        started = time.process_time()
+        action = level_player(state, history, player_seed)
+        tally.seconds.append(time.process_time() - started)
+        return action
+
+    them = make_player(game_name, opponent, nodes_scale)
     for g in range(games):
         side = g % 2
         players = (me, them) if side == 0 else (them, me)
@@ -195,6 +205,19 @@ def summary(game_name: str, level_number: int, opponent: str, tally: Tally) -> s
         f"({tally.capped} at the ply cap; {mean:.0f} plies on average)\n"
         f"  win rate {tally.wins / max(n, 1):.0%} (95% Wilson {lo:.0%}-{hi:.0%}); "
         f"score {(tally.wins + tally.draws / 2) / max(n, 1):.0%} ({slo:.0%}-{shi:.0%})"
+        + _cpu_line(tally.seconds)
+    )
+
+
+def _cpu_line(seconds: list[float]) -> str:
+    """The level's CPU seconds per move: mean, 95th percentile and the slowest."""
+    if not seconds:
+        return ""
+    ranked = sorted(seconds)
+    p95 = ranked[min(len(ranked) - 1, int(0.95 * len(ranked)))]
+    return (
+        f"\n  level's CPU per move: mean {sum(ranked) / len(ranked):.2f} s, "
+        f"95th percentile {p95:.2f} s, slowest {ranked[-1]:.2f} s over {len(ranked)} moves"
     )
 
 

@@ -37,6 +37,9 @@ def test_a_match_counts_every_game_once_and_alternates_colours() -> None:
     assert tally.games == 4 == len(tally.plies)
     assert seats == [0, 1, 0, 1]
     assert all(p <= 600 for p in tally.plies)
+    # The level's CPU per move is kept: one entry per action it chose, none for random's.
+    assert len(tally.seconds) >= 4 and all(t >= 0 for t in tally.seconds)
+    assert len(tally.seconds) <= sum(tally.plies)
 
 
 def test_openings_are_reproducible_from_their_seed_and_differ_between_pairs() -> None:
