@@ -14,6 +14,7 @@ and Abalone by alpha-beta; see engine/ai/search.py.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 import engine
@@ -50,7 +51,7 @@ def analyse(
         if not actions:
             raise ValueError("the game is over: there is no action to choose")
         return SearchResult(rng.choice(actions), 0.0, 0, 0)
-    budget = Budget(nodes=spec.nodes, depth=spec.depth, seconds=spec.seconds)
+    budget = Budget(spec.nodes, spec.depth, spec.seconds, spec.width)
     search = Search(game, evaluator(game.name), budget, noise=spec.noise, seed=rng.getrandbits(32))
     return search.run(state)
 
@@ -71,7 +72,7 @@ def choose(
     """
     spec = level(level_number, engine.get_game(game_name).name)
     if nodes is not None:
-        spec = Level(nodes, spec.depth, spec.seconds, spec.noise, spec.blunder)
+        spec = replace(spec, nodes=nodes)
     return analyse(game_name, position, spec, seed).action
 
 

@@ -9,7 +9,9 @@ the same evaluation), ``level:M``, and for Morris ``openspiel-mcts[:SIMULATIONS]
 MCTS bot with random rollouts, 1,000 simulations by default; engine/ai/openspiel.py). The
 level plays side 0 in even games and side 1 in odd ones; each pair of games opens with the
 same two random plies (Morris, Abalone), so deterministic levels do not replay one game, and
-the same sequence of die rolls (Atmalof), so luck weighs less on a comparison.
+the same dice for each colour (Atmalof): Red's k-th drop rolls the same value in both games of a
+pair, whoever plays Red, so each player meets the other's luck and luck weighs less on a
+comparison.
 Every game has a ply cap (a game still running at the cap counts as a draw), and every die
 and choice comes from the seed, so a run can be repeated. The functions here are pure; only
 ``main`` prints.
@@ -21,8 +23,9 @@ import argparse
 import math
 import random
 import sys
+import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import engine
@@ -47,6 +50,8 @@ class Tally:
     losses: int = 0
     capped: int = 0
     plies: list[int] = field(default_factory=list)
+    seconds: list[float] = field(default_factory=list)
+    """CPU seconds (this process) of each of the level's moves: its budget is per move."""
 
     @property
     def games(self) -> int:
@@ -65,8 +70,7 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def _scaled(spec: Level, scale: float) -> Level:
-    nodes = max(1, int(spec.nodes * scale))
-    return Level(nodes, spec.depth, spec.seconds, spec.noise, spec.blunder)
+    return replace(spec, nodes=max(1, int(spec.nodes * scale)))
 
 
 def make_player(game_name: str, spec: str, nodes_scale: float = 1.0) -> Player:
@@ -97,11 +101,13 @@ def play_game(
     dice_seed: int | None = None,
 ) -> tuple[int | None, int, bool]:
     """One game from the start, after the ``opening`` actions (no dice in them): (winner side
-    or None, plies played, whether the cap ended it). The dice come from ``dice_seed`` (by
-    default ``seed``), in the order they are rolled."""
+    or None, plies played, whether the cap ended it). Each side rolls its own stream of dice
+    from ``dice_seed`` (by default ``seed``): a step by one side does not shift the other's
+    rolls."""
     game = engine.get_game(game_name)
     cap = max_plies or MAX_PLIES[game.name]
-    dice = random.Random(seed if dice_seed is None else dice_seed)
+    base = seed if dice_seed is None else dice_seed
+    dice = (random.Random(base * 2), random.Random(base * 2 + 1))
     state = game.new(variant)
     history: list[Any] = []
     for action in opening:
@@ -113,7 +119,8 @@ def play_game(
             return outcome.winner, ply, False
         action = players[state.to_move](state, history, seed * 100_003 + ply)
         faces = game.die_faces(state, action)
-        state = game.apply(state, action, dice.randint(1, faces) if faces else None)
+        roll = dice[state.to_move].randint(1, faces) if faces else None
+        state = game.apply(state, action, roll)
         history.append(action)
     outcome = game.result(state)
     if outcome is not None:
@@ -150,9 +157,16 @@ def run_match(
         from engine.ai.openspiel import OPENSPIEL_MAX_PLIES
 
         max_plies = OPENSPIEL_MAX_PLIES
-    me = make_player(game_name, f"level:{level_number}", nodes_scale)
-    them = make_player(game_name, opponent, nodes_scale)
+    level_player = make_player(game_name, f"level:{level_number}", nodes_scale)
     tally = Tally()
+
+    def me(state: Any, history: list[Any], player_seed: int) -> Any:
+        started = time.process_time()
+        action = level_player(state, history, player_seed)
+        tally.seconds.append(time.process_time() - started)
+        return action
+
+    them = make_player(game_name, opponent, nodes_scale)
     for g in range(games):
         side = g % 2
         players = (me, them) if side == 0 else (them, me)
@@ -164,7 +178,7 @@ def run_match(
             variant,
             max_plies,
             opening,
-            dice_seed=seed * 1_000 + g // 2 * 2,  # both games of a pair roll the same dice
+            dice_seed=seed * 1_000 + g // 2 * 2,  # both games of a pair: the same dice per colour
         )
         tally.plies.append(plies)
         tally.capped += capped
@@ -191,6 +205,19 @@ def summary(game_name: str, level_number: int, opponent: str, tally: Tally) -> s
         f"({tally.capped} at the ply cap; {mean:.0f} plies on average)\n"
         f"  win rate {tally.wins / max(n, 1):.0%} (95% Wilson {lo:.0%}-{hi:.0%}); "
         f"score {(tally.wins + tally.draws / 2) / max(n, 1):.0%} ({slo:.0%}-{shi:.0%})"
+        + _cpu_line(tally.seconds)
+    )
+
+
+def _cpu_line(seconds: list[float]) -> str:
+    """The level's CPU seconds per move: mean, 95th percentile and the slowest."""
+    if not seconds:
+        return ""
+    ranked = sorted(seconds)
+    p95 = ranked[min(len(ranked) - 1, int(0.95 * len(ranked)))]
+    return (
+        f"\n  level's CPU per move: mean {sum(ranked) / len(ranked):.2f} s, "
+        f"95th percentile {p95:.2f} s, slowest {ranked[-1]:.2f} s over {len(ranked)} moves"
     )
 
 

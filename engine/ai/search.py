@@ -8,6 +8,9 @@ plus a small ``Evaluator`` per game (a key, a static score, an order for actions
   each child searched with a full window (so alpha-beta stays exact under averaging).
 - A child with the same side to move (Morris: a removal owed after a mill) is searched from the
   same side's view and costs no depth, so a mill and its removal count as one turn.
+- Forward pruning (``Budget.width``, Atmalof's level 5): below the root, a node with two or
+  more plies left searches only its ``width`` best actions by their one-ply values, so a third
+  ply costs a few times the second rather than a hundred times.
 - The budget is counted in nodes, so a search is deterministic; a time limit is only a safety
   bound, in CPU seconds of this process (``time.process_time``: "two seconds of one core",
   however busy the machine). When a budget runs out mid-iteration the last completed depth
@@ -61,6 +64,9 @@ class Budget:
     nodes: int
     depth: int
     seconds: float = 2.0
+    width: int = 0
+    """Below the root, a node with two or more plies left searches only its ``width`` best
+    actions by their one-ply values (0: every action)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +107,7 @@ class Search:
         self.table: dict[Hashable, tuple[int, float, int, Any]] = {}
         self.leaves: dict[Hashable, float] = {}
         self.history: dict[Any, int] = {}
+        self.beams: dict[Hashable, list[Any]] = {}
 
     # --- the driver ----------------------------------------------------------------------
 
@@ -201,9 +208,15 @@ class Search:
         actions = self.game.legal(state)
         if not actions:
             return 0.0
+        if self.budget.width and depth >= 2 and len(actions) > self.budget.width:
+            ordered = self._beam(state, key, actions, ply)
+            if hint is not None and hint in ordered:
+                ordered = [hint, *(a for a in ordered if a != hint)]
+        else:
+            ordered = self._ordered(state, actions, hint)
         alpha0 = alpha
         best_value, best = -INF, None
-        for action in self._ordered(state, actions, hint):
+        for action in ordered:
             value = self._action(state, action, depth, alpha, beta, ply)
             if value > best_value:
                 best_value, best = value, action
@@ -215,6 +228,16 @@ class Search:
         flag = _UPPER if best_value <= alpha0 else _LOWER if best_value >= beta else _EXACT
         self.table[key] = (depth, best_value, flag, best)
         return best_value
+
+    def _beam(self, state: Any, key: Hashable, actions: list[Any], ply: int) -> list[Any]:
+        """The ``width`` best actions by their one-ply values (forward pruning), best first;
+        the one-ply values cost their leaves' nodes once a search."""
+        beam = self.beams.get(key)
+        if beam is None:
+            values = [self._action(state, a, 1, -INF, INF, ply) for a in actions]
+            ranked = sorted(range(len(actions)), key=lambda i: -values[i])
+            beam = self.beams[key] = [actions[i] for i in ranked[: self.budget.width]]
+        return beam
 
     def _leaf(self, state: Any, key: Hashable) -> float:
         value = self.leaves.get(key)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pickle
 import random
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -13,6 +14,7 @@ from hypothesis import strategies as st
 import engine
 from engine.ai import Level, analyse, choose, evaluator, level
 from engine.ai.search import Budget, Search
+from engine.atmalof import Drop
 from engine.core import OptionError
 from engine.playout import favouring, playout
 
@@ -40,8 +42,6 @@ def random_position(case: int, seed: int, plies: int) -> tuple[str, object]:
     game = engine.get_game(name)
     prefer = None
     if name == "atmalof":
-        from engine.atmalof import Drop
-
         prefer = favouring(Drop, 0.7)
     return name, playout(game, game.new(variant, **options), random.Random(seed), plies, prefer)
 
@@ -129,3 +129,18 @@ def test_the_time_bound_stops_a_search_that_still_has_nodes(name: str) -> None:
     result = search.run(state)
     assert 128 * 15 <= result.nodes <= 128 * 25
     assert game.is_legal(state, result.action)
+
+
+def test_atmalof_level_5_sees_a_turn_deeper_than_level_4_within_its_node_budget() -> None:
+    # A full-width third ply costs about a hundred times the second; the beam (the opponent's
+    # few best replies by one ply) lets level 5 finish it within its nodes. The time bound is
+    # lifted so that a busy machine cannot cut the search: the nodes alone decide here.
+    game = engine.get_game("atmalof")
+    state = playout(game, game.new(), random.Random(21), 18, favouring(Drop, 0.7))
+    assert game.result(state) is None
+    five = replace(level(5, "atmalof"), seconds=600.0)
+    four = replace(level(4, "atmalof"), seconds=600.0)
+    deep = analyse("atmalof", state, five, seed=1)
+    assert five.width and deep.depth == 3 and deep.nodes <= five.nodes
+    assert game.is_legal(state, deep.action)
+    assert analyse("atmalof", state, four, seed=1).depth == 2

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
+import engine
 from engine.ai.match import make_player, play_game, random_opening, run_match, wilson
+from engine.atmalof import Drop, Move
 
 
 def test_wilson_matches_the_textbook_values() -> None:
@@ -33,6 +37,9 @@ def test_a_match_counts_every_game_once_and_alternates_colours() -> None:
     assert tally.games == 4 == len(tally.plies)
     assert seats == [0, 1, 0, 1]
     assert all(p <= 600 for p in tally.plies)
+    # The level's CPU per move is kept: one entry per action it chose, none for random's.
+    assert len(tally.seconds) >= 4 and all(t >= 0 for t in tally.seconds)
+    assert len(tally.seconds) <= sum(tally.plies)
 
 
 def test_openings_are_reproducible_from_their_seed_and_differ_between_pairs() -> None:
@@ -40,3 +47,34 @@ def test_openings_are_reproducible_from_their_seed_and_differ_between_pairs() ->
     assert all(len(o) == 2 for o in openings)
     assert len({tuple(o) for o in openings}) > 1
     assert random_opening("abalone", "standard", 1_002) == openings[2]
+
+
+def _red_landings(blue_steps: bool) -> list[int]:
+    """The columns where Red's drops into rows 1 to 6 land, while Blue either drops into
+    column 7 every turn or drops once and then steps up and down column 7 (no rolls)."""
+    game = engine.get_game("atmalof")
+    landed: list[int] = []
+    seen: list[bytes] = []
+
+    def red(state: Any, _history: list[Any], _seed: int) -> Any:
+        if seen:
+            pairs = enumerate(zip(seen[-1], state.board, strict=True))
+            landed.extend(i % state.cols + 1 for i, (a, b) in pairs if b == 1 and a != 1)
+        seen.append(state.board)
+        return Drop("row", len(seen))
+
+    def blue(state: Any, _history: list[Any], _seed: int) -> Any:
+        steps = [a for a in game.legal(state) if isinstance(a, Move)]
+        if blue_steps and steps:
+            return next(m for m in steps if m.target[1] == 7)
+        return Drop("col", 7)
+
+    play_game("atmalof", (red, blue), seed=9, max_plies=13, dice_seed=4)
+    return landed
+
+
+def test_each_colour_rolls_the_same_dice_in_both_games_of_a_pair() -> None:
+    # Blue's steps roll no die; Red's drops still meet the same values as when Blue drops.
+    # (Row drops never land in column 7, so Blue never blocks them.)
+    assert len(_red_landings(blue_steps=False)) == 6
+    assert _red_landings(blue_steps=True) == _red_landings(blue_steps=False)
