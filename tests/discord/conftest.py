@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,11 +21,17 @@ MODERATOR = Person(900_000_000_000_000_004, "mo", permissions=(1 << 13) | (1 << 
 
 
 async def start_bot(
-    db: Path, clock: ManualClock, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS
+    db: Path,
+    clock: ManualClock,
+    *,
+    busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+    practice_nodes: int | None = None,
 ) -> tuple[Harness, Store]:
-    """A bot as ``python -m bot`` makes it, on the given file, with a hand-moved clock."""
+    """A bot as ``python -m bot`` makes it, on the given file, with a hand-moved clock
+    (``practice_nodes``: the practice opponent's node budget, lowered by its tests)."""
     store = await SqliteStore.open(str(db), busy_timeout_ms=busy_timeout_ms)
-    bot = RefereeBot(Referee(store, clock=clock), sweep_seconds=None)
+    referee = Referee(store, clock=clock, practice_nodes=practice_nodes)
+    bot = RefereeBot(referee, sweep_seconds=None)
     return await Harness(bot).start(), store
 
 
@@ -40,7 +47,14 @@ def db_path(tmp_path: Path) -> Path:
 
 @pytest.fixture
 async def harness(db_path: Path, clock: ManualClock) -> AsyncIterator[Harness]:
-    h, store = await start_bot(db_path, clock)
+    async for h in running(db_path, clock):
+        yield h
+
+
+async def running(db: Path, clock: ManualClock, **options: Any) -> AsyncIterator[Harness]:
+    """A started bot (``start_bot``'s options) for a fixture to yield; closed after, and no
+    request left unanswered by the recorded HTTP."""
+    h, store = await start_bot(db, clock, **options)
     try:
         yield h
     finally:

@@ -12,10 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.clock import ManualClock
-from bot.discord_ui.app import RefereeBot
-from bot.referee import Referee
-from bot.store import SqliteStore
-from tests.discord.conftest import ALICE, BOB
+from tests.discord.conftest import ALICE, BOB, running
 from tests.discord.harness import BOT_USER_ID, Exchange, Harness, Person
 from tests.discord.play import PNG, button, message_with_buttons
 
@@ -27,15 +24,8 @@ FINISHED_COLOUR = 0xC9A227
 
 @pytest.fixture
 async def practice_bot(db_path: Path, clock: ManualClock) -> AsyncIterator[Harness]:
-    store = await SqliteStore.open(str(db_path))
-    bot = RefereeBot(Referee(store, clock=clock, practice_nodes=NODES), sweep_seconds=None)
-    h = await Harness(bot).start()
-    try:
+    async for h in running(db_path, clock, practice_nodes=NODES):
         yield h
-    finally:
-        await h.close()
-        await store.close()
-    assert not h.stray, f"stray requests: {[(c.method, c.path) for c in h.stray]}"
 
 
 def boards(exchange: Exchange) -> int:
