@@ -18,7 +18,7 @@ from bot.shards import ShardError, Shards
 
 DEFAULT_DB = Path("data") / "referee.db"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
-MAX_WORKERS = 64  # PRACTICE_WORKERS at most
+MAX_PRACTICE_WORKERS = 64  # PRACTICE_WORKERS at most
 
 
 class ConfigError(RefereeError, ValueError):
@@ -91,9 +91,9 @@ class Config:
         except translations.UnknownLanguage as exc:
             raise ConfigError(f"REFEREE_LANGUAGE: {exc}") from None
         workers_text = (env.get("PRACTICE_WORKERS") or "1").strip()
-        if not workers_text.isdigit() or not 1 <= int(workers_text) <= MAX_WORKERS:
+        if not workers_text.isdigit() or not 1 <= int(workers_text) <= MAX_PRACTICE_WORKERS:
             raise ConfigError(
-                f"PRACTICE_WORKERS must be a number of processes 1..{MAX_WORKERS}, "
+                f"PRACTICE_WORKERS must be a number of processes 1..{MAX_PRACTICE_WORKERS}, "
                 f"not {workers_text!r}"
             )
         return cls(

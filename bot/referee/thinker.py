@@ -17,7 +17,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import engine.ai
-from bot.config import MAX_WORKERS
+from bot.config import MAX_PRACTICE_WORKERS
 
 THINK_TIMEOUT = 60.0  # seconds to wait for one search (its own bound is 2 s of CPU)
 
@@ -27,8 +27,8 @@ class Thinker:
     ``close``: a search never holds the event loop, and searches beyond ``workers`` queue."""
 
     def __init__(self, workers: int = 1) -> None:
-        if not 1 <= workers <= MAX_WORKERS:
-            raise ValueError(f"workers must be 1..{MAX_WORKERS}, not {workers}")
+        if not 1 <= workers <= MAX_PRACTICE_WORKERS:
+            raise ValueError(f"workers must be 1..{MAX_PRACTICE_WORKERS}, not {workers}")
         self.workers = workers
         self._pool: Executor | None = None
 

@@ -312,18 +312,18 @@ async def test_two_workers_search_two_games_at_once_and_one_queues_them() -> Non
     """PRACTICE_WORKERS (issue 18): with two, two practice games are searched at the same time,
     in two processes; with one, the second waits for the first (the meeting never happens)."""
     with multiprocessing.Manager() as manager:
-        for workers, meets, timeout in ((2, True, 30.0), (1, False, 1.0)):
+        for workers, timeout in ((2, 30.0), (1, 1.0)):
             thinker = Thinker(workers)
             try:
                 pool = thinker._executor()
                 barrier = manager.Barrier(2)
-                futures = [pool.submit(_meet, barrier, timeout) for _ in range(2)]
-                done = [await asyncio.wrap_future(f) for f in futures] if meets else None
-                if meets:
-                    assert done is not None and len(set(done)) == 2  # two processes at once
-                else:
+                first, second = (pool.submit(_meet, barrier, timeout) for _ in range(2))
+                if workers == 2:  # both at the meeting at once, in two processes
+                    pids = {await asyncio.wrap_future(f) for f in (first, second)}
+                    assert len(pids) == 2
+                else:  # the second waits for the first, which meets nobody and times out
                     with pytest.raises(threading.BrokenBarrierError):
-                        await asyncio.wrap_future(futures[0])  # alone at the meeting: it times out
+                        await asyncio.wrap_future(first)
             finally:
                 thinker.close()
     with pytest.raises(ValueError, match="workers"):
