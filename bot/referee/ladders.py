@@ -142,7 +142,7 @@ class Ladders:
             lines=lines,
             image=image,
             image_name=f"ladder-{key.replace('/', '-')}-s{season}.png",
-            alt_text=text if image else "",
+            image_alt=text,
         )
 
     async def _leaderboard_image(
@@ -222,7 +222,7 @@ class Ladders:
             lines=lines,
             image=image,
             image_name=f"rating-{who.id}.png",
-            alt_text=say(msg("stats.chart_alt", name=who.name)) if image else "",
+            image_alt=say(msg("stats.chart_alt", name=who.name)),
         )
 
     async def _has_played(self, guild_id: int | None, player: int, game: str | None) -> bool:

@@ -146,3 +146,33 @@ async def test_boards_are_drawn_in_the_bounded_pool_off_the_event_loop() -> None
     assert peak == boards.RENDER_THREADS
     assert threading.main_thread().name not in names
     assert all(name.startswith("board") for name in names)
+
+
+async def test_a_board_reply_carries_its_position_and_words_it_only_when_asked(
+    drawing: Referee, monkeypatch
+) -> None:
+    """The alt text (Discord) and the text board (console) are made from the reply's board
+    when a front end reads them: a front end that shows one never pays for the other."""
+    await start(drawing)
+    made: list[str] = []
+    for name in ("alt_text", "text_board"):
+        real = getattr(boards, name)
+
+        def counted(view: BoardView, real=real, name=name) -> str:
+            made.append(name)
+            return real(view)
+
+        monkeypatch.setattr(boards, name, counted)
+    reply = await play(drawing, HERE, ALICE, "drop row 4")
+    assert made == [] and reply.board is not None and reply.image is not None
+    assert "Red" in reply.alt_text and made == ["alt_text"]
+    assert reply.board_text == render.text_board("atmalof", reply.board.state)
+    assert made == ["alt_text", "text_board"]
+
+
+def test_a_picture_that_is_no_board_keeps_its_own_words() -> None:
+    from bot.referee.replies import Reply
+
+    chart = Reply(text="ladder", image=b"\x89PNG", image_alt="the ladder's top ten")
+    assert chart.alt_text == "the ladder's top ten" and chart.board_text is None
+    assert Reply(text="no picture", image_alt="unused").alt_text == ""
