@@ -195,7 +195,10 @@ class Context:
         at = g.checkpoint_seq
         if g.checkpoint_text is None or at is None or not 0 < at <= upto:
             return None
-        if await self.store.live_hash(g.id, at) != g.checkpoint_head:
+        # The checkpoint's own move comes first: one read both checks it is still the live
+        # row with that hash and brings the moves after it.
+        rows = await self.store.actions(g.id, upto, after=at - 1)
+        if not rows or rows[0].seq != at or rows[0].hash != g.checkpoint_head:
             return None
         try:
             state = checkpoint.decode(g.game, g.checkpoint_text)
@@ -204,7 +207,7 @@ class Context:
                 "game %s: its checkpoint at move %s does not read back; replaying", g.id, at
             )
             return None
-        return self.replay_rows(g, await self.store.actions(g.id, upto, after=at), state)
+        return self.replay_rows(g, rows[1:], state)
 
     @staticmethod
     def replay_rows(g: GameRow, rows: list[Any], start: Any = None) -> Any:

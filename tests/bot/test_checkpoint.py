@@ -190,3 +190,29 @@ async def test_a_removal_sent_alone_draws_the_turn_without_reading_the_log(
     made, removal = views[-1].last  # the same whole turn, from the log this time
     assert rules.notation(made.before, made.action) == "place g7"
     assert rules.notation(removal.before, removal.action) == "remove d1"
+
+
+@pytest.mark.sqlite_only
+async def test_a_position_before_the_last_move_comes_from_the_checkpoint_only_while_it_is_live(
+    store: Store, db_path: str, clock: ManualClock
+) -> None:
+    """``Context.restored`` (the turn's start that a Morris removal sent alone draws after a
+    restart) reads the checkpoint's own move with the moves after it, in one read, and
+    trusts the checkpoint only while that move is the live row with its hash."""
+    referee = Referee(store, clock, render=False)
+    await start(referee, "abalone")
+    await moves_played(referee, checkpoint.EVERY + 3)
+    g = await store.active_game(HERE.channel_id)
+    assert g is not None and g.checkpoint_seq == checkpoint.EVERY
+    replayed = referee.ctx.replay_rows(g, await store.actions(g.id, g.seq - 2))
+    fresh = Referee(store, clock, render=False)
+    restored = await fresh.ctx.restored(g, g.seq - 2)
+    assert restored == replayed and restored.history == replayed.history
+    assert await fresh.ctx.restored(g, checkpoint.EVERY) == referee.ctx.replay_rows(
+        g, await store.actions(g.id, checkpoint.EVERY)
+    )  # no move after the checkpoint's own
+    db = sqlite3.connect(db_path, isolation_level=None)
+    db.execute("UPDATE games SET checkpoint_head = 'not the row'")
+    db.close()
+    moved = await store.active_game(HERE.channel_id)
+    assert moved is not None and await fresh.ctx.restored(moved, moved.seq - 2) is None
