@@ -55,7 +55,9 @@ from typing import Any
 
 import render
 from bench.timing import percentile
+from bot import event_loop
 from bot.clock import ManualClock
+from bot.config import Config
 from bot.discord_ui.app import RefereeBot
 from bot.referee import Referee, boards
 from bot.referee.replies import Actor, Where
@@ -498,7 +500,8 @@ async def run_all(tmp: Path, seconds: float) -> None:
     print(
         f"{TABLES} tables, each acting every {TABLES / RATE:.1f} s at {RATE:.0f}/s; "
         f"{seconds:.0f} s a run; {os.cpu_count()} CPUs, load average {load:.1f} at the start "
-        "(on a shared machine other work competes for the cores: see 'cores' on each line)"
+        "(on a shared machine other work competes for the cores: see 'cores' on each line); "
+        f"event loop: {event_loop.kind(asyncio.get_running_loop())} (EVENT_LOOP)"
     )
     reference = reference_board_ms()
     print(f"yardstick: one board drawn alone, {reference:.2f} ms CPU (median)")
@@ -591,7 +594,7 @@ async def run_all(tmp: Path, seconds: float) -> None:
 def main() -> None:
     seconds = float(os.environ.get("BENCH_SECONDS", "3"))
     with tempfile.TemporaryDirectory() as tmp:
-        asyncio.run(run_all(Path(tmp), seconds))
+        event_loop.run(run_all(Path(tmp), seconds), Config.from_env().event_loop)  # the bot's
 
 
 if __name__ == "__main__":

@@ -10,7 +10,6 @@ small one (a shared machine's noise is larger than that between two runs of a fl
 
 from __future__ import annotations
 
-import asyncio
 import random
 import sqlite3
 import tempfile
@@ -19,8 +18,9 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import engine
-from bot import limits
+from bot import event_loop, limits
 from bot.clock import ManualClock
+from bot.config import Config
 from bot.referee import Referee
 from bot.referee.context import REQUESTS_PRUNED_PER_SWEEP
 from bot.referee.replies import Actor, Where
@@ -264,4 +264,4 @@ async def run() -> None:
 
 
 def main() -> None:
-    asyncio.run(run())
+    event_loop.run(run(), Config.from_env().event_loop)  # the bot's loop

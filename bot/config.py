@@ -12,6 +12,7 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import translations
+from bot import event_loop
 from bot.errors import RefereeError
 from bot.logs import LOG_FORMATS
 from bot.shards import ShardError, Shards
@@ -56,12 +57,13 @@ class Config:
 
     language: str = "en"  # the console's (REFEREE_LANGUAGE, or python -m bot console --lang)
     practice_workers: int = 1  # PRACTICE_WORKERS: practice games searched at once (a process each)
+    event_loop: str = event_loop.DEFAULT  # EVENT_LOOP: uvloop or asyncio (bot.event_loop)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
         """Read DISCORD_TOKEN, REFEREE_DB, LOG_LEVEL, DEV_GUILD_ID, SHARD_COUNT, SHARD_IDS,
-        METRICS_PORT, LOG_FORMAT, REFEREE_LANGUAGE and PRACTICE_WORKERS (unset or empty:
-        default)."""
+        METRICS_PORT, LOG_FORMAT, REFEREE_LANGUAGE, PRACTICE_WORKERS and EVENT_LOOP (unset or
+        empty: default)."""
         env = os.environ if env is None else env
         token = (env.get("DISCORD_TOKEN") or "").strip() or None
         db_path = (env.get("REFEREE_DB") or "").strip() or str(DEFAULT_DB)
@@ -96,6 +98,11 @@ class Config:
                 f"PRACTICE_WORKERS must be a number of processes 1..{MAX_PRACTICE_WORKERS}, "
                 f"not {workers_text!r}"
             )
+        loop = (env.get("EVENT_LOOP") or event_loop.DEFAULT).strip().lower()
+        if loop not in event_loop.LOOPS:
+            raise ConfigError(
+                f"EVENT_LOOP must be one of {', '.join(event_loop.LOOPS)}, not {loop!r}"
+            )
         return cls(
             token=token,
             db_path=db_path,
@@ -106,6 +113,7 @@ class Config:
             log_format=log_format,
             language=lang,
             practice_workers=int(workers_text),
+            event_loop=loop,
         )
 
     @property

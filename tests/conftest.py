@@ -1,4 +1,5 @@
-"""Session-wide fixtures: the real PostgreSQL server (tests/postgres.py), started once if asked."""
+"""Session-wide fixtures: the real PostgreSQL server (tests/postgres.py), started once if asked;
+the event loop every async test runs on."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from bot import event_loop
 from tests.postgres import Postgres, running_postgres
 
 _STARTED: list[Postgres] = []
@@ -60,3 +62,10 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         if server.data_dir is not None:
             line = f"PostgreSQL (pgserver) started in {server.started_in:.2f} s"
             terminalreporter.write_line(line)
+
+
+def pytest_asyncio_loop_factories(config: pytest.Config, item: pytest.Item) -> dict[str, object]:
+    """Every async test runs on the bot's own event loop (uvloop, ``bot.event_loop``); a test
+    marked ``both_loops`` runs on asyncio's as well (``EVENT_LOOP=asyncio``)."""
+    names = event_loop.LOOPS if item.get_closest_marker("both_loops") else (event_loop.DEFAULT,)
+    return {name: event_loop.factory(name) for name in names}

@@ -24,6 +24,7 @@ from typing import TextIO
 
 import engine
 import translations
+from bot import event_loop
 from bot.config import Config
 from bot.console.format import reply_lines
 from bot.errors import Refusal
@@ -300,7 +301,7 @@ def run_console(config: Config, lines: TextIO | None = None, out: TextIO | None 
     logging.getLogger().addHandler(logged)
     interactive = stream.isatty()
     try:
-        with asyncio.Runner() as runner:
+        with event_loop.runner(config.event_loop) as runner:
             table = runner.run(open_table(config.db_path, out, image_dir, lang=config.language))
             try:
                 w = translations.words(table.lang)

@@ -23,7 +23,7 @@ from typing import Any, cast
 import discord
 from discord.ext import commands
 
-from bot import logs
+from bot import event_loop, logs
 from bot.discord_ui.format import Outgoing, to_message
 from bot.discord_ui.guards import Cooldowns, Deliveries
 from bot.discord_ui.shutdown import GRACE_SECONDS, Drain
@@ -377,6 +377,7 @@ async def serve(config: Any) -> None:
         log.info("metrics on port %s", METRICS.serve(port), extra={"metrics_port": port})
     bot = RefereeBot(referee, heartbeat=heartbeat, shard_count=shards.count, shard_ids=shards.ids)
     loop = asyncio.get_running_loop()
+    log.info("event loop: %s", event_loop.kind(loop), extra={"event_loop": event_loop.kind(loop)})
     stopping = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         with contextlib.suppress(NotImplementedError):
@@ -405,7 +406,7 @@ def run(config: Any) -> None:
         getattr(config, "log_format", "text"),
         getattr(config, "shards", None),
     )
-    asyncio.run(serve(config))
+    event_loop.run(serve(config), getattr(config, "event_loop", event_loop.DEFAULT))
 
 
 async def _sync(config: Any, guild_id: int | None) -> list[str]:
@@ -423,6 +424,8 @@ def sync(config: Any, guild_id: int | None = None) -> None:
     """``python -m bot sync GUILD | --global``: publish the commands (to one guild: instantly);
     ``guild_id`` None publishes globally, which ``bot.__main__`` allows only with --global."""
     configure_logging(getattr(config, "log_level", "INFO"))
-    names = asyncio.run(_sync(config, guild_id))
+    names = event_loop.run(
+        _sync(config, guild_id), getattr(config, "event_loop", event_loop.DEFAULT)
+    )
     where = f"guild {guild_id}" if guild_id else "every guild (global; may take a while)"
     print(f"synced {len(names)} commands to {where}: {', '.join(sorted(names))}")

@@ -1,13 +1,18 @@
-"""Whole games of each game, played by two members through slash commands and buttons."""
+"""Whole games of each game, played by two members through slash commands and buttons, on
+uvloop and on asyncio's own loop (``EVENT_LOOP``)."""
 
 from __future__ import annotations
 
 import random
 
+import pytest
+
 from bot.clock import ManualClock, format_seconds
 from tests.discord.conftest import ALICE, BOB
 from tests.discord.harness import Harness
 from tests.discord.play import PNG, assert_move_reply, play_out, start_game
+
+pytestmark = pytest.mark.both_loops
 
 PLAYERS = (ALICE, BOB)
 FINISHED_COLOUR = 0xC9A227

@@ -6,7 +6,7 @@ The commands are kept in flight by a real lock: another connection holds the fil
 (as a ladder rebuild or a backup would) for a moment, so every move waits in SQLite's busy
 handler when the signal comes. The close path is the one ``bot.discord_ui.app.serve`` runs on
 SIGTERM:
-``bot.close()``, then ``store.close()``.
+``bot.close()``, then ``store.close()``. On uvloop and on asyncio's own loop (``EVENT_LOOP``).
 """
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ from bot.store import SqliteStore
 from bot.texts import CANT_SAVE
 from tests.discord.conftest import start_bot
 from tests.discord.harness import GUILD_ID, Person
+
+pytestmark = pytest.mark.both_loops
 
 TABLES = 12
 LOCK_HELD = 0.5  # seconds the other writer keeps the lock after the signal
