@@ -194,7 +194,7 @@ class Canvas(Image.Image):
         them (their boxes and their sprites' ids)."""
         near = self._near[index]
         tiles, ids = self.tiles, self._ids
-        return tuple(tiles[j] for j in near), tuple(ids[j] for j in near)
+        return tuple([tiles[j] for j in near]), tuple([ids[j] for j in near])
 
     def _register(self, box: Box, key: int) -> None:
         for cell in self._cells(box):
