@@ -161,9 +161,9 @@ class Search:
 
     def _root(self, state: Any, order: list[Any], depth: int, scores: dict[int, float]) -> float:
         alpha = -INF
-        faces: dict[Hashable, float] = {}
+        seen: dict[Hashable, float] = {}
         for i, action in enumerate(order):
-            value = self._action(state, action, depth, alpha, INF, 0, faces)
+            value = self._action(state, action, depth, alpha, INF, 0, seen)
             scores[i] = value
             if value > alpha:
                 alpha = value
