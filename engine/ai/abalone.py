@@ -8,11 +8,13 @@ repetition history and the move limit, and a draw scores zero, so a side ahead a
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
+from typing import Any
 
 from engine.abalone import GAME, AbaloneState, Push
 from engine.abalone.board import AXES, CELLS, EMPTY, N_CELLS, NEIGHBOURS, OFF
 from engine.abalone.moves import INFO
+from engine.ai.search import each_face
 from engine.core import Outcome
 
 MARBLE = 1000.0
@@ -56,6 +58,12 @@ class AbaloneEvaluator:
             if v and v == board[b]:
                 score += _TOUCH if v == me else -_TOUCH
         return score
+
+    def chance_groups(
+        self, state: AbaloneState, action: Any, faces: int
+    ) -> Sequence[tuple[Hashable, int, int]]:
+        """No die in this game (never called): every face its own group."""
+        return each_face(action, faces)
 
     def priority(self, state: AbaloneState, action: Push) -> float:
         """Pushes off the board first, then other pushes, then moves towards the centre."""

@@ -21,8 +21,9 @@ costs a few dozen lookups rather than one Python loop per window.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable, Sequence
 from functools import cache
+from itertools import pairwise
 from operator import itemgetter
 from typing import Any
 
@@ -35,7 +36,7 @@ _SURE = 0.9 * WIN  # the side to move can complete a line by a step: a win next 
 _FAR = 99  # no piece can reach the square
 _RACE = 0.85 * WIN  # a chance of a five within two turns is worth this chance of a win
 
-_Pattern = tuple[int, ...]
+_Pattern = bytes | tuple[int, ...]
 _LineScore = tuple[float, float, tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]
 """(Red's open-line score, Blue's, Red's threats, Blue's): a threat is (hole, window start),
 both positions along the line."""
@@ -48,7 +49,15 @@ class _Line:
 
     def __init__(self, squares: tuple[int, ...], line: int) -> None:
         self.squares = squares
-        self.get = itemgetter(*squares)
+        steps = {b - a for a, b in pairwise(squares)}
+        step = steps.pop() if len(steps) == 1 else 0
+        # A straight line's squares are evenly spaced on the board: one slice of its bytes
+        # (hashed faster than a tuple); any other order falls back to a tuple of values.
+        self.get: Callable[[bytes], _Pattern] = (
+            itemgetter(slice(squares[0], squares[-1] + 1, step))
+            if step > 0
+            else itemgetter(*squares)
+        )
         self.table: dict[_Pattern, _LineScore] = {}
         # The squares of the window starting at s, keyed by (hole, s) for every hole in it:
         # a piece inside the window cannot fill its hole without opening another.
@@ -57,6 +66,21 @@ class _Line:
             window = sum(1 << squares[i] for i in range(s, s + line))
             for h in range(s, s + line):
                 self.windows[(h, s)] = window
+
+
+@cache
+def _drop_squares(config: Any) -> dict[Drop, tuple[int, ...]]:
+    """The board index each face of each announcement picks (face 1 first)."""
+    cols = config.cols
+    return {
+        drop: tuple(
+            (drop.index - 1) * cols + face - 1
+            if drop.axis == "row"
+            else (face - 1) * cols + drop.index - 1
+            for face in range(1, (config.row_faces if drop.axis == "row" else config.col_faces) + 1)
+        )
+        for drop in config.tables.drops
+    }
 
 
 @cache
@@ -219,6 +243,25 @@ class AtmalofEvaluator:
                 c_rest = _drop_chance(rest, config) if hands[1 - me] and rest else 0.0
                 race = max(race, -c_rest)
         return race * _RACE + lines_value
+
+    def chance_groups(
+        self, state: AtmalofState, action: Action, faces: int
+    ) -> Sequence[tuple[Hashable, int, int]]:
+        """A face that lands on a free square leads to the board with a piece there, whichever
+        drop rolled it (group: the square); every face that hits an occupied square, of any
+        drop, loses the turn and leaves the same position (group -1)."""
+        board = state.board
+        groups: list[tuple[Hashable, int, int]] = []
+        lost = lost_roll = 0
+        for roll, i in enumerate(_drop_squares(state.config)[action], 1):  # type: ignore[index]
+            if board[i]:
+                lost += 1
+                lost_roll = lost_roll or roll
+            else:
+                groups.append((i, 1, roll))
+        if lost:
+            groups.append((-1, lost, lost_roll))
+        return groups
 
     def priority(self, state: AtmalofState, action: Action) -> float:
         """Drops into lines holding own pieces first; moves keep their generated order."""

@@ -49,11 +49,14 @@ _OVERRIDES: dict[str, dict[int, Level]] = {
         1: Level(nodes=300, depth=1, seconds=0.5, noise=8.0, blunder=0.4),
         2: Level(nodes=1_500, depth=1, seconds=0.5, noise=3.0, blunder=0.2),
         3: Level(nodes=5_000, depth=2, seconds=1.0, noise=1.0, blunder=0.05),
-        # Depth 2 costs about 5,000 nodes and a full-width depth 3 about a hundred times more;
+        # A drop's faces that lead to one position are searched once (search.py), so depth 2
+        # costs about 2,800 nodes and a full-width depth 3 about 127,000 (2.1 s: too much);
         # with the opponent's 4 best replies by one ply (forward pruning) depth 3 costs about
-        # 75,000 (at most 110,366 in 10 mid-game positions), and a fourth ply is out of reach.
-        # Its CPU bound is 1.9 s: a search stops at the first look at the clock past it (every
-        # 128 nodes), and 2.01 s was measured for a search stopped by a 2.0 s bound.
+        # 44,000 (at most 68,171 in 10 mid-game positions), and a fourth ply (268,000 nodes
+        # with 3 replies) is out of reach. 6 replies won no more games against greedy and
+        # reached the CPU bound on a twentieth of their moves. Its CPU bound is 1.9 s: a search
+        # stops at the first look at the clock past it (every 128 nodes), and 2.01 s was
+        # measured for a search stopped by a 2.0 s bound.
         5: Level(nodes=110_000, depth=3, seconds=1.9, noise=0.0, blunder=0.0, width=4),
     },
     "morris": {

@@ -7,8 +7,10 @@ search sees its effects through ``legal``, ``apply`` and ``result``.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
+from typing import Any
 
+from engine.ai.search import each_face
 from engine.core import Outcome
 from engine.morris import GAME, MorrisAction, MorrisState, Move, Place, Remove
 
@@ -69,6 +71,12 @@ class MorrisEvaluator:
                 rest >>= 1
                 p += 1
         return score
+
+    def chance_groups(
+        self, state: MorrisState, action: Any, faces: int
+    ) -> Sequence[tuple[Hashable, int, int]]:
+        """No die in this game (never called): every face its own group."""
+        return each_face(action, faces)
 
     def priority(self, state: MorrisState, action: MorrisAction) -> float:
         """Mill-closing placements and moves first, then moves that block a mill."""

@@ -5,7 +5,11 @@ One search serves all three games because it sees them only through the public `
 plus a small ``Evaluator`` per game (a key, a static score, an order for actions):
 
 - An action with a die (``die_faces``) is a chance node: its value is the mean over the faces,
-  each child searched with a full window (so alpha-beta stays exact under averaging).
+  each child searched with a full window (so alpha-beta stays exact under averaging). Faces
+  that lead to the same position (``Evaluator.chance_groups``: an Atmalof drop onto an
+  occupied square, or two drops onto one square) are searched once per node and weighted.
+- Children are made by ``apply(..., checked=True)``: every action searched came from ``legal``
+  on its own position, so the engine's legality checks are not repeated inside the search.
 - A child with the same side to move (Morris: a removal owed after a mill) is searched from the
   same side's view and costs no depth, so a mill and its removal count as one turn.
 - Forward pruning (``Budget.width``, Atmalof's level 5): below the root, a node with two or
@@ -21,7 +25,7 @@ from __future__ import annotations
 
 import time
 import zlib
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -55,6 +59,19 @@ class Evaluator(Protocol):
         """A cheap, coarse guess of how good ``action`` is, for ordering (higher first; ties
         are broken by the history of cut-offs)."""
         ...
+
+    def chance_groups(
+        self, state: Any, action: Any, faces: int
+    ) -> Sequence[tuple[Hashable, int, int]]:
+        """The die's faces of ``action`` grouped by the position they lead to, as (group,
+        count, one roll of the group): two faces (of this or another action of ``state``)
+        with the same group lead to equal positions (``each_face``: no two do)."""
+        ...
+
+
+def each_face(action: Any, faces: int) -> tuple[tuple[Hashable, int, int], ...]:
+    """Every face its own group: for games whose faces never lead to the same position."""
+    return tuple(((action, roll), 1, roll) for roll in range(1, faces + 1))
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,8 +161,9 @@ class Search:
 
     def _root(self, state: Any, order: list[Any], depth: int, scores: dict[int, float]) -> float:
         alpha = -INF
+        seen: dict[Hashable, float] = {}
         for i, action in enumerate(order):
-            value = self._action(state, action, depth, alpha, INF, 0)
+            value = self._action(state, action, depth, alpha, INF, 0, seen)
             scores[i] = value
             if value > alpha:
                 alpha = value
@@ -161,18 +179,31 @@ class Search:
             raise _OutOfBudget
 
     def _action(
-        self, state: Any, action: Any, depth: int, alpha: float, beta: float, ply: int
+        self,
+        state: Any,
+        action: Any,
+        depth: int,
+        alpha: float,
+        beta: float,
+        ply: int,
+        seen: dict[Hashable, float],
     ) -> float:
-        """The value of playing ``action`` in ``state``, from the view of its side to move."""
+        """The value of playing ``action`` (legal in ``state``), from the view of its side to
+        move. ``seen`` holds the values of this node's chance children at this depth, by
+        group: each was searched with a full window, so its value is exact and reusable."""
         game = self.game
         faces = game.die_faces(state, action)
         if faces:
             total = 0.0
-            for roll in range(1, faces + 1):
-                child = game.apply(state, action, roll)
-                total += self._child(state, child, depth, -INF, INF, ply)
+            for group, count, roll in self.ev.chance_groups(state, action, faces):
+                value = seen.get(group)
+                if value is None:
+                    child = game.apply(state, action, roll, checked=True)
+                    value = seen[group] = self._child(state, child, depth, -INF, INF, ply)
+                total += count * value
             return total / faces
-        return self._child(state, game.apply(state, action), depth, alpha, beta, ply)
+        child = game.apply(state, action, checked=True)
+        return self._child(state, child, depth, alpha, beta, ply)
 
     def _child(
         self, state: Any, child: Any, depth: int, alpha: float, beta: float, ply: int
@@ -216,8 +247,9 @@ class Search:
             ordered = self._ordered(state, actions, hint)
         alpha0 = alpha
         best_value, best = -INF, None
+        seen: dict[Hashable, float] = {}
         for action in ordered:
-            value = self._action(state, action, depth, alpha, beta, ply)
+            value = self._action(state, action, depth, alpha, beta, ply, seen)
             if value > best_value:
                 best_value, best = value, action
                 if value > alpha:
@@ -234,7 +266,8 @@ class Search:
         the one-ply values cost their leaves' nodes once a search."""
         beam = self.beams.get(key)
         if beam is None:
-            values = [self._action(state, a, 1, -INF, INF, ply) for a in actions]
+            seen: dict[Hashable, float] = {}
+            values = [self._action(state, a, 1, -INF, INF, ply, seen) for a in actions]
             ranked = sorted(range(len(actions)), key=lambda i: -values[i])
             beam = self.beams[key] = [actions[i] for i in ranked[: self.budget.width]]
         return beam

@@ -132,7 +132,7 @@ def test_the_time_bound_stops_a_search_that_still_has_nodes(name: str) -> None:
 
 
 def test_atmalof_level_5_sees_a_turn_deeper_than_level_4_within_its_node_budget() -> None:
-    # A full-width third ply costs about a hundred times the second; the beam (the opponent's
+    # A full-width third ply costs about fifty times the second; the beam (the opponent's
     # few best replies by one ply) lets level 5 finish it within its nodes. The time bound is
     # lifted so that a busy machine cannot cut the search: the nodes alone decide here.
     game = engine.get_game("atmalof")
