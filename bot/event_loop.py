@@ -36,8 +36,8 @@ def factory(name: str = DEFAULT) -> Callable[[], asyncio.AbstractEventLoop]:
 
 def run(main: Coroutine[Any, Any, T], name: str = DEFAULT) -> T:
     """``asyncio.run(main)`` on a loop of kind ``name``."""
-    with asyncio.Runner(loop_factory=factory(name)) as runner:
-        return runner.run(main)
+    with runner(name) as on_loop:
+        return on_loop.run(main)
 
 
 def runner(name: str = DEFAULT) -> asyncio.Runner:

@@ -33,8 +33,9 @@ def reply_lines(reply: Reply, lang: str = "en") -> list[str]:
     head = head_line(reply, lang)
     if head is not None:
         lines.append(head)
-    if reply.board_text:
-        lines.append(reply.board_text)
+    board = reply.board_text  # made from the board when read: read once
+    if board:
+        lines.append(board)
     return lines
 
 

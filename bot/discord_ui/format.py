@@ -77,10 +77,11 @@ def board_file(reply: Reply) -> discord.File | None:
     """The board PNG as an attachment whose description is the alt text screen readers use."""
     if reply.image is None:
         return None
+    alt = reply.alt_text  # made from the board when read: read once
     return discord.File(
         io.BytesIO(reply.image),
         filename=reply.image_name,
-        description=clip(reply.alt_text, ALT_TEXT_LIMIT) if reply.alt_text else None,
+        description=clip(alt, ALT_TEXT_LIMIT) if alt else None,
     )
 
 

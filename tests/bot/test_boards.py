@@ -168,6 +168,16 @@ async def test_a_board_reply_carries_its_position_and_words_it_only_when_asked(
     assert "Red" in reply.alt_text and made == ["alt_text"]
     assert reply.board_text == render.text_board("atmalof", reply.board.state)
     assert made == ["alt_text", "text_board"]
+    made.clear()  # each front end makes its own words once a reply
+    from bot.console.format import reply_lines
+    from bot.discord_ui.format import board_file
+
+    attached = board_file(reply)
+    assert attached is not None and "Red" in (attached.description or "")
+    assert made == ["alt_text"]
+    shown = reply_lines(reply)
+    assert made == ["alt_text", "text_board"]
+    assert render.text_board("atmalof", reply.board.state) in shown
 
 
 def test_a_picture_that_is_no_board_keeps_its_own_words() -> None:
