@@ -152,6 +152,14 @@ MAX_COMMAND_LENGTH = 200
 """Longest command text any game parses; longer input is refused before it is read."""
 
 
+def shown_token(token: str, limit: int = 24) -> str:
+    """A player's token as an error's parameter: cut to ``limit`` (then "..."), unprintable
+    characters as '?', unquoted (each language's catalog puts its own quotation marks around
+    it; an English message quotes it itself)."""
+    cut = token if len(token) <= limit else token[:limit] + "..."
+    return "".join(ch if ch.isprintable() else "?" for ch in cut)
+
+
 def clean_command(text: str) -> str:
     """Normalise untrusted command text: bounded, lower case, single spaces."""
     if not isinstance(text, str):

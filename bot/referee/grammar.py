@@ -405,5 +405,5 @@ async def dispatch(
     if head == "theme" and rest:
         return await referee.set_setting(where, actor, "theme", rest[0])
     if not is_move_word(head[:MAX_TEXT]):  # no command and no game's move: say so
-        raise Refusal("console_unknown_command", {"word": head[:MAX_WORD]})
+        raise Refusal("console_unknown_command", {"word": typed(head, MAX_WORD)})
     return await referee.act(where, actor, " ".join(words))

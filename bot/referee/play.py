@@ -11,7 +11,7 @@ from typing import Any
 import engine
 from bot import texts
 from bot.errors import BrokenGame, Conflict, Refusal, engine_reason
-from bot.i18n import Msg, msg, say
+from bot.i18n import Msg, msg, say, typed
 from bot.ladder_store import change_game
 from bot.referee.board_reply import as_lines, board_reply
 from bot.referee.context import (
@@ -95,7 +95,7 @@ class Play:
         request_id = current_request_id()  # the wrapper answered a repeat already
         head = first_word(text)
         if head and not is_move_word(head[:MAX_COMMAND_LENGTH]):
-            raise Refusal("unknown_command", {"word": head[:MAX_WORD]})
+            raise Refusal("unknown_command", {"word": typed(head, MAX_WORD)})
         words = str(text).split()
         confirmed = len(words) > 1 and words[-1].lower() == CONFIRM_WORD
         if confirmed:

@@ -32,7 +32,7 @@ from engine.abalone.board import (
     line_axis,
 )
 from engine.abalone.moves import INFO, NOT_A_LINE, Push, push_for
-from engine.core import IllegalAction, ParseError, clean_command
+from engine.core import IllegalAction, ParseError, clean_command, shown_token
 
 EXPECTED = "expected: push <first marble> [<last marble>] <direction>, e.g. push a1 a3 ne"
 DIRECTION_ALIASES: dict[str, int] = {}
@@ -99,7 +99,7 @@ def parse_push(board: bytes, me: int, text: str) -> Push:
     cleaned = clean_command(text)
     words = _SEPARATORS.split(cleaned.removeprefix("/"))
     if words[0] and not (words[0].startswith("push") or _CELL_START.match(words[0])):
-        shown = words[0] if len(words[0]) <= 24 else words[0][:24] + "..."
+        shown = shown_token(words[0])
         raise ParseError(
             f"'{shown}' is not an Abalone command: {EXPECTED}", "unknown_command", token=shown
         )
@@ -113,7 +113,7 @@ def parse_push(board: bytes, me: int, text: str) -> Push:
     if word:
         direction = DIRECTION_ALIASES.get(word)
         if direction is None:
-            shown = word if len(word) <= 16 else word[:16] + "..."
+            shown = shown_token(word, 16)
             raise ParseError(
                 f"'{shown}' is not a direction: use ne, e, se, sw, w or nw",
                 "not_a_direction",

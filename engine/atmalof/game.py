@@ -66,6 +66,7 @@ from engine.core import (
     ParseError,
     Termination,
     clean_command,
+    shown_token,
 )
 
 Action = Drop | Move
@@ -197,16 +198,9 @@ def _is_number(token: str, digits: int) -> bool:
     return 0 < len(token) <= digits and token.isascii() and token.isdigit()
 
 
-def _cut(token: str, limit: int = 24) -> str:
-    """A player's token as an error's parameter: cut short, unprintable characters as '?'.
-    Unquoted: each language's catalog puts its own quotation marks around it."""
-    cut = token if len(token) <= limit else token[:limit] + "..."
-    return "".join(ch if ch.isprintable() else "?" for ch in cut)
-
-
 def _shown(token: str, limit: int = 24) -> str:
     """The token quoted, for the English message."""
-    return f"'{_cut(token, limit)}'"
+    return f"'{shown_token(token, limit)}'"
 
 
 def _count_word(n: int, plural: bool = True) -> str:
@@ -511,7 +505,7 @@ def _parse_number(token: str, what: str) -> int:
         raise ParseError(
             f"{_shown(token)} is not a {what} number",
             "not_a_number",
-            token=_cut(token),
+            token=shown_token(token),
             what=what,
         )
     return int(token)
@@ -529,7 +523,7 @@ def _parse_square(token: str) -> Square:
         raise ParseError(
             f"{_shown(token)} is not a square: write row,column like 3,4 or r3c4",
             "not_a_square",
-            token=_cut(token),
+            token=shown_token(token),
         )
     return int(parts[0]), int(parts[1])
 
@@ -564,7 +558,7 @@ def _parse_move(words: list[str]) -> Move:
             f"{_shown(words[1])} is not a direction: use n, ne, e, se, s, sw, w or nw "
             "(n is towards row 1)",
             "not_a_direction",
-            token=_cut(words[1]),
+            token=shown_token(words[1]),
         )
     return Move(origin, _parse_square(words[1]))
 
@@ -638,7 +632,7 @@ class Atmalof:
             raise ParseError(
                 f"{_shown(verb)} is not an Atmalof command: {_GRAMMAR}",
                 "unknown_command",
-                token=_cut(verb),
+                token=shown_token(verb),
             )
         self._check(state, action)
         return action

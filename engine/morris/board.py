@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.core import ParseError
+from engine.core import ParseError, shown_token
 
 _GRID_NAMES = "a7 d7 g7 b6 d6 f6 c5 d5 e5 a4 b4 c4 e4 f4 g4 c3 d3 e3 b2 d2 f2 a1 d1 g1"
 GRID_OF_LETTER: dict[str, str] = dict(
@@ -56,7 +56,7 @@ class Layout:
         key = token.strip().lower()
         found = self.index.get(key)
         if found is None:
-            shown = "".join(ch if ch.isprintable() else "?" for ch in token.strip()[:12])
+            shown = shown_token(token.strip(), 12)
             if len(key) == 1 and key.isalpha():
                 raise ParseError(
                     f"'{shown}' is not a point on this board (letters A..X name points)",

@@ -18,7 +18,7 @@ repetition history is not included: a position read back starts a fresh history.
 
 from __future__ import annotations
 
-from engine.core import IllegalAction, OptionError, ParseError, clean_command
+from engine.core import IllegalAction, OptionError, ParseError, clean_command, shown_token
 from engine.morris.board import Layout
 from engine.morris.rules import (
     MIN_MEN,
@@ -53,7 +53,7 @@ def parse_action(st: MorrisState, text: str) -> MorrisAction:
         raise ParseError(USAGE, "empty_command")
     verb = _ALIASES.get(words[0], words[0])
     if verb not in _FORMS:
-        raise ParseError(USAGE, "unknown_command", token=words[0][:24])
+        raise ParseError(USAGE, "unknown_command", token=shown_token(words[0]))
     args = words[1:]
     want = 1 if verb in ("place", "remove") else 2
     take = None
