@@ -59,7 +59,10 @@ def test_the_config_refuses_another_loop_naming_the_variable(text: str) -> None:
 def test_the_console_plays_on_either_loop(name: str, tmp_path) -> None:
     out = io.StringIO()
     config = Config(db_path=str(tmp_path / "t.db"), event_loop=name)
-    lines = io.StringIO("alice: challenge bob morris\nbob: accept\nalice: place d7\nquit\n")
+    said = ["alice: challenge bob morris first me", "bob: accept", "alice: place d7", "quit"]
+    lines = io.StringIO("\n".join(said) + "\n")
     assert run_console(config, lines, out) == 0
     text = out.getvalue()
-    assert "d7" in text and "Traceback" not in text
+    assert "alice (White) places d7." in text  # the move landed (not only echoed)
+    assert "○ White 8 in hand, ● Black 9 in hand; ● Black to move" in text
+    assert "Traceback" not in text
