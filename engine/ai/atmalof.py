@@ -1,4 +1,4 @@
-"""What the search knows about Atmalof: open lines, and the chances of a five next turn.
+"""What the search knows about Atmalof: an estimate of the expected result of a position.
 
 Every window of L squares in a straight line that holds pieces of one colour only is an open
 line; its worth grows steeply with the pieces in it. A window with L-1 pieces and one hole is a
@@ -10,9 +10,18 @@ threat, and what a threat is worth depends on how its hole can be filled:
 
 From the side to move's view the evaluation first settles the next two turns as a race: a step
 to a five wins; otherwise it either tries its best drop (and the opponent then gets its own
-chance) or steps into the opponent's single step-threat to block it. Those chances are real
-probabilities times a win, so they add up with the search's own averages over the die. The open
-lines come on top, as a small positional term.
+chance) or steps into the opponent's single step-threat to block it. The race is a difference
+of probabilities, between -1 and 1.
+
+The value is the expected result (a win 1, a loss -1) that a logistic model gives for the
+side to move's open lines, the opponent's, the race, and who has more pieces still in hand,
+times ``_SCALE``. Expectimax averages values over the die's faces, so a value must be
+proportional to the chance of winning, not just rise with it: the first evaluation (the race
+in win units plus the open lines in points) rated a single 1-in-6 drop threat hundreds of
+times a whole board of threes, where in games the threes were worth more. The weights were
+fitted to 115,651 positions of greedy self-play (one move in ten random, 4,000 games), and the
+model's predictions match the results in those games within 0.03 in every tenth of its range
+(docs/practice.md has the data, the fit and the matches).
 
 Each maximal line of the board is read as one tuple of its squares' values (one C call), and
 the line's score is looked up in a table filled on first sight of each pattern, so a position
@@ -24,6 +33,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from functools import cache
 from itertools import pairwise
+from math import log2, tanh
 from operator import itemgetter
 from typing import Any
 
@@ -31,10 +41,15 @@ from engine.ai.search import WIN
 from engine.atmalof import Action, AtmalofState, Drop
 from engine.core import Outcome
 
-_TEMPO = 1.3  # the side to move's own lines count this much more
 _SURE = 0.9 * WIN  # the side to move can complete a line by a step: a win next ply
 _FAR = 99  # no piece can reach the square
-_RACE = 0.85 * WIN  # a chance of a five within two turns is worth this chance of a win
+_SCALE = 0.9 * WIN  # an expected result of 1 (a sure win) is worth this much
+Weights = tuple[float, float, float, float, float]
+WEIGHTS: Weights = (0.3271, 0.2047, -0.2195, 1.1081, -0.27261)
+"""The logistic model's weights on the log-odds of the side to move's result (a draw is half
+a win): a constant (having the move), log2(1 + open-line score) of each side, the race, and
+pieces in hand (own less the opponent's: material not yet on the board builds no line).
+Fitted by ``python -m engine.ai.atmalof_fit`` (docs/practice.md)."""
 
 _Pattern = bytes | tuple[int, ...]
 _LineScore = tuple[float, float, tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]
@@ -153,10 +168,126 @@ def _drop_chance(holes: set[int], config: Any) -> float:
     return max(best, max((n / col_faces for n in columns.values()), default=0.0))
 
 
+Features = tuple[float, float, float, int]
+"""A position seen from its side to move: (own open-line score, the opponent's, the race,
+own pieces in hand less the opponent's)."""
+
+
+def features(state: AtmalofState) -> Features | None:
+    """What the evaluation reads in a position (None: the side to move completes a five by a
+    step now)."""
+    config = state.config
+    board = state.board
+    lines, masks = _geometry(config)
+    line = config.line
+    red = blue = 0.0
+    threats: tuple[list[tuple[_Line, int, int]], list[tuple[_Line, int, int]]] = ([], [])
+    for ln in lines:
+        pattern = ln.get(board)
+        found = ln.table.get(pattern)
+        if found is None:
+            found = ln.table[pattern] = _score(pattern, line)
+        red += found[0]
+        blue += found[1]
+        if found[2]:
+            threats[0].extend((ln, h, s) for h, s in found[2])
+        if found[3]:
+            threats[1].extend((ln, h, s) for h, s in found[3])
+    race = _race(state, threats, masks) if threats[0] or threats[1] else 0.0
+    if race is None:
+        return None
+    me = state.to_move
+    hands = state.hands
+    if me == 0:
+        return red, blue, race, hands[0] - hands[1]
+    return blue, red, race, hands[1] - hands[0]
+
+
+def expected(mine: float, theirs: float, race: float, hands: int, w: Weights = WEIGHTS) -> float:
+    """The value of a position from the side to move's view: its expected result times
+    ``_SCALE``, from both sides' open-line scores, the race (-1 to 1) and the side to move's
+    pieces in hand less the opponent's."""
+    z = w[0] + w[1] * log2(1.0 + mine) + w[2] * log2(1.0 + theirs) + w[3] * race + w[4] * hands
+    return _SCALE * tanh(0.5 * z)  # 2 * sigmoid(z) - 1: from log-odds to an expected result
+
+
+def _race(
+    state: AtmalofState,
+    threats: tuple[list[tuple[_Line, int, int]], list[tuple[_Line, int, int]]],
+    masks: tuple[int, int, int],
+) -> float | None:
+    """The next two turns' race between the sides' threats, from the side to move's view:
+    the chance it completes a five first less the chance the opponent does (None: a step
+    completes one now)."""
+    config = state.config
+    board = state.board
+    me = state.to_move
+    sides = [0, 0]
+    for i, v in enumerate(board):
+        if v:
+            sides[v - 1] |= 1 << i
+    mine, theirs = sides[me], sides[1 - me]
+    empty = masks[0] & ~(mine | theirs)
+    cols = config.cols
+    # Turns each side needs to step a piece into its best hole before the other side can
+    # occupy it (king steps, obstacles ignored): the side to move wins a race it ties.
+    my_first = their_first = _FAR
+    my_holes: set[int] = set()
+    first_hole = -1
+    for ln, h, s in threats[me]:
+        hole = ln.squares[h]
+        my_holes.add(hole)
+        arrive = _reach(mine & ~ln.windows[(h, s)], hole, empty, cols, masks)
+        if arrive == 1:
+            return None
+        if arrive < my_first and arrive <= _reach(theirs, hole, empty, cols, masks):
+            my_first, first_hole = arrive, hole
+    their_steps: set[int] = set()
+    their_holes: set[int] = set()
+    for ln, h, s in threats[1 - me]:
+        hole = ln.squares[h]
+        their_holes.add(hole)
+        arrive = _reach(theirs & ~ln.windows[(h, s)], hole, empty, cols, masks)
+        if arrive == 1:
+            their_steps.add(hole)
+        if arrive < their_first and arrive < _reach(mine, hole, empty, cols, masks):
+            their_first = arrive
+    if len(their_steps) >= 2:
+        their_first = 1  # one block cannot stop both
+    hands = state.hands
+    p_me = _drop_chance(my_holes, config) if hands[me] and my_holes else 0.0
+    c_them = _drop_chance(their_holes, config) if hands[1 - me] and their_holes else 0.0
+    if my_first < _FAR and my_first <= their_first:
+        # Mine arrives first, unless a drop of theirs completes a line or fills the hole.
+        block = _drop_chance({first_hole}, config) if hands[1 - me] else 0.0
+        held = (1.0 - max(c_them, block)) ** (my_first - 1)
+        race = 2.0 * held - 1.0
+    elif their_first < _FAR:
+        # Theirs arrives first: only my drops can win, or a lucky drop can block.
+        luck = 1.0 - (1.0 - p_me) ** their_first
+        race = 2.0 * luck - 1.0
+        if len(their_steps) == 1 and hands[me]:
+            rest = their_holes - their_steps
+            c_rest = _drop_chance(rest, config) if hands[1 - me] and rest else 0.0
+            block = _drop_chance(their_steps, config)
+            race = max(race, -(block * c_rest + 1.0 - block))
+    else:
+        # No race is won outright: try the best drop, or block a step-threat by a step.
+        race = p_me - (1.0 - p_me) * (1.0 if their_steps else c_them)
+        if their_steps:
+            rest = their_holes - their_steps
+            c_rest = _drop_chance(rest, config) if hands[1 - me] and rest else 0.0
+            race = max(race, -c_rest)
+    return race
+
+
 class AtmalofEvaluator:
     """Scores from the side to move's view; keys are the board and the side to move."""
 
-    noise_scale = 8.0
+    noise_scale = 0.02 * WIN  # the lower levels' noise is in units of 2% of a sure win
+
+    def __init__(self, weights: Weights = WEIGHTS) -> None:
+        self.weights = weights
 
     def key(self, state: AtmalofState) -> Hashable:
         return (state.board, state.to_move)
@@ -165,84 +296,8 @@ class AtmalofEvaluator:
         return state.outcome
 
     def evaluate(self, state: AtmalofState) -> float:
-        config = state.config
-        board = state.board
-        lines, masks = _geometry(config)
-        line = config.line
-        red = blue = 0.0
-        threats: tuple[list[tuple[_Line, int, int]], list[tuple[_Line, int, int]]] = ([], [])
-        for ln in lines:
-            pattern = ln.get(board)
-            found = ln.table.get(pattern)
-            if found is None:
-                found = ln.table[pattern] = _score(pattern, line)
-            red += found[0]
-            blue += found[1]
-            if found[2]:
-                threats[0].extend((ln, h, s) for h, s in found[2])
-            if found[3]:
-                threats[1].extend((ln, h, s) for h, s in found[3])
-        me = state.to_move
-        lines_value = _TEMPO * (red, blue)[me] - (red, blue)[1 - me]
-        if not threats[0] and not threats[1]:
-            return lines_value
-        sides = [0, 0]
-        for i, v in enumerate(board):
-            if v:
-                sides[v - 1] |= 1 << i
-        mine, theirs = sides[me], sides[1 - me]
-        empty = masks[0] & ~(mine | theirs)
-        cols = config.cols
-        # Turns each side needs to step a piece into its best hole before the other side can
-        # occupy it (king steps, obstacles ignored): the side to move wins a race it ties.
-        my_first = their_first = _FAR
-        my_holes: set[int] = set()
-        first_hole = -1
-        for ln, h, s in threats[me]:
-            hole = ln.squares[h]
-            my_holes.add(hole)
-            arrive = _reach(mine & ~ln.windows[(h, s)], hole, empty, cols, masks)
-            if arrive == 1:
-                return _SURE
-            if arrive < my_first and arrive <= _reach(theirs, hole, empty, cols, masks):
-                my_first, first_hole = arrive, hole
-        their_steps: set[int] = set()
-        their_holes: set[int] = set()
-        for ln, h, s in threats[1 - me]:
-            hole = ln.squares[h]
-            their_holes.add(hole)
-            arrive = _reach(theirs & ~ln.windows[(h, s)], hole, empty, cols, masks)
-            if arrive == 1:
-                their_steps.add(hole)
-            if arrive < their_first and arrive < _reach(mine, hole, empty, cols, masks):
-                their_first = arrive
-        if len(their_steps) >= 2:
-            their_first = 1  # one block cannot stop both
-        hands = state.hands
-        p_me = _drop_chance(my_holes, config) if hands[me] and my_holes else 0.0
-        c_them = _drop_chance(their_holes, config) if hands[1 - me] and their_holes else 0.0
-        if my_first < _FAR and my_first <= their_first:
-            # Mine arrives first, unless a drop of theirs completes a line or fills the hole.
-            block = _drop_chance({first_hole}, config) if hands[1 - me] else 0.0
-            held = (1.0 - max(c_them, block)) ** (my_first - 1)
-            race = 2.0 * held - 1.0
-        elif their_first < _FAR:
-            # Theirs arrives first: only my drops can win, or a lucky drop can block.
-            luck = 1.0 - (1.0 - p_me) ** their_first
-            race = 2.0 * luck - 1.0
-            if len(their_steps) == 1 and hands[me]:
-                rest = their_holes - their_steps
-                c_rest = _drop_chance(rest, config) if hands[1 - me] and rest else 0.0
-                block = _drop_chance(their_steps, config)
-                race = max(race, -(block * c_rest + 1.0 - block))
-        else:
-            # No race is won outright: try the best drop, or block a step-threat by a step.
-            race = p_me - (1.0 - p_me) * (1.0 if their_steps else c_them)
-            if their_steps:
-                rest = their_holes - their_steps
-                c_rest = _drop_chance(rest, config) if hands[1 - me] and rest else 0.0
-                race = max(race, -c_rest)
-        return race * _RACE + lines_value
+        found = features(state)
+        return _SURE if found is None else expected(*found, self.weights)
 
     def chance_groups(
         self, state: AtmalofState, action: Action, faces: int
