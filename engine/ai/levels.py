@@ -42,14 +42,16 @@ _OVERRIDES: dict[str, dict[int, Level]] = {
     # noise: level 5 (unchanged) then wins more than it draws, and each level stays ahead
     # of the one below.
     # Atmalof's search reaches one turn ahead plus part of the second at every level (a drop
-    # is six chance children), so depth barely separates its levels: its lower levels differ
-    # by how often they play a random action and by noise, in units of 2% of a sure win (the
-    # evaluation is an expected result). With the fitted evaluation level 4 won only 32-0-28
-    # against a level 3 of noise 1 and 5% random moves, so level 3 has noise 3 and 10%.
+    # is six chance children), so depth barely separates its levels: with the fitted
+    # evaluation (an expected result) level 5's pruned depth 3 won only 23-1-16 against a
+    # full-width depth 2 and 20-0-20 against a level 4 of depth 2 and part of 3 with no
+    # randomness (40 games each). So below level 5 its levels differ by noise, in units of
+    # 2% of a sure win, and by how often they play a random action (docs/practice.md).
     "atmalof": {
-        1: Level(nodes=300, depth=1, seconds=0.5, noise=8.0, blunder=0.4),
-        2: Level(nodes=1_500, depth=1, seconds=0.5, noise=3.0, blunder=0.2),
-        3: Level(nodes=5_000, depth=2, seconds=1.0, noise=3.0, blunder=0.1),
+        1: Level(nodes=300, depth=1, seconds=0.5, noise=12.0, blunder=0.5),
+        2: Level(nodes=1_500, depth=1, seconds=0.5, noise=6.0, blunder=0.3),
+        3: Level(nodes=5_000, depth=2, seconds=1.0, noise=4.0, blunder=0.15),
+        4: Level(nodes=15_000, depth=10, seconds=1.5, noise=1.5, blunder=0.04),
         # A drop's faces that lead to one position are searched once (search.py), so depth 2
         # costs about 2,800 nodes and a full-width depth 3 about 127,000 (2.1 s: too much);
         # with the opponent's 4 best replies by one ply (forward pruning) depth 3 costs about
