@@ -19,9 +19,9 @@ times ``_SCALE``. Expectimax averages values over the die's faces, so a value mu
 proportional to the chance of winning, not just rise with it: the first evaluation (the race
 in win units plus the open lines in points) rated a single 1-in-6 drop threat hundreds of
 times a whole board of threes, where in games the threes were worth more. The weights were
-fitted to 115,651 positions of greedy self-play (one move in ten random, 4,000 games), and the
-model's predictions match the results in those games within 0.03 in every tenth of its range
-(docs/practice.md has the data, the fit and the matches).
+fitted to 115,651 positions of greedy self-play (one move in ten random, 4,000 games); on
+games held out of a fit its predictions match the mean results within 0.1 in every tenth of
+its range (docs/practice.md has the data, the fit and the matches).
 
 Each maximal line of the board is read as one tuple of its squares' values (one C call), and
 the line's score is looked up in a table filled on first sight of each pattern, so a position
