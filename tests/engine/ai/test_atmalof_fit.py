@@ -48,7 +48,7 @@ def test_self_play_records_each_position_with_its_side_to_moves_result() -> None
         assert results <= {0.0, 0.5, 1.0}
         if results != {0.5}:
             # Sides alternate every turn: a decided game has both a winner's and a loser's
-            # positions, and the last position recorded is mostly the winner's to move.
+            # positions.
             assert results == {0.0, 1.0}
         for found, _ in rows:
             mine, theirs, race, hands = found
