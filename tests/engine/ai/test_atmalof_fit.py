@@ -61,8 +61,13 @@ def test_the_shipped_weights_predict_fresh_self_play_better_than_a_coin() -> Non
     coin = log_likelihood(rows, (0.0,) * len(WEIGHTS))
     assert coin == pytest.approx(math.log(0.5), abs=1e-9)
     assert log_likelihood(rows, WEIGHTS) > coin + 0.04
-    # Positions the model rates clearly won are won more often than those it rates lost.
+    # Positions the model rates clearly won end as wins far more often than those it rates
+    # clearly lost (each bin's mean result, weighted by its positions).
     table = calibration(rows, WEIGHTS)
-    high = [a for b, n, _, a in table if b >= 0.5 for _ in range(n)]
-    low = [a for b, n, _, a in table if b <= -0.5 for _ in range(n)]
-    assert high and low and sum(high) / len(high) > 0.3 > -0.3 > sum(low) / len(low)
+
+    def mean_result(bins: list[tuple[float, int, float, float]]) -> float:
+        return sum(n * actual for _, n, _, actual in bins) / sum(n for _, n, _, _ in bins)
+
+    high = [b for b in table if b[0] >= 0.5]
+    low = [b for b in table if b[0] <= -0.5]
+    assert high and low and mean_result(high) > 0.3 > -0.3 > mean_result(low)
