@@ -34,7 +34,10 @@ _TABLE: dict[int, Level] = {
     2: Level(nodes=1_500, depth=2, seconds=0.5, noise=0.6, blunder=0.12),
     3: Level(nodes=5_000, depth=3, seconds=1.0, noise=0.25, blunder=0.04),
     4: Level(nodes=15_000, depth=10, seconds=1.5, noise=0.0, blunder=0.0),
-    5: Level(nodes=50_000, depth=16, seconds=2.0, noise=0.0, blunder=0.0),
+    # Level 5's CPU bound is 1.9 s in every game: a search stops at the first look at the
+    # clock past it (every 128 nodes), and with a 2.0 s bound Abalone's level 5 took up to
+    # 2.03 s (20 games against greedy, 755 moves; docs/practice.md).
+    5: Level(nodes=50_000, depth=16, seconds=1.9, noise=0.0, blunder=0.0),
 }
 _OVERRIDES: dict[str, dict[int, Level]] = {
     # Two deterministic deep searches of Morris draw half their games (3-5-2 measured with
@@ -57,9 +60,8 @@ _OVERRIDES: dict[str, dict[int, Level]] = {
         # with the opponent's 4 best replies by one ply (forward pruning) depth 3 costs about
         # 44,000 (at most 68,171 in 10 mid-game positions), and a fourth ply (268,000 nodes
         # with 3 replies) is out of reach. 6 replies won no more games against greedy and
-        # reached the CPU bound on a twentieth of their moves. Its CPU bound is 1.9 s: a search
-        # stops at the first look at the clock past it (every 128 nodes), and 2.01 s was
-        # measured for a search stopped by a 2.0 s bound.
+        # reached the CPU bound on a twentieth of their moves. Its CPU bound is the common
+        # 1.9 s (2.01 s was measured for a search stopped by a 2.0 s bound).
         5: Level(nodes=110_000, depth=3, seconds=1.9, noise=0.0, blunder=0.0, width=4),
     },
     "morris": {
