@@ -7,7 +7,7 @@ The referee itself never writes the chain head into its text.
 
 from __future__ import annotations
 
-from bot.i18n import msg, reply_words, say
+from bot.i18n import Msg, msg, reply_words, say
 from bot.referee.replies import Reply, ReplyKind
 from engine import chain
 
@@ -20,10 +20,16 @@ def head_line(reply: Reply, lang: str = "en") -> str | None:
     return say(msg(key, head=chain.short(reply.chain)), lang)
 
 
+CONSOLE_REFUSALS = {"channel_busy": "console.channel_busy"}
+"""Refusals the console says in its own words: its table is the only channel, so Discord's
+advice (another channel or a thread) does not fit."""
+
+
 def reply_lines(reply: Reply, lang: str = "en") -> list[str]:
     """What the console prints for a reply before its buttons and files: the marked sentence
     (in ``lang``), the chain head, the board."""
-    text = reply_words(reply, lang)
+    own = CONSOLE_REFUSALS.get(reply.reason or "")
+    text = say(Msg(own, reply.params), lang) if own else reply_words(reply, lang)
     # a fallen flag is news, not a refusal; nor is a question with answers (a hopeless drop)
     if reply.kind is ReplyKind.REFUSAL and not reply.buttons:
         text = say(msg("console.refused", text=text), lang)

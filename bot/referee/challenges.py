@@ -278,8 +278,10 @@ class Challenges:
             if game_id
             else self.ctx.store.latest_game(where.channel_id)
         )
-        if g is None or g.status == "active" or g.channel_id != where.channel_id:
+        if g is None or g.channel_id != where.channel_id:
             raise Refusal("no_finished_game")
+        if g.status == "active":
+            raise Refusal("rematch_game_running")
         seat = g.seat_of(actor.id)
         if seat is None:
             raise Refusal("not_a_player", {"players": " vs ".join(g.names)})

@@ -137,6 +137,16 @@ async def _practice(referee: Referee, where: Where, actor: Actor, words: list[st
     if not words:
         raise Refusal("console_practice_usage")
     game, terms = words[0], _terms(words[1:], level=True)
+    try:
+        variants: tuple[str, ...] | None = tuple(engine.get_game(game).variants)
+    except engine.EngineError:
+        variants = None  # the referee names the unknown game
+    if variants is not None and terms.variant not in variants:
+        # "practice morris hard", "... 2.5", "... 2 2": a level meant, read as a variant
+        raise Refusal(
+            "practice_level_or_variant",
+            {"word": terms.variant[:20], "variants": ", ".join(variants)},
+        )
     return await referee.practice(
         where,
         actor,

@@ -184,8 +184,10 @@ class Practice:
         )
         if g is None or g.practice is None or g.bot_seat is None:
             return await self.challenges.rematch(where, actor, game_id)
-        if g.status == "active" or g.channel_id != where.channel_id:
+        if g.channel_id != where.channel_id:
             raise Refusal("no_finished_game")
+        if g.status == "active":
+            raise Refusal("rematch_game_running")
         seat = g.seat_of(actor.id)
         if seat is None or seat == g.bot_seat:
             raise Refusal("not_a_player", {"players": " vs ".join(g.names)})

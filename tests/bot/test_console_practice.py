@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+import engine
 from bot.console.table import TABLE, UNEXPECTED, ConsoleTable, open_table, play
 
 NODES = 40
@@ -112,3 +113,67 @@ async def test_a_reopened_table_moves_for_the_bot(tmp_path: Path) -> None:
     caught_up, board = out.getvalue().split("> alice: board")
     assert "bot (Black) places" in caught_up  # at the start, before anyone typed
     assert "alice (White) to move" in board
+
+
+@pytest.mark.parametrize(
+    ("line", "word"),
+    [
+        ("practice atmalof hard", "hard"),
+        ("practice morris 2.5", "2.5"),
+        ("practice morris 2 2", "2"),
+        ("practice morris level", "level"),
+        ("practice abalone 3 belgian", "belgian"),
+    ],
+)
+async def test_a_word_that_is_no_level_and_no_variant_says_both(
+    tmp_path: Path, line: str, word: str
+) -> None:
+    # a level was meant more often than a variant: the refusal names both, and the variants
+    table, out = await opened(tmp_path / "w.db")
+    try:
+        await table.line(f"alice: {line}")
+        await table.line("alice: board")
+    finally:
+        await table.close()
+    text = out.getvalue()
+    level = "a practice level (a whole number from 1 to 5)"
+    assert f"'{word}' is neither {level} nor a variant" in text
+    game = line.split()[1]
+    assert ", ".join(engine.get_game(game).variants) in text
+    assert "there is no game running here" in text  # nothing started
+
+
+async def test_a_level_and_a_variant_together_start_the_game(tmp_path: Path) -> None:
+    table, out = await opened(tmp_path / "v.db")
+    try:
+        await table.line("alice: practice atmalof 4 junior first me")
+        g = await table.referee.store.latest_game(TABLE.channel_id)
+    finally:
+        await table.close()
+    assert "Practice: alice plays the bot at level 4" in out.getvalue()
+    assert g is not None and g.variant == "junior" and g.practice == 4
+
+
+async def test_a_second_game_or_a_rematch_during_a_practice_game_says_what_to_do(
+    tmp_path: Path,
+) -> None:
+    table, out = await opened(tmp_path / "b.db")
+    try:
+        await table.line("alice: practice morris 1 first me")
+        start = len(out.getvalue())
+        await table.line("alice: practice atmalof 2")
+        busy = out.getvalue()[start:]
+        start = len(out.getvalue())
+        await table.line("alice: rematch")
+        early = out.getvalue()[start:]
+        await table.line("alice: resign")
+        start = len(out.getvalue())
+        await table.line("alice: rematch")
+        later = out.getvalue()[start:]
+    finally:
+        await table.close()
+    # the console's one table has no other channel or thread to suggest
+    assert "a game or a challenge is already at this table: finish it first" in busy, busy
+    assert "thread" not in busy
+    assert "a rematch comes after this game has ended: finish it first, or resign" in early
+    assert "Practice: alice plays the bot at level 1" in later  # and after it, one starts

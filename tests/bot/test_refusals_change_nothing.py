@@ -63,7 +63,7 @@ CASES: dict[str, tuple[Case, str]] = {
     ),
     "a rematch of a running game": (
         lambda r, v: r.rematch(HERE, ALICE),
-        "a rematch follows a finished game; none here yet",
+        "a rematch comes after this game has ended: finish it first, or resign",
     ),
 }
 
