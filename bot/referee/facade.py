@@ -39,12 +39,13 @@ from bot.referee.boards import Renderer
 from bot.referee.challenges import Challenges
 from bot.referee.context import MAX_CHOICES, POSITIONS_KEPT, Context
 from bot.referee.endings import Endings
-from bot.referee.imports import MAX_GIF_BYTES, Imports
+from bot.referee.imports import Imports
 from bot.referee.ladders import Ladders
 from bot.referee.moderation import Moderation
 from bot.referee.play import CONFIRM_WORD, DROP_ARG, Play
 from bot.referee.practice import DEFAULT_LEVEL, Practice
 from bot.referee.proof import Proof
+from bot.referee.replays import MAX_GIF_BYTES
 from bot.referee.replies import (
     Actor,
     ButtonKind,
@@ -521,6 +522,13 @@ class Referee:
     ) -> Reply:
         """The game's record as JSON in ``reply.file`` (seed included once the game is over)."""
         return await self.proof.record(where, game_id=game_id)
+
+    @command()
+    async def replay(
+        self, where: Where, *, game_id: int | None = None, request_id: str | None = None
+    ) -> Reply:
+        """The game's animated replay (a GIF in ``reply.file``; the console's ``replay``)."""
+        return await self.proof.replay(where, game_id=game_id)
 
     @command()
     async def verify(

@@ -392,6 +392,8 @@ async def dispatch(
         return await referee.history(where, page)
     if head == "record":
         return await referee.record(where)
+    if head == "replay":
+        return await referee.replay(where)
     if head == "verify":
         return await referee.verify(where)
     if head in ("moves", "legal"):

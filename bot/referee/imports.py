@@ -18,6 +18,7 @@ from bot.referee.boards import BoardView
 from bot.referee.context import Context
 from bot.referee.proof import problem_msg, verdict_lines
 from bot.referee.records import record_void_reason
+from bot.referee.replays import MAX_GIF_BYTES, replay_gif
 from bot.referee.replies import Reply, Where
 from bot.texts import outcome_msg
 from engine import EngineError, Outcome, get_game
@@ -29,16 +30,6 @@ log = logging.getLogger(__name__)
 MAX_IMPORT_BYTES = MAX_JSON_CHARS
 """/import's limits (2,000,000 bytes and 5,000 log rows) bound the bot's work on an upload; the
 bot's own records have no limit, and ``referee-verify`` checks a longer one offline."""
-MAX_GIF_BYTES = 8 * 1024 * 1024
-
-
-def _replay_gif(record: Record, theme: str, max_bytes: int) -> bytes | None:
-    try:
-        import render
-    except ImportError:  # pragma: no cover - render/ ships with the bot
-        return None
-    voided = record_void_reason(record) is not None
-    return render.replay_gif(record, theme=theme, max_bytes=max_bytes, voided=voided)
 
 
 class Imports:
@@ -92,9 +83,9 @@ class Imports:
         # Only a verified record's result is drawn; otherwise the engine's own, if any.
         outcome = record.result if verdict.ok else get_game(record.game).result(states[-1])
         lines.append(_shown_line(record, verdict.ok, outcome))
-        theme = "dark"
-        if where.guild_id is not None:
-            theme = (await self.ctx.store.guild_settings(where.guild_id)).get("theme") or theme
+        settings = await self.ctx.settings(where)
+        theme = str(settings.get("theme") or "dark")
+        lang = str(settings.get("language") or self.ctx.language or "en")
         last = _last(record, states)
         view = BoardView(
             record.game,
@@ -118,7 +109,7 @@ class Imports:
         )
         if gif and self.ctx.renderer is not None:
             try:
-                reply.file = await asyncio.to_thread(_replay_gif, record, theme, max_gif_bytes)
+                reply.file = await asyncio.to_thread(replay_gif, record, theme, max_gif_bytes, lang)
                 reply.file_name = f"replay-{record.game_id}.gif"
             except Exception:  # the verdict stands even if the animation fails
                 log.exception("replay of an imported record failed")

@@ -3,6 +3,7 @@ replaying it (rolls rechecked after the end, the chain checked)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Mapping
 from typing import Any
@@ -17,6 +18,7 @@ from bot.referee.context import (
     Context,
 )
 from bot.referee.records import VERIFY_HINT, check_stored, stored_record
+from bot.referee.replays import MAX_GIF_BYTES, replay_gif
 from bot.referee.replies import (
     Reply,
     Where,
@@ -107,6 +109,30 @@ class Proof:
             lines=lines,
             file=data,
             file_name=f"game-{g.id}.json",
+            game_id=g.id,
+            version=g.version,
+            chain=g.last_hash,
+        )
+
+    async def replay(
+        self, where: Where, *, game_id: int | None = None, max_bytes: int = MAX_GIF_BYTES
+    ) -> Reply:
+        """The game's animated replay as a GIF in ``reply.file``, in the server's theme and
+        language (drawn in a worker thread: every frame is Pillow work)."""
+        g = await self.ctx.game_here(where, game_id)
+        if g is None:
+            raise Refusal("no_game")
+        record = await stored_record(self.ctx.store, g)
+        settings = await self.ctx.settings(where)
+        theme = str(settings.get("theme") or "dark")
+        lang = str(settings.get("language") or self.ctx.language or "en")
+        gif = await asyncio.to_thread(replay_gif, record, theme, max_bytes, lang)
+        lines = [msg("replay.alt")]
+        return Reply(
+            text=say_all(lines),
+            lines=lines,
+            file=gif,
+            file_name=f"replay-{g.id}.gif",
             game_id=g.id,
             version=g.version,
             chain=g.last_hash,

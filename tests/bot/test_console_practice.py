@@ -177,3 +177,35 @@ async def test_a_second_game_or_a_rematch_during_a_practice_game_says_what_to_do
     assert "thread" not in busy
     assert "a rematch comes after this game has ended: finish it first, or resign" in early
     assert "Practice: alice plays the bot at level 1" in later  # and after it, one starts
+
+
+async def test_replay_at_the_console_writes_the_games_animation(tmp_path: Path) -> None:
+    from PIL import Image
+
+    out = io.StringIO()
+    table = await open_table(
+        str(tmp_path / "g.db"), out, tmp_path / "files", render=False, practice_nodes=NODES
+    )
+    try:
+        await table.line("alice: practice morris 1 first me")
+        for point in ("d7", "a1"):
+            await table.line(f"alice: place {point}")
+        start = len(out.getvalue())
+        await table.line("alice: replay")
+    finally:
+        await table.close()
+    said = out.getvalue()[start:]
+    assert "Animated replay" in said and "(refused)" not in said, said
+    path = Path(said.split("(file: ")[1].split(")")[0])
+    assert path.name == "replay-1.gif"
+    with Image.open(path) as gif:
+        assert gif.format == "GIF" and gif.n_frames >= 5  # the start and each of 4 placings
+
+
+async def test_replay_with_no_game_here_is_refused(tmp_path: Path) -> None:
+    table, out = await opened(tmp_path / "n.db")
+    try:
+        await table.line("alice: replay")
+    finally:
+        await table.close()
+    assert "(refused)" in out.getvalue() and "no game" in out.getvalue().lower()

@@ -256,8 +256,8 @@ def test_bytes_that_are_not_utf8_do_not_end_the_console(tmp_path: Path, encoding
 
 HEADS = str.split(
     "challenge accept decline withdraw draw takeback resign abort claim dispute referee import "
-    "rules rematch board history record verify moves legal ladder stats theme drop move place "
-    "remove push fly award void rewind restore resume settings season-close"
+    "rules rematch board history record replay verify moves legal ladder stats theme drop move "
+    "place remove push fly award void rewind restore resume settings season-close"
 )
 ARGS = str.split(
     "² 99999999999999999999 -1 0 1 7 accept no row col d7 c3 ne 3,4 x bob zoë 🎲 anyone morris "

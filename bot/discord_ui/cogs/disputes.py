@@ -23,7 +23,8 @@ from bot.discord_ui.format import Outgoing, to_message
 from bot.discord_ui.guards import expensive
 from bot.discord_ui.tree import UserFacingError
 from bot.i18n import Msg, msg, say
-from bot.referee.imports import MAX_GIF_BYTES, MAX_IMPORT_BYTES
+from bot.referee.imports import MAX_IMPORT_BYTES
+from bot.referee.replays import MAX_GIF_BYTES
 from bot.referee.replies import Reply
 
 log = logging.getLogger("bot.discord")

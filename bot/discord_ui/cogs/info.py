@@ -12,14 +12,12 @@ from discord import app_commands
 from discord.app_commands import Choice, Range
 from discord.ext import commands
 
-import render
-import translations
 from bot.discord_ui.app import RefereeBot, here, where_of
 from bot.discord_ui.format import COLOUR_INFO
 from bot.discord_ui.guards import expensive
 from bot.discord_ui.translator import LOCALES
 from bot.i18n import msg, reply_words, say
-from bot.referee.records import record_void_reason
+from bot.referee import replays
 from bot.rules_text import RULES, rules
 from translations import LANGUAGES, NAMES, words
 
@@ -33,10 +31,7 @@ def replay_gif(record_json: bytes, theme: str, max_bytes: int, lang: str = "en")
     ``lang`` (the channel's: the server's language)."""
     from engine.record import Record
 
-    record = Record.from_json(record_json)
-    words = translations.words(lang)
-    voided = record_void_reason(record) is not None  # its last frame says so, not "aborted"
-    return render.replay_gif(record, theme=theme, max_bytes=max_bytes, words=words, voided=voided)
+    return replays.replay_gif(Record.from_json(record_json), theme, max_bytes, lang)
 
 
 class Info(commands.Cog):
