@@ -25,8 +25,10 @@ from typing import TextIO
 import engine
 import translations
 from bot import event_loop
+from bot.clock import Clock
 from bot.config import Config
 from bot.console.format import reply_lines
+from bot.console.lines import lines_of
 from bot.errors import Refusal
 from bot.i18n import msg, say
 from bot.referee import Referee
@@ -66,6 +68,8 @@ MODERATOR_WORDS = (
 )
 MODERATOR_HINT = msg("console.moderator_hint")
 UNSAFE_IN_FILE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
+IDLE_SWEEP = 2.0
+"""Seconds without a typed line between two sweeps (Discord's sweeper runs every few too)."""
 
 
 class ConsoleTable:
@@ -85,14 +89,21 @@ class ConsoleTable:
         await self.referee.close()
         await self.referee.store.close()
 
-    async def catch_up(self) -> None:
-        """What the sweeper owes since the last run, shown at the start: a practice game left
-        waiting for the bot's move (a restart mid-search) gets it now."""
+    async def catch_up(self, lead: str = "") -> int:
+        """What the sweeper owes, shown: at the start (a practice game left waiting for the
+        bot's move by a restart mid-search gets it now) and while nobody types (a flag that
+        fell), ``lead`` written before the first (a newline after a waiting prompt). The number
+        of notices shown."""
         try:
-            for notice in await self.referee.sweep():
-                self.show(notice.reply)
+            notices = await self.referee.sweep()
         except StoreUnavailable:  # logged by the store; the next line tries again
             self.say(say(msg("refusal.cant_save"), self.lang))
+            return 1
+        if notices and lead:
+            self.out.write(lead)
+        for notice in notices:
+            self.show(notice.reply)
+        return len(notices)
 
     def actor(self, name: str) -> Actor:
         """The person called ``name`` (a valid name); players are kept for `challenge <name>`."""
@@ -236,11 +247,13 @@ async def open_table(
     render: bool = True,
     lang: str = "en",
     practice_nodes: int | None = None,
+    clock: Clock | None = None,
 ) -> ConsoleTable:
     """A table over the store at ``db_path``; close it with ``close``. ``practice_nodes``:
-    the practice opponent's node budget (None: its level's; tests lower it)."""
+    the practice opponent's node budget (None: its level's; tests lower it); ``clock``: the
+    time (None: the system's; tests move a manual one)."""
     store = await open_store(db_path)
-    referee = Referee(store, render=render, language=lang, practice_nodes=practice_nodes)
+    referee = Referee(store, clock, render=render, language=lang, practice_nodes=practice_nodes)
     return ConsoleTable(referee, out, image_dir, lang)
 
 
@@ -281,12 +294,19 @@ def run_folder() -> Path:
     return Path(tempfile.mkdtemp(prefix="referee-console-"))
 
 
-def run_console(config: Config, lines: TextIO | None = None, out: TextIO | None = None) -> int:
+def run_console(
+    config: Config,
+    lines: TextIO | None = None,
+    out: TextIO | None = None,
+    *,
+    clock: Clock | None = None,
+) -> int:
     """``python -m bot console``: the table on stdin/stdout, images in a folder of its own.
 
     Lines are read on the main thread, between commands, so Ctrl-C leaves at once (a worker
-    thread stuck in ``readline`` would keep the process waiting for one more line). Bytes that
-    are not UTF-8 are read as replacement characters, and the log goes to a file in the folder.
+    thread stuck in ``readline`` would keep the process waiting for one more line); while none
+    comes the table sweeps every ``IDLE_SWEEP`` seconds (``bot.console.lines``). Bytes that are
+    not UTF-8 are read as replacement characters, and the log goes to a file in the folder.
     """
     stream = lines if lines is not None else sys.stdin
     if stream is None or stream.closed:
@@ -302,7 +322,10 @@ def run_console(config: Config, lines: TextIO | None = None, out: TextIO | None 
     interactive = stream.isatty()
     try:
         with event_loop.runner(config.event_loop) as runner:
-            table = runner.run(open_table(config.db_path, out, image_dir, lang=config.language))
+            table = runner.run(
+                open_table(config.db_path, out, image_dir, lang=config.language, clock=clock)
+            )
+            reader = lines_of(stream)
             try:
                 w = translations.words(table.lang)
                 print(w.t("console.banner"), file=out)
@@ -311,7 +334,13 @@ def run_console(config: Config, lines: TextIO | None = None, out: TextIO | None 
                 while True:
                     if interactive:
                         print("> ", end="", file=out, flush=True)
-                    text = stream.readline()
+                    text = reader.get(IDLE_SWEEP)
+                    while text is None:  # nobody typed: what the sweeper says (a fallen flag)
+                        shown = runner.run(table.catch_up("\n" if interactive else ""))
+                        if shown and interactive:
+                            print("> ", end="", file=out)  # the prompt again, under the news
+                        out.flush()
+                        text = reader.get(IDLE_SWEEP)
                     if text and not interactive:  # a piped script: show what is answered
                         print(f"> {text.rstrip()}", file=out)
                     if not text or not runner.run(table.line(text)):
