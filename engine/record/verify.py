@@ -134,7 +134,12 @@ def verify(record: Record, head: str | None = None) -> Verification:
     if problem:
         return walk.verdict(None, problem)
     _result(walk, game, record.result)
-    return _conclude(walk, game, head, f"{count} actions", count, None)
+    return _conclude(walk, game, head, _actions(count), count, None)
+
+
+def _actions(n: int) -> str:
+    """ "1 action", "2 actions": the English verdict's count (other languages: the catalog)."""
+    return f"{n} action" if n == 1 else f"{n} actions"
 
 
 def _rolls(walk: _Walk, recomputed: bool) -> None:
@@ -293,7 +298,7 @@ def _verify_log(walk: _Walk, game: Game[Any, Any], first: Any, head: str | None)
             return walk.verdict(None, Problem("result_reason", english))
     live = len(line.states) - 1
     rows = len(record.log)
-    english = f"log: {rows} rows chained, {live} actions in the live line"
+    english = f"log: {rows} rows chained, {_actions(live)} in the live line"
     if line.undone:
         english += f", {line.undone} taken back or restored away"
         walk.note("log_chained_undone", english, rows=rows, n=live, undone=line.undone)
@@ -303,7 +308,7 @@ def _verify_log(walk: _Walk, game: Game[Any, Any], first: Any, head: str | None)
     short = chain.short(walk.prev)
     walk.note("chain_links", f"chain: {rows} rows link, head #{short}", n=rows, head=short)
     _result(walk, game, stored, line.ended_by)
-    counted = f"{live} actions, {rows} log rows"
+    counted = f"{_actions(live)}, {rows} log rows"
     return _conclude(walk, game, head, counted, live, rows, line.ended_by)
 
 

@@ -33,7 +33,7 @@ def test_the_console_script_works_outside_the_repository(tmp_path: Path) -> None
         [str(script), path.name], cwd=tmp_path, capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("game.json: OK: atmalof standard, 1 actions")
+    assert done.stdout.startswith("game.json: OK: atmalof standard, 1 action, ")
 
 
 def test_a_reader_that_leaves_early_gets_no_traceback(tmp_path: Path) -> None:
