@@ -104,15 +104,7 @@ class Proof:
         changed = texts.options_line(g.game, g.variant, g.options, g.clock)
         if changed:
             lines.append(changed)
-        return Reply(
-            text=say_all(lines),
-            lines=lines,
-            file=data,
-            file_name=f"game-{g.id}.json",
-            game_id=g.id,
-            version=g.version,
-            chain=g.last_hash,
-        )
+        return _with_file(g, lines, data, f"game-{g.id}.json")
 
     async def replay(
         self, where: Where, *, game_id: int | None = None, max_bytes: int = MAX_GIF_BYTES
@@ -127,16 +119,7 @@ class Proof:
         theme = str(settings.get("theme") or "dark")
         lang = str(settings.get("language") or self.ctx.language or "en")
         gif = await asyncio.to_thread(replay_gif, record, theme, max_bytes, lang)
-        lines = [msg("replay.alt")]
-        return Reply(
-            text=say_all(lines),
-            lines=lines,
-            file=gif,
-            file_name=f"replay-{g.id}.gif",
-            game_id=g.id,
-            version=g.version,
-            chain=g.last_hash,
-        )
+        return _with_file(g, [msg("replay.alt")], gif, f"replay-{g.id}.gif")
 
     async def verify(self, where: Where, *, game_id: int | None = None) -> Reply:
         """Replay the stored log with the engine, recheck rolls (after the end) and the chain."""
@@ -245,3 +228,16 @@ def _summary(verdict: Verification) -> Msg:
     if data["version"] < FULL_VERSION:
         said = msg(f"verify.summary_old_{data['version']}", summary=said)
     return coded(said.key, verdict.reason, **said.params)
+
+
+def _with_file(g: Any, lines: list[Msg], data: bytes, name: str) -> Reply:
+    """A reply that carries a file made from the game (its record, its replay), at its head."""
+    return Reply(
+        text=say_all(lines),
+        lines=lines,
+        file=data,
+        file_name=name,
+        game_id=g.id,
+        version=g.version,
+        chain=g.last_hash,
+    )

@@ -22,6 +22,17 @@ async def opened(db: Path) -> tuple[ConsoleTable, io.StringIO]:
     return await open_table(str(db), out, None, render=False, practice_nodes=NODES), out
 
 
+async def then_board(tmp_path: Path, line: str) -> str:
+    """What a new table says to alice's ``line`` and then to her ``board``."""
+    table, out = await opened(tmp_path / "t.db")
+    try:
+        await table.line(f"alice: {line}")
+        await table.line("alice: board")
+    finally:
+        await table.close()
+    return out.getvalue()
+
+
 async def play_out(table: ConsoleTable, seed: int, limit: int = 300) -> None:
     """alice types random legal moves until she has none (the game is over)."""
     rng = random.Random(seed)
@@ -74,13 +85,7 @@ async def test_challenging_the_bot_at_the_console(tmp_path: Path) -> None:
     ],
 )
 async def test_a_level_out_of_range_is_refused_at_the_console(tmp_path: Path, line: str) -> None:
-    table, out = await opened(tmp_path / "l.db")
-    try:
-        await table.line(f"alice: {line}")
-        await table.line("alice: board")
-    finally:
-        await table.close()
-    text = out.getvalue()
+    text = await then_board(tmp_path, line)
     assert "the practice level is a whole number from 1" in text and "to 5" in text, text
     assert "there is no game running here" in text  # nothing started
 
@@ -129,13 +134,7 @@ async def test_a_word_that_is_no_level_and_no_variant_says_both(
     tmp_path: Path, line: str, word: str
 ) -> None:
     # a level was meant more often than a variant: the refusal names both, and the variants
-    table, out = await opened(tmp_path / "w.db")
-    try:
-        await table.line(f"alice: {line}")
-        await table.line("alice: board")
-    finally:
-        await table.close()
-    text = out.getvalue()
+    text = await then_board(tmp_path, line)
     level = "a practice level (a whole number from 1 to 5)"
     assert f"'{word}' is neither {level} nor a variant" in text
     game = line.split()[1]
