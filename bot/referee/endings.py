@@ -51,8 +51,9 @@ class Endings:
         if g.draw_offer == seat:
             raise Refusal("draw_offered_already", game_id=g.id, version=g.version)
         other = 1 - seat
+        to_bot = g.bot_seat == other  # the practice opponent answers at once: no question
         said = {"actor": actor.name, "other": g.names[other]}
-        text, lines = prefixed(prefix, "draw_offered", said)
+        text, lines = prefixed(prefix, "draw_offered_bot" if to_bot else "draw_offered", said)
         changes = {"draw_offer": seat, "updated_at": self.ctx.now()}
         g = await change_game(self.ctx.store, g, changes, request=self.ctx.request(g, text, lines))
         return Reply(
@@ -62,8 +63,10 @@ class Endings:
             params=said,
             game_id=g.id,
             version=g.version,
-            mentions=[g.players[other]],
-            buttons=[
+            mentions=[] if to_bot else [g.players[other]],
+            buttons=[]
+            if to_bot
+            else [
                 ButtonSpec("Accept draw", ButtonKind.DRAW_ACCEPT, g.id, g.version, "success"),
                 ButtonSpec("Decline", ButtonKind.DRAW_DECLINE, g.id, g.version, "secondary"),
             ],
@@ -102,9 +105,11 @@ class Endings:
         if g.takeback_offer == seat:
             raise Refusal("takeback_asked_already", game_id=g.id)
         other = 1 - seat
+        to_bot = g.bot_seat == other  # the practice opponent answers at once: no question
         moves = turn_words(g, *undo)
         said = {"actor": actor.name, "moves": moves, "other": g.names[other]}
-        lines = [*as_lines(prefix), msg("notice.takeback_asked", **said)]
+        key = "notice.takeback_asked_bot" if to_bot else "notice.takeback_asked"
+        lines = [*as_lines(prefix), msg(key, **said)]
         text = prefix + say(lines[-1])
         changes = {"takeback_offer": seat, "updated_at": self.ctx.now()}
         g = await change_game(self.ctx.store, g, changes, request=self.ctx.request(g, text, lines))
@@ -115,8 +120,10 @@ class Endings:
             params=said,
             game_id=g.id,
             version=g.version,
-            mentions=[g.players[other]],
-            buttons=[
+            mentions=[] if to_bot else [g.players[other]],
+            buttons=[]
+            if to_bot
+            else [
                 ButtonSpec(
                     "Allow takeback", ButtonKind.TAKEBACK_ACCEPT, g.id, g.version, "primary"
                 ),

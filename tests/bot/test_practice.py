@@ -171,6 +171,11 @@ async def test_the_bot_allows_a_takeback(referee: Referee) -> None:
     asked = await referee.request_takeback(HERE, ALICE)
     answers = await shown(referee, HERE, asked)
     assert answers[0].notice == "takeback_asked" and len(answers) == 2
+    # the bot answers at once: the request asks nobody and offers no buttons to press
+    said = answers[0].text
+    assert said.startswith("alice asks to take back: ") and said.endswith("."), said
+    assert "accept or decline" not in said
+    assert answers[0].buttons == [] and answers[0].mentions == []
     g = await referee.store.active_game(HERE.channel_id)
     assert g is not None and g.seq == 0 and g.takeback_offer is None  # both moves undone
     assert await referee.legal_moves(HERE, ALICE)  # alice to move again
@@ -256,6 +261,7 @@ async def test_the_bot_declines_a_draw_when_it_stands_better(referee: Referee) -
         raise AssertionError("the bot never stood better")
     answers = await shown(referee, HERE, await referee.offer_draw(HERE, ALICE))
     assert [a.notice for a in answers] == ["draw_offered", "draw_declined"]
+    assert answers[0].text == "alice offers a draw." and answers[0].buttons == []
     g = await referee.store.active_game(HERE.channel_id)
     assert g is not None and g.draw_offer is None  # the game goes on
 
