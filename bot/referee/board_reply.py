@@ -71,10 +71,7 @@ async def board_reply(
             lines += texts.rating_lines(rated, g.names)
         lines.append(texts.seed_line(g))
         buttons.append(ButtonSpec("Rematch", ButtonKind.REMATCH, g.id, g.version, "primary"))
-    theme, lang = None, ctx.language
-    if g.guild_id is not None:  # the server's theme, and its language for the picture
-        settings = await ctx.store.guild_settings(g.guild_id)
-        theme, lang = settings.get("theme"), settings.get("language")
+    theme, lang = await ctx.look(g.guild_id)  # the server's, for the picture
     view = (
         None
         if state is None

@@ -122,6 +122,14 @@ class Context:
             return {"theme": None, "ladder": {}, "takebacks": True, "language": None}
         return await self.store.guild_settings(where.guild_id)
 
+    async def look(self, guild_id: int | None) -> tuple[str | None, str | None]:
+        """The theme and the language of what is drawn for a server (a board, a replay): its
+        settings, else the table's language outside any server (None: the defaults)."""
+        if guild_id is None:
+            return None, self.language
+        settings = await self.store.guild_settings(guild_id)
+        return settings.get("theme"), settings.get("language") or self.language
+
     async def game_here(self, where: Where, game_id: int | None) -> GameRow | None:
         if game_id is not None:
             return await self.store.game(game_id)

@@ -83,9 +83,7 @@ class Imports:
         # Only a verified record's result is drawn; otherwise the engine's own, if any.
         outcome = record.result if verdict.ok else get_game(record.game).result(states[-1])
         lines.append(_shown_line(record, verdict.ok, outcome))
-        settings = await self.ctx.settings(where)
-        theme = str(settings.get("theme") or "dark")
-        lang = str(settings.get("language") or self.ctx.language or "en")
+        theme, lang = await self.ctx.look(where.guild_id)
         last = _last(record, states)
         view = BoardView(
             record.game,

@@ -193,7 +193,7 @@ class Moderation:
             seq=g.seq,
         )
         text = say(said)
-        theme, lang = await self._board_look(g)
+        theme, lang = await self.ctx.look(g.guild_id)
         view = BoardView(g.game, state, last, theme, g.names, None, lang=lang)
         image = await boards.png(self.ctx.renderer, view)
         return Reply(
@@ -317,13 +317,6 @@ class Moderation:
             {"role": role_id} if role_id else {},
             ephemeral=True,
         )
-
-    async def _board_look(self, g: GameRow) -> tuple[str | None, str | None]:
-        """The server's theme and language for a board (one read of its settings)."""
-        if g.guild_id is None:
-            return None, self.ctx.language
-        settings = await self.ctx.store.guild_settings(g.guild_id)
-        return settings.get("theme"), settings.get("language") or self.ctx.language
 
 
 async def moderated(

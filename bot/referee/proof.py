@@ -115,9 +115,7 @@ class Proof:
         if g is None:
             raise Refusal("no_game")
         record = await stored_record(self.ctx.store, g)
-        settings = await self.ctx.settings(where)
-        theme = str(settings.get("theme") or "dark")
-        lang = str(settings.get("language") or self.ctx.language or "en")
+        theme, lang = await self.ctx.look(g.guild_id)
         gif = await asyncio.to_thread(replay_gif, record, theme, max_bytes, lang)
         return _with_file(g, [msg("replay.alt")], gif, f"replay-{g.id}.gif")
 

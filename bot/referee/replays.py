@@ -16,10 +16,16 @@ MAX_GIF_BYTES = 8 * 1024 * 1024
 
 
 def replay_gif(
-    record: Record, theme: str, max_bytes: int = MAX_GIF_BYTES, lang: str = "en"
+    record: Record,
+    theme: str | None = None,
+    max_bytes: int = MAX_GIF_BYTES,
+    lang: str | None = None,
 ) -> bytes:
-    """The record's replay as a GIF of at most ``max_bytes`` (frames are dropped to fit); a
-    voided game's last frame says so rather than "aborted"."""
+    """The record's replay as a GIF of at most ``max_bytes`` (frames are dropped to fit), in
+    ``theme`` and ``lang`` (None: the dark theme, English); a voided game's last frame says so
+    rather than "aborted"."""
     voided = record_void_reason(record) is not None
-    words = translations.words(lang)
-    return render.replay_gif(record, theme=theme, max_bytes=max_bytes, words=words, voided=voided)
+    words = translations.words(lang or "en")
+    return render.replay_gif(
+        record, theme=theme or "dark", max_bytes=max_bytes, words=words, voided=voided
+    )
