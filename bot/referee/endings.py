@@ -51,11 +51,17 @@ class Endings:
         if g.draw_offer == seat:
             raise Refusal("draw_offered_already", game_id=g.id, version=g.version)
         other = 1 - seat
-        to_bot = g.bot_seat == other  # the practice opponent answers at once: no question
         said = {"actor": actor.name, "other": g.names[other]}
-        text, lines = prefixed(prefix, "draw_offered_bot" if to_bot else "draw_offered", said)
+        key = "draw_offered_bot" if g.bot_seat == other else "draw_offered"
+        text, lines = prefixed(prefix, key, said)
         changes = {"draw_offer": seat, "updated_at": self.ctx.now()}
         g = await change_game(self.ctx.store, g, changes, request=self.ctx.request(g, text, lines))
+        mentions, buttons = _asking(
+            g,
+            other,
+            ButtonSpec("Accept draw", ButtonKind.DRAW_ACCEPT, g.id, g.version, "success"),
+            ButtonSpec("Decline", ButtonKind.DRAW_DECLINE, g.id, g.version, "secondary"),
+        )
         return Reply(
             text=text,
             lines=lines,
@@ -63,13 +69,8 @@ class Endings:
             params=said,
             game_id=g.id,
             version=g.version,
-            mentions=[] if to_bot else [g.players[other]],
-            buttons=[]
-            if to_bot
-            else [
-                ButtonSpec("Accept draw", ButtonKind.DRAW_ACCEPT, g.id, g.version, "success"),
-                ButtonSpec("Decline", ButtonKind.DRAW_DECLINE, g.id, g.version, "secondary"),
-            ],
+            mentions=mentions,
+            buttons=buttons,
         )
 
     async def answer_draw(
@@ -105,14 +106,19 @@ class Endings:
         if g.takeback_offer == seat:
             raise Refusal("takeback_asked_already", game_id=g.id)
         other = 1 - seat
-        to_bot = g.bot_seat == other  # the practice opponent answers at once: no question
         moves = turn_words(g, *undo)
         said = {"actor": actor.name, "moves": moves, "other": g.names[other]}
-        key = "notice.takeback_asked_bot" if to_bot else "notice.takeback_asked"
+        key = "notice.takeback_asked_bot" if g.bot_seat == other else "notice.takeback_asked"
         lines = [*as_lines(prefix), msg(key, **said)]
         text = prefix + say(lines[-1])
         changes = {"takeback_offer": seat, "updated_at": self.ctx.now()}
         g = await change_game(self.ctx.store, g, changes, request=self.ctx.request(g, text, lines))
+        mentions, buttons = _asking(
+            g,
+            other,
+            ButtonSpec("Allow takeback", ButtonKind.TAKEBACK_ACCEPT, g.id, g.version, "primary"),
+            ButtonSpec("Refuse", ButtonKind.TAKEBACK_DECLINE, g.id, g.version, "secondary"),
+        )
         return Reply(
             text=text,
             lines=lines,
@@ -120,15 +126,8 @@ class Endings:
             params=said,
             game_id=g.id,
             version=g.version,
-            mentions=[] if to_bot else [g.players[other]],
-            buttons=[]
-            if to_bot
-            else [
-                ButtonSpec(
-                    "Allow takeback", ButtonKind.TAKEBACK_ACCEPT, g.id, g.version, "primary"
-                ),
-                ButtonSpec("Refuse", ButtonKind.TAKEBACK_DECLINE, g.id, g.version, "secondary"),
-            ],
+            mentions=mentions,
+            buttons=buttons,
         )
 
     async def answer_takeback(
@@ -283,3 +282,11 @@ class Endings:
         if any(a.roll is not None for a in gone):
             raise Refusal("takeback_after_roll", game_id=g.id, version=g.version)
         return rows[:start], gone
+
+
+def _asking(g: GameRow, other: int, *buttons: ButtonSpec) -> tuple[list[int], list[ButtonSpec]]:
+    """Whom an offer asks and the buttons they answer with: nobody and none when ``other`` is
+    the practice opponent, which answers at once (its ``_bot`` words say so)."""
+    if g.bot_seat == other:
+        return [], []
+    return [g.players[other]], list(buttons)
