@@ -92,8 +92,8 @@ class ConsoleTable:
     async def catch_up(self, lead: str = "") -> int:
         """What the sweeper owes, shown: at the start (a practice game left waiting for the
         bot's move by a restart mid-search gets it now) and while nobody types (a flag that
-        fell), ``lead`` written before the first (a newline after a waiting prompt). The number
-        of notices shown."""
+        fell), ``lead`` written before the first (a newline after a waiting prompt). How many
+        things it said (a store that cannot be read says so: one)."""
         try:
             notices = await self.referee.sweep()
         except StoreUnavailable:  # logged by the store; the next line tries again
