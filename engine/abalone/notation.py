@@ -49,6 +49,7 @@ for _d, (_short, _long) in enumerate(
 _COMMAND = re.compile(r"((?:[a-z][0-9])+)([a-z]*)")
 _SEPARATORS = re.compile(r"[\s,\-]+")
 _CELL_START = re.compile(r"[a-z][0-9]")  # a command may start with its first cell ("c3 ne")
+_LAST_CELL = re.compile(r"[0-9]([a-z]*)$")  # what follows the last cell in one word
 SIDE_LETTERS = "bw"
 
 
@@ -57,6 +58,20 @@ def _cell(token: str) -> int:
     if index is None:
         raise ParseError(f"'{token}' is not a cell on the board", "not_a_cell", token=token)
     return index
+
+
+def _typed_direction(words: list[str]) -> str:
+    """The words after the last cell as the player typed them: the command is read with its
+    spaces removed ("north east" is a direction), so a refusal would show "ne ne" as "nene"."""
+    tail: list[str] = []
+    for word in reversed(words):
+        last_cell = _LAST_CELL.search(word)
+        if last_cell is not None:
+            if last_cell.group(1):
+                tail.append(last_cell.group(1))
+            break
+        tail.append(word)
+    return " ".join(reversed(tail))
 
 
 def _line(a: int, b: int) -> tuple[int, ...]:
@@ -113,7 +128,7 @@ def parse_push(board: bytes, me: int, text: str) -> Push:
     if word:
         direction = DIRECTION_ALIASES.get(word)
         if direction is None:
-            shown = shown_token(word, 16)
+            shown = shown_token(_typed_direction(words), 16)
             raise ParseError(
                 f"'{shown}' is not a direction: use ne, e, se, sw, w or nw",
                 "not_a_direction",

@@ -543,6 +543,8 @@ def _parse_drop(words: list[str]) -> Drop:
 
 def _parse_move(words: list[str]) -> Move:
     words = [w for w in words if w != "to"]
+    if len(words) == 3 and words[1] + words[2] in _DIRECTION_ALIASES:
+        words = [words[0], words[1] + words[2]]  # "north east", as Abalone reads it
     if len(words) != 2:
         raise ParseError(
             "expected: move <row,col> <row,col> or move <row,col> <direction>",

@@ -493,6 +493,10 @@ def test_move_limit_zero_disables_it_and_default_is_200() -> None:
         ("push z9 e", "'z9' is not a cell on the board"),
         ("push a9 e", "'a9' is not a cell on the board"),
         ("push a1 a3 up", "'up' is not a direction: use ne, e, se, sw, w or nw"),
+        # The command is read without its spaces ("north east"), but shown as it was typed.
+        ("push c3 ne ne", "'ne ne' is not a direction: use ne, e, se, sw, w or nw"),
+        ("push a1-a3 north, up", "'north up' is not a direction: use ne, e, se, sw, w or nw"),
+        ("a1a3ne e", "'ne e' is not a direction: use ne, e, se, sw, w or nw"),
         ("push b2 d5 ne", "b2 and d5 are not in one line"),
         ("push a1 a5 e", "a1 to a5 is a line of 5 marbles: at most three move together"),
         ("a1a3", "a1 and a3 are not neighbours; to move a line write push a1 a3 <direction>"),

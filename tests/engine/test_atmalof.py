@@ -633,6 +633,8 @@ def test_a_line_longer_than_one_side_but_not_the_other_is_allowed() -> None:
         ("move r4c4 ne", Move((4, 4), (3, 5))),
         ("move 4,4 south-west", Move((4, 4), (5, 3))),
         ("move 4,4 northeast", Move((4, 4), (3, 5))),
+        ("move 4,4 north east", Move((4, 4), (3, 5))),
+        ("move 4,4 to south west", Move((4, 4), (5, 3))),
         ("move 4,4 west", Move((4, 4), (4, 3))),
     ],
 )
@@ -652,6 +654,7 @@ def test_command_aliases(text: str, action: Drop | Move) -> None:
         ("move 4,4", "expected: move <row,col> <row,col>"),
         ("move 4x4 3,4", "'4x4' is not a square"),
         ("move 4,4 up", "'up' is not a direction"),
+        ("move 4,4 ne ne", "expected: move <row,col> <row,col>"),
         ("move 4,4 3,4,5", "'3,4,5' is not a square"),
         ("x" * 300, "too long"),
     ],
