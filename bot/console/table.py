@@ -145,6 +145,8 @@ class ConsoleTable:
 
     def answers(self, reply: Reply) -> str:
         """The reply's buttons as lines to type: "(to answer, type `bob: accept` or ...)"."""
+        if all(b.kind is ButtonKind.REMATCH for b in reply.buttons):
+            return self.rematch_hint(reply)
         names = {a.id: a.name for a in self.people.values()}
         asked = [names[i] for i in reply.mentions if i in names]
         if reply.ephemeral and self.current is not None:  # a private question: its asker's
@@ -155,6 +157,18 @@ class ConsoleTable:
         if len(typed) == 1:
             return say(msg("console.answer_one", command=typed[0]), self.lang)
         said = msg("console.answer_two", first=", ".join(typed[:-1]), second=typed[-1])
+        return say(said, self.lang)
+
+    def rematch_hint(self, reply: Reply) -> str:
+        """A finished game's Rematch button as the line its players type: nothing is asked,
+        so "to answer" would be wrong; the players who type here are named (not the bot)."""
+        players = reply.board.players if reply.board is not None else None
+        typed = [
+            f"`{name}: rematch`" for name in players or () if name_key(name) in self.people
+        ] or [f"`{say(msg('console.name_placeholder'), self.lang)}: rematch`"]
+        if len(typed) == 1:
+            return say(msg("console.rematch_one", command=typed[0]), self.lang)
+        said = msg("console.rematch_two", first=typed[0], second=typed[1])
         return say(said, self.lang)
 
     @staticmethod

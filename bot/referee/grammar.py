@@ -405,8 +405,9 @@ async def dispatch(
             where, actor, shown[0] if shown else None, include_provisional=wide
         )
     if head == "stats":
-        named = [people[name_key(w)] for w in rest if name_key(w) in people]
-        games = [w for w in rest if name_key(w) not in people]
+        known = {**people, BOT_NAME: CONSOLE_BOT}  # `stats bot` asks about the practice opponent
+        named = [known[name_key(w)] for w in rest if name_key(w) in known]
+        games = [w for w in rest if name_key(w) not in known]
         return await referee.stats(
             where,
             actor,

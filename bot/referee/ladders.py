@@ -192,6 +192,9 @@ class Ladders:
             name = str(game).strip().lower().partition("/")[0]
             if name not in GAMES:
                 raise Refusal("no_such_game", {"name": name, "choices": ", ".join(GAMES)})
+        for asked in (who, opponent):
+            if asked is not None and asked.is_bot:  # only practice games: nothing to show
+                raise Refusal("stats_of_bot", {"name": asked.name})
         if opponent is not None and opponent.id == who.id:
             raise Refusal("head_to_head_needs_other")
         if not await self._has_played(where.guild_id, who.id, name):

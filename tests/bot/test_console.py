@@ -110,7 +110,16 @@ async def test_buttons_are_offered_as_lines_to_type(tmp_path: Path) -> None:
     text = await run_table(tmp_path, script)
     assert "(to answer, type `bob: accept` or `bob: decline`)" in text
     assert "(to answer, type `bob: draw accept` or `bob: draw decline`)" in text
-    assert "(to answer, type `name: rematch`)" in text
+    # A finished game asks nothing: its Rematch button is offered to both players.
+    assert "(for another game, type `alice: rematch` or `bob: rematch`)" in text
+    assert "to answer, type `name: rematch`" not in text
+
+
+async def test_a_practice_game_offers_its_rematch_to_the_player_alone(tmp_path: Path) -> None:
+    text = await run_table(tmp_path, "alice: practice morris 1 first me\nalice: resign\n")
+    assert "game over: bot (Black) wins (White resigned)" in text
+    assert "(for another game, type `alice: rematch`)" in text
+    assert "`bot: rematch`" not in text
 
 
 @pytest.mark.parametrize(

@@ -426,6 +426,26 @@ async def test_stats_of_someone_who_never_played_here_says_so(
     assert elsewhere.reason == "never_played"
 
 
+async def test_stats_of_the_practice_opponent_say_it_is_never_rated(referee: Referee) -> None:
+    """The bot plays only practice games, which are never rated: asking for its stats, or a
+    head-to-head against it, says so instead of an empty record (on Discord and at the
+    console, where `stats bot` names it)."""
+    table = Where(guild_id=None, channel_id=78)
+    await referee.handle(table, ALICE, "practice morris 1", people={"alice": ALICE})
+    await referee.resign(table, ALICE)
+    for words in ("stats bot", "stats alice bot", "stats bot morris"):
+        reply = await referee.handle(table, ALICE, words, people={"alice": ALICE})
+        assert not reply.ok and reply.reason == "stats_of_bot", (words, reply.text)
+        assert reply.params == {"name": "bot"}
+    discord_bot = Actor(999, "Referee", is_bot=True)
+    assert (await referee.stats(HERE, ALICE, discord_bot)).reason == "stats_of_bot"
+    against = await referee.stats(HERE, ALICE, ALICE, None, discord_bot)
+    assert against.reason == "stats_of_bot"
+    assert say(msg("refusal.stats_of_bot", name="Referee"), "en").startswith(
+        "Referee is the practice opponent"
+    )
+
+
 async def test_a_ladder_bug_never_keeps_a_game_from_ending(
     referee: Referee, store: Store, monkeypatch
 ) -> None:
