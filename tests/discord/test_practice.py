@@ -87,6 +87,18 @@ async def test_challenging_the_bot_itself_starts_a_practice_game(practice_bot: H
     assert ALICE.mention in started.last.content  # now alice is to move
 
 
+async def test_stats_of_the_bot_say_it_is_never_rated(practice_bot: Harness) -> None:
+    """The bot's games are practice only: /stats of it, or against it, answers privately
+    why it has no rating, rather than an empty record."""
+    h = practice_bot
+    await h.slash(ALICE, "practice", game="morris", level=1)
+    await h.slash(ALICE, "resign")
+    for options in ({"player": THE_BOT}, {"opponent": THE_BOT}):
+        asked = await h.slash(ALICE, "stats", **options)
+        assert asked.all_ephemeral, asked.text
+        assert "is the practice opponent: its games are practice and never rated" in asked.text
+
+
 async def test_rated_or_a_thread_with_the_bot_is_refused_privately(practice_bot: Harness) -> None:
     h = practice_bot
     rated = await h.slash(ALICE, "challenge", game="morris", opponent=THE_BOT, rated=True)

@@ -12,6 +12,7 @@ from discord.ext import commands
 from bot.discord_ui.app import RefereeBot, actor_of, here, where_of
 from bot.discord_ui.guards import expensive
 from bot.i18n import msg
+from bot.referee.replies import Actor
 
 MAX_CHOICES = 25
 
@@ -57,10 +58,17 @@ class Ladder(commands.Cog):
         game: Range[str, 1, 40] | None = None,
         opponent: discord.Member | discord.User | None = None,
     ) -> None:
-        who = actor_of(player) if player is not None else None
-        rival = actor_of(opponent) if opponent is not None else None
+        who = self._person(player) if player is not None else None
+        rival = self._person(opponent) if opponent is not None else None
         reply = await self.bot.referee.stats(*here(interaction), who, game, rival)
         await self.bot.answer(interaction, reply, title=msg("title.stats"))
+
+    def _person(self, user: discord.Member | discord.User) -> Actor:
+        """A player named in an option. The bot itself is the practice opponent, whose games
+        are never rated: it is known by its id, as /challenge knows it, not by the option's
+        user data alone."""
+        me = self.bot.user
+        return actor_of(me if me is not None and user.id == me.id else user)
 
     @ladder.autocomplete("game")
     @stats.autocomplete("game")
