@@ -52,6 +52,9 @@ class Tally:
     plies: list[int] = field(default_factory=list)
     seconds: list[float] = field(default_factory=list)
     """CPU seconds (this process) of each of the level's moves: its budget is per move."""
+    results: list[int] = field(default_factory=list)
+    """Each game's result for the level in order (1 a win, 0 a draw, -1 a loss): games 2k and
+    2k+1 are a pair, the same dice or opening with the colours swapped."""
 
     @property
     def games(self) -> int:
@@ -184,10 +187,13 @@ def run_match(
         tally.capped += capped
         if winner is None:
             tally.draws += 1
+            tally.results.append(0)
         elif winner == side:
             tally.wins += 1
+            tally.results.append(1)
         else:
             tally.losses += 1
+            tally.results.append(-1)
         if progress:
             progress(g, winner if winner is None else int(winner == side), plies)
     return tally
@@ -205,7 +211,48 @@ def summary(game_name: str, level_number: int, opponent: str, tally: Tally) -> s
         f"({tally.capped} at the ply cap; {mean:.0f} plies on average)\n"
         f"  win rate {tally.wins / max(n, 1):.0%} (95% Wilson {lo:.0%}-{hi:.0%}); "
         f"score {(tally.wins + tally.draws / 2) / max(n, 1):.0%} ({slo:.0%}-{shi:.0%})"
+        + _pairs_line(tally.results)
         + _cpu_line(tally.seconds)
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Pairs:
+    """How the pairs of games went. A pair plays the same dice (Atmalof) or opening with the
+    colours swapped, so a pair the same side won twice was won by that side's dice or first
+    move whoever played it, and only the pairs the level lost twice lost to the opponent
+    alone."""
+
+    both_won: int = 0
+    first_won_both: int = 0  # side 0 (the first to move) won both games
+    second_won_both: int = 0
+    both_lost: int = 0
+    with_a_draw: int = 0
+
+
+def pairs(results: Sequence[int]) -> Pairs:
+    """The pairs of ``results`` (game 2k: the level plays side 0; 2k+1: side 1)."""
+    counts = [0, 0, 0, 0, 0]
+    for first, second in zip(results[::2], results[1::2], strict=False):
+        if 0 in (first, second):
+            counts[4] += 1
+        elif first == second:
+            counts[0 if first == 1 else 3] += 1
+        else:  # the level won one game: as side 0 (side 0 won both) or as side 1
+            counts[1 if first == 1 else 2] += 1
+    return Pairs(*counts)
+
+
+def _pairs_line(results: Sequence[int]) -> str:
+    """The pairs of games: won twice, split by the side that won both, lost twice."""
+    p = pairs(results)
+    if not any((p.both_won, p.first_won_both, p.second_won_both, p.both_lost, p.with_a_draw)):
+        return ""
+    return (
+        f"\n  pairs (the same dice or opening, colours swapped): {p.both_won} won twice, "
+        f"{p.first_won_both + p.second_won_both} split (the first to move won both in "
+        f"{p.first_won_both}, the second in {p.second_won_both}), {p.both_lost} lost twice, "
+        f"{p.with_a_draw} with a draw"
     )
 
 

@@ -7,7 +7,17 @@ from typing import Any
 import pytest
 
 import engine
-from engine.ai.match import make_player, play_game, random_opening, run_match, wilson
+from engine.ai.match import (
+    Pairs,
+    Tally,
+    make_player,
+    pairs,
+    play_game,
+    random_opening,
+    run_match,
+    summary,
+    wilson,
+)
 from engine.atmalof import Drop, Move
 
 
@@ -40,6 +50,26 @@ def test_a_match_counts_every_game_once_and_alternates_colours() -> None:
     # The level's CPU per move is kept: one entry per action it chose, none for random's.
     assert len(tally.seconds) >= 4 and all(t >= 0 for t in tally.seconds)
     assert len(tally.seconds) <= sum(tally.plies)
+
+
+def test_pairs_say_which_side_won_both_games_of_a_pair() -> None:
+    # Game 2k: the level plays the first side; 2k+1: the second (a lone last game is no pair).
+    results = [1, 1, 1, -1, -1, 1, -1, -1, 0, 1, 1, 1, -1]
+    assert pairs(results) == Pairs(
+        both_won=2, first_won_both=1, second_won_both=1, both_lost=1, with_a_draw=1
+    )
+    tally = Tally(wins=7, draws=1, losses=5, plies=[20] * 13, results=results)
+    assert (
+        "pairs (the same dice or opening, colours swapped): 2 won twice, 2 split "
+        "(the first to move won both in 1, the second in 1), 1 lost twice, 1 with a draw"
+    ) in summary("atmalof", 5, "greedy", tally)
+    assert "pairs" not in summary("atmalof", 5, "greedy", Tally(wins=1, plies=[9], results=[1]))
+
+
+def test_a_match_keeps_each_games_result_in_order() -> None:
+    tally = run_match("atmalof", 1, "random", 4, seed=2, nodes_scale=0.2)
+    assert len(tally.results) == 4 and set(tally.results) <= {-1, 0, 1}
+    assert tally.results.count(1) == tally.wins and tally.results.count(-1) == tally.losses
 
 
 def test_openings_are_reproducible_from_their_seed_and_differ_between_pairs() -> None:
