@@ -492,7 +492,11 @@ cites(
 )
 
 
-@claim("abalone", "Layouts: standard, Belgian daisy, German daisy")
+@claim(
+    "abalone",
+    "Layouts (type the name in brackets): standard, Belgian daisy (belgian-daisy), German daisy "
+    "(german-daisy)",
+)
 async def _(tmp_path: Path) -> None:
     for layout in ("standard", "belgian-daisy", "german-daisy"):
         assert ABALONE.new(layout).board.count(1) == 14
