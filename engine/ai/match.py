@@ -219,9 +219,10 @@ def summary(game_name: str, level_number: int, opponent: str, tally: Tally) -> s
 @dataclass(frozen=True, slots=True)
 class Pairs:
     """How the pairs of games went. A pair plays the same dice (Atmalof) or opening with the
-    colours swapped, so a pair the same side won twice was won by that side's dice or first
-    move whoever played it, and only the pairs the level lost twice lost to the opponent
-    alone."""
+    colours swapped: a split pair went to the same colour whoever played it (its dice, the
+    first move, or play that did not make the most of the other colour's), and a pair lost
+    twice was lost with either colour. Which of these a split pair was, only replaying it
+    with a stronger player tells (docs/practice.md: a depth 4 won 7 of 10 such losses)."""
 
     both_won: int = 0
     first_won_both: int = 0  # side 0 (the first to move) won both games
