@@ -11,7 +11,7 @@ from bot.clock import ClockSpec
 from bot.errors import Refusal
 from bot.i18n import msg, say
 from bot.ladder_store import change_game
-from bot.referee.board_reply import as_lines, board_reply, prefixed
+from bot.referee.board_reply import Said, as_lines, board_reply, prefixed
 from bot.referee.context import MAX_REASON, Context, turn_words
 from bot.referee.moderation import moderated
 from bot.referee.replies import (
@@ -81,6 +81,9 @@ class Endings:
         if g.draw_offer != 1 - seat:
             raise Refusal("no_draw_offer", game_id=g.id)
         if accept:
+            if actor.is_bot:  # nobody saw the bot answer: say it, as its refusal is said
+                accepted = msg("notice.draw_accepted", actor=actor.name)
+                prefix = Said(f"{prefix}{say(accepted)}\n", [*as_lines(prefix), accepted])
             return await self.agree_draw(g, state, actor, seat, prefix)
         said = {"actor": actor.name}
         text, lines = prefixed(prefix, "draw_declined", said)

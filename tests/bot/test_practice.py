@@ -194,6 +194,20 @@ async def test_the_bot_answers_a_draw_offer_by_its_rule(referee: Referee) -> Non
         assert answers[1].notice == "draw_declined"
 
 
+async def test_the_bot_says_it_accepts_a_draw_before_the_result(referee: Referee) -> None:
+    """Nobody sees the bot press a button: its acceptance is a sentence of the ending, as
+    its refusal is one of its own, in every language (as data, then words)."""
+    await start(referee)
+    g = await referee.store.active_game(HERE.channel_id)
+    assert g is not None and Practice.draw_acceptable(g, await referee.ctx.state(g))  # even
+    answers = await shown(referee, HERE, await referee.offer_draw(HERE, ALICE))
+    ending = answers[1]
+    assert ending.kind is ReplyKind.GAME_END
+    keys = [line.key for line in ending.lines]
+    assert keys[0] == "notice.draw_accepted" and len(keys) > 1, keys
+    assert ending.text.startswith("bot accepts the draw.\nGame over: a draw"), ending.text
+
+
 async def test_a_rematch_of_a_practice_game_starts_at_once_with_the_other_side_first(
     referee: Referee,
 ) -> None:
