@@ -342,9 +342,7 @@ def _key(board: bytes, hands: tuple[int, int], to_move: int) -> bytes:
 def _draw_outcome(config: AtmalofConfig, quiet: int, history: tuple[bytes, ...]) -> Outcome | None:
     """The referee's draws (not the author's rules): repetition, then the move limit."""
     if config.repetition and len(history) > 4 and history.count(history[-1]) >= 3:
-        return Outcome(
-            Termination.REPETITION, None, "the same position occurred three times"
-        )
+        return Outcome(Termination.REPETITION, None, "the same position occurred three times")
     if config.move_limit and quiet >= 2 * config.move_limit:
         return Outcome(
             Termination.MOVE_LIMIT,
