@@ -122,6 +122,12 @@ def as_lines(text: str | Msg | list[Msg]) -> list[Msg]:
     return list(text)
 
 
+def said_after(prefix: str, sentence: Msg) -> Said:
+    """``prefix`` then ``sentence`` on a line of its own, as English and as data: a thing that
+    happened on a command's way (a flag that fell, the bot's answer), put before its reply."""
+    return Said(f"{prefix}{say(sentence)}\n", [*as_lines(prefix), sentence])
+
+
 def prefixed(prefix: str, notice: str, params: dict[str, Any]) -> tuple[str, list[Msg]]:
     """A notice after what a command did on its way (a roll it completed): the English text
     and the sentences as data."""

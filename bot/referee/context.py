@@ -22,7 +22,7 @@ from bot.i18n import Msg, msg, say, typed
 from bot.ladder_store import change_game
 from bot.lru import LRU
 from bot.referee import boards
-from bot.referee.board_reply import Said, as_lines, board_reply, removal_pending
+from bot.referee.board_reply import Said, as_lines, board_reply, removal_pending, said_after
 from bot.referee.boards import Renderer
 from bot.referee.records import iso
 from bot.referee.replies import (
@@ -304,7 +304,7 @@ class Context:
                 "notice.flag_fell_first",
                 {"actor": actor.name, "side": texts.side_msg(g.game, loser)},
             )
-            late = Said(f"{prefix}{say(fell)}\n", [*as_lines(prefix), fell])
+            late = said_after(prefix, fell)
             ended = await self.end(g, state, outcome, None, None, "timeout", prefix=late)
             ended.ok = False  # the command did not land; the result is public (not ephemeral)
             raise Preempted(ended)

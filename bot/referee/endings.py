@@ -11,7 +11,7 @@ from bot.clock import ClockSpec
 from bot.errors import Refusal
 from bot.i18n import msg, say
 from bot.ladder_store import change_game
-from bot.referee.board_reply import Said, as_lines, board_reply, prefixed
+from bot.referee.board_reply import as_lines, board_reply, prefixed, said_after
 from bot.referee.context import MAX_REASON, Context, turn_words
 from bot.referee.moderation import moderated
 from bot.referee.replies import (
@@ -82,8 +82,7 @@ class Endings:
             raise Refusal("no_draw_offer", game_id=g.id)
         if accept:
             if actor.is_bot:  # nobody saw the bot answer: say it, as its refusal is said
-                accepted = msg("notice.draw_accepted", actor=actor.name)
-                prefix = Said(f"{prefix}{say(accepted)}\n", [*as_lines(prefix), accepted])
+                prefix = said_after(prefix, msg("notice.draw_accepted", actor=actor.name))
             return await self.agree_draw(g, state, actor, seat, prefix)
         said = {"actor": actor.name}
         text, lines = prefixed(prefix, "draw_declined", said)

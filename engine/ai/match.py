@@ -246,9 +246,9 @@ def pairs(results: Sequence[int]) -> Pairs:
 
 def _pairs_line(results: Sequence[int]) -> str:
     """The pairs of games: won twice, split by the side that won both, lost twice."""
-    p = pairs(results)
-    if not any((p.both_won, p.first_won_both, p.second_won_both, p.both_lost, p.with_a_draw)):
+    if len(results) < 2:
         return ""
+    p = pairs(results)
     return (
         f"\n  pairs (the same dice or opening, colours swapped): {p.both_won} won twice, "
         f"{p.first_won_both + p.second_won_both} split (the first to move won both in "

@@ -16,6 +16,7 @@ import pytest
 
 import engine
 from bot.clock import ManualClock
+from bot.i18n import say
 from bot.ladder_store import ladders, rating_change, season_of
 from bot.referee import Referee
 from bot.referee.names import CONSOLE_BOT
@@ -206,6 +207,8 @@ async def test_the_bot_says_it_accepts_a_draw_before_the_result(referee: Referee
     keys = [line.key for line in ending.lines]
     assert keys[0] == "notice.draw_accepted" and len(keys) > 1, keys
     assert ending.text.startswith("bot accepts the draw.\nGame over: a draw"), ending.text
+    assert say(ending.lines[0], "hu") == "bot elfogadja a döntetlent."
+    assert say(ending.lines[0], "is") == "bot þiggur jafnteflið."
 
 
 async def test_a_rematch_of_a_practice_game_starts_at_once_with_the_other_side_first(

@@ -70,6 +70,7 @@ def test_a_match_keeps_each_games_result_in_order() -> None:
     tally = run_match("atmalof", 1, "random", 4, seed=2, nodes_scale=0.2)
     assert len(tally.results) == 4 and set(tally.results) <= {-1, 0, 1}
     assert tally.results.count(1) == tally.wins and tally.results.count(-1) == tally.losses
+    assert tally.results.count(0) == tally.draws
 
 
 def test_openings_are_reproducible_from_their_seed_and_differ_between_pairs() -> None:
