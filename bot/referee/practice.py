@@ -190,7 +190,7 @@ class Practice:
             raise Refusal("rematch_game_running")
         seat = g.seat_of(actor.id)
         if seat is None or seat == g.bot_seat:
-            raise Refusal("not_a_player", {"players": " vs ".join(g.names)})
+            raise Refusal("rematch_not_player", {"players": " vs ".join(g.names)})
         return await self.start(
             where,
             actor,

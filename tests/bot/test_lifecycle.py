@@ -102,6 +102,17 @@ async def test_a_rematch_swaps_who_starts(referee: Referee, store: Store) -> Non
     assert g.players == (BOB.id, ALICE.id) and g.rematch_of == ended.game_id
 
 
+async def test_only_the_last_games_players_can_ask_for_its_rematch(
+    referee: Referee, store: Store
+) -> None:
+    await start(referee)
+    await referee.resign(HERE, BOB)
+    refused = await referee.rematch(HERE, CAROL)
+    assert refused.refused and refused.ephemeral and refused.reason == "rematch_not_player"
+    assert refused.text.startswith("only the players of the last game here (alice vs bob)")
+    assert await store.open_challenge(HERE.channel_id) is None
+
+
 # --- turns ----------------------------------------------------------------------------------
 
 

@@ -224,6 +224,16 @@ async def test_a_rematch_of_a_practice_game_starts_at_once_with_the_other_side_f
     assert bot_moves(replies, 0)  # the bot, second last time, starts and has moved
 
 
+async def test_a_stranger_cannot_ask_for_the_rematch_of_someone_elses_practice_game(
+    referee: Referee,
+) -> None:
+    await start(referee)
+    await referee.resign(HERE, ALICE)
+    refused = await referee.rematch(HERE, CAROL)
+    assert refused.refused and refused.reason == "rematch_not_player", refused.text
+    assert await referee.store.active_game(HERE.channel_id) is None
+
+
 async def test_after_a_restart_the_bot_moves_when_it_is_its_turn(
     store: Store, store_url: str, clock: ManualClock
 ) -> None:
