@@ -105,6 +105,22 @@ class ConsoleTable:
             self.show(notice.reply)
         return len(notices)
 
+    async def greet(self, folder: Path | None = None) -> None:
+        """The banner, where this run's files go, then a game an earlier run left unfinished
+        at this table (its board: the players and whose turn): a player who finds the table
+        busy knows why."""
+        w = translations.words(self.lang)
+        self.say(w.t("console.banner"))
+        if folder is not None:
+            self.say(w.t("console.folder", path=folder))
+        try:
+            left = await self.referee.ongoing(TABLE)
+        except StoreUnavailable:  # logged by the store; catch_up says it
+            left = None
+        if left is not None:
+            self.say(say(msg("console.unfinished"), self.lang))
+            self.show(left)
+
     def actor(self, name: str) -> Actor:
         """The person called ``name`` (a valid name); players are kept for `challenge <name>`."""
         key = name_key(name)
@@ -287,7 +303,7 @@ async def play(
         db_path, out, image_dir, render=render, lang=lang, practice_nodes=practice_nodes
     )
     try:
-        print(translations.words(table.lang).t("console.banner"), file=out)
+        await table.greet()
         await table.catch_up()
         while True:
             text = await asyncio.to_thread(lines.readline)
@@ -341,9 +357,8 @@ def run_console(
             )
             reader = lines_of(stream)
             try:
-                w = translations.words(table.lang)
-                print(w.t("console.banner"), file=out)
-                print(w.t("console.folder", path=image_dir), file=out, flush=True)
+                runner.run(table.greet(image_dir))
+                out.flush()
                 runner.run(table.catch_up())
                 while True:
                     if interactive:

@@ -315,6 +315,13 @@ class Referee:
         """The current position of the channel's game (or its latest finished game)."""
         return await self.play.board(where)
 
+    async def ongoing(self, where: Where) -> Reply | None:
+        """The board of the game still being played here, or None: what a front end that
+        starts again shows first (the console's table, reopened on the same database)."""
+        if not await self.play.in_progress(where):
+            return None
+        return await self.board(where)
+
     async def legal_for(
         self, where: Where, actor: Actor, prefix: str = "", *, limit: int | None = MAX_CHOICES
     ) -> list[str]:

@@ -167,6 +167,10 @@ class Play:
         rules = engine.get_game(g.game)
         return [rules.notation(state, a) for a in rules.legal(state)]
 
+    async def in_progress(self, where: Where) -> bool:
+        """Whether a game is being played here (the console says so when it starts again)."""
+        return await self.ctx.store.active_game(where.channel_id) is not None
+
     async def board(self, where: Where) -> Reply:
         """The current position of the channel's game (or its latest finished game)."""
         g = await self.ctx.store.latest_game(where.channel_id)

@@ -83,6 +83,27 @@ def test_a_real_restart_of_python_m_bot_keeps_who_is_who(tmp_path: Path) -> None
     assert "Game over: alice (White) wins (Black resigned)." in out
 
 
+async def test_a_game_left_unfinished_is_shown_when_the_table_opens_again(tmp_path: Path) -> None:
+    db = tmp_path / "left.db"
+    first = await table(db, "alice: challenge bob morris first me\nbob: accept\nalice: place d7\n")
+    assert "still being played" not in first  # nothing was left before this run
+    second = await table(db, "quit\n")
+    banner, left = second.split("A game from an earlier run is still being played at this table")
+    assert "Console table" in banner and left.startswith(": play on, or resign it")
+    assert "bob (Black) to move" in left and "White 8 in hand, ● Black 9 in hand" in left
+    third = await table(db, "bob: resign\nquit\n")
+    fourth = await table(db, "quit\n")
+    assert "still being played" in third and "still being played" not in fourth
+
+
+def test_the_folder_is_said_before_the_game_left_unfinished(tmp_path: Path) -> None:
+    db = tmp_path / "left.db"
+    assert console(db, "alice: challenge bob atmalof first me\nbob: accept\n").returncode == 0
+    out = console(db, "quit\n").stdout.decode()
+    assert out.index("Console table") < out.index("(Pictures") < out.index("earlier run"), out
+    assert "alice (Red) to move" in out, out
+
+
 def test_console_ids_are_stable_and_never_discord_ids() -> None:
     assert console_id("Zoë") == console_id("zoë") == console_id("ZOË") == console_id("zoe\u0308")
     assert console_id("alice") != console_id("bob")
