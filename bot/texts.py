@@ -133,6 +133,11 @@ def outcome_msg(
     return Msg("outcome.draw", {"reason": reason})
 
 
+def who_msg(game: str, names: tuple[str, str], seat: int) -> Msg:
+    """A player of a game as its replies name them: "alice (White)"."""
+    return _who_msg(game, names, engine.get_game(game).side_names, seat)
+
+
 def _who_msg(game: str, names: tuple[str, str], sides: tuple[str, str], seat: int) -> Msg:
     """A player as a result names them: the side alone when the name is the side's (a record
     without names), else "alice (Red)"."""

@@ -98,7 +98,8 @@ class Effect:
     (that square was taken), ``removed`` (Morris: the point of the man taken, by a removal or a
     combined ``move ... x``), ``mill`` (Morris: the action closed a mill and a removal is owed),
     ``pushed`` (Abalone: opponent marbles pushed) and ``pushed_off`` (of those, how many left the
-    board). ``outcome`` is the result the action brought, if it ended the game.
+    board), ``flies`` (Morris: a side that may fly from now on, down to three men). ``outcome``
+    is the result the action brought, if it ended the game.
     """
 
     side: int
@@ -110,6 +111,7 @@ class Effect:
     mill: bool = False
     pushed: int = 0
     pushed_off: int = 0
+    flies: int | None = None
     outcome: Outcome | None = None
 
 

@@ -388,6 +388,11 @@ class Context:
         english = _named(said, rules.side_names[seat], g.names[seat])
         text = prefix + english
         lines = [*as_lines(prefix), move_msg(g, before, action, entry.roll, english)]
+        effect = rules.effect(before, action, entry.roll, after)
+        if effect.flies is not None and outcome is None:  # Morris: a side is down to three
+            side = effect.flies
+            lines.append(Msg("notice.may_fly", {"who": texts.who_msg(g.game, g.names, side)}))
+            text += "\n" + say(lines[-1])
         if g.takeback_offer is not None:  # a move answers a takeback request: it lapses
             lines.append(lapsed(g))
             text += "\n" + say(lines[-1])
@@ -409,7 +414,7 @@ class Context:
         last = await self.turn_shown(g, before, action, entry.roll, turn_start)
         shown = await board_reply(self, g, after, lines, last=last)
         happened: list[Event] = [Moved(seat, entry.action, entry.roll)]
-        if entry.roll is not None and rules.effect(before, action, entry.roll, after).lost_turn:
+        if entry.roll is not None and effect.lost_turn:
             happened.append(LostTurn(seat, entry.roll))
         if outcome is not None:
             happened.append(result_of(outcome))

@@ -137,14 +137,17 @@ class MorrisGame:
     def effect(
         self, before: MorrisState, action: MorrisAction, roll: int | None, after: MorrisState
     ) -> Effect:
-        """What ``action`` did (see ``Effect``): the man removed, or a mill that owes one."""
+        """What ``action`` did (see ``Effect``): the man removed, a mill that owes one, and a
+        side that may fly from now on (a removal left it three men, or its last placing did)."""
         taken = action.point if isinstance(action, Remove) else action.remove
         removed = None if taken is None else before.rules.layout.points[taken]
+        flies = [s for s in (0, 1) if _can_fly(after, s) and not _can_fly(before, s)]
         return Effect(
             before.to_move,
             notation(before, action),
             removed=removed,
             mill=pending_removal(after),
+            flies=flies[0] if flies else None,
             outcome=self.result(after),
         )
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 
 import engine
 from bot.referee import Referee
@@ -115,6 +116,52 @@ async def test_morris_mill_and_removal_in_one_command(referee: Referee) -> None:
         await play(referee, HERE, actor, text)
     both = await play(referee, HERE, ALICE, "place g7 x a1")
     assert both.ok and both.mentions == [BOB.id]
+
+
+def _until_a_side_may_fly(seed: int = 0) -> list[str]:
+    """Random Morris actions, each the engine's notation, up to the first after which a side
+    is down to three men and may fly (the engine's ``Effect.flies``)."""
+    rules = engine.get_game("morris")
+    for attempt in range(seed, seed + 500):
+        rng = random.Random(attempt)
+        state, said = rules.new("standard"), []
+        while rules.result(state) is None:
+            action = rng.choice(rules.legal(state))
+            after = rules.apply(state, action)
+            said.append(rules.notation(state, action))
+            if rules.effect(state, action, None, after).flies is not None:
+                return said
+            state = after
+    raise AssertionError("no random game left a side three men")
+
+
+async def test_a_morris_side_down_to_three_men_is_told_it_may_fly(referee: Referee) -> None:
+    await start(referee, "morris")
+    rules = engine.get_game("morris")
+    state = rules.new("standard")
+    actions = _until_a_side_may_fly()
+    for n, text in enumerate(actions, 1):
+        mover = state.to_move
+        reply = await play(referee, HERE, (ALICE, BOB)[mover], text)
+        assert reply.ok, reply.text
+        state = rules.apply(state, rules.parse(state, text))
+        flying = [line for line in reply.lines if line.key == "notice.may_fly"]
+        assert bool(flying) == (n == len(actions)), (text, reply.text)
+    three = 1 - mover  # the last action took the man that left the other side three
+    name = ("alice (White)", "bob (Black)")[three]
+    assert f"{name} is down to three men and may now fly" in reply.text, reply.text
+    assert bin(state.men[three]).count("1") == 3 and not state.hand[three]
+
+
+async def test_no_flying_notice_where_flying_is_off(referee: Referee) -> None:
+    await start(referee, "morris", options={"flying": "off"})
+    rules = engine.get_game("morris")
+    state = rules.new("standard", flying="off")
+    for text in _until_a_side_may_fly():  # the same actions: nobody had three men before
+        reply = await play(referee, HERE, (ALICE, BOB)[state.to_move], text)
+        assert reply.ok and "may now fly" not in reply.text, reply.text
+        state = rules.apply(state, rules.parse(state, text))
+    assert 3 in (bin(state.men[0]).count("1"), bin(state.men[1]).count("1"))
 
 
 async def test_restart_in_the_middle_of_a_game(db_path: str, clock) -> None:
