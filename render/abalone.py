@@ -239,7 +239,7 @@ class AbaloneRenderer(BoardRenderer):
         moves = _moves(last)
         mover = last.before.to_move
         pushed = [(a, b) for a, b in moves if marble_at(last.before, a) != mover]
-        cells = sorted(last.action.cells)
+        cells = last.action.cells  # in the notation's order, as the record writes them
         span = cells[0] if len(cells) == 1 else f"{cells[0]}-{cells[-1]}"
         where = w.t(f"dir.{last.action.direction}")
         me = self.sides(w)[mover]

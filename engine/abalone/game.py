@@ -241,10 +241,10 @@ class AbaloneGame:
     def describe(self, state: AbaloneState, action: Push, roll: int | None = None) -> str:
         cells, d, inline = self._shape(action)
         side, other = SIDE_NAMES[state.to_move], SIDE_NAMES[1 - state.to_move]
-        ordered = sorted(cells)
-        span = CELL_NAMES[ordered[0]]
-        if len(ordered) > 1:
-            span += f"-{CELL_NAMES[ordered[-1]]}"
+        # The line's ends in the order its notation gives them (the record and `history` say
+        # "push c5 c3 w": an in-line move from its trailing marble to its leading one).
+        named = action.cells
+        span = named[0] if len(named) == 1 else f"{named[0]}-{named[-1]}"
         word = DIRECTION_WORDS[d]
         extended = state.board + _BORDER
         if not inline or illegal_reason(extended, state.to_move + 1, action):

@@ -662,17 +662,34 @@ def test_describe_a_push_and_a_push_off() -> None:
     )
     state = position("c4", "c5 c6 c7", to_move=1)
     assert GAME.describe(state, GAME.parse(state, "push c7 c5 w")) == (
-        "White pushes c5-c7 west: one Black marble moves back."
+        "White pushes c7-c5 west: one Black marble moves back."
     )
     state = position("c1", "c2 c3 c4", to_move=1, lost=(2, 0))
     assert GAME.describe(state, GAME.parse(state, "push c4 c2 w")) == (
-        "White pushes c2-c4 west: one Black marble falls off the board (Black has lost 3)."
+        "White pushes c4-c2 west: one Black marble falls off the board (Black has lost 3)."
     )
     state = position("c1 c2", "c3 c4 c5", to_move=1)
     assert GAME.describe(state, GAME.parse(state, "c5c4")) == (
-        "White pushes c3-c5 west: two Black marbles move back, one off the board "
+        "White pushes c5-c3 west: two Black marbles move back, one off the board "
         "(Black has lost 1)."
     )
+
+
+def test_a_move_names_its_line_as_its_notation_does_however_it_was_typed() -> None:
+    """The live sentence and `history` (the stored notation) give a line's ends in one order:
+    an in-line move from its trailing marble to its leading one, a broadside as the notation
+    sorts it."""
+    state = GAME.new("standard")
+    for typed, said in [
+        ("push c3 c5 w", "c5-c3 west"),
+        ("push c5 c3 w", "c5-c3 west"),
+        ("push c5 c3 ne", "c3-c5 north-east"),
+        ("push c3 c5 ne", "c3-c5 north-east"),
+    ]:
+        action = GAME.parse(state, typed)
+        first, last = GAME.notation(state, action).split()[1:3]
+        assert f"{first}-{last}" in said
+        assert GAME.describe(state, action) == f"Black moves {said}."
 
 
 def test_moved_marbles_lists_own_then_pushed_marbles() -> None:
