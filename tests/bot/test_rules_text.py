@@ -211,6 +211,28 @@ async def _(tmp_path: Path) -> None:
     assert (junior.rows, junior.cols, junior.line) == (6, 6, 5)
     assert (atmalos.rows, atmalos.cols, atmalos.line) == (9, 9, 7)
     assert ATMALOF.new("custom", rows=8, cols=8).rows == 8
+    example = ATMALOF.new("custom", rows="8", cols="8", line="5", pieces="30")  # as typed
+    assert (example.rows, example.cols, example.line, example.hands) == (8, 8, 5, (30, 30))
+    beyond = ATMALOF.new("custom", beyond_rows=2, beyond_cols=0)
+    drop = ATMALOF.parse(beyond, "drop col 3")
+    assert ATMALOF.die_faces(beyond, drop) == 5  # rows 6 and 7 are beyond the die
+    assert ATMALOF.die_faces(beyond, ATMALOF.parse(beyond, "drop row 3")) == 7
+
+
+@claim("atmalof", "In every variant tiebreak=both plays on until both players have every piece")
+async def _(tmp_path: Path) -> None:
+    drops = [("row 1", 1), ("row 2", 2), ("row 1", 3), ("row 2", 4), ("row 1", 5), ("row 2", 6),
+             ("row 3", 1), ("row 4", 2), ("row 3", 3), ("row 4", 4)]  # fmt: skip
+    ends = {}
+    for tiebreak in ("either", "both"):
+        state = ATMALOF.new("custom", pieces=5, tiebreak=tiebreak)
+        for n, (line, roll) in enumerate(drops, 1):
+            state = ATMALOF.apply(state, ATMALOF.parse(state, f"drop {line}"), roll)
+            if ATMALOF.result(state) is not None:
+                ends[tiebreak] = n
+                break
+    assert ends == {"either": 9, "both": 10}  # Red's fifth piece; then Blue's fifth
+    assert ATMALOF.new("junior", tiebreak="both").config.tiebreak == "both"
 
 
 @claim("atmalof", "The referee's own rules, not the author's")
