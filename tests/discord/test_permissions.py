@@ -39,6 +39,7 @@ from tests.discord.play import button, message_with_buttons
 ROBOT = Person(900_000_000_000_000_009, "botty")
 DM_TEXT = "Games are played in a server channel"
 NOT_PLAYER = "you are not playing in this game"
+REMATCH_STRANGER = "only the players of the last game here (Alice vs Bob) can ask for its rematch"
 NOT_TURN = "'s turn, not yours"
 _channels = itertools.count(710_000_000_000_000_000)
 
@@ -260,6 +261,12 @@ def play_cells(mover: Ok | No, waiting: Ok | No) -> dict[str, Ok | No]:
     return cells(No(NOT_PLAYER), mover=mover, waiting=waiting, **ELSEWHERE, **NO_BOTS)
 
 
+def rematch_cells() -> dict[str, Ok | No]:
+    """Either player of the finished game may ask; anyone else is told who can."""
+    ok = Ok("challenges")
+    return cells(No(REMATCH_STRANGER), mover=ok, waiting=ok, **ELSEWHERE, **NO_BOTS)
+
+
 def read_cells(text: str = "") -> dict[str, Ok | No]:
     """Anyone in the channel may look; elsewhere there is nothing to see."""
     return cells(Ok(text), **ELSEWHERE, **NO_BOTS)
@@ -414,15 +421,14 @@ COLUMNS = (
     Column(
         "rematch",
         finished,
-        play_cells(Ok("challenges"), Ok("challenges"))
-        | {k: No(REMATCH_ELSEWHERE) for k in ELSEWHERE},
+        rematch_cells() | {k: No(REMATCH_ELSEWHERE) for k in ELSEWHERE},
     ),
     Column(
         "button:rematch",
         finished,
-        play_cells(Ok("challenges"), Ok("challenges"))
+        rematch_cells()
         | {k: No(REMATCH_ELSEWHERE) for k in ELSEWHERE}
-        | BUTTON_BOT,
+        | {"bot": No(REMATCH_STRANGER)},
     ),
     Column("claim", abandoned, play_cells(No("it is your turn"), Ok("abandoned"))),
     Column("history", fresh("morris"), read_cells("page 1 of 1")),
