@@ -533,6 +533,16 @@ def _parse_drop(words: list[str]) -> Drop:
             if word.startswith(prefix) and _is_number(word[len(prefix) :], 3):
                 words = [prefix, word[len(prefix) :]]
                 break
+    if len(words) > 2 and words[0] in _AXIS_WORDS and _is_number(words[1], 3):
+        # "drop row 4 please": the drop is there, only a word too many
+        axis = _AXIS_WORDS[words[0]]
+        command = f"drop {axis} {_parse_number(words[1], 'row' if axis == 'row' else 'column')}"
+        raise ParseError(
+            f"{_shown(words[2])} is not part of a drop: type {command}",
+            "extra_words",
+            token=shown_token(words[2]),
+            command=command,
+        )
     if len(words) != 2 or words[0] not in _AXIS_WORDS:
         raise ParseError("expected: drop row <k> or drop col <k>", "expected", verb="drop")
     axis = _AXIS_WORDS[words[0]]

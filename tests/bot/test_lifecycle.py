@@ -128,6 +128,9 @@ async def test_strangers_and_players_out_of_turn_are_refused_privately(
     assert not illegal.ok and illegal.ephemeral and "(1,1)" in illegal.text
     garbage = await referee.act(HERE, ALICE, "fly to the moon")
     assert not garbage.ok and garbage.ephemeral
+    polite = await referee.act(HERE, ALICE, "drop row 1 please")
+    assert polite.refused and polite.ephemeral
+    assert polite.text == "'please' is not part of a drop: type drop row 1", polite.text
     after = await store.active_game(HERE.channel_id)
     assert after.version == before.version and after.seq == 0
 

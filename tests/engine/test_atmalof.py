@@ -870,3 +870,21 @@ def test_random_playouts_keep_the_invariants(seed: int, variant: str, tiebreak: 
                 counts = [len(fours(state, side)) for side in (0, 1)]
                 expected = None if counts[0] == counts[1] else counts.index(max(counts))
                 assert outcome.winner == expected
+
+
+def test_a_drop_with_a_word_too_many_says_which_word_and_what_to_type() -> None:
+    state = GAME.new()
+    for typed, token, command in [
+        ("drop row 1 please", "please", "drop row 1"),
+        ("drop column 04 now", "now", "drop col 4"),
+        ("drop c 3 x y", "x", "drop col 3"),
+    ]:
+        with pytest.raises(ParseError) as refused:
+            GAME.parse(state, typed)
+        assert refused.value.code == "extra_words"
+        assert refused.value.params == {"token": token, "command": command}
+        assert str(refused.value) == f"'{token}' is not part of a drop: type {command}"
+        GAME.parse(state, command)  # what it says to type is a drop
+    with pytest.raises(ParseError) as other:
+        GAME.parse(state, "drop sideways 1 2")
+    assert other.value.code == "expected"
