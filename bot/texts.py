@@ -15,6 +15,7 @@ from bot.i18n import Msg, coded, say
 from bot.i18n.replies import refusal_words
 from bot.store import GameRow
 from engine import EngineError, Outcome, Termination
+from engine.atmalof import fours as atmalof_fours
 
 if TYPE_CHECKING:
     from bot.referee.replies import Rated
@@ -89,12 +90,32 @@ def side_msg(game: str, seat: int) -> Msg:
 
 
 def result_line(
-    g: GameRow, sides: tuple[str, str], outcome: Outcome, *, voided: str | None = None
+    g: GameRow,
+    sides: tuple[str, str],
+    outcome: Outcome,
+    *,
+    voided: str | None = None,
+    state: Any = None,
 ) -> Msg:
-    """ "Game over: alice (Red) wins (Blue resigned)."."""
+    """ "Game over: alice (Red) wins (Blue resigned)."; with the final ``state``, a tie-break
+    says what each side counted."""
     options = json.loads(g.options or "{}")
-    said = outcome_msg(g.game, g.names, sides, outcome, options, voided=voided)
+    counted = None
+    if state is not None and outcome.termination is Termination.TIEBREAK:
+        counted = tiebreak_counts(g.game, state)
+    said = outcome_msg(g.game, g.names, sides, outcome, options, voided=voided, counted=counted)
     return Msg("board.game_over", {"outcome": said})
+
+
+def tiebreak_counts(game: str, state: Any) -> dict[str, Any]:
+    """The lines each side counted in an Atmalof tie-break (runs of L-1), for its ending."""
+    return {
+        "n": state.line - 1,
+        "side0": side_msg(game, 0),
+        "a": len(atmalof_fours(state, 0)),
+        "side1": side_msg(game, 1),
+        "b": len(atmalof_fours(state, 1)),
+    }
 
 
 def outcome_msg(
@@ -105,13 +126,15 @@ def outcome_msg(
     options: Mapping[str, Any] | None = None,
     *,
     voided: str | None = None,
+    counted: Mapping[str, Any] | None = None,
 ) -> Msg:
     """ "alice (Red) wins (Blue resigned)", "a draw (...)", "no result (aborted by ...)" as
     data: the reason is the engine's or the referee's English, said elsewhere by how the game
     ended (``end.<termination>``). ``options``: the game's full options, for what an ending
     names (Atmalof's line length: "five in a row"). ``voided``: the moderator's reason when
     the log's ending event is a void ("" if it gave none), which ends by ``aborted`` too but
-    is said as a void ("voided by a moderator: ...")."""
+    is said as a void ("voided by a moderator: ..."). ``counted``: an Atmalof tie-break's
+    counts (``tiebreak_counts``), said with it."""
     english = outcome.reason.rstrip(".")
     loser: Any = ""
     if outcome.winner is not None:
@@ -124,6 +147,9 @@ def outcome_msg(
     if voided is not None and outcome.termination is Termination.ABORTED:
         key = "end.voided_why" if voided else "end.voided"
         params["why"] = voided
+    if counted:
+        key = "end.tiebreak_counted"
+        params.update(counted)
     reason = coded(key, english, **params)
     if outcome.winner is not None:
         who = _who_msg(game, names, sides, outcome.winner)

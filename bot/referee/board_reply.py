@@ -63,7 +63,7 @@ async def board_reply(
             lines.append(msg("board.frozen_clocks" if clocks else "board.frozen"))
         mentions.append(g.players[to_move])
     elif outcome is not None:
-        lines.append(texts.result_line(g, sides, outcome, voided=voided))
+        lines.append(texts.result_line(g, sides, outcome, voided=voided, state=state))
         change = await ladder_store.rating_change(ctx.store, g.id)
         if change is not None:
             rated = rated_event(change)

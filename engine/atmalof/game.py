@@ -73,17 +73,17 @@ Action = Drop | Move
 SIDE_NAMES = ("Red", "Blue")
 _CELL_CHARS = ".RB"
 _NUMBER_WORDS = {
-    2: ("two", "twos"),
-    3: ("three", "threes"),
-    4: ("four", "fours"),
-    5: ("five", "fives"),
-    6: ("six", "sixes"),
-    7: ("seven", "sevens"),
-    8: ("eight", "eights"),
-    9: ("nine", "nines"),
-    10: ("ten", "tens"),
-    11: ("eleven", "elevens"),
-    12: ("twelve", "twelves"),
+    2: "two",
+    3: "three",
+    4: "four",
+    5: "five",
+    6: "six",
+    7: "seven",
+    8: "eight",
+    9: "nine",
+    10: "ten",
+    11: "eleven",
+    12: "twelve",
 }
 _GRAMMAR = "expected: drop row <k>, drop col <k>, move <row,col> <row,col> or move <row,col> <dir>"
 _DIRECTION_ALIASES = {
@@ -203,11 +203,9 @@ def _shown(token: str, limit: int = 24) -> str:
     return f"'{shown_token(token, limit)}'"
 
 
-def _count_word(n: int, plural: bool = True) -> str:
-    words = _NUMBER_WORDS.get(n)
-    if words is None:
-        return f"{n}s" if plural else str(n)
-    return words[1] if plural else words[0]
+def _count_word(n: int) -> str:
+    """A length in words ("four in a row", "lines of four"); digits past the table."""
+    return _NUMBER_WORDS.get(n, str(n))
 
 
 # --- the rules ---------------------------------------------------------------------------------
@@ -278,15 +276,15 @@ def _tiebreak_outcome(
     ]
     winner = None if counts[0] == counts[1] else (0 if counts[0] > counts[1] else 1)
     reason = (
-        f"Tie-break: Red {counts[0]} {_count_word(config.line - 1, counts[0] != 1)}, "
-        f"Blue {counts[1]}{note}"
+        f"the tie-break count of lines of {_count_word(config.line - 1)}: "
+        f"Red {counts[0]}, Blue {counts[1]}{note}"
     )
     return Outcome(Termination.TIEBREAK, winner, reason)
 
 
 def _line_outcome(side: int, length: int) -> Outcome:
     return Outcome(
-        Termination.LINE, side, f"{SIDE_NAMES[side]} made {_count_word(length, False)} in a row"
+        Termination.LINE, side, f"{SIDE_NAMES[side]} made {_count_word(length)} in a row"
     )
 
 

@@ -6,6 +6,7 @@ import json
 import random
 
 import engine
+from bot.i18n import say
 from bot.referee import Referee
 from bot.referee.records import stored_record
 from bot.store import SqliteStore, Store
@@ -55,6 +56,27 @@ async def test_atmalof_tiebreak_when_pieces_run_out(referee: Referee, store: Sto
         end = await random_game(referee, HERE, PLAYERS, seed)
         terminations.add((await store.game(end.game_id)).termination)
     assert Termination.TIEBREAK in terminations
+
+
+async def test_a_tiebreak_ending_says_what_each_side_counted(
+    referee: Referee, store: Store
+) -> None:
+    small = {"rows": 4, "cols": 4, "beyond_rows": 0, "beyond_cols": 0, "pieces": 4, "line": 4}
+    for seed in range(12):
+        await start(referee, "atmalof", variant="custom", options=small)
+        end = await random_game(referee, HERE, PLAYERS, seed)
+        g = await store.game(end.game_id)
+        if g.termination == Termination.TIEBREAK:
+            break
+    else:
+        raise AssertionError("no random game ended by the tie-break")
+    rules = engine.get_game("atmalof")
+    state = rules.from_text(g.position)
+    red, blue = (len(engine.atmalof.fours(state, side)) for side in (0, 1))
+    counted = f"the tie-break count of lines of three: Red {red}, Blue {blue}"
+    assert counted in end.text, end.text
+    [result] = [line for line in end.lines if line.key == "board.game_over"]
+    assert f"a 3 bábuból álló sorok összeszámolása: Piros {red}, Kék {blue}" in say(result, "hu")
 
 
 async def test_morris_and_abalone_random_games_reach_an_end(referee: Referee, store: Store) -> None:

@@ -382,7 +382,10 @@ def test_the_22nd_piece_on_the_board_stops_the_game() -> None:
     assert after.on_board(0) == 22
     outcome = GAME.result(after)
     assert outcome is not None and outcome.termination is Termination.TIEBREAK
-    assert outcome.winner is None and outcome.reason == "Tie-break: Red 0 fours, Blue 0"
+    assert (
+        outcome.winner is None
+        and outcome.reason == "the tie-break count of lines of four: Red 0, Blue 0"
+    )
     assert GAME.legal(after) == []
 
 
@@ -398,7 +401,7 @@ def test_more_fours_wins_the_tiebreak() -> None:
     outcome = GAME.result(after)
     assert outcome is not None
     assert outcome.termination is Termination.TIEBREAK and outcome.winner == 0
-    assert outcome.reason == "Tie-break: Red 2 fours, Blue 1"
+    assert outcome.reason == "the tie-break count of lines of four: Red 2, Blue 1"
     assert fours(after, 1) == [tuple((7, c) for c in range(1, 5))]
 
 
@@ -412,7 +415,7 @@ def test_crossing_fours_sharing_a_piece_count_two() -> None:
         ((1, 4), (2, 4), (3, 4), (4, 4)),
         ((4, 1), (4, 2), (4, 3), (4, 4)),
     ]
-    assert GAME.result(s).reason == "Tie-break: Red 2 fours, Blue 0"  # type: ignore[union-attr]
+    assert GAME.result(s).reason == "the tie-break count of lines of four: Red 2, Blue 0"  # type: ignore[union-attr]
 
 
 def test_runs_of_three_or_five_are_not_fours() -> None:
@@ -432,7 +435,7 @@ def test_fours_on_diagonals_count() -> None:
     assert len(fours(after, 0)) == 0 and len(fours(after, 1)) == 1
     outcome = GAME.result(after)
     assert outcome is not None and outcome.winner == 1
-    assert outcome.reason == "Tie-break: Red 0 fours, Blue 1"
+    assert outcome.reason == "the tie-break count of lines of four: Red 0, Blue 1"
 
 
 def test_equal_fours_is_a_draw() -> None:
@@ -441,7 +444,9 @@ def test_equal_fours_is_a_draw() -> None:
     )
     outcome = GAME.result(drop(s, "drop row 7", 6))
     assert outcome is not None and outcome.termination is Termination.TIEBREAK
-    assert outcome.is_draw and outcome.reason == "Tie-break: Red 1 four, Blue 1"
+    assert (
+        outcome.is_draw and outcome.reason == "the tie-break count of lines of four: Red 1, Blue 1"
+    )
 
 
 def test_a_last_drop_that_makes_five_wins_by_line_not_tiebreak() -> None:
@@ -487,7 +492,7 @@ def test_both_trigger_with_a_side_that_cannot_move_goes_to_the_count() -> None:
     assert outcome is not None and outcome.termination is Termination.TIEBREAK
     assert outcome.winner == 1
     assert outcome.reason == (
-        "Tie-break: Red 0 fives, Blue 1 (Red has no piece in hand and no move)"
+        "the tie-break count of lines of five: Red 0, Blue 1 (Red has no piece in hand and no move)"
     )
     assert GAME.legal(s) == []
 
@@ -535,7 +540,10 @@ def test_atmalos_tiebreak_counts_sixes() -> None:
     nine = "\n".join(["RRRRRR..."] + ["........."] * 7 + ["........R"])
     opts = dict(rows=9, cols=9, line=7, pieces=7)
     outcome = GAME.result(position(nine, variant="custom", **opts))  # type: ignore[arg-type]
-    assert outcome is not None and outcome.reason == "Tie-break: Red 1 six, Blue 0"
+    assert (
+        outcome is not None
+        and outcome.reason == "the tie-break count of lines of six: Red 1, Blue 0"
+    )
 
 
 def test_custom_dice_follow_rows_cols_and_beyond() -> None:

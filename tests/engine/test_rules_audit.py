@@ -49,7 +49,9 @@ def test_atmalof_two_fours_in_one_row_count_separately(gap: str) -> None:
     after = drop(state, "drop row 1", 4)
     outcome = ATMALOF.result(after)
     assert outcome is not None and outcome.termination is Termination.TIEBREAK
-    assert outcome.winner == 0 and outcome.reason.startswith("Tie-break: Red 2 fours, Blue 0")
+    assert outcome.winner == 0 and outcome.reason.startswith(
+        "the tie-break count of lines of four: Red 2, Blue 0"
+    )
 
 
 def test_atmalof_four_directions_through_one_piece_count_four() -> None:
@@ -66,7 +68,7 @@ def test_atmalof_four_directions_through_one_piece_count_four() -> None:
     )
     outcome = ATMALOF.result(after)
     assert outcome is not None and outcome.winner == 0
-    assert outcome.reason == "Tie-break: Red 4 fours, Blue 0"
+    assert outcome.reason == "the tie-break count of lines of four: Red 4, Blue 0"
 
 
 def test_atmalof_tiebreak_counts_runs_of_exactly_line_minus_one() -> None:
@@ -80,7 +82,10 @@ def test_atmalof_tiebreak_counts_runs_of_exactly_line_minus_one() -> None:
     assert fours(after, 1) == []
     outcome = ATMALOF.result(after)
     assert outcome is not None and outcome.termination is Termination.TIEBREAK
-    assert outcome.reason == "Tie-break: Red 1 five, Blue 0" and outcome.winner == 0
+    assert (
+        outcome.reason == "the tie-break count of lines of five: Red 1, Blue 0"
+        and outcome.winner == 0
+    )
 
 
 def test_atmalof_a_four_filling_a_short_corner_diagonal_counts() -> None:

@@ -176,7 +176,9 @@ def test_a_tie_break_draws_every_counted_four_with_its_number() -> None:
     assert len(red) == 1 and len(blue) == 1
     # Ending the game by a tie-break needs every piece placed; draw the counted runs anyway
     # through a referee-style outcome so the overlay's placement is what is checked.
-    outcome = engine.Outcome(Termination.TIEBREAK, None, "Tie-break: Red 1 four, Blue 1")
+    outcome = engine.Outcome(
+        Termination.TIEBREAK, None, "the tie-break count of lines of four: Red 1, Blue 1"
+    )
     img = render.board_image("atmalof", state, outcome=outcome)
     lay = render.layout("atmalof", state)
     theme = THEMES["dark"]
