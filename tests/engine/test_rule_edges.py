@@ -38,8 +38,8 @@ def test_a_drop_that_leaves_the_opponent_no_hand_and_no_move_ends_the_game() -> 
     assert outcome is not None and outcome.termination is Termination.TIEBREAK
     assert outcome.winner == 1  # Blue's row 3 is a run of five, Red has none
     assert (
-        outcome.reason
-        == "the tie-break count of lines of five: Red 0, Blue 1 (Red has no piece in hand and no move)"
+        outcome.reason == "the tie-break count of lines of five: Red 0, Blue 1 "
+        "(Red has no piece in hand and no move)"
     )
     assert ATMALOF.legal(after) == []
 
