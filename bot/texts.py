@@ -159,6 +159,12 @@ def outcome_msg(
     return Msg("outcome.draw", {"reason": reason})
 
 
+def players_msg(names: Sequence[str]) -> Msg:
+    """A game's two players as a refusal or summary names them: "alice vs bob", "alice –
+    bob", in the reader's language."""
+    return Msg("players.pair", {"first": names[0], "second": names[1]})
+
+
 def who_msg(game: str, names: tuple[str, str], seat: int) -> Msg:
     """A player of a game as its replies name them: "alice (White)"."""
     return _who_msg(game, names, engine.get_game(game).side_names, seat)

@@ -284,7 +284,7 @@ class Challenges:
             raise Refusal("rematch_game_running")
         seat = g.seat_of(actor.id)
         if seat is None:
-            raise Refusal("rematch_not_player", {"players": " vs ".join(g.names)})
+            raise Refusal("rematch_not_player", {"players": texts.players_msg(g.names)})
         waiting = await self.ctx.store.open_challenge(where.channel_id)
         if waiting is not None and waiting.rematch_of == g.id:
             if waiting.challenger_id != actor.id:

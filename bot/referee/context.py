@@ -265,7 +265,10 @@ class Context:
         seat = g.seat_of(actor.id)
         if seat is None:
             raise Refusal(
-                "not_a_player", {"players": " vs ".join(g.names)}, game_id=g.id, version=g.version
+                "not_a_player",
+                {"players": texts.players_msg(g.names)},
+                game_id=g.id,
+                version=g.version,
             )
         if g.frozen_at is not None:
             raise Refusal("frozen", game_id=g.id, version=g.version)

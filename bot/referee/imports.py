@@ -20,7 +20,7 @@ from bot.referee.proof import problem_msg, verdict_lines
 from bot.referee.records import record_void_reason
 from bot.referee.replays import MAX_GIF_BYTES, replay_gif
 from bot.referee.replies import Reply, Where
-from bot.texts import outcome_msg
+from bot.texts import outcome_msg, players_msg
 from engine import EngineError, Outcome, get_game
 from engine.record import MAX_ACTIONS, MAX_JSON_CHARS, Record, RecordError, replay, verify
 from render import Last
@@ -58,7 +58,7 @@ class Imports:
             verdict = verify(record)
         except EngineError as exc:  # a game module refusing what verify did not foresee
             raise Refusal("import_uncheckable", {"name": name, "exc": str(exc)}) from exc
-        players = " vs ".join(p.name for p in record.players)
+        players = players_msg([p.name for p in record.players])
         lines = [  # the verdict first: a picture must never read as proof of a forged result
             *verdict_lines(verdict),
             msg(

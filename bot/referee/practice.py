@@ -24,7 +24,7 @@ from typing import Any
 
 import engine
 import engine.ai
-from bot import limits
+from bot import limits, texts
 from bot.errors import BrokenGame, Conflict, Refusal, StoreUnavailable
 from bot.i18n import msg
 from bot.lru import LRU
@@ -190,7 +190,7 @@ class Practice:
             raise Refusal("rematch_game_running")
         seat = g.seat_of(actor.id)
         if seat is None or seat == g.bot_seat:
-            raise Refusal("rematch_not_player", {"players": " vs ".join(g.names)})
+            raise Refusal("rematch_not_player", {"players": texts.players_msg(g.names)})
         return await self.start(
             where,
             actor,

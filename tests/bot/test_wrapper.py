@@ -22,7 +22,9 @@ async def test_a_refusal_carries_its_reason_code_and_parameters(referee: Referee
     await start(referee, "morris")
     stranger = await referee.act(HERE, CAROL, "place d7")
     assert not stranger.ok and stranger.ephemeral
-    assert stranger.reason == "not_a_player" and stranger.params == {"players": "alice vs bob"}
+    assert stranger.reason == "not_a_player"
+    assert say(stranger.params["players"]) == "alice vs bob"  # the pair, said per language
+    assert say(stranger.params["players"], "hu") == "alice – bob"
     assert stranger.text == "you are not playing in this game (alice vs bob)"
     out_of_turn = await referee.act(HERE, BOB, "place d7")
     assert out_of_turn.reason == "not_your_turn"
