@@ -162,10 +162,14 @@ class _Scene:
             img,
             self.theme,
             self.size,
-            move_label(self.moves, self.outcome is not None, self.w),
+            self.label(),
             self._status(),
             fill,
         )
+
+    def label(self) -> str:
+        """The footer's move number, said with the status line beside it."""
+        return move_label(self.moves, self.outcome is not None, self.w, after=bool(self.lasts))
 
     def _status(self) -> Status:
         """The renderer's status line; a voided game's is the shared "no result" one, which is

@@ -269,8 +269,10 @@ def _split(text: str) -> tuple[str, str]:
     return text, ""
 
 
-def move_label(ply: int, over: bool, w: Words) -> str:
-    """ "Move 13" while the game runs (the action about to be made); "13 moves" at the end."""
+def move_label(ply: int, over: bool, w: Words, *, after: bool = False) -> str:
+    """ "13 moves" at the end; while the game runs, the number of the move the status line
+    beside it says: the one just made when it tells that move (``after``; the history
+    numbers it so too), else the one about to be made ("Move 1" on an empty board)."""
     if over:
         return w.t("move.total", n=ply)
-    return w.t("move.current", n=ply + 1)
+    return w.t("move.current", n=ply if after and ply else ply + 1)

@@ -277,3 +277,23 @@ def test_an_aborted_or_voided_game_is_drawn_and_described_as_no_result() -> None
     plain = render.board_png("morris", state, outcome=aborted, size=300)
     voided = render.board_png("morris", state, outcome=aborted, voided=True, size=300)
     assert plain != voided  # the footer says which
+
+
+def test_the_move_number_is_the_one_the_status_line_tells() -> None:
+    """Beside "White placed d7" the footer says "Move 1", the number `history` gives it; on an
+    empty board it is the move about to be made, and at the end the count of moves."""
+    game = engine.get_game("morris")
+    before = game.new()
+    action = game.parse(before, "place d7")
+    after = game.apply(before, action)
+    w = words("en")
+
+    def label(state, last, moves, outcome=None) -> str:
+        scene = render._Scene("morris", state, last, "light", 480, None, outcome, "grid", moves, w)
+        return scene.label()
+
+    assert label(before, None, 0) == "Move 1"
+    assert label(after, Last(before, action), 1) == "Move 1"
+    assert label(after, None, 1) == "Move 2"  # no last move shown: the next one
+    resigned = engine.Outcome(engine.Termination.RESIGNATION, 0, "Black resigned")
+    assert label(after, Last(before, action), 1, resigned) == "1 move"
