@@ -386,14 +386,18 @@ class MorrisRenderer(BoardRenderer):
         if labels != "letters":
             rows.append("  a   b   c   d   e   f   g")
         sides = self.marked_sides(w)
+        counts = [men_in_hand(state, 0), men_in_hand(state, 1)]
         key = "text.hands_remove" if pending_removal(state) else "text.hands"
+        if not any(counts):  # every man placed: the men on the board count (three fly)
+            counts = [len(men(state, 0)), len(men(state, 1))]
+            key = "text.men_remove" if pending_removal(state) else "text.men"
         rows.append(
             w.t(
                 key,
                 side0=sides[0],
-                a=men_in_hand(state, 0),
+                a=counts[0],
                 side1=sides[1],
-                b=men_in_hand(state, 1),
+                b=counts[1],
                 side=sides[state.to_move],
             )
         )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import random
 
 import pytest
 
@@ -192,3 +193,19 @@ def _distance(state, last) -> float:
     names = engine.morris.layout(state).points
     (ax, ay), (bx, by) = lay.centres[names[last.action.src]], lay.centres[names[last.action.dst]]
     return ((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5
+
+
+def test_the_text_board_counts_men_on_the_board_once_all_are_placed() -> None:
+    """While placing, the men in hand; after, the men on the board, which say who may fly."""
+    game = engine.get_game("morris")
+    state = game.new()
+    assert render.text_board("morris", state).endswith(
+        "○ White 9 in hand, ● Black 9 in hand; ○ White to move"
+    )
+    rng = random.Random(3)
+    while game.result(state) is None and (state.hand[0] or state.hand[1] or state.ply % 2):
+        state = game.apply(state, rng.choice(game.legal(state)))
+    assert not state.hand[0] and not state.hand[1]
+    on_board = [bin(state.men[s]).count("1") for s in (0, 1)]
+    last = render.text_board("morris", state).splitlines()[-1]
+    assert last.startswith(f"○ White {on_board[0]} on board, ● Black {on_board[1]} on board; ")
