@@ -280,9 +280,11 @@ class Challenges:
         )
         if g is None or g.channel_id != where.channel_id:
             raise Refusal("no_finished_game")
-        if g.status == "active":
-            raise Refusal("rematch_game_running")
         seat = g.seat_of(actor.id)
+        if g.status == "active":  # a player finishes it first; a stranger is not in it
+            if seat is None:
+                raise Refusal("not_a_player", {"players": texts.players_msg(g.names)})
+            raise Refusal("rematch_game_running")
         if seat is None:
             raise Refusal("rematch_not_player", {"players": texts.players_msg(g.names)})
         waiting = await self.ctx.store.open_challenge(where.channel_id)

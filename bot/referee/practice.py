@@ -186,10 +186,13 @@ class Practice:
             return await self.challenges.rematch(where, actor, game_id)
         if g.channel_id != where.channel_id:
             raise Refusal("no_finished_game")
-        if g.status == "active":
-            raise Refusal("rematch_game_running")
         seat = g.seat_of(actor.id)
-        if seat is None or seat == g.bot_seat:
+        stranger = seat is None or seat == g.bot_seat
+        if g.status == "active":  # a player finishes it first; a stranger is not in it
+            if stranger:
+                raise Refusal("not_a_player", {"players": texts.players_msg(g.names)})
+            raise Refusal("rematch_game_running")
+        if stranger:
             raise Refusal("rematch_not_player", {"players": texts.players_msg(g.names)})
         return await self.start(
             where,
