@@ -268,6 +268,11 @@ class Challenges:
         text = texts.notice_text(code, said)
         return Reply(text=text, notice=code, params=said, challenge_id=c.id)
 
+    async def challenged_by(self, where: Where, actor: Actor) -> bool:
+        """Whether the challenge waiting here is ``actor``'s own (their `abort` withdraws it)."""
+        c = await self.ctx.store.open_challenge(where.channel_id)
+        return c is not None and c.challenger_id == actor.id
+
     async def rematch(self, where: Where, actor: Actor, game_id: int | None = None) -> Reply:
         """Challenge the other player of the latest finished game here, starter swapped.
 

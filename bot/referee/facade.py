@@ -380,7 +380,10 @@ class Referee:
     async def abort(self, where: Where, actor: Actor, *, request_id: str | None = None) -> Reply:
         """End the game unrated, allowed to a player who has not acted yet: a player who has
         moved (an Atmalof drop with its roll counts) could otherwise abort to escape a bad
-        roll. An announced roll is rolled first (``_playing``), so it counts too."""
+        roll. An announced roll is rolled first (``_playing``), so it counts too. Before the
+        game starts, the challenger's `abort` withdraws their challenge (as `decline` does)."""
+        if await self.challenges.challenged_by(where, actor):
+            return await self.challenges.decline(where, actor)
         return await self.endings.abort(where, actor)
 
     @command()

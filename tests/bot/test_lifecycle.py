@@ -102,6 +102,19 @@ async def test_a_rematch_swaps_who_starts(referee: Referee, store: Store) -> Non
     assert g.players == (BOB.id, ALICE.id) and g.rematch_of == ended.game_id
 
 
+async def test_the_challengers_abort_withdraws_the_waiting_challenge(
+    referee: Referee, store: Store
+) -> None:
+    made = await referee.challenge(HERE, ALICE, "morris", opponent=BOB)
+    assert made.ok, made.text
+    other = await referee.abort(HERE, BOB)  # the challenged player answers with decline
+    assert other.refused and other.reason == "challenge_not_accepted", other.text
+    assert await store.open_challenge(HERE.channel_id) is not None
+    withdrawn = await referee.abort(HERE, ALICE)
+    assert withdrawn.ok and withdrawn.notice == "challenge_withdrawn", withdrawn.text
+    assert await store.open_challenge(HERE.channel_id) is None
+
+
 async def test_only_the_last_games_players_can_ask_for_its_rematch(
     referee: Referee, store: Store
 ) -> None:
