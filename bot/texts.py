@@ -165,11 +165,6 @@ def players_msg(names: Sequence[str]) -> Msg:
     return Msg("players.pair", {"first": names[0], "second": names[1]})
 
 
-def who_msg(game: str, names: tuple[str, str], seat: int) -> Msg:
-    """A player of a game as its replies name them: "alice (White)"."""
-    return _who_msg(game, names, engine.get_game(game).side_names, seat)
-
-
 def _who_msg(game: str, names: tuple[str, str], sides: tuple[str, str], seat: int) -> Msg:
     """A player as a result names them: the side alone when the name is the side's (a record
     without names), else "alice (Red)"."""

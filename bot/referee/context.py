@@ -383,7 +383,8 @@ class Context:
             )
         elif extra:  # a drop that keeps the turn (never in Atmalof) restarts the waiting clock
             changes["deadline"] = spec.deadline(g.turn_started_at, g.banks[seat])
-        outcome = rules.result(after)
+        effect = rules.effect(before, action, entry.roll, after)  # its outcome is the result
+        outcome = effect.outcome
         events: list[NewEvent] = []
         if outcome is not None:
             changes.update(_ending(outcome, now))
@@ -391,10 +392,8 @@ class Context:
         english = _named(said, rules.side_names[seat], g.names[seat])
         text = prefix + english
         lines = [*as_lines(prefix), move_msg(g, before, action, entry.roll, english)]
-        effect = rules.effect(before, action, entry.roll, after)
         if effect.flies is not None and outcome is None:  # Morris: a side is down to three
-            side = effect.flies
-            lines.append(Msg("notice.may_fly", {"who": texts.who_msg(g.game, g.names, side)}))
+            lines.append(Msg("notice.may_fly", {"who": texts.seat_msg(g, effect.flies)}))
             text += "\n" + say(lines[-1])
         if g.takeback_offer is not None:  # a move answers a takeback request: it lapses
             lines.append(lapsed(g))

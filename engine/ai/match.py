@@ -221,8 +221,9 @@ class Pairs:
     """How the pairs of games went. A pair plays the same dice (Atmalof) or opening with the
     colours swapped: a split pair went to the same colour whoever played it (its dice, the
     first move, or play that did not make the most of the other colour's), and a pair lost
-    twice was lost with either colour. Which of these a split pair was, only replaying it
-    with a stronger player tells (docs/practice.md: a depth 4 won 7 of 10 such losses)."""
+    twice was lost with either colour. Replaying only the lost games with another player
+    cannot tell which: any different move re-deals the luck (docs/practice.md, eighth
+    session)."""
 
     both_won: int = 0
     first_won_both: int = 0  # side 0 (the first to move) won both games
