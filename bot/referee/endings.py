@@ -9,7 +9,7 @@ import engine
 from bot import texts
 from bot.clock import ClockSpec
 from bot.errors import Refusal
-from bot.i18n import msg, say
+from bot.i18n import Msg, msg, say
 from bot.ladder_store import change_game
 from bot.referee.board_reply import as_lines, board_reply, prefixed, said_after
 from bot.referee.context import MAX_REASON, Context, turn_words
@@ -74,9 +74,16 @@ class Endings:
         )
 
     async def answer_draw(
-        self, where: Where, actor: Actor, accept: bool, *, version: int | None = None
+        self,
+        where: Where,
+        actor: Actor,
+        accept: bool,
+        *,
+        version: int | None = None,
+        refusal: Msg | None = None,
     ) -> Reply:
-        """Accept or decline the draw your opponent offered (``version``: from the button)."""
+        """Accept or decline the draw your opponent offered (``version``: from the button).
+        ``refusal``: the sentence that declines, when the bot says why (``Practice``)."""
         g, state, seat, prefix = await self.ctx.playing(where, actor, version=version)
         if g.draw_offer != 1 - seat:
             raise Refusal("no_draw_offer", game_id=g.id)
@@ -85,7 +92,11 @@ class Endings:
                 prefix = said_after(prefix, msg("notice.draw_accepted", actor=actor.name))
             return await self.agree_draw(g, state, actor, seat, prefix)
         said = {"actor": actor.name}
-        text, lines = prefixed(prefix, "draw_declined", said)
+        if refusal is None:
+            text, lines = prefixed(prefix, "draw_declined", said)
+        else:
+            said = dict(refusal.params)
+            text, lines = prefix + say(refusal), [*as_lines(prefix), refusal]
         changes = {"draw_offer": None, "updated_at": self.ctx.now()}
         g = await change_game(self.ctx.store, g, changes, request=self.ctx.request(g, text, lines))
         return Reply(

@@ -128,15 +128,17 @@ class Search:
 
     # --- the driver ----------------------------------------------------------------------
 
-    def run(self, state: Any) -> SearchResult:
-        """The best action found for the side to move in ``state`` within the budget."""
+    def run(self, state: Any, *, valued: bool = False) -> SearchResult:
+        """The best action found for the side to move in ``state`` within the budget. With one
+        legal action there is nothing to choose and its value is not searched (0.0) unless
+        ``valued``: a caller that asks how a position stands needs it."""
         actions = self.game.legal(state)
         if not actions:
             raise ValueError("the game is over: there is no action to choose")
         self.deadline = self.clock() + self.budget.seconds
         order = sorted(actions, key=lambda a: -self.ev.priority(state, a))
         best, best_value, done = order[0], -INF, 0
-        if len(order) == 1:
+        if len(order) == 1 and not valued:
             return SearchResult(best, 0.0, 0, 0)
         for depth in range(1, self.budget.depth + 1):
             scores: dict[int, float] = {}

@@ -15,12 +15,13 @@ from typing import Any
 import pytest
 
 import engine
+import engine.ai
 from bot.clock import ManualClock
 from bot.i18n import say
 from bot.ladder_store import ladders, rating_change, season_of
 from bot.referee import Referee
 from bot.referee.names import CONSOLE_BOT
-from bot.referee.practice import Practice
+from bot.referee.practice import DRAW_FROM_PLY
 from bot.referee.replies import Actor, Moved, Reply, ReplyKind, Result, Where
 from bot.referee.thinker import Thinker
 from bot.store import Store, open_store
@@ -182,25 +183,45 @@ async def test_the_bot_allows_a_takeback(referee: Referee) -> None:
     assert await referee.legal_moves(HERE, ALICE)  # alice to move again
 
 
-async def test_the_bot_answers_a_draw_offer_by_its_rule(referee: Referee) -> None:
+async def test_the_bot_declines_a_draw_offered_before_its_game_is_under_way(
+    referee: Referee,
+) -> None:
+    """A draw offered at the first move is not agreed: the bot says why, and from when."""
     await start(referee)
-    g = await referee.store.active_game(HERE.channel_id)
-    assert g is not None
-    fair = Practice.draw_acceptable(g, await referee.ctx.state(g))
     answers = await shown(referee, HERE, await referee.offer_draw(HERE, ALICE))
-    assert len(answers) == 2, [a.text for a in answers]
-    if fair:
-        assert answers[1].kind is ReplyKind.GAME_END
-    else:
-        assert answers[1].notice == "draw_declined"
+    assert [a.notice for a in answers] == ["draw_offered", "draw_declined"]
+    assert answers[1].lines[-1].key == "notice.draw_declined_early"
+    assert answers[1].text == (
+        "bot declines the draw: the game has only begun. It considers a draw from move 19."
+    )
+    assert say(answers[1].lines[-1], "eo").startswith("bot rifuzas la remizon: la partio")
+    g = await referee.store.active_game(HERE.channel_id)
+    assert g is not None and g.draw_offer is None and g.status == "active"
 
 
-async def test_the_bot_says_it_accepts_a_draw_before_the_result(referee: Referee) -> None:
+async def play_until(referee: Referee, bot_better: bool, alice_level: int, seed: int) -> None:
+    """Morris past its placing (the ply from which the bot weighs a draw), alice playing at
+    ``alice_level``, until the bot stands better (``bot_better``) or not, by its own look."""
+    rng = random.Random(seed)
+    for _ in range(120):
+        g = await referee.store.active_game(HERE.channel_id)
+        assert g is not None, "the game ended first"
+        assert g.bot_seat is not None
+        state = await referee.ctx.state(g)
+        weighed = g.ply >= DRAW_FROM_PLY["morris"]
+        if weighed and (engine.ai.standing("morris", state, g.bot_seat) > 0) == bot_better:
+            return
+        action = engine.ai.choose("morris", state, alice_level, rng.randrange(10**6), nodes=300)
+        move = str(engine.get_game("morris").notation(state, action))
+        await shown(referee, HERE, await referee.act(HERE, ALICE, move))
+    raise AssertionError("the position never came")
+
+
+async def test_the_bot_accepts_a_draw_when_it_does_not_stand_better(referee: Referee) -> None:
     """Nobody sees the bot press a button: its acceptance is a sentence of the ending, as
     its refusal is one of its own, in every language (as data, then words)."""
-    await start(referee)
-    g = await referee.store.active_game(HERE.channel_id)
-    assert g is not None and Practice.draw_acceptable(g, await referee.ctx.state(g))  # even
+    await start(referee, level=1)
+    await play_until(referee, bot_better=False, alice_level=5, seed=1)
     answers = await shown(referee, HERE, await referee.offer_draw(HERE, ALICE))
     ending = answers[1]
     assert ending.kind is ReplyKind.GAME_END
@@ -209,6 +230,20 @@ async def test_the_bot_says_it_accepts_a_draw_before_the_result(referee: Referee
     assert ending.text.startswith("bot accepts the draw.\nGame over: a draw"), ending.text
     assert say(ending.lines[0], "hu") == "bot elfogadja a döntetlent."
     assert say(ending.lines[0], "is") == "bot þiggur jafnteflið."
+    me = Actor(BOT.id, "me")
+    refused = await referee.practice(HERE, me, "morris", bot=BOT)
+    assert refused.refused and refused.reason == "challenge_yourself"
+
+
+async def test_the_bot_declines_a_draw_when_it_stands_better(referee: Referee) -> None:
+    await start(referee, "morris", level=3)
+    await play_until(referee, bot_better=True, alice_level=1, seed=2)
+    answers = await shown(referee, HERE, await referee.offer_draw(HERE, ALICE))
+    assert [a.notice for a in answers] == ["draw_offered", "draw_declined"]
+    assert answers[0].text == "alice offers a draw." and answers[0].buttons == []
+    assert answers[1].text == "bot declines the draw: it thinks it stands better."
+    g = await referee.store.active_game(HERE.channel_id)
+    assert g is not None and g.draw_offer is None  # the game goes on
 
 
 async def test_a_rematch_of_a_practice_game_starts_at_once_with_the_other_side_first(
@@ -275,25 +310,6 @@ async def test_the_bot_must_not_be_the_player(referee: Referee) -> None:
     me = Actor(BOT.id, "me")
     refused = await referee.practice(HERE, me, "morris", bot=BOT)
     assert refused.refused and refused.reason == "challenge_yourself"
-
-
-async def test_the_bot_declines_a_draw_when_it_stands_better(referee: Referee) -> None:
-    await start(referee, "morris", level=3)
-    rng = random.Random(2)
-    for _ in range(60):  # alice plays at random until the bot's evaluation favours it
-        g = await referee.store.active_game(HERE.channel_id)
-        assert g is not None, "the game ended before the bot stood better"
-        if not Practice.draw_acceptable(g, await referee.ctx.state(g)):
-            break
-        moves = await referee.legal_moves(HERE, ALICE)
-        await shown(referee, HERE, await referee.act(HERE, ALICE, rng.choice(moves)))
-    else:
-        raise AssertionError("the bot never stood better")
-    answers = await shown(referee, HERE, await referee.offer_draw(HERE, ALICE))
-    assert [a.notice for a in answers] == ["draw_offered", "draw_declined"]
-    assert answers[0].text == "alice offers a draw." and answers[0].buttons == []
-    g = await referee.store.active_game(HERE.channel_id)
-    assert g is not None and g.draw_offer is None  # the game goes on
 
 
 @pytest.mark.sqlite_only
