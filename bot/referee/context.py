@@ -24,7 +24,7 @@ from bot.lru import LRU
 from bot.referee import boards
 from bot.referee.board_reply import Said, as_lines, board_reply, removal_pending, said_after
 from bot.referee.boards import Renderer
-from bot.referee.records import iso
+from bot.referee.records import iso, outcome_of, void_reason
 from bot.referee.replies import (
     Actor,
     Event,
@@ -57,6 +57,7 @@ MAX_REASON = 300
 STALE_ROLL_AFTER = 5.0  # seconds after which the sweeper completes an announced roll itself
 REQUESTS_KEPT_FOR = 24 * 3600.0  # answered request ids older than this are forgotten
 REQUESTS_PRUNED_PER_SWEEP = 500  # ... at most this many per sweep (a short write)
+ENDED_RECENTLY = 3600.0  # a player's command this long after their game ended is told its end
 POSITIONS_KEPT = 2000  # positions kept in memory (any other is replayed from the store)
 
 
@@ -246,10 +247,26 @@ class Context:
         said = msg("notice.broken_game", seq=broken.seq, action=typed(broken.action))
         return Reply(text=say(said), lines=[said], ok=False, game_id=g.id, version=g.version)
 
-    async def no_game(self, where: Where) -> Refusal:
-        """Why there is nothing to play here: no game, or a challenge not accepted yet."""
+    async def no_game(self, where: Where, actor: Actor | None = None) -> Refusal:
+        """Why there is nothing to play here: a challenge not accepted yet; the ``actor``'s own
+        game here, ended in the last ``ENDED_RECENTLY`` seconds (a move typed as the opponent
+        won or a flag fell: told how it ended, not that no game is running); or no game."""
         if await self.store.open_challenge(where.channel_id) is not None:
             return Refusal("challenge_not_accepted")
+        last = await self.store.latest_game(where.channel_id) if actor is not None else None
+        if (
+            last is not None
+            and actor is not None
+            and last.status != "active"
+            and last.seat_of(actor.id) is not None
+            and self.now() - (last.ended_at or 0.0) < ENDED_RECENTLY
+            and (outcome := outcome_of(last)) is not None
+        ):
+            sides = engine.get_game(last.game).side_names
+            options = json.loads(last.options or "{}")
+            voided = await void_reason(self.store, last)
+            said = texts.outcome_msg(last.game, last.names, sides, outcome, options, voided=voided)
+            return Refusal("game_over", {"outcome": said}, game_id=last.id)
         return Refusal("no_game")
 
     async def playing(
@@ -261,7 +278,7 @@ class Context:
         instead (``Preempted``)."""
         g = await self.store.active_game(where.channel_id)
         if g is None:
-            raise await self.no_game(where)
+            raise await self.no_game(where, actor)
         seat = g.seat_of(actor.id)
         if seat is None:
             raise Refusal(

@@ -155,6 +155,33 @@ async def test_no_game_here(referee: Referee) -> None:
         assert not reply.ok and reply.ephemeral and "no game" in reply.text
 
 
+async def test_a_players_command_after_their_game_ended_says_how_it_ended(
+    referee: Referee, clock: ManualClock
+) -> None:
+    """A move typed just as the game ended (the opponent resigned, a flag fell) is answered
+    with the ending, not with "no game running"; a stranger, or an hour later, hears that."""
+    await start(referee, "morris")
+    await referee.resign(HERE, BOB)
+    late = await referee.act(HERE, ALICE, "place d7")
+    assert late.refused and late.ephemeral and late.reason == "game_over", late.text
+    assert late.text == (
+        "your game here has ended: alice (White) wins (Black resigned); ask for a rematch, "
+        "or challenge someone"
+    )
+    assert (await referee.resign(HERE, BOB)).reason == "game_over"
+    assert (await referee.act(HERE, CAROL, "place d7")).reason == "no_game"
+    clock.advance(3601)
+    assert (await referee.act(HERE, ALICE, "place d7")).reason == "no_game"
+
+
+async def test_a_game_a_moderator_stopped_is_told_so_to_its_late_player(referee: Referee) -> None:
+    await start(referee, "morris")
+    await referee.moderator_abort(HERE, MOD, "wrong channel")
+    late = await referee.act(HERE, ALICE, "place d7")
+    assert late.reason == "game_over"
+    assert "ended: no result (aborted by moderator mod: wrong channel);" in late.text
+
+
 async def test_legal_for_lists_the_movers_actions_only(referee: Referee) -> None:
     await start(referee, "morris")
     assert await referee.legal_for(HERE, BOB) == []

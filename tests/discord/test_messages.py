@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.clock import ManualClock
 from bot.referee.replies import Actor, Where
-from tests.discord.conftest import ALICE, BOB, MODERATOR
+from tests.discord.conftest import ALICE, BOB, CAROL, MODERATOR
 from tests.discord.harness import CHANNEL_ID, GUILD_ID, Harness, Person
 from tests.discord.play import PNG, button, message_with_buttons, start_game
 
@@ -31,8 +31,11 @@ async def test_a_flag_found_by_the_late_players_own_command_is_announced_in_publ
     assert "Bob (Black) wins (White ran out of time)" in shown.text
     assert any(data.startswith(PNG) for _, _, data in late.files)  # with the board
     assert await harness.bot.post_notices() == 0  # type: ignore[attr-defined]  # said once
-    again = await harness.slash(ALICE, "place", point="d7")
-    assert again.all_ephemeral and "no game" in again.text
+    again = await harness.slash(ALICE, "place", point="d7")  # told how it ended, privately
+    assert again.all_ephemeral, again.text
+    assert "your game here has ended: Bob (Black) wins (White ran out of time)" in again.text
+    stranger = await harness.slash(CAROL, "place", point="d7")
+    assert stranger.all_ephemeral and "no game running" in stranger.text
 
 
 async def test_the_opponent_sees_changed_options_in_the_challenge_and_the_start(

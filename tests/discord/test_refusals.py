@@ -110,7 +110,9 @@ async def test_a_moderator_can_abort_a_game(harness: Harness) -> None:
     await start_game(harness, ALICE, BOB, "atmalof")
     ended = await harness.slash(MODERATOR, "referee abort", reason="players left")
     assert not ended.first.ephemeral, ended.text
-    assert await refused(harness, ALICE, "drop row", k=2) == texts.NO_GAME  # nothing to play
+    told = await refused(harness, ALICE, "drop row", k=2)  # nothing to play: how it ended
+    assert told.startswith("your game here has ended: no result (aborted by moderator"), told
+    assert await refused(harness, CAROL, "drop row", k=2) == texts.NO_GAME
 
 
 async def test_a_moderator_can_award_a_game(harness: Harness) -> None:
