@@ -518,12 +518,13 @@ class Referee:
     async def history(
         self,
         where: Where,
-        page: int = 1,
+        page: int | None = None,
         *,
         game_id: int | None = None,
         request_id: str | None = None,
     ) -> Reply:
-        """The game's moves with their times, ``HISTORY_PAGE`` to a page (1 is the first)."""
+        """The game's moves with their times, ``HISTORY_PAGE`` to a page (1 is the first; None
+        the last)."""
         return await self.proof.history(where, page, game_id=game_id)
 
     @command()

@@ -386,8 +386,8 @@ async def dispatch(
     if head == "board":
         return await referee.board(where)
     if head == "history":
-        page = _number(answer) if rest else 1
-        if page is None or len(rest) > 1:
+        page = _number(answer) if rest else None
+        if (rest and page is None) or len(rest) > 1:
             raise Refusal("console_history_usage")
         return await referee.history(where, page)
     if head == "record":

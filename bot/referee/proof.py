@@ -33,14 +33,17 @@ class Proof:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
 
-    async def history(self, where: Where, page: int = 1, *, game_id: int | None = None) -> Reply:
-        """The game's moves with their times, ``HISTORY_PAGE`` to a page (1 is the first)."""
+    async def history(
+        self, where: Where, page: int | None = None, *, game_id: int | None = None
+    ) -> Reply:
+        """The game's moves with their times, ``HISTORY_PAGE`` to a page (1 is the first; None
+        the last, where the moves a player asks about are)."""
         g = await self.ctx.game_here(where, game_id)
         if g is None:
             raise Refusal("no_game")
         rows = await self.ctx.store.actions(g.id)
         pages = max(1, -(-len(rows) // HISTORY_PAGE))
-        page = min(max(1, int(page)), pages)
+        page = pages if page is None else min(max(1, int(page)), pages)
         chunk = rows[(page - 1) * HISTORY_PAGE : page * HISTORY_PAGE]
         lost = self._lost_turns(g, rows) if any(a.roll is not None for a in chunk) else set()
         lines = [

@@ -329,6 +329,20 @@ async def test_history_pages_are_clamped_to_the_game(referee: Referee) -> None:
         assert len(reply.text.splitlines()) <= HISTORY_PAGE + 3
 
 
+async def test_history_opens_at_its_latest_page(referee: Referee) -> None:
+    """A player asks what just happened: without a page, history shows the last one, at the
+    console too; page 1 is the start."""
+    await start(referee, "morris")
+    await random_game(referee, HERE, {ALICE.id: ALICE, BOB.id: BOB}, seed=3)
+    latest = (await referee.history(HERE)).text
+    pages = int(latest.split(" of ", 1)[1].split(")")[0])
+    assert pages >= 2 and f"(page {pages} of {pages})" in latest
+    g = await referee.store.latest_game(HERE.channel_id)
+    assert g is not None and f"{g.seq}. " in latest  # the last move is on it
+    assert (await referee.handle(HERE, ALICE, "history")).text == latest
+    assert f"(page 1 of {pages})" in (await referee.handle(HERE, ALICE, "history 1")).text
+
+
 def test_replays_are_bounded_in_frames_and_bytes() -> None:
     from bot.discord_ui.cogs.info import MAX_REPLAY_BYTES
 

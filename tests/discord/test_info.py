@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 
 from bot.clock import ManualClock
+from bot.referee.context import HISTORY_PAGE
 from bot.referee.replies import Where
 from bot.rules_text import ATMALOF_LICENCE
 from tests.discord.conftest import ALICE, BOB, CAROL, MODERATOR
 from tests.discord.harness import CHANNEL_ID, GUILD_ID, Harness
-from tests.discord.play import start_game
+from tests.discord.play import start_game, to_move
 
 DEFERRED = 5
 
@@ -51,6 +52,21 @@ async def test_history_and_verify_answer_about_the_game(harness: Harness) -> Non
     assert "d7" in history.text.lower()
     verified = await harness.slash(CAROL, "verify")
     assert verified.text.strip() and not verified.first.ephemeral
+
+
+async def test_history_without_a_page_shows_the_latest_moves(harness: Harness) -> None:
+    await start_game(harness, ALICE, BOB, "morris")
+    for _ in range(HISTORY_PAGE + 2):  # two pages of the history
+        mover, commands = await to_move(harness, (ALICE, BOB), CHANNEL_ID)
+        assert mover is not None, "the game ended"
+        await harness.slash(mover, "play", command=commands[0])
+    g = await harness.bot.referee.store.latest_game(CHANNEL_ID)
+    assert g is not None and g.seq > HISTORY_PAGE
+    latest = await harness.slash(CAROL, "history")
+    pages = -(-g.seq // HISTORY_PAGE)
+    assert f"(page {pages} of {pages})" in latest.text and f"{g.seq}. " in latest.text
+    first = await harness.slash(CAROL, "history", page=1)
+    assert f"(page 1 of {pages})" in first.text and "1. " in first.text
 
 
 async def test_replay_defers_then_sends_the_animation(harness: Harness) -> None:

@@ -60,9 +60,9 @@ class Info(commands.Cog):
 
     @app_commands.command(name="history", description="The moves of this channel's game so far")
     @expensive("history")
-    @app_commands.describe(page="Page of the history, 1 is the start")
+    @app_commands.describe(page="Page of the history: 1 is the start, the latest if left out")
     async def history(
-        self, interaction: discord.Interaction[Any], page: Range[int, 1, 1000] = 1
+        self, interaction: discord.Interaction[Any], page: Range[int, 1, 1000] | None = None
     ) -> None:
         reply = await self.bot.referee.history(where_of(interaction), page)
         await self.bot.answer(interaction, reply, title=msg("title.history"))
