@@ -227,7 +227,7 @@ async def _moves(
         prefix = " ".join(words).lower()
     moves = await referee.legal_moves(where, actor)
     if not moves:
-        raise Refusal("console_no_moves")
+        raise await referee.why_no_moves(where, actor)
     if prefix:
         shown = [m for m in moves if m.startswith(prefix)]
         shown += [m for m in moves if prefix in m and not m.startswith(prefix)]

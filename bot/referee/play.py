@@ -167,6 +167,29 @@ class Play:
         rules = engine.get_game(g.game)
         return [rules.notation(state, a) for a in rules.legal(state)]
 
+    async def why_no_moves(self, where: Where, actor: Actor) -> Refusal:
+        """Why ``legal_moves`` lists nothing for ``actor``, as the one reason that holds: no
+        game here (or how theirs ended), not a player, a frozen game, the other side's turn;
+        else a roll or a moderator is awaited. It changes nothing (a waiting roll stays)."""
+        g = await self.ctx.store.active_game(where.channel_id)
+        if g is None:
+            return await self.ctx.no_game(where, actor)
+        seat = g.seat_of(actor.id)
+        if seat is None:
+            return Refusal("not_a_player", {"players": texts.players_msg(g.names)}, game_id=g.id)
+        if g.frozen_at is not None:
+            return Refusal("frozen", game_id=g.id)
+        if g.pending is None:
+            try:
+                state = await self.ctx.state(g)
+            except BrokenGame:
+                return Refusal("broken_game", game_id=g.id)
+            if state.to_move != seat:
+                return Refusal(
+                    "not_your_turn", {"player": texts.seat_msg(g, state.to_move)}, game_id=g.id
+                )
+        return Refusal("console_no_moves", game_id=g.id)
+
     async def in_progress(self, where: Where) -> bool:
         """Whether a game is being played here (the console says so when it starts again)."""
         return await self.ctx.store.active_game(where.channel_id) is not None

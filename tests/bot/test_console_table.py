@@ -430,4 +430,21 @@ async def test_moves_pages_through_a_long_list(tmp_path: Path) -> None:
     page2 = text.split("alice: 80 legal moves (page 2 of 2):\n")[1].split("[private]")[0]
     assert len(page2.replace("\n", " ").split(",")) == 20
     assert "legal moves match 'push b1':" in text
-    assert "(refused) no moves for you now" in text  # bob is not to move
+    assert "bob: moves\n[private] (refused) it is alice (Black)'s turn, not yours" in text
+
+
+async def test_moves_says_the_one_reason_there_are_none(tmp_path: Path) -> None:
+    script = (
+        "carol: moves\nalice: challenge bob morris first me\nbob: moves\nbob: accept\n"
+        "carol: moves\nalice: resign\nbob: moves\n"
+    )
+    text = await table(tmp_path / "g.db", script)
+    private = "[private] (refused) "
+    refused = [line[len(private) :] for line in text.splitlines() if line.startswith(private)]
+    assert refused == [
+        "there is no game running here: challenge someone, or practise against the bot",
+        "the game has not started: the challenge waiting here must be accepted first",
+        "you are not playing in this game (alice vs bob)",
+        "your game here has ended: bob (Black) wins (White resigned); ask for a rematch, or "
+        "challenge someone",
+    ], text
