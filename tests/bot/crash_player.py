@@ -51,7 +51,10 @@ async def main(path: str, seed: int, mode: str = "run") -> None:
             reply = await referee.roll_pending(TABLE)
         if reply.ok:
             g = await store.game(reply.game_id)
-            print(f"ACK {g.id} {g.seq} {g.last_hash}", flush=True)
+            # the move's own row: a game-ending move is followed in the chain by the ending's
+            # event, so the game's head (last_hash) is then not a move's hash
+            digest = await store.live_hash(g.id, g.seq)
+            print(f"ACK {g.id} {g.seq} {digest}", flush=True)
             acks += 1
 
 
