@@ -16,6 +16,7 @@ from bot.i18n.replies import refusal_words
 from bot.store import GameRow
 from engine import EngineError, Outcome, Termination
 from engine.atmalof import fours as atmalof_fours
+from engine.record import stored_options
 
 if TYPE_CHECKING:
     from bot.referee.replies import Rated
@@ -202,6 +203,16 @@ def rolls_dice(game: str, state: Any) -> bool:
     """Whether the game rolls dice in play (Atmalof's drops), not only for the coin toss."""
     rules = engine.get_game(game)
     return any(rules.die_faces(state, a) is not None for a in rules.legal(state))
+
+
+def seed_matters(g: GameRow) -> bool:
+    """Whether the game's secret seed decides anything: a coin toss, or dice its rules roll.
+    Only then do its start and end show the commitment and the seed: a Morris or Abalone game
+    with a chosen starter rolls nothing, and a commitment there only raised questions."""
+    if g.toss is not None or g.rolls:
+        return True
+    rules = engine.get_game(g.game)
+    return rolls_dice(g.game, rules.new(g.variant, **stored_options(g.game, json.loads(g.options))))
 
 
 def turn_line(g: GameRow, sides: tuple[str, str], to_move: int) -> Msg:

@@ -69,7 +69,8 @@ async def board_reply(
             rated = rated_event(change)
             events.append(rated)
             lines += texts.rating_lines(rated, g.names)
-        lines.append(texts.seed_line(g))
+        if texts.seed_matters(g):
+            lines.append(texts.seed_line(g))
         buttons.append(ButtonSpec("Rematch", ButtonKind.REMATCH, g.id, g.version, "primary"))
     theme, lang = await ctx.look(g.guild_id)  # the server's, for the picture
     view = (

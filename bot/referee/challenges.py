@@ -118,8 +118,9 @@ class Challenges:
                 first=first,
                 n=int(self.ctx.challenge_ttl // 60),
             ),
-            msg("challenge.commitment", commitment=dice.commitment(seed)),
         ]
+        if starter == "random" or texts.rolls_dice(rules.name, state):  # the seed will count
+            lines.append(msg("challenge.commitment", commitment=dice.commitment(seed)))
         changed = texts.options_line(rules.name, state.variant, full_options)
         if changed:
             lines.append(changed)
@@ -445,7 +446,7 @@ def opening(
 
 def start_lines(g: GameRow, state: Any, toss: int | None) -> list[Msg]:
     """What a game's start says above its first board: the seats, changed options, the toss
-    and the dice commitment."""
+    and the dice commitment (when dice or a toss use the seed: ``texts.seed_matters``)."""
     lines = [
         msg(
             "start.players",
@@ -461,8 +462,7 @@ def start_lines(g: GameRow, state: Any, toss: int | None) -> list[Msg]:
     if toss is not None:
         lines.append(msg("start.toss", player=g.names[0]))
     if texts.rolls_dice(g.game, state):
-        key = "start.commitment_rolls"
-    else:
-        key = "start.commitment_toss" if toss is not None else "start.commitment"
-    lines.append(msg(key, commitment=g.commitment))
+        lines.append(msg("start.commitment_rolls", commitment=g.commitment))
+    elif toss is not None:
+        lines.append(msg("start.commitment_toss", commitment=g.commitment))
     return lines
