@@ -234,7 +234,8 @@ async def _moves(
         if not shown:
             raise Refusal("console_no_such_moves", {"count": len(moves), "prefix": prefix[:40]})
         head = msg("console.moves_match", n=len(shown), total=len(moves), prefix=typed(prefix))
-        return _listed(head, shown)
+        futile = [m for m in await referee.futile_moves(where, actor) if m in shown]
+        return _listed(head, shown, futile)
     pages = -(-len(moves) // MOVES_PAGE)
     page = min(max(page, 1), pages)
     chunk = moves[(page - 1) * MOVES_PAGE : page * MOVES_PAGE]
@@ -251,11 +252,13 @@ async def _moves(
         )
     else:
         head = msg("console.moves_page", name=actor.name, n=len(moves), page=page, pages=pages)
-    return _listed(head, chunk)
+    return _listed(head, chunk, await referee.futile_moves(where, actor))
 
 
-def _listed(head: Msg, moves: list[str]) -> Reply:
+def _listed(head: Msg, moves: list[str], futile: list[str] | None = None) -> Reply:
     lines = [head, plain(_wrapped(moves))]
+    if futile:
+        lines.append(msg("console.moves_futile", moves=", ".join(futile)))
     return Reply(text=say_all(lines), lines=lines, ephemeral=True)
 
 

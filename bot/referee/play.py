@@ -155,17 +155,34 @@ class Play:
     async def legal_moves(self, where: Where, actor: Actor) -> list[str]:
         """Every legal action's notation, in the engine's order, if ``actor`` is to move now
         (else none); the console lists them a page at a time (``legal_for`` stops at 25)."""
+        found = await self._to_move(where, actor)
+        if found is None:
+            return []
+        g, state = found
+        rules = engine.get_game(g.game)
+        return [rules.notation(state, a) for a in rules.legal(state)]
+
+    async def futile_moves(self, where: Where, actor: Actor) -> list[str]:
+        """Those of ``legal_moves`` that can only lose the turn (Atmalof drops into a line whose
+        die-reachable squares are all taken): legal, and asked about before they are made, so
+        a list of moves marks them."""
+        found = await self._to_move(where, actor)
+        if found is None:
+            return []
+        g, state = found
+        rules = engine.get_game(g.game)
+        return [rules.notation(state, a) for a in rules.legal(state) if self.futile(g, state, a)]
+
+    async def _to_move(self, where: Where, actor: Actor) -> tuple[GameRow, Any] | None:
+        """The channel's game and position if ``actor`` may act in it now, else None."""
         g = await self.ctx.store.active_game(where.channel_id)
         if g is None or g.pending is not None or g.seat_of(actor.id) is None or g.frozen_at:
-            return []
+            return None
         try:
             state = await self.ctx.state(g)
         except BrokenGame:  # logged and told once by the load path
-            return []
-        if g.players[state.to_move] != actor.id:
-            return []
-        rules = engine.get_game(g.game)
-        return [rules.notation(state, a) for a in rules.legal(state)]
+            return None
+        return (g, state) if g.players[state.to_move] == actor.id else None
 
     async def why_no_moves(self, where: Where, actor: Actor) -> Refusal:
         """Why ``legal_moves`` lists nothing for ``actor``, as the one reason that holds: no

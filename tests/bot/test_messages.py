@@ -128,6 +128,23 @@ async def test_a_drop_into_a_full_line_asks_first_and_stores_nothing(
     assert rolled.ok and "loses the turn" in rolled.text
 
 
+async def test_moves_marks_the_drops_that_can_only_lose_the_turn(referee: Referee) -> None:
+    await start(referee, "atmalof", variant="custom", options=NARROW)
+    mover, _ = await fill_row_one(referee)
+    listed = await referee.handle(HERE, mover, "moves")
+    assert listed.ok and "drop row 1" in listed.lines[1].params["text"]  # still legal
+    marked = listed.lines[-1]
+    assert marked.key == "console.moves_futile" and marked.params["moves"] == "drop row 1"
+    assert listed.text.endswith(
+        "These can only lose the turn, as every square their die reaches is taken: drop row 1"
+    )
+    drops = await referee.handle(HERE, mover, "legal drop row")
+    assert drops.lines[-1].params["moves"] == "drop row 1"
+    columns = await referee.handle(HERE, mover, "legal drop col")
+    assert columns.ok, columns.text
+    assert columns.lines[-1].key != "console.moves_futile"  # none of these is hopeless
+
+
 async def test_the_console_confirms_a_hopeless_drop_by_typing_confirm(referee: Referee) -> None:
     await start(referee, "atmalof", variant="custom", options=NARROW)
     mover, asked = await fill_row_one(referee)
@@ -235,8 +252,22 @@ async def test_only_atmalof_speaks_of_checking_every_roll(referee: Referee) -> N
         assert "every roll" not in ended.text
     started = await start(referee, "atmalof")
     assert "to check every roll." in started.text
-    await start(referee, "morris", where=THERE)  # "starter: me": nothing is ever rolled
-    assert "nothing was rolled in this game" in (await referee.resign(THERE, ALICE)).text
+    await start(referee, "atmalof", where=THERE)
+    assert "nothing was rolled" in (await referee.resign(THERE, ALICE)).text  # dice unused
+
+
+async def test_a_game_that_never_rolls_shows_no_dice_commitment(referee: Referee) -> None:
+    """Morris with a chosen starter rolls nothing, not even a coin: no commitment is shown
+    at the challenge or the start, and no seed at the end (the record still has both)."""
+    made = await referee.challenge(HERE, ALICE, "morris", opponent=BOB, starter="me")
+    started = await referee.accept(HERE, BOB)
+    ended = await referee.resign(HERE, ALICE)
+    for reply in (made, started, ended):
+        assert reply.ok and "Dice" not in reply.text and "seed" not in reply.text, reply.text
+    g = await referee.store.game(ended.game_id)
+    assert g is not None and g.commitment and g.rolls == 0 and g.toss is None
+    made = await referee.challenge(HERE, ALICE, "morris", opponent=BOB)  # a coin toss
+    assert "Dice commitment" in made.text
 
 
 async def test_the_console_shows_a_fallen_flag_as_news_not_as_a_refusal(
