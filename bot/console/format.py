@@ -7,7 +7,7 @@ The referee itself never writes the chain head into its text.
 
 from __future__ import annotations
 
-from bot.i18n import Msg, msg, reply_words, say
+from bot.i18n import Msg, msg, reply_words, say, say_all
 from bot.referee.replies import Reply, ReplyKind
 from engine import chain
 
@@ -23,13 +23,20 @@ def head_line(reply: Reply, lang: str = "en") -> str | None:
 CONSOLE_REFUSALS = {"channel_busy": "console.channel_busy"}
 """Refusals the console says in its own words: its table is the only channel, so Discord's
 advice (another channel or a thread) does not fit."""
+CONSOLE_LINES = {"ladder.show_hidden": "console.ladder_show_hidden"}
+"""Sentences the console says in its own words: how to type what Discord asks by an option."""
 
 
 def reply_lines(reply: Reply, lang: str = "en") -> list[str]:
     """What the console prints for a reply before its buttons and files: the marked sentence
     (in ``lang``), the chain head, the board."""
     own = CONSOLE_REFUSALS.get(reply.reason or "")
-    text = say(Msg(own, reply.params), lang) if own else reply_words(reply, lang)
+    if own:
+        text = say(Msg(own, reply.params), lang)
+    elif not reply.reason and any(m.key in CONSOLE_LINES for m in reply.lines):
+        text = say_all([Msg(CONSOLE_LINES.get(m.key, m.key), m.params) for m in reply.lines], lang)
+    else:
+        text = reply_words(reply, lang)
     # a fallen flag is news, not a refusal; nor is a question with answers (a hopeless drop)
     if reply.kind is ReplyKind.REFUSAL and not reply.buttons:
         text = say(msg("console.refused", text=text), lang)

@@ -48,6 +48,8 @@ def leaderboard_lines(
     lines += [_row(r, names.get(r.player, "?")) for r in board.rows]
     if board.hidden:
         lines.append(msg("ladder.hidden", n=board.hidden))
+        if not provisional:  # how to list them is the front end's to say
+            lines.append(msg("ladder.show_hidden"))
     me = board.caller
     if me is None:
         lines.append(msg("ladder.you_absent", name=actor.name))

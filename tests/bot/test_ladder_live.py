@@ -10,6 +10,7 @@ import sqlite3
 from bot import ladder_store
 from bot.clock import ManualClock
 from bot.config import Config
+from bot.console.format import reply_text
 from bot.i18n import msg, say
 from bot.ladder import ladder_ratings, rebuild
 from bot.ladder.ratings import NEW_PLAYER, PROVISIONAL_NOTE, RatingState, rating_change_text, update
@@ -170,6 +171,9 @@ async def test_leaderboard_order_provisional_marks_and_the_callers_rank(
     assert lines[1].startswith("1. alice ") and lines[2].startswith("2. bob ")
     assert "?" not in lines[1] + lines[2]
     assert "(2 provisional or inactive players hidden)" in board.text
+    assert [line.key for line in board.lines].count("ladder.show_hidden") == 1
+    assert "show_provisional" in board.text  # Discord's words; the console says `ladder all`:
+    assert "(`ladder all` lists them too)" in reply_text(board)
     assert lines[-2:] == ["carol: 1662?, unranked (provisional).", PROVISIONAL_NOTE]
     wide = await referee.ladder(HERE, BOB, "morris", include_provisional=True)
     names = [line.split()[1] for line in wide.text.splitlines()[1:5]]

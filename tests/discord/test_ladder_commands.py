@@ -43,6 +43,9 @@ async def test_ladder_shows_an_image_the_ranking_and_the_callers_line(harness: H
     assert "No ranked players yet" in hidden.text and "Bob: 1338?, unranked (provisional)." in (
         hidden.text
     )
+    assert "(2 provisional or inactive players hidden)\n" in hidden.text
+    assert "(/ladder with show_provisional: True lists them too)" in hidden.text  # how, here
+    assert "show_provisional" not in board.text  # already shown
 
 
 async def test_ladder_suggests_the_ladders_of_this_server(harness: Harness) -> None:
