@@ -28,13 +28,14 @@ from bot import event_loop
 from bot.clock import Clock
 from bot.config import Config
 from bot.console.format import reply_lines
+from bot.console.hints import answer_hint
 from bot.console.lines import lines_of
 from bot.errors import Refusal
 from bot.i18n import msg, say
 from bot.referee import Referee
 from bot.referee.grammar import rules_reply
 from bot.referee.names import MODERATOR, console_actor, name_key, name_problem
-from bot.referee.replies import Actor, ButtonKind, Reply, Where
+from bot.referee.replies import Actor, Reply, Where
 from bot.referee.wrapper import refused
 from bot.store import StoreUnavailable, open_store
 
@@ -43,16 +44,6 @@ log = logging.getLogger(__name__)
 TABLE = Where(guild_id=None, channel_id=1)
 BANNER = translations.words("en").t("console.banner")  # the English table's
 UNEXPECTED = say(msg("console.unexpected"))  # its English; said in the table's language
-# What a button under a reply does, typed at the table instead.
-TYPED = {
-    ButtonKind.ACCEPT: "accept",
-    ButtonKind.DECLINE: "decline",
-    ButtonKind.DRAW_ACCEPT: "draw accept",
-    ButtonKind.DRAW_DECLINE: "draw decline",
-    ButtonKind.TAKEBACK_ACCEPT: "takeback accept",
-    ButtonKind.TAKEBACK_DECLINE: "takeback decline",
-    ButtonKind.REMATCH: "rematch",
-}
 # The moderator's words: `referee: void cheating` runs `referee void cheating`.
 MODERATOR_WORDS = (
     "abort",
@@ -107,8 +98,8 @@ class ConsoleTable:
 
     async def greet(self, folder: Path | None = None) -> None:
         """The banner, where this run's files go, then a game an earlier run left unfinished
-        at this table (its board: the players and whose turn): a player who finds the table
-        busy knows why."""
+        at this table (its board: the players and whose turn), or its challenge still waiting
+        for an answer: a player who finds the table busy knows why."""
         w = translations.words(self.lang)
         self.say(w.t("console.banner"))
         if folder is not None:
@@ -118,7 +109,8 @@ class ConsoleTable:
         except StoreUnavailable:  # logged by the store; catch_up says it
             left = None
         if left is not None:
-            self.say(say(msg("console.unfinished"), self.lang))
+            waits = left.game_id is None  # no game: a challenge waits for its answer
+            self.say(say(msg("console.unanswered" if waits else "console.unfinished"), self.lang))
             self.show(left)
 
     def actor(self, name: str) -> Actor:
@@ -160,32 +152,8 @@ class ConsoleTable:
         return path
 
     def answers(self, reply: Reply) -> str:
-        """The reply's buttons as lines to type: "(to answer, type `bob: accept` or ...)"."""
-        if all(b.kind is ButtonKind.REMATCH for b in reply.buttons):
-            return self.rematch_hint(reply)
-        names = {a.id: a.name for a in self.people.values()}
-        asked = [names[i] for i in reply.mentions if i in names]
-        if reply.ephemeral and self.current is not None:  # a private question: its asker's
-            asked = [self.current.name]
-        whom = asked[0] if len(asked) == 1 else say(msg("console.name_placeholder"), self.lang)
-        lines = [b.typed or TYPED.get(b.kind) for b in reply.buttons]
-        typed = [f"`{whom}: {line}`" for line in lines if line]
-        if len(typed) == 1:
-            return say(msg("console.answer_one", command=typed[0]), self.lang)
-        said = msg("console.answer_two", first=", ".join(typed[:-1]), second=typed[-1])
-        return say(said, self.lang)
-
-    def rematch_hint(self, reply: Reply) -> str:
-        """A finished game's Rematch button as the line its players type: nothing is asked,
-        so "to answer" would be wrong; the players who type here are named (not the bot)."""
-        players = reply.board.players if reply.board is not None else None
-        typed = [
-            f"`{name}: rematch`" for name in players or () if name_key(name) in self.people
-        ] or [f"`{say(msg('console.name_placeholder'), self.lang)}: rematch`"]
-        if len(typed) == 1:
-            return say(msg("console.rematch_one", command=typed[0]), self.lang)
-        said = msg("console.rematch_two", first=typed[0], second=typed[1])
-        return say(said, self.lang)
+        """The reply's buttons as lines to type (``bot.console.hints``)."""
+        return answer_hint(reply, self.people, self.current, self.lang)
 
     @staticmethod
     def named_in(words: list[str]) -> list[str]:

@@ -8,6 +8,7 @@ a hundred lines.
 from __future__ import annotations
 
 import json
+import math
 import secrets
 from collections.abc import Mapping
 from typing import Any
@@ -102,23 +103,15 @@ class Challenges:
             raise Refusal("over_limit", {"message": exc.reason}) from exc
         except ChannelBusy as exc:
             raise Refusal("channel_busy") from exc
-        whom: Any = opponent.name if opponent else msg("who.anyone")
-        if starter in ("me", "them"):
-            first = msg("challenge.first", player=actor.name if starter == "me" else whom)
-        else:
-            first = msg("challenge.first_toss")
-        lines = [
-            msg(
-                "challenge.issued_rated" if rated else "challenge.issued_casual",
-                challenger=actor.name,
-                opponent=whom,
-                game=msg(f"game.{rules.name}"),
-                variant=state.variant,
-                clock=texts.clock_msg(spec.text),
-                first=first,
-                n=int(self.ctx.challenge_ttl // 60),
-            ),
-        ]
+        issued = ChallengeRow(
+            **{k: v for k, v in row.items() if k not in ("seed", "words")},
+            id=cid,
+            status="open",
+            game_id=None,
+            challenger_name=actor.name,
+            opponent_name=opponent.name if opponent else None,
+        )
+        lines = [issued_line(issued, int(self.ctx.challenge_ttl // 60))]
         if starter == "random" or texts.rolls_dice(rules.name, state):  # the seed will count
             lines.append(msg("challenge.commitment", commitment=dice.commitment(seed)))
         changed = texts.options_line(rules.name, state.variant, full_options)
@@ -130,10 +123,23 @@ class Challenges:
             lines=lines,
             challenge_id=cid,
             mentions=[opponent.id] if opponent else [],
-            buttons=[
-                ButtonSpec("Accept", ButtonKind.ACCEPT, cid, 0, "success"),
-                ButtonSpec("Decline", ButtonKind.DECLINE, cid, 0, "danger"),
-            ],
+            buttons=_answers(cid),
+        )
+
+    async def waiting(self, where: Where) -> Reply | None:
+        """The challenge waiting here for its answer, said again with its buttons (the minutes
+        it has left), or None: a front end that starts again shows it first."""
+        c = await self.ctx.store.open_challenge(where.channel_id)
+        left = 0.0 if c is None else c.expires_at - self.ctx.now()
+        if c is None or left <= 0:
+            return None
+        lines = [issued_line(c, max(1, math.ceil(left / 60)))]
+        return Reply(
+            text=say_all(lines),
+            lines=lines,
+            challenge_id=c.id,
+            mentions=[c.opponent_id] if c.opponent_id else [],
+            buttons=_answers(c.id),
         )
 
     async def challenge_refusal(
@@ -442,6 +448,33 @@ def opening(
         },
     )
     return columns, start, toss
+
+
+def issued_line(c: ChallengeRow, minutes: int) -> Msg:
+    """ "alice challenges bob to Nine Men's Morris (...); alice moves first. The challenge
+    expires in 10 minutes." """
+    whom: Any = c.opponent_name if c.opponent_id else msg("who.anyone")
+    if c.starter in ("me", "them"):
+        first = msg("challenge.first", player=c.challenger_name if c.starter == "me" else whom)
+    else:
+        first = msg("challenge.first_toss")
+    return msg(
+        "challenge.issued_rated" if c.rated else "challenge.issued_casual",
+        challenger=c.challenger_name,
+        opponent=whom,
+        game=msg(f"game.{c.game}"),
+        variant=c.variant,
+        clock=texts.clock_msg(c.clock),
+        first=first,
+        n=minutes,
+    )
+
+
+def _answers(challenge_id: int) -> list[ButtonSpec]:
+    return [
+        ButtonSpec("Accept", ButtonKind.ACCEPT, challenge_id, 0, "success"),
+        ButtonSpec("Decline", ButtonKind.DECLINE, challenge_id, 0, "danger"),
+    ]
 
 
 def start_lines(g: GameRow, state: Any, toss: int | None) -> list[Msg]:

@@ -324,11 +324,10 @@ class Referee:
         return await self.play.board(where)
 
     async def ongoing(self, where: Where) -> Reply | None:
-        """The board of the game still being played here, or None: what a front end that
-        starts again shows first (the console's table, reopened on the same database)."""
-        if not await self.play.in_progress(where):
-            return None
-        return await self.board(where)
+        """The board of the game still being played here, else the challenge waiting for its
+        answer, or None: what a front end that starts again shows first (the console's table,
+        reopened on the same database)."""
+        return await self.play.ongoing(where) or await self.challenges.waiting(where)
 
     async def legal_for(
         self, where: Where, actor: Actor, prefix: str = "", *, limit: int | None = MAX_CHOICES

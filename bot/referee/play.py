@@ -207,12 +207,29 @@ class Play:
                 )
         return Refusal("console_no_moves", game_id=g.id)
 
-    async def in_progress(self, where: Where) -> bool:
-        """Whether a game is being played here (the console says so when it starts again)."""
-        return await self.ctx.store.active_game(where.channel_id) is not None
+    async def ongoing(self, where: Where) -> Reply | None:
+        """The board of the game being played here, led by who plays it (and, against the bot,
+        at what level), or None: a front end that starts again shows it first."""
+        g = await self.ctx.store.active_game(where.channel_id)
+        if g is None:
+            return None
+        first = [
+            msg(
+                "start.players",
+                game=msg(f"game.{g.game}"),
+                variant=g.variant,
+                first=texts.seat_msg(g, 0),
+                second=texts.seat_msg(g, 1),
+            )
+        ]
+        if g.practice is not None and g.bot_seat is not None:
+            person = g.names[1 - g.bot_seat]
+            first.append(msg("practice.started", player=person, level=g.practice))
+        return await self.board(where, first)
 
-    async def board(self, where: Where) -> Reply:
-        """The current position of the channel's game (or its latest finished game)."""
+    async def board(self, where: Where, first: list[Msg] | None = None) -> Reply:
+        """The current position of the channel's game (or its latest finished game); ``first``:
+        sentences to put before it."""
         g = await self.ctx.store.latest_game(where.channel_id)
         if g is None:
             raise await self.ctx.no_game(where)
@@ -225,8 +242,13 @@ class Play:
             state = await self.ctx.state(g)
         except BrokenGame as broken:
             return self.ctx.broken_reply(g, broken)
-        changed = texts.options_line(g.game, g.variant, g.options, g.clock)
-        return await board_reply(self.ctx, g, state, [changed] if changed else [])
+        lines = [*(first or []), texts.options_line(g.game, g.variant, g.options, g.clock)]
+        if g.status == "active":  # a question still waiting for its answer
+            if g.draw_offer is not None:
+                lines.append(msg("board.draw_waiting", **_asked(g, g.draw_offer)))
+            if g.takeback_offer is not None:
+                lines.append(msg("board.takeback_waiting", **_asked(g, g.takeback_offer)))
+        return await board_reply(self.ctx, g, state, [m for m in lines if m is not None])
 
     async def legal_for(
         self, where: Where, actor: Actor, prefix: str = "", *, limit: int | None = MAX_CHOICES
@@ -335,3 +357,8 @@ def line_msg(notation: str) -> Msg:
     """ "drop col 3" -> "column 3" as data: sentences spell the line out; the notation stays."""
     words = notation.split()
     return msg("line.col" if words[1] == "col" else "line.row", index=words[2])
+
+
+def _asked(g: GameRow, seat: int) -> dict[str, Msg]:
+    """Who asked a question that waits (a draw, a takeback) and who answers it."""
+    return {"asker": texts.seat_msg(g, seat), "other": texts.seat_msg(g, 1 - seat)}

@@ -96,6 +96,33 @@ async def test_a_game_left_unfinished_is_shown_when_the_table_opens_again(tmp_pa
     assert "still being played" in third and "still being played" not in fourth
 
 
+async def test_the_table_opened_again_says_who_plays_and_what_waits(tmp_path: Path) -> None:
+    """The players and game lead the board, a draw offer waiting for its answer is said, and
+    so is a practice game's level."""
+    db = tmp_path / "left.db"
+    script = "alice: challenge bob morris first me\nbob: accept\nalice: place d7\nalice: draw\n"
+    await table(db, script)
+    left = (await table(db, "quit\n")).split("still being played at this table")[1]
+    assert "Nine Men's Morris (standard): alice (White) vs bob (Black).\n" in left
+    assert "alice (White) has offered a draw: bob (Black) may accept or decline it." in left
+    await table(db, "bob: resign\nalice: practice atmalof 2 first me\n")
+    left = (await table(db, "quit\n")).split("still being played at this table")[1]
+    assert "Atmalof (standard): alice (Red) vs bot (Blue)." in left
+    assert "Practice: alice plays the bot at level 2. Never rated." in left
+
+
+async def test_a_challenge_left_waiting_is_shown_with_who_answers_it(tmp_path: Path) -> None:
+    db = tmp_path / "left.db"
+    await table(db, "alice: challenge bob abalone first me\n")
+    again = await table(db, "quit\n")
+    waiting = again.split("A challenge from an earlier run is still waiting for its answer")[1]
+    assert "alice challenges bob to Abalone (standard, casual, clock none)" in waiting
+    assert "(to answer, type `bob: accept` or `bob: decline`)" in waiting  # not `name:`
+    await table(db, "bob: accept\n")
+    started = await table(db, "quit\n")
+    assert "still being played" in started and "waiting for its answer" not in started
+
+
 def test_the_folder_is_said_before_the_game_left_unfinished(tmp_path: Path) -> None:
     db = tmp_path / "left.db"
     assert console(db, "alice: challenge bob atmalof first me\nbob: accept\n").returncode == 0
