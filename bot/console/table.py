@@ -33,7 +33,7 @@ from bot.console.lines import lines_of
 from bot.errors import Refusal
 from bot.i18n import msg, say
 from bot.referee import Referee
-from bot.referee.grammar import rules_reply
+from bot.referee.grammar import rules_here
 from bot.referee.names import MODERATOR, console_actor, name_key, name_problem
 from bot.referee.replies import Actor, Reply, Where
 from bot.referee.wrapper import refused
@@ -202,7 +202,7 @@ class ConsoleTable:
             return True
         if words and words[0].lower() == "rules":  # nor for the rules
             try:
-                self.show(rules_reply(words[1:], self.lang))
+                self.show(await rules_here(self.referee, TABLE, words[1:], self.lang))
             except Refusal as exc:
                 self.show(refused(exc))
             return True

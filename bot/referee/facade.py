@@ -34,6 +34,7 @@ from typing import Any
 from bot import texts
 from bot.clock import Clock
 from bot.errors import Refusal
+from bot.i18n import Msg
 from bot.referee import grammar as commands
 from bot.referee.boards import Renderer
 from bot.referee.challenges import Challenges
@@ -322,6 +323,11 @@ class Referee:
     async def board(self, where: Where, *, request_id: str | None = None) -> Reply:
         """The current position of the channel's game (or its latest finished game)."""
         return await self.play.board(where)
+
+    async def terms_here(self, where: Where, game: str) -> list[Msg]:
+        """How the game of ``game`` being played here differs from the standard one (``rules``
+        adds it: a player of a custom game reads the standard board there)."""
+        return await self.play.terms_here(where, game)
 
     async def ongoing(self, where: Where) -> Reply | None:
         """The board of the game still being played here, else the challenge waiting for its

@@ -212,6 +212,16 @@ def rules_reply(words: list[str], lang: str = "en") -> Reply:
     return Reply(text=f"{heading}\n{console(text)}", ephemeral=True)
 
 
+async def rules_here(referee: Referee, where: Where, words: list[str], lang: str = "en") -> Reply:
+    """``rules_reply``, then how the game of those rules being played here differs from the
+    standard game they describe (a player of a custom game reads the standard board there)."""
+    reply = rules_reply(words, lang)  # refuses anything but a game's name
+    here = await referee.terms_here(where, engine.get_game(" ".join(words)).name)
+    if here:
+        reply.text += "\n" + say_all(here, lang)
+    return reply
+
+
 async def _moves(
     referee: Referee, where: Where, actor: Actor, words: list[str], *, paged: bool
 ) -> Reply:
@@ -383,7 +393,7 @@ async def dispatch(
     if head == "import":
         return await _import(referee, where, " ".join(str(text).split()[1:]))
     if head == "rules":
-        return rules_reply(rest)
+        return await rules_here(referee, where, rest)
     if head == "rematch":
         return await referee.rematch(where, actor)
     if head == "board":

@@ -207,6 +207,19 @@ class Play:
                 )
         return Refusal("console_no_moves", game_id=g.id)
 
+    async def terms_here(self, where: Where, game: str) -> list[Msg]:
+        """What the game of ``game`` being played here changes from the rules' standard game
+        (its variant, options and clock), as sentences to put after the rules; [] if nothing
+        does, or no such game is being played here."""
+        g = await self.ctx.store.active_game(where.channel_id)
+        if g is None or g.game != game:
+            return []
+        changed = texts.options_line(g.game, g.variant, g.options, g.clock)
+        if changed is None and g.variant == "standard":
+            return []
+        here = msg("rules.here", game=msg(f"game.{g.game}"), variant=g.variant)
+        return [here] if changed is None else [here, changed]
+
     async def ongoing(self, where: Where) -> Reply | None:
         """The board of the game being played here, led by who plays it (and, against the bot,
         at what level), or None: a front end that starts again shows it first."""

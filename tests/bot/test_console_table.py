@@ -413,6 +413,18 @@ async def test_rules_at_the_console_give_commands_as_typed_at_the_console(
         assert "move d7 d6 x b6" in text
 
 
+async def test_rules_during_a_custom_game_say_how_the_game_here_differs(tmp_path: Path) -> None:
+    script = (
+        "alice: challenge bob atmalof custom rows=5 cols=5 line=4 pieces=8 first me\n"
+        "bob: accept\nalice: rules atmalof\nalice: rules morris\n"
+    )
+    text = await table(tmp_path / "r.db", script)
+    atmalof = text.split("> alice: rules atmalof")[1].split("> alice: rules morris")[0]
+    assert "The Atmalof game being played here is its custom variant.\n" in atmalof
+    assert "Not the defaults: " in atmalof and "rows=5" in atmalof and "line=4" in atmalof
+    assert "being played here" not in text.split("> alice: rules morris")[1]
+
+
 async def test_import_without_a_path_gives_its_usage(tmp_path: Path) -> None:
     text = await table(tmp_path / "i.db", "alice: import\n")
     assert "(refused) import which file? `import <path>`" in text

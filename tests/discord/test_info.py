@@ -23,6 +23,17 @@ async def test_atmalof_rules_credit_the_author_and_link_the_licence(harness: Har
     assert ATMALOF_LICENCE in rules.text and "CC BY-SA 3.0" in rules.text
 
 
+async def test_rules_say_how_the_game_being_played_here_differs(harness: Harness) -> None:
+    await start_game(harness, ALICE, BOB, "morris", options="flying=off")
+    rules = await harness.slash(CAROL, "rules", game="morris")
+    assert rules.all_ephemeral
+    assert rules.text.endswith(
+        "The Nine Men's Morris game being played here is its standard variant.\n"
+        "Not the defaults: flying=off."
+    ), rules.text[-300:]
+    assert "being played here" not in (await harness.slash(CAROL, "rules", game="abalone")).text
+
+
 async def test_every_game_has_a_rules_summary(harness: Harness) -> None:
     for game, words in (("morris", "mill"), ("abalone", "sumito"), ("atmalof", "die")):
         assert words in (await harness.slash(ALICE, "rules", game=game)).text.lower()

@@ -16,7 +16,7 @@ from bot.discord_ui.app import RefereeBot, here, where_of
 from bot.discord_ui.format import COLOUR_INFO
 from bot.discord_ui.guards import expensive
 from bot.discord_ui.translator import LOCALES
-from bot.i18n import msg, reply_words, say
+from bot.i18n import msg, reply_words, say, say_all
 from bot.referee import replays
 from bot.rules_text import RULES, rules
 from translations import LANGUAGES, NAMES, words
@@ -114,6 +114,9 @@ class Info(commands.Cog):
         lang = await self._language(interaction)
         title, text = rules(lang)[game]
         heading = words(lang).t("rules.title", game=title)
+        here = await self.bot.referee.terms_here(where_of(interaction), game)
+        if here:  # the game being played here is not the standard one these rules describe
+            text += "\n\n" + say_all(here, lang)
         embed = discord.Embed(title=heading, description=text, colour=COLOUR_INFO)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
