@@ -23,7 +23,7 @@ from bot.referee.replies import (
     Reply,
     Where,
 )
-from engine import Outcome
+from engine import Effect, Outcome
 from engine.record import FULL_VERSION, Problem, Verification
 
 
@@ -45,7 +45,7 @@ class Proof:
         pages = max(1, -(-len(rows) // HISTORY_PAGE))
         page = pages if page is None else min(max(1, int(page)), pages)
         chunk = rows[(page - 1) * HISTORY_PAGE : page * HISTORY_PAGE]
-        lost = self._lost_turns(g, rows) if any(a.roll is not None for a in chunk) else set()
+        effects = self._effects(g, rows, chunk[-1].seq) if chunk else {}
         lines = [
             msg(
                 "history.head",
@@ -63,9 +63,13 @@ class Proof:
                 "action": a.action,
                 "time": a.at[11:19],
             }
-            if a.roll is None:
+            effect = effects.get(a.seq)
+            if effect is not None and effect.pushed_off:
+                other = texts.side_msg(g.game, 1 - a.side)
+                lines.append(msg("history.pushed_off", n=effect.pushed_off, other=other, **said))
+            elif a.roll is None:
                 lines.append(msg("dispute.log_action", **said))
-            elif a.seq in lost:
+            elif effect is not None and effect.lost_turn:
                 lines.append(msg("history.lost_turn", roll=a.roll, **said))
             else:
                 lines.append(msg("dispute.log_rolled", roll=a.roll, **said))
@@ -83,18 +87,20 @@ class Proof:
         )
 
     @staticmethod
-    def _lost_turns(g: Any, rows: list[Any]) -> set[int]:
-        """The seqs of the drops that landed on a taken square (replayed from the log)."""
+    def _effects(g: Any, rows: list[Any], upto: int) -> dict[int, Effect]:
+        """What each move up to seq ``upto`` did, replayed from the log: the history marks a
+        drop that lost the turn and a push that put marbles off the board."""
         rules = engine.get_game(g.game)
         state = rules.new(g.variant, **json.loads(g.options))
-        lost = set()
+        effects = {}
         for row in rows:
+            if row.seq > upto:
+                break
             action = rules.parse(state, row.action)
             after = rules.apply(state, action, row.roll, checked=True)
-            if rules.effect(state, action, row.roll, after).lost_turn:
-                lost.add(row.seq)
+            effects[row.seq] = rules.effect(state, action, row.roll, after)
             state = after
-        return lost
+        return effects
 
     async def record(self, where: Where, *, game_id: int | None = None) -> Reply:
         """The game's record as JSON in ``reply.file`` (seed included once the game is over)."""

@@ -6,9 +6,12 @@ import io
 import json
 import random
 
+import engine
+import engine.ai
 from bot import texts
 from bot.clock import ManualClock
 from bot.console.table import ConsoleTable
+from bot.i18n import say
 from bot.ladder.ratings import PROVISIONAL_NOTE
 from bot.referee import Referee
 from bot.referee.boards import BoardView
@@ -306,3 +309,29 @@ async def test_nonsense_out_of_turn_is_called_nonsense_not_the_wrong_turn(
     assert "turn" not in misread.text
     early = await referee.act(HERE, BOB, "place d7")  # a real move, only not bob's turn
     assert early.refused and "it is alice (White)'s turn, not yours" in early.text
+
+
+async def test_history_marks_a_push_that_puts_marbles_off(referee: Referee) -> None:
+    """Each side plays the push that puts a marble off when it has one, else the practice
+    bot's choice, until one does: history names it, with how many and whose."""
+    await start(referee, "abalone")
+    rules = engine.get_game("abalone")
+    people = {ALICE.id: ALICE, BOB.id: BOB}
+    for _ in range(400):
+        g = await referee.store.active_game(HERE.channel_id)
+        assert g is not None
+        state = await referee.ctx.state(g)
+        mover = people[g.players[state.to_move]]
+        actions = rules.legal(state)
+        off = [a for a in actions if rules.effect(state, a, None, rules.apply(state, a)).pushed_off]
+        action = off[0] if off else engine.ai.choose("abalone", state, 2, g.seq, nodes=150)
+        assert (await referee.act(HERE, mover, rules.notation(state, action))).ok
+        if off:
+            break
+    else:
+        raise AssertionError("no marble was pushed off")
+    latest = (await referee.history(HERE)).lines[-1]
+    side, other = rules.side_names[state.to_move], rules.side_names[1 - state.to_move]
+    time = latest.params["time"]
+    said = f"{g.seq + 1}. {side}: {rules.notation(state, action)}, pushing 1 {other} marble off"
+    assert latest.key == "history.pushed_off" and say(latest) == f"{said} ({time} UTC)"

@@ -194,7 +194,7 @@ async def test_the_bot_declines_a_draw_offered_before_its_game_is_under_way(
     assert answers[1].text == (
         "bot declines the draw: the game has only begun. It considers a draw from move 19."
     )
-    assert say(answers[1].lines[-1], "eo").startswith("bot rifuzas la remizon: la partio")
+    assert say(answers[1].lines[-1], "eo").startswith("bot rifuzas la remizon: la ludo")
     g = await referee.store.active_game(HERE.channel_id)
     assert g is not None and g.draw_offer is None and g.status == "active"
 
