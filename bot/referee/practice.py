@@ -327,7 +327,7 @@ class Practice:
         """The bot's sentence declining a draw offer now, with its reason (None: it accepts).
         It declines before ``DRAW_FROM_PLY`` plies (a game that has hardly begun is played, not
         agreed) and when it stands better by ``engine.ai.standing``. That look one ply ahead
-        costs milliseconds (about 2 ms in an Abalone middle game), so it runs here and not in
+        costs milliseconds (median 2.5 ms in Abalone; docs/practice.md), so it runs here and not in
         the worker."""
         assert g.bot_seat is not None
         actor = g.names[g.bot_seat]
