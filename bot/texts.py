@@ -42,6 +42,20 @@ def seat_label(g: GameRow, sides: tuple[str, str], seat: int) -> str:
     return f"{g.names[seat]} ({sides[seat]})"
 
 
+def start_players(g: GameRow) -> Msg:
+    """ "Nine Men's Morris (standard): alice (White) vs bob (Black)." as a game starts (or is
+    shown again when a front end starts again)."""
+    return Msg(
+        "start.players",
+        {
+            "game": Msg(f"game.{g.game}"),
+            "variant": g.variant,
+            "first": seat_msg(g, 0),
+            "second": seat_msg(g, 1),
+        },
+    )
+
+
 def seat_msg(g: GameRow, seat: int) -> Msg:
     """ "alice (Red)" as data: the side's name is said in the reader's language."""
     return Msg("who.named", {"name": g.names[seat], "side": Msg(f"side.{g.game}.{seat}")})

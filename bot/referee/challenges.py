@@ -480,15 +480,7 @@ def _answers(challenge_id: int) -> list[ButtonSpec]:
 def start_lines(g: GameRow, state: Any, toss: int | None) -> list[Msg]:
     """What a game's start says above its first board: the seats, changed options, the toss
     and the dice commitment (when dice or a toss use the seed: ``texts.seed_matters``)."""
-    lines = [
-        msg(
-            "start.players",
-            game=msg(f"game.{g.game}"),
-            variant=g.variant,
-            first=texts.seat_msg(g, 0),
-            second=texts.seat_msg(g, 1),
-        )
-    ]
+    lines = [texts.start_players(g)]
     changed = texts.options_line(g.game, g.variant, g.options, g.clock)
     if changed:
         lines.append(changed)

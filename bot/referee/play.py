@@ -226,15 +226,7 @@ class Play:
         g = await self.ctx.store.active_game(where.channel_id)
         if g is None:
             return None
-        first = [
-            msg(
-                "start.players",
-                game=msg(f"game.{g.game}"),
-                variant=g.variant,
-                first=texts.seat_msg(g, 0),
-                second=texts.seat_msg(g, 1),
-            )
-        ]
+        first = [texts.start_players(g)]
         if g.practice is not None and g.bot_seat is not None:
             person = g.names[1 - g.bot_seat]
             first.append(msg("practice.started", player=person, level=g.practice))
