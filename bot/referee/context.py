@@ -415,6 +415,9 @@ class Context:
         if g.takeback_offer is not None:  # a move answers a takeback request: it lapses
             lines.append(lapsed(g))
             text += "\n" + say(lines[-1])
+        if g.draw_offer == seat:  # the offerer played on: said, or the other side finds it gone
+            lines.append(draw_lapsed(g))
+            text += "\n" + say(lines[-1])
         reply = Reply(text=text, lines=lines, game_id=g.id, version=g.version + 1)
         request = (request_id, reply_dict(reply)) if request_id else None
         kept = checkpoint.encode(g.game, after) if checkpoint.due(g.seq + 1) else None
@@ -559,6 +562,12 @@ def _named(sentence: str, side: str, name: str) -> str:
     if sentence.startswith(side + " "):
         return f"{name} ({side}){sentence[len(side) :]}"
     return sentence
+
+
+def draw_lapsed(g: GameRow) -> Msg:
+    """A draw offer whose offerer made a move (or an announcement) instead: it lapses."""
+    assert g.draw_offer is not None
+    return msg("notice.draw_lapsed", actor=g.names[g.draw_offer])
 
 
 def lapsed(g: GameRow) -> Msg:

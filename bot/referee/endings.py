@@ -189,6 +189,9 @@ class Endings:
         event = NewEvent("takeback", now, seat=asker, user_id=actor.id, note=note)
         lines = [*as_lines(prefix), msg("takeback.done", moves=turn_words(g, keep, gone))]
         text = prefix + say(lines[-1])
+        if g.draw_offer is not None:  # an offer made about the position taken back goes too
+            lines.append(msg("notice.draw_taken_back", actor=g.names[g.draw_offer]))
+            text += "\n" + say(lines[-1])
         g = await change_game(
             self.ctx.store, g, changes, events=[event], request=self.ctx.request(g, text, lines)
         )

@@ -17,6 +17,7 @@ from bot.referee.board_reply import as_lines, board_reply
 from bot.referee.context import (
     MAX_CHOICES,
     Context,
+    draw_lapsed,
     lapsed,
 )
 from bot.referee.records import iso
@@ -302,6 +303,9 @@ class Play:
         text = prefix + say(said)
         if g.takeback_offer is not None:  # announcing answers a takeback request: it lapses
             lines.append(lapsed(g))
+            text += "\n" + say(lines[-1])
+        if g.draw_offer == seat:  # ... and the announcer's own draw offer
+            lines.append(draw_lapsed(g))
             text += "\n" + say(lines[-1])
         changes: dict[str, Any] = {
             "pending": notation,

@@ -225,10 +225,24 @@ async def test_draw_offer_and_acceptance(referee: Referee, store: Store) -> None
 async def test_a_draw_offer_lapses_when_the_offerer_moves(referee: Referee) -> None:
     await start(referee, "morris")
     offer = await referee.offer_draw(HERE, ALICE)
-    await play(referee, HERE, ALICE, "place d7")
+    moved = await play(referee, HERE, ALICE, "place d7")
+    assert "notice.draw_lapsed" in [line.key for line in moved.lines]  # said, not found gone
+    assert "alice's draw offer lapsed: they played on." in moved.text
     assert not (await referee.answer_draw(HERE, BOB, True)).ok
     stale = await referee.press(HERE, BOB, offer.buttons[0].custom_id)
     assert not stale.ok and "moved on" in stale.text
+
+
+async def test_an_accepted_takeback_says_it_takes_a_waiting_draw_offer_with_it(
+    referee: Referee,
+) -> None:
+    await start(referee, "morris")
+    await play(referee, HERE, ALICE, "place d7")
+    await referee.offer_draw(HERE, ALICE)
+    await referee.request_takeback(HERE, ALICE)
+    done = await referee.answer_takeback(HERE, BOB, True)
+    assert done.ok and "alice's draw offer goes with the takeback" in done.text, done.text
+    assert not (await referee.answer_draw(HERE, BOB, True)).ok  # gone, as it said
 
 
 async def test_takeback_accepted_by_the_opponent(referee: Referee, store: Store) -> None:
