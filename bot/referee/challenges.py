@@ -102,7 +102,7 @@ class Challenges:
         except limits.OverLimit as exc:  # the count inside the insert's transaction decides
             raise Refusal("over_limit", {"message": exc.reason}) from exc
         except ChannelBusy as exc:
-            raise Refusal("channel_busy") from exc
+            raise Refusal("channel_busy", {"busy": await self.ctx.busy(where, actor)}) from exc
         issued = ChallengeRow(
             **{k: v for k, v in row.items() if k not in ("seed", "words")},
             id=cid,

@@ -269,6 +269,21 @@ class Context:
             return Refusal("game_over", {"outcome": said}, game_id=last.id)
         return Refusal("no_game")
 
+    async def busy(self, where: Where, actor: Actor) -> Msg:
+        """What keeps this channel busy, as ``actor`` needs to hear it (a ``channel_busy``
+        refusal says it): their own game or challenge and what to do about it, or whose."""
+        g = await self.store.active_game(where.channel_id)
+        if g is not None:
+            if g.seat_of(actor.id) is not None:
+                return msg("busy.your_game")
+            return msg("busy.game", players=texts.players_msg(g.names))
+        c = await self.store.open_challenge(where.channel_id)
+        if c is None:  # it ended meanwhile
+            return msg("busy.just_now")
+        if c.challenger_id == actor.id:
+            return msg("busy.your_challenge")
+        return msg("busy.challenge", challenger=c.challenger_name)
+
     async def playing(
         self, where: Where, actor: Actor, *, version: int | None = None
     ) -> tuple[GameRow, Any, int, str]:

@@ -170,7 +170,7 @@ class Practice:
         except limits.OverLimit as exc:
             raise Refusal("over_limit", {"message": exc.reason}) from exc
         except ChannelBusy as exc:
-            raise Refusal("channel_busy") from exc
+            raise Refusal("channel_busy", {"busy": await self.ctx.busy(where, actor)}) from exc
         self.ctx.states[g.id] = (g.last_hash, state)
         lines = [
             *start_lines(g, state, toss[0]),

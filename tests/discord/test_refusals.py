@@ -13,8 +13,8 @@ from tests.discord.harness import Harness
 from tests.discord.play import start_game
 
 BUSY = (
-    "this channel is busy: a game or a challenge is already here. Finish it, or play in another "
-    "channel or a thread"
+    "this channel is busy: a game is being played here (Alice vs Bob): wait for it to end; or "
+    "play in another channel or a thread"
 )
 
 
@@ -87,6 +87,19 @@ async def test_nonsense_in_play_is_refused_privately(harness: Harness) -> None:
 async def test_a_busy_channel_refuses_a_second_challenge(harness: Harness) -> None:
     await start_game(harness, ALICE, BOB, "atmalof")
     assert await refused(harness, CAROL, "challenge", game="morris", opponent=ALICE) == BUSY
+    own = await refused(harness, ALICE, "challenge", game="morris", opponent=CAROL)
+    assert own.startswith("this channel is busy: your game here is still being played: finish")
+
+
+async def test_a_waiting_challenge_tells_its_challenger_how_to_withdraw_it(
+    harness: Harness,
+) -> None:
+    posted = await harness.slash(ALICE, "challenge", game="morris", opponent=BOB)
+    assert not posted.first.ephemeral, posted.text
+    again = await refused(harness, ALICE, "challenge", game="abalone", opponent=CAROL)
+    assert "your challenge is waiting here for its answer: `decline` withdraws it" in again
+    other = await refused(harness, CAROL, "challenge", game="abalone", opponent=BOB)
+    assert "Alice's challenge is waiting here for its answer" in other
 
 
 async def test_unreadable_options_are_refused_before_the_referee(harness: Harness) -> None:
