@@ -23,7 +23,10 @@ def head_line(reply: Reply, lang: str = "en") -> str | None:
 CONSOLE_REFUSALS = {"channel_busy": "console.channel_busy"}
 """Refusals the console says in its own words: its table is the only channel, so Discord's
 advice (another channel or a thread) does not fit."""
-CONSOLE_LINES = {"ladder.show_hidden": "console.ladder_show_hidden"}
+CONSOLE_LINES = {
+    "ladder.show_hidden": "console.ladder_show_hidden",
+    "history.head_latest": "console.history_head_latest",
+}
 """Sentences the console says in its own words: how to type what Discord asks by an option."""
 
 

@@ -17,7 +17,13 @@ from bot.referee.context import (
     HISTORY_PAGE,
     Context,
 )
-from bot.referee.records import VERIFY_HINT, check_stored, stored_record
+from bot.referee.records import (
+    VERIFY_HINT,
+    check_stored,
+    outcome_of,
+    stored_record,
+    void_reason,
+)
 from bot.referee.replays import MAX_GIF_BYTES, replay_gif
 from bot.referee.replies import (
     Reply,
@@ -36,26 +42,25 @@ class Proof:
     async def history(
         self, where: Where, page: int | None = None, *, game_id: int | None = None
     ) -> Reply:
-        """The game's moves with their times, ``HISTORY_PAGE`` to a page (1 is the first; None
-        the last, where the moves a player asks about are)."""
+        """The game's moves with their times, ``HISTORY_PAGE`` to a page (1 is the first), and
+        a finished game's result after its last move. Without a page: the latest
+        ``HISTORY_PAGE`` moves, where the moves a player asks about are (a last page alone
+        could hold one move)."""
         g = await self.ctx.game_here(where, game_id)
         if g is None:
             raise Refusal("no_game")
         rows = await self.ctx.store.actions(g.id)
         pages = max(1, -(-len(rows) // HISTORY_PAGE))
-        page = pages if page is None else min(max(1, int(page)), pages)
-        chunk = rows[(page - 1) * HISTORY_PAGE : page * HISTORY_PAGE]
+        players = {"id": g.id, "first": texts.seat_msg(g, 0), "second": texts.seat_msg(g, 1)}
+        if page is None and len(rows) > HISTORY_PAGE:
+            chunk = rows[-HISTORY_PAGE:]
+            head = msg("history.head_latest", n=len(chunk), total=len(rows), **players)
+        else:
+            page = pages if page is None else min(max(1, int(page)), pages)
+            chunk = rows[(page - 1) * HISTORY_PAGE : page * HISTORY_PAGE]
+            head = msg("history.head", page=page, pages=pages, **players)
         effects = self._effects(g, rows, chunk[-1].seq) if chunk else {}
-        lines = [
-            msg(
-                "history.head",
-                id=g.id,
-                first=texts.seat_msg(g, 0),
-                second=texts.seat_msg(g, 1),
-                page=page,
-                pages=pages,
-            )
-        ]
+        lines = [head]
         for a in chunk:
             said = {
                 "seq": a.seq,
@@ -75,6 +80,11 @@ class Proof:
                 lines.append(msg("dispute.log_rolled", roll=a.roll, **said))
         if not rows:
             lines.append(msg("history.empty"))
+        outcome = outcome_of(g)
+        if outcome is not None and (not chunk or chunk[-1] is rows[-1]):  # after the last move
+            sides = engine.get_game(g.game).side_names
+            voided = await void_reason(self.ctx.store, g)
+            lines.append(texts.result_line(g, sides, outcome, voided=voided))
         if g.pending:
             lines.append(msg("history.pending", action=g.pending))
         return Reply(

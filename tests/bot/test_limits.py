@@ -13,6 +13,7 @@ import pytest
 
 from bot import limits
 from bot.clock import ManualClock
+from bot.console.format import reply_text
 from bot.discord_ui.guards import COOLDOWNS, Cooldowns
 from bot.lru import LRU
 from bot.referee import Referee
@@ -329,18 +330,27 @@ async def test_history_pages_are_clamped_to_the_game(referee: Referee) -> None:
         assert len(reply.text.splitlines()) <= HISTORY_PAGE + 3
 
 
-async def test_history_opens_at_its_latest_page(referee: Referee) -> None:
-    """A player asks what just happened: without a page, history shows the last one, at the
-    console too; page 1 is the start."""
+async def test_history_opens_at_the_latest_moves_and_ends_with_the_result(
+    referee: Referee,
+) -> None:
+    """A player asks what just happened: without a page, history shows the latest moves (a
+    page's worth, not a last page that may hold one) and the result; page 1 is the start."""
     await start(referee, "morris")
-    await random_game(referee, HERE, {ALICE.id: ALICE, BOB.id: BOB}, seed=3)
-    latest = (await referee.history(HERE)).text
-    pages = int(latest.split(" of ", 1)[1].split(")")[0])
-    assert pages >= 2 and f"(page {pages} of {pages})" in latest
+    ended = await random_game(referee, HERE, {ALICE.id: ALICE, BOB.id: BOB}, seed=3)
     g = await referee.store.latest_game(HERE.channel_id)
-    assert g is not None and f"{g.seq}. " in latest  # the last move is on it
-    assert (await referee.handle(HERE, ALICE, "history")).text == latest
-    assert f"(page 1 of {pages})" in (await referee.handle(HERE, ALICE, "history 1")).text
+    assert g is not None and g.seq > HISTORY_PAGE
+    latest = await referee.history(HERE)
+    assert latest.lines[0].key == "history.head_latest"
+    assert f"(the latest {HISTORY_PAGE} of {g.seq} moves; `/history page: 1`" in latest.text
+    moves = [m for m in latest.lines if m.params.get("seq") is not None]
+    assert [m.params["seq"] for m in moves] == list(range(g.seq - HISTORY_PAGE + 1, g.seq + 1))
+    result = next(line for line in ended.lines if line.key == "board.game_over")
+    assert latest.lines[-1] == result  # the game's result after its last move
+    typed = await referee.handle(HERE, ALICE, "history")
+    assert typed.text == latest.text  # the console then says its own command:
+    assert "`history 1` for the first page" in reply_text(typed)
+    first = await referee.handle(HERE, ALICE, "history 1")
+    assert "(page 1 of " in first.text and "Game over" not in first.text
 
 
 def test_replays_are_bounded_in_frames_and_bytes() -> None:
