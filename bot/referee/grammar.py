@@ -266,21 +266,28 @@ async def _moves(
 
 
 def _listed(head: Msg, moves: list[str], futile: list[str] | None = None) -> Reply:
-    lines = [head, plain(_wrapped(moves))]
+    mark = _separator(moves)
+    lines = [head, plain(_wrapped(moves, mark))]
     if futile:
-        lines.append(msg("console.moves_futile", moves=", ".join(futile)))
+        lines.append(msg("console.moves_futile", moves=f"{mark} ".join(futile)))
     return Reply(text=say_all(lines), lines=lines, ephemeral=True)
 
 
-def _wrapped(moves: list[str], width: int = 96) -> str:
-    """The moves, comma-separated, in lines of at most ``width``; a move never split."""
+def _separator(moves: list[str]) -> str:
+    """What separates moves in a list: a comma, or a semicolon where a move holds a comma
+    (Atmalof's ``move 1,3 1,4``: "move 1,3 1,4, move 1,3 2,2" could not be read)."""
+    return ";" if any("," in m for m in moves) else ","
+
+
+def _wrapped(moves: list[str], mark: str = ",", width: int = 96) -> str:
+    """The moves separated by ``mark``, in lines of at most ``width``; a move never split."""
     lines: list[str] = []
     for move in moves:
         if lines and len(lines[-1]) + len(move) + 2 <= width:
-            lines[-1] += f", {move}"
+            lines[-1] += f"{mark} {move}"
         else:
             if lines:
-                lines[-1] += ","
+                lines[-1] += mark
             lines.append(move)
     return "\n".join(lines)
 

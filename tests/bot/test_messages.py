@@ -135,7 +135,9 @@ async def test_moves_marks_the_drops_that_can_only_lose_the_turn(referee: Refere
     await start(referee, "atmalof", variant="custom", options=NARROW)
     mover, _ = await fill_row_one(referee)
     listed = await referee.handle(HERE, mover, "moves")
-    assert listed.ok and "drop row 1" in listed.lines[1].params["text"]  # still legal
+    listing = listed.lines[1].params["text"]
+    assert listed.ok and "drop row 1" in listing  # still legal
+    assert "; move " in listing and ", move " not in listing  # moves hold commas: "move 1,2 2,2"
     marked = listed.lines[-1]
     assert marked.key == "console.moves_futile" and marked.params["moves"] == "drop row 1"
     assert listed.text.endswith(
