@@ -259,8 +259,11 @@ class AbaloneGame:
         text = f"{side} pushes {span} {word}: {NUMBER_WORDS[pushed]} {other} {noun}"
         if pushed == 1:
             text += " falls off the board" if off else " moves back"
+        elif off:  # "two ... move back, one off the board" was read as three marbles
+            text = f"{side} pushes {span} {word}: of two {other} marbles, one moves back and one"
+            text += " falls off the board"
         else:
-            text += " move back" + (", one off the board" if off else "")
+            text += " move back"
         if not off:
             return text + "."
         lost = marbles_off(state, 1 - state.to_move) + off

@@ -670,7 +670,8 @@ def test_describe_a_push_and_a_push_off() -> None:
     )
     state = position("c1 c2", "c3 c4 c5", to_move=1)
     assert GAME.describe(state, GAME.parse(state, "c5c4")) == (
-        "White pushes c5-c3 west: two Black marbles move back, one off the board "
+        "White pushes c5-c3 west: of two Black marbles, one moves back and one falls off the "
+        "board "
         "(Black has lost 1)."
     )
 
