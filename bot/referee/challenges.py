@@ -481,6 +481,8 @@ def start_lines(g: GameRow, state: Any, toss: int | None) -> list[Msg]:
     """What a game's start says above its first board: the seats, changed options, the toss
     and the dice commitment (when dice or a toss use the seed: ``texts.seed_matters``)."""
     lines = [texts.start_players(g)]
+    if g.rated:  # the challenge said so; the start, which more people read, says it again
+        lines.append(msg("start.rated"))
     changed = texts.options_line(g.game, g.variant, g.options, g.clock)
     if changed:
         lines.append(changed)

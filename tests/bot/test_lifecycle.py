@@ -91,6 +91,14 @@ async def test_the_coin_toss_is_a_verifiable_roll(referee: Referee, store: Store
     assert "coin toss: recomputed" in (await referee.verify(HERE)).text
 
 
+async def test_a_rated_game_says_so_as_it_starts(referee: Referee) -> None:
+    rated = await start(referee, "morris", rated=True)
+    assert "Rated: the result counts on this server's ladder." in rated.text
+    await referee.resign(HERE, ALICE)
+    casual = await start(referee, "morris")
+    assert "Rated" not in casual.text
+
+
 async def test_a_rematch_swaps_who_starts(referee: Referee, store: Store) -> None:
     await start(referee)
     ended = await referee.resign(HERE, BOB)
