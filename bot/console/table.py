@@ -206,6 +206,11 @@ class ConsoleTable:
             except Refusal as exc:
                 self.show(refused(exc))
             return True
+        if not said and len(words) > 1 and name_key(words[0]) in self.people:
+            # "alice place d7": the colon forgotten, not a command called "alice"
+            typed = f"{words[0]}: {' '.join(words[1:])}"
+            self.show(refused(Refusal("console_colon", {"typed": typed})))
+            return True
         if self.current is None:
             self.say(say(msg("console.who_speaks"), self.lang))
             return True

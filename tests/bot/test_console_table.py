@@ -472,6 +472,14 @@ async def test_moves_pages_through_a_long_list(tmp_path: Path) -> None:
     assert "bob: moves\n[private] (refused) it is alice (Black)'s turn, not yours" in text
 
 
+async def test_a_line_without_its_colon_says_how_to_type_it(tmp_path: Path) -> None:
+    script = "alice: challenge bob morris first me\nbob: accept\nalice place d7\n"
+    text = await table(tmp_path / "c.db", script)
+    said = "(refused) a line starts with the speaker's name and a colon: type `alice: place d7`"
+    assert said in text
+    assert "alice: place d7`" in text and "unknown command 'alice'" not in text, text
+
+
 async def test_moves_says_the_one_reason_there_are_none(tmp_path: Path) -> None:
     script = (
         "carol: moves\nalice: challenge bob morris first me\nbob: moves\nbob: accept\n"
