@@ -9,6 +9,7 @@ from translations import (
     COMMAND_LANGUAGES,
     LANGUAGES,
     UnknownLanguage,
+    catalog_path,
     choose,
     language,
     placeholders,
@@ -51,6 +52,18 @@ def test_translations_keep_the_placeholders_and_the_plural_forms(domain: str, la
             assert placeholders(text) == wanted, f"{lang} {key}: {text!r}"
         if theirs.pluralizable:
             assert len(theirs.string) == forms, f"{lang} {key} needs {forms} plural forms"
+
+
+@pytest.mark.parametrize(("domain", "lang"), [*DOMAINS, ("messages", "en")])
+def test_no_entry_has_more_plural_forms_than_its_language(domain: str, lang: str) -> None:
+    """Read from the file's text: Babel drops a form past ``nplurals`` when it reads a catalog,
+    so the check above cannot see one, while ``msgfmt -c`` rejects the whole file for it."""
+    text = catalog_path(lang, domain).read_text(encoding="utf-8")
+    forms = read_catalog(lang, domain).num_plurals
+    for entry in text.split("\n\n"):
+        if "msgid_plural" in entry:
+            found = sum(line.startswith("msgstr[") for line in entry.splitlines())
+            assert found == forms, f"{lang}: {entry.splitlines()[0]} has {found} forms"
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
