@@ -19,7 +19,7 @@ from bot.clock import ClockSpec, ClockSpecError
 from bot.errors import Refusal
 from bot.i18n import Msg, msg, say_all
 from bot.referee.board_reply import board_reply
-from bot.referee.context import STARTERS, Context
+from bot.referee.context import STARTERS, Context, rematch_refused
 from bot.referee.records import TOSS_ANNOUNCEMENT, TOSS_NUMBER
 from bot.referee.replies import (
     Actor,
@@ -293,12 +293,8 @@ class Challenges:
         if g is None or g.channel_id != where.channel_id:
             raise Refusal("no_finished_game")
         seat = g.seat_of(actor.id)
-        if g.status == "active":  # a player finishes it first; a stranger is not in it
-            if seat is None:
-                raise Refusal("not_a_player", {"players": texts.players_msg(g.names)})
-            raise Refusal("rematch_game_running")
-        if seat is None:
-            raise Refusal("rematch_not_player", {"players": texts.players_msg(g.names)})
+        rematch_refused(g, stranger=seat is None)
+        assert seat is not None
         waiting = await self.ctx.store.open_challenge(where.channel_id)
         if waiting is not None and waiting.rematch_of == g.id:
             if waiting.challenger_id != actor.id:

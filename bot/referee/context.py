@@ -253,10 +253,11 @@ class Context:
         won or a flag fell: told how it ended, not that no game is running); or no game."""
         if await self.store.open_challenge(where.channel_id) is not None:
             return Refusal("challenge_not_accepted")
-        last = await self.store.latest_game(where.channel_id) if actor is not None else None
+        if actor is None:
+            return Refusal("no_game")
+        last = await self.store.latest_game(where.channel_id)
         if (
             last is not None
-            and actor is not None
             and last.status != "active"
             and last.seat_of(actor.id) is not None
             and self.now() - (last.ended_at or 0.0) < ENDED_RECENTLY
@@ -296,12 +297,7 @@ class Context:
             raise await self.no_game(where, actor)
         seat = g.seat_of(actor.id)
         if seat is None:
-            raise Refusal(
-                "not_a_player",
-                {"players": texts.players_msg(g.names)},
-                game_id=g.id,
-                version=g.version,
-            )
+            raise not_a_player(g)
         if g.frozen_at is not None:
             raise Refusal("frozen", game_id=g.id, version=g.version)
         try:
@@ -577,6 +573,26 @@ def _named(sentence: str, side: str, name: str) -> str:
     if sentence.startswith(side + " "):
         return f"{name} ({side}){sentence[len(side) :]}"
     return sentence
+
+
+def not_a_player(g: GameRow) -> Refusal:
+    """The refusal of a command about ``g`` by someone who does not play in it, naming who
+    does."""
+    return Refusal(
+        "not_a_player", {"players": texts.players_msg(g.names)}, game_id=g.id, version=g.version
+    )
+
+
+def rematch_refused(g: GameRow, stranger: bool) -> None:
+    """Refuse a rematch of ``g`` while it runs (a player finishes it first; a stranger is not
+    in it), or by a ``stranger`` to it: the checks a rematch with a person and one with the
+    bot share."""
+    if g.status == "active":
+        if stranger:
+            raise not_a_player(g)
+        raise Refusal("rematch_game_running")
+    if stranger:
+        raise Refusal("rematch_not_player", {"players": texts.players_msg(g.names)})
 
 
 def draw_lapsed(g: GameRow) -> Msg:

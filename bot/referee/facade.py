@@ -311,9 +311,10 @@ class Referee:
         (else none); the console lists them a page at a time (``legal_for`` stops at 25)."""
         return await self.play.legal_moves(where, actor)
 
-    async def futile_moves(self, where: Where, actor: Actor) -> list[str]:
-        """Those of ``legal_moves`` that can only lose the turn (Atmalof's full lines)."""
-        return await self.play.futile_moves(where, actor)
+    async def move_list(self, where: Where, actor: Actor) -> tuple[list[str], list[str]]:
+        """``legal_moves``, and those of them that can only lose the turn (Atmalof's full
+        lines), for a front end that lists them."""
+        return await self.play.move_list(where, actor)
 
     async def why_no_moves(self, where: Where, actor: Actor) -> Refusal:
         """The one reason ``legal_moves`` lists nothing for ``actor`` (a refusal to raise)."""

@@ -235,7 +235,7 @@ async def _moves(
         page = number
     elif not paged:
         prefix = " ".join(words).lower()
-    moves = await referee.legal_moves(where, actor)
+    moves, hopeless = await referee.move_list(where, actor)
     if not moves:
         raise await referee.why_no_moves(where, actor)
     if prefix:
@@ -244,8 +244,7 @@ async def _moves(
         if not shown:
             raise Refusal("console_no_such_moves", {"count": len(moves), "prefix": prefix[:40]})
         head = msg("console.moves_match", n=len(shown), total=len(moves), prefix=typed(prefix))
-        futile = [m for m in await referee.futile_moves(where, actor) if m in shown]
-        return _listed(head, shown, futile)
+        return _listed(head, shown, [m for m in hopeless if m in shown])
     pages = -(-len(moves) // MOVES_PAGE)
     page = min(max(page, 1), pages)
     chunk = moves[(page - 1) * MOVES_PAGE : page * MOVES_PAGE]
@@ -262,7 +261,7 @@ async def _moves(
         )
     else:
         head = msg("console.moves_page", name=actor.name, n=len(moves), page=page, pages=pages)
-    return _listed(head, chunk, await referee.futile_moves(where, actor))
+    return _listed(head, chunk, hopeless)
 
 
 def _listed(head: Msg, moves: list[str], futile: list[str] | None = None) -> Reply:

@@ -19,6 +19,7 @@ from bot.referee.context import (
     Context,
     draw_lapsed,
     lapsed,
+    not_a_player,
 )
 from bot.referee.records import iso
 from bot.referee.replies import (
@@ -163,16 +164,18 @@ class Play:
         rules = engine.get_game(g.game)
         return [rules.notation(state, a) for a in rules.legal(state)]
 
-    async def futile_moves(self, where: Where, actor: Actor) -> list[str]:
-        """Those of ``legal_moves`` that can only lose the turn (Atmalof drops into a line whose
-        die-reachable squares are all taken): legal, and asked about before they are made, so
-        a list of moves marks them."""
+    async def move_list(self, where: Where, actor: Actor) -> tuple[list[str], list[str]]:
+        """``legal_moves``, and those of them that can only lose the turn (Atmalof drops into a
+        line whose die-reachable squares are all taken): legal, and asked about before they
+        are made, so a list of moves marks them. One load of the game for both."""
         found = await self._to_move(where, actor)
         if found is None:
-            return []
+            return [], []
         g, state = found
         rules = engine.get_game(g.game)
-        return [rules.notation(state, a) for a in rules.legal(state) if self.futile(g, state, a)]
+        legal = rules.legal(state)
+        hopeless = [rules.notation(state, a) for a in legal if self.futile(g, state, a)]
+        return [rules.notation(state, a) for a in legal], hopeless
 
     async def _to_move(self, where: Where, actor: Actor) -> tuple[GameRow, Any] | None:
         """The channel's game and position if ``actor`` may act in it now, else None."""
@@ -194,7 +197,7 @@ class Play:
             return await self.ctx.no_game(where, actor)
         seat = g.seat_of(actor.id)
         if seat is None:
-            return Refusal("not_a_player", {"players": texts.players_msg(g.names)}, game_id=g.id)
+            return not_a_player(g)
         if g.frozen_at is not None:
             return Refusal("frozen", game_id=g.id)
         if g.pending is None:

@@ -25,7 +25,7 @@ from typing import Any
 
 import engine
 import engine.ai
-from bot import limits, texts
+from bot import limits
 from bot.errors import BrokenGame, Conflict, Refusal, StoreUnavailable
 from bot.i18n import Msg, msg
 from bot.lru import LRU
@@ -37,7 +37,7 @@ from bot.referee.challenges import (
     opening,
     start_lines,
 )
-from bot.referee.context import POSITIONS_KEPT, STARTERS, Context, where_of
+from bot.referee.context import POSITIONS_KEPT, STARTERS, Context, rematch_refused, where_of
 from bot.referee.endings import Endings
 from bot.referee.play import CONFIRM_WORD, Play
 from bot.referee.replies import Actor, Notice, Preempted, Reply, Where
@@ -191,13 +191,7 @@ class Practice:
         if g.channel_id != where.channel_id:
             raise Refusal("no_finished_game")
         seat = g.seat_of(actor.id)
-        stranger = seat is None or seat == g.bot_seat
-        if g.status == "active":  # a player finishes it first; a stranger is not in it
-            if stranger:
-                raise Refusal("not_a_player", {"players": texts.players_msg(g.names)})
-            raise Refusal("rematch_game_running")
-        if stranger:
-            raise Refusal("rematch_not_player", {"players": texts.players_msg(g.names)})
+        rematch_refused(g, stranger=seat is None or seat == g.bot_seat)
         return await self.start(
             where,
             actor,
