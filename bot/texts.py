@@ -22,7 +22,10 @@ if TYPE_CHECKING:
     from bot.referee.replies import Rated
 
 MOVED_ON = "that game has moved on: look at the latest board and try again"
-NO_GAME = "there is no game running here: challenge someone, or practise against the bot"
+NO_GAME = (
+    "there is no game running here: challenge someone with `/challenge`, or practise against the "
+    "bot with `/practice`"
+)
 NOT_A_PLAYER = "you are not playing in this game ({players})"
 FROZEN = (
     "the game is frozen for a dispute: no move, claim or offer is taken until a moderator "

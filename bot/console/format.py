@@ -20,9 +20,13 @@ def head_line(reply: Reply, lang: str = "en") -> str | None:
     return say(msg(key, head=chain.short(reply.chain)), lang)
 
 
-CONSOLE_REFUSALS = {"channel_busy": "console.channel_busy"}
+CONSOLE_REFUSALS = {
+    "channel_busy": "console.channel_busy",
+    "no_game": "console.no_game",
+    "rematch_not_player": "console.rematch_not_player",
+}
 """Refusals the console says in its own words: its table is the only channel, so Discord's
-advice (another channel or a thread) does not fit."""
+advice (another channel or a thread) does not fit, nor do its slash commands."""
 CONSOLE_LINES = {
     "ladder.show_hidden": "console.ladder_show_hidden",
     "history.head_latest": "console.history_head_latest",

@@ -480,18 +480,21 @@ async def test_a_line_without_its_colon_says_how_to_type_it(tmp_path: Path) -> N
     assert "alice: place d7`" in text and "unknown command 'alice'" not in text, text
 
 
-async def test_moves_says_the_one_reason_there_are_none(tmp_path: Path) -> None:
+async def test_the_one_reason_and_the_consoles_own_commands(tmp_path: Path) -> None:
     script = (
         "carol: moves\nalice: challenge bob morris first me\nbob: moves\nbob: accept\n"
-        "carol: moves\nalice: resign\nbob: moves\n"
+        "carol: moves\nalice: resign\nbob: moves\ncarol: rematch\n"
     )
     text = await table(tmp_path / "g.db", script)
     private = "[private] (refused) "
     refused = [line[len(private) :] for line in text.splitlines() if line.startswith(private)]
     assert refused == [
-        "there is no game running here: challenge someone, or practise against the bot",
+        "there is no game running here: challenge someone (`challenge <name> <game>`), or "
+        "practise against the bot (`practice <game>`)",
         "the game has not started: the challenge waiting here must be accepted first",
         "you are not playing in this game (alice vs bob)",
         "your game here has ended: bob (Black) wins (White resigned); ask for a rematch, or "
         "challenge someone",
+        "only the players of the last game here (alice vs bob) can ask for its rematch: challenge "
+        "someone (`challenge <name> <game>`), or practise against the bot (`practice <game>`)",
     ], text

@@ -268,7 +268,7 @@ async def test_a_stranger_cannot_ask_for_the_rematch_of_someone_elses_practice_g
     await referee.resign(HERE, ALICE)
     refused = await referee.rematch(HERE, CAROL)
     assert refused.refused and refused.reason == "rematch_not_player", refused.text
-    assert refused.text.endswith("or practise against the bot"), refused.text
+    assert refused.text.endswith("or practise against the bot with `/practice`"), refused.text
     assert await referee.store.active_game(HERE.channel_id) is None
 
 
