@@ -164,7 +164,8 @@ async def _practice(referee: Referee, where: Where, actor: Actor, words: list[st
 
 def _dice_words(words: list[str]) -> tuple[list[str], str]:
     """``... words "lucky socks"`` (or ``words lucky``): the words before it, and the dice
-    words (quoted: up to the closing quote; else the one word after)."""
+    words (quoted: up to the closing quote; else the one word after). A quote never closed is
+    refused."""
     low = [w.lower() for w in words]
     if "words" not in low:
         return words, ""
@@ -177,7 +178,8 @@ def _dice_words(words: list[str]) -> tuple[list[str], str]:
     for end, word in enumerate(after):
         if word.endswith('"') and (end > 0 or len(word) > 1):
             return words[:at] + after[end + 1 :], " ".join(after[: end + 1])[1:-1]
-    return words[:at], " ".join(after)[1:]
+    # no closing quote: whatever followed (a clock, first me) would silently become dice words
+    raise Refusal("console_words_unclosed")
 
 
 async def _import(referee: Referee, where: Where, path: str) -> Reply:

@@ -7,6 +7,9 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
+from bot.errors import Refusal
 from bot.referee import Referee
 from bot.referee.grammar import dispatch
 from bot.referee.records import check_stored, stored_record
@@ -69,6 +72,25 @@ async def test_the_console_takes_words_when_challenging_and_accepting(
     record = await stored_record(store, g)
     assert record.words == {str(ALICE.id): "lucky socks", str(BOB.id): "my own words"}
     assert record.accept  # the console has no front-end id: a random one
+
+
+async def test_words_whose_quote_is_never_closed_are_refused_and_change_nothing(
+    referee: Referee, store: Store
+) -> None:
+    """What follows an open quote (here a clock) would silently become dice words."""
+    line = 'challenge bob atmalof words "lucky socks clock 10+5'
+    with pytest.raises(Refusal) as refused:
+        await dispatch(referee, HERE, ALICE, line, PEOPLE)
+    assert refused.value.code == "console_words_unclosed"
+    assert 'write them as `words "lucky socks"`' in str(refused.value)
+    assert await store.open_challenge(HERE.channel_id) is None
+    await dispatch(referee, HERE, ALICE, "challenge bob atmalof", PEOPLE)
+    for answer in ('accept words "my own', 'accept 1 words "my own'):
+        with pytest.raises(Refusal) as refused:
+            await dispatch(referee, HERE, BOB, answer, PEOPLE)
+        assert refused.value.code == "console_words_unclosed", answer
+    assert await store.active_game(HERE.channel_id) is None
+    assert await store.open_challenge(HERE.channel_id) is not None
 
 
 async def test_overlong_words_are_refused_and_change_nothing(
