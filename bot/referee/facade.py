@@ -325,6 +325,11 @@ class Referee:
         """The current position of the channel's game (or its latest finished game)."""
         return await self.play.board(where)
 
+    async def game_here(self, where: Where) -> str | None:
+        """The game being played here (else the one a waiting challenge is for), or None:
+        ``rules`` without a game's name explains it."""
+        return await self.play.game_here(where)
+
     async def terms_here(self, where: Where, game: str) -> list[Msg]:
         """How the game of ``game`` being played here differs from the standard one (``rules``
         adds it: a player of a custom game reads the standard board there)."""

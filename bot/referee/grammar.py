@@ -216,7 +216,11 @@ def rules_reply(words: list[str], lang: str = "en") -> Reply:
 
 async def rules_here(referee: Referee, where: Where, words: list[str], lang: str = "en") -> Reply:
     """``rules_reply``, then how the game of those rules being played here differs from the
-    standard game they describe (a player of a custom game reads the standard board there)."""
+    standard game they describe (a player of a custom game reads the standard board there).
+    Without a game's name: the rules of the game being played (or challenged to) here."""
+    if not words:
+        played = await referee.game_here(where)
+        words = [played] if played else words
     reply = rules_reply(words, lang)  # refuses anything but a game's name
     here = await referee.terms_here(where, engine.get_game(" ".join(words)).name)
     if here:

@@ -211,6 +211,15 @@ class Play:
                 )
         return Refusal("console_no_moves", game_id=g.id)
 
+    async def game_here(self, where: Where) -> str | None:
+        """The game being played here, else the one a waiting challenge is for, or None: what
+        ``rules`` without a game's name explains."""
+        g = await self.ctx.store.active_game(where.channel_id)
+        if g is not None:
+            return g.game
+        c = await self.ctx.store.open_challenge(where.channel_id)
+        return None if c is None or c.expires_at <= self.ctx.now() else c.game
+
     async def terms_here(self, where: Where, game: str) -> list[Msg]:
         """What the game of ``game`` being played here changes from the rules' standard game
         (its variant, options and clock), as sentences to put after the rules; [] if nothing

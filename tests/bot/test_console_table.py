@@ -425,6 +425,17 @@ async def test_rules_during_a_custom_game_say_how_the_game_here_differs(tmp_path
     assert "being played here" not in text.split("> alice: rules morris")[1]
 
 
+async def test_rules_without_a_game_are_those_of_the_game_here(tmp_path: Path) -> None:
+    """Whoever types ``rules`` at a table with a game (or a challenge) means that game's."""
+    script = "alice: challenge bob morris flying=off\ncarol: rules\nbob: accept\nbob: rules\n"
+    text = await table(tmp_path / "r.db", script)
+    waiting = text.split("> carol: rules")[1].split("> bob: accept")[0]
+    assert "Nine Men's Morris: the rules" in waiting and "(refused)" not in waiting
+    during = text.split("> bob: rules")[1]
+    assert "Nine Men's Morris: the rules" in during
+    assert during.rstrip().endswith("Not the defaults: flying=off.\nbye"), during[-200:]
+
+
 async def test_import_without_a_path_gives_its_usage(tmp_path: Path) -> None:
     text = await table(tmp_path / "i.db", "alice: import\n")
     assert "(refused) import which file? `import <path>`" in text

@@ -34,6 +34,18 @@ async def test_rules_say_how_the_game_being_played_here_differs(harness: Harness
     assert "being played here" not in (await harness.slash(CAROL, "rules", game="abalone")).text
 
 
+async def test_rules_without_a_game_explain_the_one_played_here(harness: Harness) -> None:
+    alone = await harness.slash(CAROL, "rules")
+    assert alone.all_ephemeral
+    assert alone.text == (
+        "rules of which game? Nothing is being played here: choose one in the `game` option"
+    )
+    await start_game(harness, ALICE, BOB, "morris", options="flying=off")
+    rules = await harness.slash(CAROL, "rules")
+    assert rules.all_ephemeral and "mill" in rules.text.lower()
+    assert rules.text.endswith("Not the defaults: flying=off."), rules.text[-300:]
+
+
 async def test_every_game_has_a_rules_summary(harness: Harness) -> None:
     for game, words in (("morris", "mill"), ("abalone", "sumito"), ("atmalof", "die")):
         assert words in (await harness.slash(ALICE, "rules", game=game)).text.lower()

@@ -106,12 +106,18 @@ class Info(commands.Cog):
         await self.bot.answer(interaction, reply, title=msg("title.verification"))
 
     @app_commands.command(name="rules", description="A short summary of a game's rules")
-    @app_commands.describe(game="Which game")
+    @app_commands.describe(game="Which game; the one being played here if left out")
     @app_commands.choices(
         game=[Choice(name=title, value=name) for name, (title, _) in RULES.items()]
     )
-    async def rules(self, interaction: discord.Interaction[Any], game: str) -> None:
+    async def rules(self, interaction: discord.Interaction[Any], game: str | None = None) -> None:
         lang = await self._language(interaction)
+        game = game or await self.bot.referee.game_here(where_of(interaction))
+        if game is None:  # nothing played or challenged to here: the option says which
+            await interaction.response.send_message(
+                say(msg("refusal.rules_which"), lang), ephemeral=True
+            )
+            return
         title, text = rules(lang)[game]
         heading = words(lang).t("rules.title", game=title)
         here = await self.bot.referee.terms_here(where_of(interaction), game)
