@@ -275,6 +275,24 @@ def options_line(
     return Msg("options.changed", {"options": parts}) if parts else None
 
 
+STANDARD_DICE = (6, 6, 1, 1)
+"""Atmalof's standard dice: a row's die picks columns 1-6, a column's rows 1-6; one row and one
+column beyond them (the rules summary says so)."""
+
+
+def dice_line(state: Any) -> Msg | None:
+    """ "The dice here: announcing a row rolls 1-5 for its column, ..." for an atmaloid board
+    whose dice differ from the standard game's, else None: a 6x6 custom board keeps one row and
+    column beyond the die, and only this says the die has 5 faces."""
+    config = getattr(state, "config", None)
+    faces = getattr(config, "row_faces", None)
+    if config is None or faces is None:
+        return None
+    if (faces, config.col_faces, config.beyond_rows, config.beyond_cols) == STANDARD_DICE:
+        return None
+    return Msg("options.dice", {"row_faces": faces, "col_faces": config.col_faces})
+
+
 NO_TAKEBACK_RATED = (
     "takebacks are not allowed in rated games: a move once made stands, as the original rules "
     "say (casual games may take one back if both agree)"

@@ -115,8 +115,7 @@ class Challenges:
         if starter == "random" or texts.rolls_dice(rules.name, state):  # the seed will count
             lines.append(msg("challenge.commitment", commitment=dice.commitment(seed)))
         changed = texts.options_line(rules.name, state.variant, full_options)
-        if changed:
-            lines.append(changed)
+        lines.extend(m for m in (changed, texts.dice_line(state)) if m)
         text = say_all(lines)
         return Reply(
             text=text,
@@ -480,8 +479,7 @@ def start_lines(g: GameRow, state: Any, toss: int | None) -> list[Msg]:
     if g.rated:  # the challenge said so; the start, which more people read, says it again
         lines.append(msg("start.rated"))
     changed = texts.options_line(g.game, g.variant, g.options, g.clock)
-    if changed:
-        lines.append(changed)
+    lines.extend(m for m in (changed, texts.dice_line(state)) if m)
     if toss is not None:
         lines.append(msg("start.toss", player=g.names[0]))
     if texts.rolls_dice(g.game, state):

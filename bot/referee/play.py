@@ -4,6 +4,7 @@ legal moves (autocomplete, the console's list)."""
 from __future__ import annotations
 
 import functools
+import json
 import logging
 import re
 from typing import Any
@@ -33,6 +34,7 @@ from bot.referee.wrapper import current_request_id, reply_dict
 from bot.store import GameRow, NewAction
 from engine import EngineError, ParseError
 from engine.core import MAX_COMMAND_LENGTH
+from engine.record import stored_options
 
 log = logging.getLogger(__name__)
 
@@ -231,7 +233,9 @@ class Play:
         if changed is None and g.variant == "standard":
             return []
         here = msg("rules.here", game=msg(f"game.{g.game}"), variant=g.variant)
-        return [here] if changed is None else [here, changed]
+        options = stored_options(g.game, json.loads(g.options))
+        dice = texts.dice_line(engine.get_game(g.game).new(g.variant, **options))
+        return [m for m in (here, changed, dice) if m]
 
     async def ongoing(self, where: Where) -> Reply | None:
         """The board of the game being played here, led by who plays it (and, against the bot,

@@ -423,6 +423,22 @@ async def test_rules_during_a_custom_game_say_how_the_game_here_differs(tmp_path
     assert "The Atmalof game being played here is its custom variant.\n" in atmalof
     assert "Not the defaults: " in atmalof and "rows=5" in atmalof and "line=4" in atmalof
     assert "being played here" not in text.split("> alice: rules morris")[1]
+    dice = (
+        "The dice here: announcing a row rolls 1 to 4 for its column, announcing a column rolls "
+        "1 to 4 for its row."  # one row and one column beyond the die, as in the standard game
+    )
+    assert text.count(dice) == 3, text  # the challenge, the start and the rules say it
+
+
+async def test_the_standard_and_junior_dice_are_said_only_where_they_differ(tmp_path: Path) -> None:
+    script = (
+        "alice: challenge bob atmalof first me\nbob: accept\nalice: resign\n"
+        "alice: challenge bob atmalof junior first me\nbob: accept\n"
+    )
+    text = await table(tmp_path / "r.db", script)
+    standard, junior = text.split("> alice: resign")
+    assert "The dice here" not in standard
+    assert junior.count("announcing a row rolls 1 to 6 for its column") == 2, junior
 
 
 async def test_rules_without_a_game_are_those_of_the_game_here(tmp_path: Path) -> None:
