@@ -118,11 +118,12 @@ def stats_lines(
     return lines
 
 
-def dice_luck_msg(luck: DiceLuck) -> Msg:
+def dice_luck_msg(luck: DiceLuck, games: int) -> Msg:
     """One line: "12 drops, mean roll 3.8 (expected 3.5); lost 2 turns, expected 3.4 (lucky
-    by 1.4)"."""
+    by 1.4)", over up to the latest ``games`` games, rated or not (every game rolls the same
+    public dice; the line says so, as it stands under the rated record)."""
     if not luck.rolls:
-        return msg("stats.dice_luck", luck=msg("luck.no_drops"))
+        return msg("stats.dice_luck", games=games, luck=msg("luck.no_drops"))
     saved = luck.turns_saved
     if abs(saved) < 0.05:
         verdict = msg("luck.as_expected")
@@ -139,7 +140,7 @@ def dice_luck_msg(luck: DiceLuck) -> Msg:
         expected_lost=number(luck.expected_lost_turns),
         verdict=verdict,
     )
-    return msg("stats.dice_luck", luck=said)
+    return msg("stats.dice_luck", games=games, luck=said)
 
 
 def season_closed_lines(

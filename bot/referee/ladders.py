@@ -216,7 +216,7 @@ class Ladders:
         if name in (None, "atmalof"):
             drops = await atmalof_drops(self.ctx.store, where.guild_id, who.id)
             if drops:
-                luck = dice_luck_msg(dice_luck(drops))
+                luck = dice_luck_msg(dice_luck(drops), LUCK_GAMES)
                 note = lines[-1] if lines[-1].key == "rating.provisional_note" else None
                 lines = [*lines[:-1], luck, note] if note else [*lines, luck]
         image = await self._chart(where, st, who)

@@ -205,7 +205,7 @@ async def test_stats_on_a_scripted_history(referee: Referee, store: Store) -> No
     assert lines[1] == f"Rating: Nine Men's Morris {round(rating.rating)}? (5 games)"
     assert lines[2] == "Record (rated): 3W 1L 1D"
     assert lines[3] == "Streak: 1 win now; most wins in a row: 2 wins"
-    assert lines[4] == "Head-to-head against bob: 2W 1L 1D"
+    assert lines[4] == "Head-to-head against bob (rated): 2W 1L 1D"  # not the casual win
     mine = await referee.stats(HERE, BOB)  # no player: the caller
     assert mine.text.startswith("bob, season 1") and "Record (rated): 1W 2L 1D" in mine.text
     assert "Streak: 1 loss now; most wins in a row: 1 win" in mine.text
@@ -228,8 +228,13 @@ async def test_dice_luck_from_a_scripted_atmalof_game(referee: Referee, store: S
     assert bob == DiceDrop(6, second.roll, second.roll != first.roll, 5 / 6)
     luck = dice_luck([bob])
     stats = await referee.stats(HERE, BOB)
-    assert f"Dice luck (Atmalof): {luck.text()}" in stats.text
+    label = "Dice luck (Atmalof, up to the latest 100 games here, rated or not)"
+    assert f"{label}: {luck.text()}" in stats.text
     assert f"expected {1 / 6:.1f}" in stats.text
+    await start(referee, "atmalof", rated=False)  # a casual game's drops count too, as said
+    await play(referee, HERE, ALICE, "drop row 7")
+    assert await referee.resign(HERE, BOB)
+    assert len(await atmalof_drops(store, GUILD, ALICE.id)) == 2
     morris_only = await referee.stats(HERE, BOB, None, "morris")
     assert "Dice luck" not in morris_only.text
 

@@ -64,7 +64,7 @@ async def test_stats_of_a_chosen_player_with_head_to_head_and_chart(harness: Har
     lines = stats.text.splitlines()
     assert "Bob, season 1, Nine Men's Morris" in lines
     assert "Record (rated): 1W 1L 0D" in lines
-    assert "Head-to-head against Alice: 1W 1L 0D" in lines
+    assert "Head-to-head against Alice (rated): 1W 1L 0D" in lines
     assert "Streak: 1 win now; most wins in a row: 1 win" in lines
     (chart,) = [f for f in stats.files if f[2].startswith(PNG)]
     assert chart[0] == f"rating-{BOB.id}.png"
