@@ -30,6 +30,8 @@ advice (another channel or a thread) does not fit, nor do its slash commands."""
 CONSOLE_LINES = {
     "ladder.show_hidden": "console.ladder_show_hidden",
     "history.head_latest": "console.history_head_latest",
+    "board.draw_waiting": "console.draw_waiting",
+    "board.takeback_waiting": "console.takeback_waiting",
 }
 """Sentences the console says in its own words: how to type what Discord asks by an option."""
 

@@ -384,6 +384,12 @@ def line_msg(notation: str) -> Msg:
     return msg("line.col" if words[1] == "col" else "line.row", index=words[2])
 
 
-def _asked(g: GameRow, seat: int) -> dict[str, Msg]:
-    """Who asked a question that waits (a draw, a takeback) and who answers it."""
-    return {"asker": texts.seat_msg(g, seat), "other": texts.seat_msg(g, 1 - seat)}
+def _asked(g: GameRow, seat: int) -> dict[str, Msg | str]:
+    """Who asked a question that waits (a draw, a takeback) and who answers it (``answerer``:
+    the name alone, for the console's line to type)."""
+    other = 1 - seat
+    return {
+        "asker": texts.seat_msg(g, seat),
+        "other": texts.seat_msg(g, other),
+        "answerer": g.names[other],
+    }

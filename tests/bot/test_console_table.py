@@ -104,7 +104,16 @@ async def test_the_table_opened_again_says_who_plays_and_what_waits(tmp_path: Pa
     await table(db, script)
     left = (await table(db, "quit\n")).split("still being played at this table")[1]
     assert "Nine Men's Morris (standard): alice (White) vs bob (Black).\n" in left
-    assert "alice (White) has offered a draw: bob (Black) may accept or decline it." in left
+    assert (
+        "alice (White) has offered a draw: bob (Black) may accept or decline it. (to answer, "
+        "type `bob: draw accept` or `bob: draw decline`)"
+    ) in left
+    await table(db, "bob: draw decline\nbob: place a7\nbob: takeback\n")
+    left = (await table(db, "quit\n")).split("still being played at this table")[1]
+    assert (
+        "bob (Black) has asked to take back their last turn: alice (White) may allow or refuse "
+        "it. (to answer, type `alice: takeback accept` or `alice: takeback decline`)"
+    ) in left
     await table(db, "bob: resign\nalice: practice atmalof 2 first me\n")
     left = (await table(db, "quit\n")).split("still being played at this table")[1]
     assert "Atmalof (standard): alice (Red) vs bot (Blue)." in left
