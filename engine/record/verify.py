@@ -202,11 +202,15 @@ def _conclude(
             "chain: covers every field (the start row holds the game, options, names, accept "
             "id and dice words; the start and end rows' times are created and ended)",
         )
-        walk.note(
-            "dice_mixed",
-            f"dice: every roll mixes accept id {record.accept} and the players' words",
-            accept=record.accept,
-        )
+        tossed = any(code == "toss_recomputed" for code, _ in walk.findings)
+        if walk.rolls or tossed or record.seed is None:
+            walk.note(
+                "dice_mixed",
+                f"dice: every roll mixes accept id {record.accept} and the players' words",
+                accept=record.accept,
+            )
+        else:  # a chosen starter and no die (Morris, Abalone): "every roll" would be about none
+            walk.note("dice_unused", "dice: this game rolled nothing (no coin toss, no die)")
     return Verification(
         ok=True,
         first_bad=None,

@@ -152,3 +152,25 @@ def test_the_documented_mix_vector_holds() -> None:
     ]
     assert rolls == [2, 1, 3]
     assert "roll 0 (`coin toss`, 2\nfaces) is 2, roll 1 (`drop row 4`, 6 faces) is 1" in text
+
+
+def test_a_game_that_rolled_nothing_says_so_rather_than_what_its_rolls_mix() -> None:
+    """A Morris game with a chosen starter has no toss and no die: "every roll mixes ..."
+    would describe none. An Atmalof game's rolls still say what they mix."""
+    rec = Recorder(
+        "morris",
+        players=(("111", "Ann"), ("222", "Bob")),
+        game_id="m3",
+        seed=SEED,
+        clock=ticking_clock(),
+        accept="1234567890",
+        words=WORDS,
+    )
+    for text in ("place d7", "place a1"):
+        rec.play(text)
+    verdict = verify(rec.finish(Outcome(Termination.RESIGNATION, 0, "Bob resigned")))
+    codes = [code for code, _ in verdict.findings]
+    assert verdict.ok and "dice_unused" in codes and "dice_mixed" not in codes, codes
+    assert "dice: this game rolled nothing (no coin toss, no die)" in verdict.details
+    rolled = [code for code, _ in verify(finished()).findings]
+    assert "dice_mixed" in rolled and "dice_unused" not in rolled
