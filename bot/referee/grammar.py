@@ -252,6 +252,7 @@ async def _moves(
         head = msg("console.moves_match", n=len(shown), total=len(moves), prefix=typed(prefix))
         return _listed(head, shown, [m for m in hopeless if m in shown])
     pages = -(-len(moves) // MOVES_PAGE)
+    beyond = [msg("page.beyond", asked=page)] if page > pages else []
     page = min(max(page, 1), pages)
     chunk = moves[(page - 1) * MOVES_PAGE : page * MOVES_PAGE]
     if pages == 1:
@@ -267,12 +268,16 @@ async def _moves(
         )
     else:
         head = msg("console.moves_page", name=actor.name, n=len(moves), page=page, pages=pages)
-    return _listed(head, chunk, hopeless)
+    return _listed(head, chunk, hopeless, beyond)
 
 
-def _listed(head: Msg, moves: list[str], futile: list[str] | None = None) -> Reply:
+def _listed(
+    head: Msg, moves: list[str], futile: list[str] | None = None, under: list[Msg] | None = None
+) -> Reply:
+    """The head (and ``under`` it, e.g. that the page asked for is past the last), the moves
+    wrapped, then those that can only lose the turn."""
     mark = _separator(moves)
-    lines = [head, plain(_wrapped(moves, mark))]
+    lines = [head, *(under or []), plain(_wrapped(moves, mark))]
     if futile:
         lines.append(msg("console.moves_futile", moves=f"{mark} ".join(futile)))
     return Reply(text=say_all(lines), lines=lines, ephemeral=True)

@@ -52,6 +52,8 @@ class Proof:
         rows = await self.ctx.store.actions(g.id)
         pages = max(1, -(-len(rows) // HISTORY_PAGE))
         players = {"id": g.id, "first": texts.seat_msg(g, 0), "second": texts.seat_msg(g, 1)}
+        # a page past the last shows the last, and says so
+        beyond = [msg("page.beyond", asked=int(page))] if page and int(page) > pages else []
         if page is None and len(rows) > HISTORY_PAGE:
             chunk = rows[-HISTORY_PAGE:]
             head = msg("history.head_latest", n=len(chunk), total=len(rows), **players)
@@ -60,7 +62,7 @@ class Proof:
             chunk = rows[(page - 1) * HISTORY_PAGE : page * HISTORY_PAGE]
             head = msg("history.head", page=page, pages=pages, **players)
         effects = self._effects(g, rows, chunk[-1].seq) if chunk else {}
-        lines = [head]
+        lines = [head, *beyond]
         for a in chunk:
             said = {
                 "seq": a.seq,

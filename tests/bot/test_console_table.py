@@ -498,12 +498,16 @@ async def test_moves_lists_all_44_abalone_openings_with_the_count(tmp_path: Path
 async def test_moves_pages_through_a_long_list(tmp_path: Path) -> None:
     script = (
         "alice: challenge bob abalone german-daisy first me\nbob: accept\nalice: moves\n"
-        "alice: moves 2\nalice: legal push b1\nbob: moves\n"
+        "alice: moves 2\nalice: legal push b1\nbob: moves\nalice: moves 7\n"
     )
     text = await table(tmp_path / "g.db", script)
     assert "alice: 80 legal moves (page 1 of 2; `moves 2` for the next):" in text
     page2 = text.split("alice: 80 legal moves (page 2 of 2):\n")[1].split("[private]")[0]
     assert len(page2.replace("\n", " ").split(",")) == 20
+    past = text.split("> alice: moves 7\n")[1]  # the last page, and that it is not page 7
+    assert past.startswith(
+        "[private] alice: 80 legal moves (page 2 of 2):\n(there is no page 7: this is the last)\n"
+    ), past[:200]
     assert "legal moves match 'push b1':" in text
     assert "bob: moves\n[private] (refused) it is alice (Black)'s turn, not yours" in text
 

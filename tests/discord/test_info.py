@@ -91,6 +91,11 @@ async def test_history_without_a_page_shows_the_latest_moves(harness: Harness) -
     assert f"{g.seq}. " in latest.text and f"\n{g.seq - HISTORY_PAGE + 1}. " in latest.text
     first = await harness.slash(CAROL, "history", page=1)
     assert f"(page 1 of {pages})" in first.text and "1. " in first.text
+    assert "there is no page" not in first.text
+    past = await harness.slash(CAROL, "history", page=pages + 5)
+    assert (
+        f"(page {pages} of {pages})\n(there is no page {pages + 5}: this is the last)" in past.text
+    )
 
 
 async def test_replay_defers_then_sends_the_animation(harness: Harness) -> None:
