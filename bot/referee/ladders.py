@@ -197,10 +197,12 @@ class Ladders:
                 raise Refusal("stats_of_bot", {"name": asked.name})
         if opponent is not None and opponent.id == who.id:
             raise Refusal("head_to_head_needs_other")
-        if not await self._has_played(where.guild_id, who.id, name):
+        for asked in (who, opponent):  # a rival never met here is a typo more often than not
+            if asked is None or await self._has_played(where.guild_id, asked.id, name):
+                continue
             if name is None:
-                raise Refusal("never_played", {"name": who.name})
-            raise Refusal("never_played_game", {"name": who.name, "game": msg(f"game.{name}")})
+                raise Refusal("never_played", {"name": asked.name})
+            raise Refusal("never_played_game", {"name": asked.name, "game": msg(f"game.{name}")})
         season = await ladder_store.season_of(self.ctx.store, guild)
         setting = (await self.ctx.settings(where)).get("ladder") or {}
         rule = per_variant_rule(setting)

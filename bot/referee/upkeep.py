@@ -5,9 +5,15 @@ comes back as notices to post."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import engine
 from bot import texts
+from bot.clock import ClockSpec
 from bot.errors import BrokenGame, Conflict
+from bot.i18n import msg
+from bot.ladder_store import change_game
+from bot.referee.board_reply import board_reply
 from bot.referee.context import (
     REQUESTS_KEPT_FOR,
     REQUESTS_PRUNED_PER_SWEEP,
@@ -32,6 +38,8 @@ class Upkeep:
     def __init__(self, ctx: Context, practice: Practice) -> None:
         self.ctx = ctx
         self.practice = practice
+        self.started = ctx.now()  # turns that began before this process: an outage ran them
+        self.resumed = False
 
     async def sweep(
         self, now: float | None = None, *, shards: Shards | None = None
@@ -46,6 +54,9 @@ class Upkeep:
         now = self.ctx.now() if now is None else now
         mine = shards.owns if shards is not None else _everyone
         notices: list[Notice] = []
+        if not self.resumed:  # before any flag is judged: the outage's time is given back
+            notices += await self.resume_clocks(now, mine)
+            self.resumed = True
         for g in await self.ctx.store.overdue_games(now):
             if not mine(g.guild_id):
                 continue
@@ -90,6 +101,41 @@ class Upkeep:
         if mine(None):
             await self.ctx.store.prune_requests(now - REQUESTS_KEPT_FOR, REQUESTS_PRUNED_PER_SWEEP)
         return notices
+
+    async def resume_clocks(self, now: float, mine: Callable[[int | None], bool]) -> list[Notice]:
+        """A process's first sweep: every clocked turn that began before it started begins
+        again, with the time its player had when it began. The clocks ran while no referee
+        was there to take a move (a flag could fall in a restart the players never saw), and
+        how long it was away is not known, so the whole turn is given back: at worst a player
+        gets again the time they had already thought. Turns begun in the last
+        ``RESUME_AFTER`` seconds keep their clock (a quick restart says nothing)."""
+        notices: list[Notice] = []
+        after = 0
+        while True:
+            page = await self.ctx.store.clocked_turns(self.started, after)
+            if not page:
+                return notices
+            after = page[-1].id
+            for g in page:
+                if not mine(g.guild_id) or now - g.turn_started_at < RESUME_AFTER:
+                    continue
+                try:
+                    state = await self.ctx.state(g)
+                    bank = g.banks[state.to_move]
+                    deadline = ClockSpec.parse(g.clock).deadline(now, bank)
+                    changes = {"turn_started_at": now, "deadline": deadline, "updated_at": now}
+                    g = await change_game(self.ctx.store, g, changes)
+                except (Conflict, BrokenGame):  # a command came first; a broken game is told
+                    continue
+                mover = texts.seat_msg(g, state.to_move)
+                left = texts.duration(deadline - now if deadline is not None else bank)
+                said = msg("notice.clocks_resumed", player=mover, time=left)
+                notices.append(Notice(where_of(g), await board_reply(self.ctx, g, state, [said])))
+
+
+RESUME_AFTER = 10.0
+"""A turn begun this many seconds before a process's first sweep has its clock started again;
+a younger one keeps it (a restart that quick cost its player nothing worth saying)."""
 
 
 def _everyone(guild_id: int | None) -> bool:

@@ -335,6 +335,14 @@ class Reader(Protocol):
         frozen and with no roll waiting, lowest id first: the sweeper pages through them."""
         ...
 
+    async def clocked_turns(
+        self, started_before: float, after_id: int, limit: int = 100
+    ) -> list[GameRow]:
+        """Active clocked games (not frozen) whose turn began before ``started_before``, with
+        an id above ``after_id``, lowest id first: a process that starts pages through them to
+        give back the time its outage ran (``bot.referee.upkeep``)."""
+        ...
+
     async def expired_challenges(self, now: float, limit: int = 100) -> list[ChallengeRow]:
         """Open challenges whose time ran out by ``now``, earliest first."""
         ...
@@ -670,6 +678,12 @@ class Store(Protocol):
     async def practice_games(self, after_id: int, limit: int = 100) -> list[GameRow]:
         async with self.reading() as rx:
             return await rx.practice_games(after_id, limit)
+
+    async def clocked_turns(
+        self, started_before: float, after_id: int, limit: int = 100
+    ) -> list[GameRow]:
+        async with self.reading() as rx:
+            return await rx.clocked_turns(started_before, after_id, limit)
 
     async def expired_challenges(self, now: float, limit: int = 100) -> list[ChallengeRow]:
         async with self.reading() as rx:

@@ -488,6 +488,16 @@ class SqliteReader(LadderReads):
         )
         return [GameRow(*r) for r in rows]
 
+    async def clocked_turns(
+        self, started_before: float, after_id: int, limit: int = 100
+    ) -> list[GameRow]:
+        rows = await self._all(  # the same text in both dialects (PostgreSQL runs it too)
+            _GAME_SELECT + "WHERE g.status = 'active' AND g.deadline IS NOT NULL AND g.id > ?"
+            " AND g.turn_started_at < ? AND g.frozen_at IS NULL ORDER BY g.id LIMIT ?",
+            (after_id, started_before, limit),
+        )
+        return [GameRow(*r) for r in rows]
+
     async def expired_challenges(self, now: float, limit: int = 100) -> list[ChallengeRow]:
         rows = await self._all(
             _CHALLENGE_SELECT + "WHERE c.status = 'open' AND c.expires_at <= ?"

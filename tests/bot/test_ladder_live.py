@@ -433,6 +433,12 @@ async def test_stats_of_someone_who_never_played_here_says_so(
     assert casual.ok and "Record (rated): 0W 0L 0D" in casual.text, casual.text
     elsewhere = await referee.stats(HERE, ALICE)  # a server where alice never played
     assert elsewhere.reason == "never_played"
+    # a word the console took for a rival (a game misspelt) is not an empty head-to-head
+    chess = Actor(4343, "chess")
+    rival = await referee.handle(
+        table, ALICE, "stats alice chess", people={**people, "chess": chess}
+    )
+    assert rival.reason == "never_played" and rival.params["name"] == "chess", rival.text
 
 
 async def test_stats_of_the_practice_opponent_say_it_is_never_rated(referee: Referee) -> None:

@@ -366,6 +366,55 @@ async def test_flag_fall_ends_the_game_from_stored_times(
     assert (g.winner, g.termination) == (0, Termination.TIMEOUT)
 
 
+async def test_a_restart_gives_the_turn_it_interrupted_its_time_again(
+    referee: Referee, store: Store, clock: ManualClock
+) -> None:
+    """The clocks ran while no referee was there to take a move: a flag that fell in the
+    outage does not end the game, and the turn begins again with the time it began with."""
+    await start(referee, "morris", clock="1+0")
+    clock.advance(20)
+    await play(referee, HERE, ALICE, "place d7")  # alice: 40 s left
+    clock.advance(50)  # bob thinks 50 s of his 60, then the referee stops...
+    clock.advance(600)  # ...for ten minutes: his flag fell meanwhile
+    again = Referee(store, clock, render=False)
+    notices = await again.sweep()
+    assert [n.reply.game_id for n in notices] == [(await store.active_game(HERE.channel_id)).id]
+    said = notices[0].reply.text
+    assert (
+        "The referee was away and the clock ran on without it: bob (Black)'s turn starts " in said
+    )
+    assert "again, with 1:00 on the clock (the time they had when it began)." in said
+    assert "Clocks: White 0:40, Black 1:00" in said, said
+    g = await store.active_game(HERE.channel_id)
+    assert g is not None and g.deadline == clock.now() + 60
+    assert not await again.sweep()  # said once
+    clock.advance(30)
+    assert (await play(again, HERE, BOB, "place d1")).ok
+    clock.advance(41)  # alice's 40 s run out as usual
+    (fell,) = await again.sweep()
+    assert "ran out of time" in fell.reply.text
+
+
+async def test_a_quick_restart_keeps_the_clocks_and_new_games_are_untouched(
+    referee: Referee, store: Store, clock: ManualClock
+) -> None:
+    await start(referee, "morris", clock="1+0")
+    clock.advance(5)
+    before = await store.active_game(HERE.channel_id)
+    again = Referee(store, clock, render=False)
+    assert not await again.sweep()  # a turn begun 5 s ago: nothing worth giving back
+    await start(again, "abalone", THERE, clock="1+0")
+    clock.advance(30)
+    third = Referee(store, clock, render=False)
+    clock.advance(30)
+    notices = await third.sweep()  # both turns began before the third process
+    assert {n.reply.game_id for n in notices} == {
+        before.id,
+        (await store.active_game(THERE.channel_id)).id,
+    }
+    assert not await (Referee(store, clock, render=False)).sweep()  # begun again just now
+
+
 async def test_a_move_after_the_flag_fell_loses(referee: Referee, clock: ManualClock) -> None:
     await start(referee, "abalone", clock="1+5")
     clock.advance(61)
