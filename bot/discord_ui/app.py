@@ -310,8 +310,9 @@ class RefereeBot(commands.AutoShardedBot):
 
     # ---- notices the sweeper produces (flag falls, expired challenges) -----------------------
     async def _sweep_forever(self) -> None:
+        """Sweep at once, then every ``sweep_seconds``: the first sweep gives back the clock
+        time an outage ran, before a command could find a flag fallen in it."""
         while True:
-            await asyncio.sleep(self.sweep_seconds or SWEEP_SECONDS)
             self._gateway_metrics()
             try:
                 await self.post_notices()
@@ -321,6 +322,7 @@ class RefereeBot(commands.AutoShardedBot):
                 log.warning("sweep postponed: %s", exc)
             except Exception:  # the sweeper must outlive one bad round
                 log.exception("sweep failed")
+            await asyncio.sleep(self.sweep_seconds or SWEEP_SECONDS)
 
     async def post_notices(self) -> int:
         """Run one sweep and post what it decided in each game's channel, then refresh the
