@@ -31,6 +31,9 @@ def answer_hint(reply: Reply, people: Mapping[str, Actor], current: Actor | None
     ``people``: the table's players by name key; ``current``: who typed the command."""
     if all(b.kind is ButtonKind.REMATCH for b in reply.buttons):
         return rematch_hint(reply, people, lang)
+    kinds = {b.kind for b in reply.buttons}
+    if reply.challenge_id is not None and not reply.mentions and ButtonKind.ACCEPT in kinds:
+        return open_hint(current, lang)
     names = {a.id: a.name for a in people.values()} | _named_in_lines(reply)
     asked = [names[i] for i in reply.mentions if i in names]
     if reply.ephemeral and current is not None:  # a private question: its asker's
@@ -41,6 +44,15 @@ def answer_hint(reply: Reply, people: Mapping[str, Actor], current: Actor | None
     if len(typed) == 1:
         return say(msg("console.answer_one", command=typed[0]), lang)
     said = msg("console.answer_two", first=", ".join(typed[:-1]), second=typed[-1])
+    return say(said, lang)
+
+
+def open_hint(challenger: Actor | None, lang: str) -> str:
+    """An open challenge: anyone accepts it, only its challenger declines (withdraws) it, so
+    "type `name: accept` or `name: decline`" invited a decline nobody else may make."""
+    someone = say(msg("console.name_placeholder"), lang)
+    who = challenger.name if challenger is not None and not challenger.is_moderator else someone
+    said = msg("console.answer_open", command=f"`{someone}: accept`", withdraw=f"`{who}: decline`")
     return say(said, lang)
 
 

@@ -120,6 +120,17 @@ async def test_the_table_opened_again_says_who_plays_and_what_waits(tmp_path: Pa
     assert "Practice: alice plays the bot at level 2. Never rated." in left
 
 
+async def test_an_open_challenge_asks_anyone_to_accept_and_its_challenger_to_withdraw(
+    tmp_path: Path,
+) -> None:
+    """Anyone accepts an open challenge, only its challenger declines it: the hint said
+    "`name: decline`" to everyone, and a stranger's decline was then refused."""
+    text = await table(tmp_path / "o.db", "carol: challenge anyone morris\ndave: accept\n")
+    hint = "(to accept, type `name: accept`; the challenger withdraws it with `carol: decline`)"
+    assert hint in text and "or `name: decline`" not in text, text
+    assert "Nine Men's Morris (standard): " in text.split("> dave: accept")[1]
+
+
 async def test_a_challenge_left_waiting_is_shown_with_who_answers_it(tmp_path: Path) -> None:
     db = tmp_path / "left.db"
     await table(db, "alice: challenge bob abalone first me\n")
