@@ -61,8 +61,8 @@ class Imports:
         players = players_msg([p.name for p in record.players])
         lines = [  # the verdict first: a picture must never read as proof of a forged result
             *verdict_lines(verdict),
-            msg(
-                "import.summary",
+            msg(  # "Imported" after a problem read as success: a forgery is only read
+                "import.summary" if verdict.ok else "import.summary_unverified",
                 name=name,
                 game=record.game,
                 variant=record.variant,
