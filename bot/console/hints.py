@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from bot.i18n import msg, say
-from bot.referee.names import console_actor, name_key, name_problem
+from bot.referee.names import BOT_NAME, console_actor, name_key, name_problem
 from bot.referee.replies import Actor, ButtonKind, Reply
 
 TYPED = {
@@ -30,7 +30,7 @@ def answer_hint(reply: Reply, people: Mapping[str, Actor], current: Actor | None
     """The reply's buttons as lines to type: "(to answer, type `bob: accept` or ...)".
     ``people``: the table's players by name key; ``current``: who typed the command."""
     if all(b.kind is ButtonKind.REMATCH for b in reply.buttons):
-        return rematch_hint(reply, people, lang)
+        return rematch_hint(reply, lang)
     kinds = {b.kind for b in reply.buttons}
     if reply.challenge_id is not None and not reply.mentions and ButtonKind.ACCEPT in kinds:
         return open_hint(current, lang)
@@ -56,11 +56,12 @@ def open_hint(challenger: Actor | None, lang: str) -> str:
     return say(said, lang)
 
 
-def rematch_hint(reply: Reply, people: Mapping[str, Actor], lang: str) -> str:
+def rematch_hint(reply: Reply, lang: str) -> str:
     """A finished game's Rematch button as the line its players type: nothing is asked,
-    so "to answer" would be wrong; the players who type here are named (not the bot)."""
+    so "to answer" would be wrong; the game's players are named (not the bot), also those
+    who have not spoken since the table opened again."""
     players = reply.board.players if reply.board is not None else None
-    typed = [f"`{name}: rematch`" for name in players or () if name_key(name) in people] or [
+    typed = [f"`{name}: rematch`" for name in players or () if name_key(name) != BOT_NAME] or [
         f"`{say(msg('console.name_placeholder'), lang)}: rematch`"
     ]
     if len(typed) == 1:

@@ -122,6 +122,15 @@ async def test_a_practice_game_offers_its_rematch_to_the_player_alone(tmp_path: 
     assert "`bot: rematch`" not in text
 
 
+async def test_a_game_ended_after_a_restart_offers_its_rematch_to_both_players(
+    tmp_path: Path,
+) -> None:
+    """The table opened again has heard neither player yet: both are still named."""
+    await run_table(tmp_path, "alice: challenge bob morris first me\nbob: accept\n")
+    text = await run_table(tmp_path, "alice: resign\n")
+    assert "(for another game, type `alice: rematch` or `bob: rematch`)" in text, text
+
+
 @pytest.mark.parametrize(
     ("game", "move", "result"),
     [
