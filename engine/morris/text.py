@@ -53,7 +53,10 @@ def parse_action(st: MorrisState, text: str) -> MorrisAction:
         raise ParseError(USAGE, "empty_command")
     verb = _ALIASES.get(words[0], words[0])
     if verb not in _FORMS:
-        raise ParseError(USAGE, "unknown_command", token=shown_token(words[0]))
+        shown = shown_token(words[0])  # named, as Atmalof's and Abalone's parsers do
+        raise ParseError(
+            f"'{shown}' is not a Nine Men's Morris command: {USAGE}", "unknown_command", token=shown
+        )
     args = words[1:]
     want = 1 if verb in ("place", "remove") else 2
     take = None

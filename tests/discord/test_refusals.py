@@ -170,4 +170,4 @@ async def test_play_with_a_word_that_is_no_move_is_called_unknown(harness: Harne
     text = await refused(harness, ALICE, "play", command="language xx")
     assert text == "unknown command 'language': type /help for the commands", text
     hint = await refused(harness, ALICE, "play", command="drop row 4")
-    assert hint.startswith("expected: place <point>"), hint
+    assert hint.startswith("'drop' is not a Nine Men's Morris command: expected: place <point>")

@@ -126,6 +126,8 @@ def test_a_first_word_that_is_no_command_of_the_game_is_unknown(name: str) -> No
     with pytest.raises(ParseError) as caught:
         game.parse(game.new(), "hello there")
     assert caught.value.code == "unknown_command" and caught.value.params["token"] == "hello"
+    title = {"atmalof": "an Atmalof", "morris": "a Nine Men's Morris", "abalone": "an Abalone"}
+    assert str(caught.value).startswith(f"'hello' is not {title[name]} command: ")  # which game's
     for known in {"atmalof": "drop", "morris": "place", "abalone": "push"}[name], WORDS[name][1]:
         try:
             game.parse(game.new(), known)
