@@ -56,7 +56,13 @@ class Proof:
         beyond = [msg("page.beyond", asked=int(page))] if page and int(page) > pages else []
         if page is None and len(rows) > HISTORY_PAGE:
             chunk = rows[-HISTORY_PAGE:]
-            head = msg("history.head_latest", n=len(chunk), total=len(rows), **players)
+            first = (len(rows) - HISTORY_PAGE) // HISTORY_PAGE + 1  # the pages they are on
+            span = (
+                msg("history.span_one", page=pages)
+                if first == pages
+                else msg("history.span_two", first=first, last=pages)
+            )
+            head = msg("history.head_latest", n=len(chunk), total=len(rows), span=span, **players)
         else:
             page = pages if page is None else min(max(1, int(page)), pages)
             chunk = rows[(page - 1) * HISTORY_PAGE : page * HISTORY_PAGE]

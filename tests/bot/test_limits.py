@@ -341,7 +341,14 @@ async def test_history_opens_at_the_latest_moves_and_ends_with_the_result(
     assert g is not None and g.seq > HISTORY_PAGE
     latest = await referee.history(HERE)
     assert latest.lines[0].key == "history.head_latest"
-    assert f"(the latest {HISTORY_PAGE} of {g.seq} moves; `/history page: 1`" in latest.text
+    pages = -(-g.seq // HISTORY_PAGE)
+    first = (g.seq - HISTORY_PAGE) // HISTORY_PAGE + 1  # the page of the first move shown
+    span = f"page {pages}" if first == pages else f"pages {first}–{pages}"
+    said = f"(the latest {HISTORY_PAGE} of {g.seq} moves, {span}; `/history page: 1`"
+    assert said in latest.text, latest.text
+    for page in {first, pages}:  # each named page holds some of the moves shown
+        held = [m.params.get("seq") for m in (await referee.history(HERE, page)).lines[1:]]
+        assert any(g.seq - HISTORY_PAGE < s for s in held if s is not None)
     moves = [m for m in latest.lines if m.params.get("seq") is not None]
     assert [m.params["seq"] for m in moves] == list(range(g.seq - HISTORY_PAGE + 1, g.seq + 1))
     result = next(line for line in ended.lines if line.key == "board.game_over")

@@ -87,7 +87,8 @@ async def test_history_without_a_page_shows_the_latest_moves(harness: Harness) -
     assert g is not None and g.seq > HISTORY_PAGE
     latest = await harness.slash(CAROL, "history")
     pages = -(-g.seq // HISTORY_PAGE)
-    assert f"(the latest {HISTORY_PAGE} of {g.seq} moves; `/history page: 1`" in latest.text
+    assert f"(the latest {HISTORY_PAGE} of {g.seq} moves, pages " in latest.text
+    assert f"–{pages}; `/history page: 1`" in latest.text
     assert f"{g.seq}. " in latest.text and f"\n{g.seq - HISTORY_PAGE + 1}. " in latest.text
     first = await harness.slash(CAROL, "history", page=1)
     assert f"(page 1 of {pages})" in first.text and "1. " in first.text
