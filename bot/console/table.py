@@ -33,8 +33,9 @@ from bot.console.lines import lines_of
 from bot.errors import Refusal
 from bot.i18n import msg, say
 from bot.referee import Referee
-from bot.referee.grammar import rules_here
+from bot.referee.grammar import COMMAND_WORDS, rules_here
 from bot.referee.names import MODERATOR, console_actor, name_key, name_problem
+from bot.referee.play import is_move_word
 from bot.referee.replies import Actor, Reply, Where
 from bot.referee.wrapper import refused
 from bot.store import StoreUnavailable, open_store
@@ -187,6 +188,17 @@ class ConsoleTable:
             return True
         speaker, said, rest = text.partition(":")
         speaker = speaker.strip()
+        parts = speaker.split()
+        if (
+            said
+            and 1 < len(parts) <= 3
+            and all(name_problem(p) is None for p in parts)
+            and not is_command_word(parts[0])
+        ):
+            # "Alice Smith: drop row 3": a name of two words, not a command called "Alice"
+            joined = f"{'_'.join(parts)}: {rest.strip()}"
+            self.show(refused(Refusal("console_name_spaces", {"typed": joined})))
+            return True
         if said and speaker and not any(c.isspace() for c in speaker):  # "name: command"
             problem = name_problem(speaker)
             if problem is not None:
@@ -295,6 +307,12 @@ def run_folder() -> Path:
     """A new folder, owner-only, for this run's images and records: two consoles (or two
     databases) never write over each other's files."""
     return Path(tempfile.mkdtemp(prefix="referee-console-"))
+
+
+def is_command_word(word: str) -> bool:
+    """A word a command or a move starts with (then a colon after it is no speaker's)."""
+    low = word.lower()
+    return low in COMMAND_WORDS or low in MODERATOR_WORDS or is_move_word(low)
 
 
 def run_console(

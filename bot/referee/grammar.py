@@ -348,6 +348,41 @@ async def _moderate(
     raise Refusal("console_moderator_usage")
 
 
+COMMAND_WORDS = frozenset(
+    [
+        "help",
+        "challenge",
+        "practice",
+        "accept",
+        "decline",
+        "withdraw",
+        "cancel",
+        "resign",
+        "draw",
+        "takeback",
+        "abort",
+        "claim",
+        "dispute",
+        "referee",
+        "import",
+        "rules",
+        "rematch",
+        "board",
+        "history",
+        "record",
+        "replay",
+        "verify",
+        "moves",
+        "legal",
+        "ladder",
+        "stats",
+        "theme",
+    ]
+)
+"""The first words ``dispatch`` knows besides the games' moves: a line starting with one is a
+command, never a speaker's name (``dispute reason: ...``)."""
+
+
 async def dispatch(
     referee: Referee, where: Where, actor: Actor, text: str, people: Mapping[str, Actor]
 ) -> Reply:

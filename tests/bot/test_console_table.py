@@ -523,6 +523,19 @@ async def test_moves_pages_through_a_long_list(tmp_path: Path) -> None:
     assert "bob: moves\n[private] (refused) it is alice (Black)'s turn, not yours" in text
 
 
+async def test_a_name_of_two_words_is_told_to_be_one(tmp_path: Path) -> None:
+    """ "Alice Smith: drop row 3" was read as a command called 'alice'; a command whose own
+    text holds a colon after its first word (a dispute's reason) is still a command."""
+    script = (
+        "Alice Smith: challenge bob morris\nalice: challenge bob morris first me\nbob: accept\n"
+        "alice: dispute reason: he played twice\n"
+    )
+    text = await table(tmp_path / "n.db", script)
+    said = "(refused) a name is one word, without spaces: type `Alice_Smith: challenge bob morris`"
+    assert said in text and "unknown command" not in text, text
+    assert "opened a dispute: reason: he played twice" in text, text
+
+
 async def test_a_line_without_its_colon_says_how_to_type_it(tmp_path: Path) -> None:
     script = "alice: challenge bob morris first me\nbob: accept\nalice place d7\n"
     text = await table(tmp_path / "c.db", script)
