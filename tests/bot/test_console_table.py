@@ -528,12 +528,12 @@ async def test_a_name_of_two_words_is_told_to_be_one(tmp_path: Path) -> None:
     text holds a colon after its first word (a dispute's reason) is still a command."""
     script = (
         "Alice Smith: challenge bob morris\nalice: challenge bob morris first me\nbob: accept\n"
-        "alice: dispute reason: he played twice\n"
+        "dispute reason: he played twice\n"  # bob, who spoke last
     )
     text = await table(tmp_path / "n.db", script)
     said = "(refused) a name is one word, without spaces: type `Alice_Smith: challenge bob morris`"
     assert said in text and "unknown command" not in text, text
-    assert "opened a dispute: reason: he played twice" in text, text
+    assert "bob (Black) opened a dispute: reason: he played twice" in text, text
 
 
 async def test_a_line_without_its_colon_says_how_to_type_it(tmp_path: Path) -> None:
