@@ -295,8 +295,10 @@ class Endings:
         while start > 0 and rows[start - 1].side == seat:
             start -= 1
         gone = rows[start:]
-        if any(a.roll is not None for a in gone):
-            raise Refusal("takeback_after_roll", game_id=g.id, version=g.version)
+        rolled = [a for a in gone if a.roll is not None]
+        if rolled:  # named: against the bot it is most often the bot's own drop
+            who = texts.seat_msg(g, rolled[-1].side)
+            raise Refusal("takeback_after_roll", {"player": who}, game_id=g.id, version=g.version)
         return rows[:start], gone
 
 
