@@ -36,9 +36,9 @@ CONSOLE_LINES = {
 """Sentences the console says in its own words: how to type what Discord asks by an option."""
 
 
-def reply_lines(reply: Reply, lang: str = "en") -> list[str]:
+def reply_lines(reply: Reply, lang: str = "en", *, board: bool = True) -> list[str]:
     """What the console prints for a reply before its buttons and files: the marked sentence
-    (in ``lang``), the chain head, the board."""
+    (in ``lang``), the chain head, the board (unless ``board`` is false)."""
     own = CONSOLE_REFUSALS.get(reply.reason or "")
     if own:
         text = say(Msg(own, reply.params), lang)
@@ -55,9 +55,9 @@ def reply_lines(reply: Reply, lang: str = "en") -> list[str]:
     head = head_line(reply, lang)
     if head is not None:
         lines.append(head)
-    board = reply.board_text  # made from the board when read: read once
-    if board:
-        lines.append(board)
+    text_board = reply.board_text if board else None  # made when read: read once
+    if text_board:
+        lines.append(text_board)
     return lines
 
 

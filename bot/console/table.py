@@ -34,7 +34,7 @@ from bot.errors import Refusal
 from bot.i18n import msg, say
 from bot.referee import Referee
 from bot.referee.grammar import COMMAND_WORDS, rules_here
-from bot.referee.names import MODERATOR, console_actor, name_key, name_problem
+from bot.referee.names import BOT_NAME, MODERATOR, console_actor, name_key, name_problem
 from bot.referee.play import is_move_word
 from bot.referee.replies import Actor, Reply, Where
 from bot.referee.wrapper import refused
@@ -128,7 +128,9 @@ class ConsoleTable:
         print(text, file=self.out)
 
     def show(self, reply: Reply) -> None:
-        for line in reply_lines(reply, self.lang):  # bot.console.format: the text is made here
+        # a move that hands the turn to the bot: its answer follows at once, with the board
+        board = not bot_answers(reply)
+        for line in reply_lines(reply, self.lang, board=board):  # bot.console.format
             self.say(line)
         if reply.buttons:
             self.say(self.answers(reply))
@@ -307,6 +309,16 @@ def run_folder() -> Path:
     """A new folder, owner-only, for this run's images and records: two consoles (or two
     databases) never write over each other's files."""
     return Path(tempfile.mkdtemp(prefix="referee-console-"))
+
+
+def bot_answers(reply: Reply) -> bool:
+    """Whether the practice opponent moves next in the position a reply shows (its answer,
+    which comes right after, shows the board: one text board a turn, not two)."""
+    view = reply.board
+    if view is None or view.outcome is not None or not view.players or not reply.ok:
+        return False
+    to_move = getattr(view.state, "to_move", None)
+    return to_move in (0, 1) and name_key(view.players[to_move]) == BOT_NAME
 
 
 def is_command_word(word: str) -> bool:

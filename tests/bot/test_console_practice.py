@@ -68,6 +68,15 @@ async def test_a_whole_practice_game_at_the_console(tmp_path: Path, game: str, t
     assert "Verified" in text
 
 
+async def test_a_turn_against_the_bot_shows_one_text_board(tmp_path: Path) -> None:
+    """The player's move hands the turn to the bot, whose answer comes at once with the
+    board: the board between them was printed too, two boards a turn."""
+    text = await said_to(tmp_path, "alice: practice morris 1 first me", "alice: place d7")
+    boards = text.count("a   b   c   d   e   f   g")  # the text board's bottom line
+    assert boards == 2, text  # the start's and the bot's answer's: not alice's move's
+    assert "alice (White) places d7." in text and "bot (Black) places" in text, text
+
+
 async def test_challenging_the_bot_at_the_console(tmp_path: Path) -> None:
     text = await said_to(tmp_path, "alice: challenge bot morris first them")
     assert "Practice: alice plays the bot at level 3" in text
