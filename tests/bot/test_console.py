@@ -13,6 +13,10 @@ import pytest
 
 from bot.config import Config, ConfigError
 from bot.console.table import play
+from bot.errors import Refusal
+from bot.referee import Referee
+from bot.referee.grammar import COMMAND_WORDS, dispatch
+from tests.bot.conftest import ALICE, BOB, HERE
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -239,3 +243,18 @@ async def test_a_word_that_is_no_command_or_move_is_called_unknown(tmp_path: Pat
     out = io.StringIO()
     await play(str(tmp_path / "hu.db"), io.StringIO("alice: xyzzy\n"), out, None, lang="hu")
     assert "ismeretlen parancs: „xyzzy”; a parancsokat a `help` sorolja fel" in out.getvalue()
+
+
+async def test_every_command_word_is_a_command_dispatch_knows(referee: Referee) -> None:
+    """``COMMAND_WORDS`` keeps a line like "dispute reason: ..." a command rather than a
+    speaker called "dispute reason": each word in it must be one ``dispatch`` answers."""
+    people = {"alice": ALICE, "bob": BOB}
+    for word in sorted(COMMAND_WORDS):
+        codes = set()
+        for line in (word, f"{word} x"):  # some take nothing after them, some something
+            try:
+                await dispatch(referee, HERE, ALICE, line, people)
+                codes.add("")
+            except Refusal as refusal:
+                codes.add(refusal.code)
+        assert codes != {"console_unknown_command"}, word
