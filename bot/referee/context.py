@@ -423,6 +423,9 @@ class Context:
         if effect.flies is not None and outcome is None:  # Morris: a side is down to three
             lines.append(Msg("notice.may_fly", {"who": texts.seat_msg(g, effect.flies)}))
             text += "\n" + say(lines[-1])
+        if effect.repeated:  # the second time: said before a third one draws unannounced
+            lines.append(Msg("notice.repeated", {}))
+            text += "\n" + say(lines[-1])
         if g.takeback_offer is not None:  # a move answers a takeback request: it lapses
             lines.append(lapsed(g))
             text += "\n" + say(lines[-1])

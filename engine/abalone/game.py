@@ -209,12 +209,17 @@ class AbaloneGame:
         them = 1 - before.to_move
         pushed = sum(1 for _ in moved_pairs(before.board + _BORDER, action)) - len(action.cells)
         off = marbles_off(after, them) - marbles_off(before, them)
+        outcome = self.result(after)
+        # the second time with this side to move: the third draws (``result``)
+        repeated = outcome is None and bool(after.repetition)
+        repeated = repeated and after.history.same_side_count(after.board) == 1
         return Effect(
             before.to_move,
             notation(action),
             pushed=pushed,
             pushed_off=off,
-            outcome=self.result(after),
+            repeated=repeated,
+            outcome=outcome,
         )
 
     def result(self, state: AbaloneState) -> Outcome | None:

@@ -142,13 +142,23 @@ class MorrisGame:
         taken = action.point if isinstance(action, Remove) else action.remove
         removed = None if taken is None else before.rules.layout.points[taken]
         flies = [s for s in (0, 1) if _can_fly(after, s) and not _can_fly(before, s)]
+        outcome = self.result(after)
+        history = after.history
+        repeated = (  # the second time: the third draws (``result``), so players are told
+            outcome is None
+            and after.rules.repetition
+            and not after.pending
+            and len(history) > 2
+            and history.count(history[-1]) == 2
+        )
         return Effect(
             before.to_move,
             notation(before, action),
             removed=removed,
             mill=pending_removal(after),
             flies=flies[0] if flies else None,
-            outcome=self.result(after),
+            repeated=repeated,
+            outcome=outcome,
         )
 
     def result(self, state: MorrisState) -> Outcome | None:

@@ -186,6 +186,24 @@ async def test_no_flying_notice_where_flying_is_off(referee: Referee) -> None:
     assert 3 in (bin(state.men[0]).count("1"), bin(state.men[1]).count("1"))
 
 
+async def test_a_position_standing_for_the_second_time_is_told_before_it_draws(
+    referee: Referee,
+) -> None:
+    """Both sides step a marble out and back: from the fourth move each position stands for
+    the second time, and the replies say a third time draws; the eighth draws."""
+    await start(referee, "abalone")  # alice is Black and moves first
+    shuffle = ("push b1 ne", "push g5 se", "push c2 sw", "push f5 nw")
+    said = []
+    for n, text in enumerate(shuffle * 2):
+        reply = await play(referee, HERE, (ALICE, BOB)[n % 2], text)
+        assert reply.ok, reply.text
+        said.append(any(line.key == "notice.repeated" for line in reply.lines))
+    assert said == [False] * 3 + [True] * 4 + [False], said
+    assert "a draw" in reply.text.lower(), reply.text  # the eighth: the third time
+    again = (await referee.history(HERE)).text
+    assert "stood twice" not in again  # a warning, not part of the record's lines
+
+
 async def test_restart_in_the_middle_of_a_game(db_path: str, clock) -> None:
     store = await SqliteStore.open(db_path)
     referee = Referee(store, clock, render=False)

@@ -802,3 +802,15 @@ def test_malformed_actions_have_no_notation() -> None:
     assert not GAME.is_legal(state, "push a1 e")  # type: ignore[arg-type]
     with pytest.raises(ParseError, match="at most 400 characters"):
         GAME.from_text("standard " * 100)
+
+
+def test_a_position_that_stands_for_the_second_time_is_told() -> None:
+    """``Effect.repeated``: the referee warns before a third occurrence draws unannounced."""
+    state, told = position("d1", "a5"), []
+    for text in SHUFFLE * 2:
+        action = GAME.parse(state, text)
+        after = GAME.apply(state, action)
+        told.append(GAME.effect(state, action, None, after).repeated)
+        state = after
+    assert told == [False] * 3 + [True] * 4 + [False]  # the last one draws: no warning
+    assert GAME.result(state) is not None

@@ -692,3 +692,21 @@ def test_random_playouts_keep_the_invariants(
             assert GAME.apply(state, combined) == GAME.apply(after, take)
             assert GAME.parse(state, GAME.notation(state, combined)) == combined
         state = after
+
+
+def test_a_position_that_stands_for_the_second_time_is_told() -> None:
+    """``Effect.repeated``: the referee warns before a third occurrence draws unannounced."""
+    state, told = pos(**MOVING), []
+    for text in (*SHUFFLE, *SHUFFLE):
+        action = GAME.parse(state, text)
+        after = GAME.apply(state, action)
+        told.append(GAME.effect(state, action, None, after).repeated)
+        state = after
+    assert told == [False] * 3 + [True] * 4 + [False]  # the last one draws: no warning
+    assert GAME.result(state) is not None
+    off = pos(**MOVING, repetition=False)
+    for text in (*SHUFFLE, SHUFFLE[0]):
+        action = GAME.parse(off, text)
+        after = GAME.apply(off, action)
+        assert not GAME.effect(off, action, None, after).repeated
+        off = after
