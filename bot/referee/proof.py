@@ -210,10 +210,12 @@ def _finding(code: str, english: str, params: Mapping[str, Any]) -> Msg:
     if not code:
         return problem_msg(english)  # a problem the referee's own checks noted, or plain
     said = dict(params)
-    if code == "result":
-        game, options = str(said.pop("game")), said.pop("options", None)
+    if code == "result":  # in every language from the catalog: the engine's English said
+        game, options = str(said.pop("game")), said.pop("options", None)  # "by two pieces"
         ended_by = said.pop("ended_by", None)
-        said["outcome"] = _result_msg(game, said.get("outcome"), options, ended_by)
+        return msg(
+            "verify.result", outcome=_result_msg(game, said.get("outcome"), options, ended_by)
+        )
     return coded(f"verify.{code}", english, **said)
 
 
@@ -252,7 +254,7 @@ def _summary(verdict: Verification) -> Msg:
         said = msg("verify.summary_unrolled", summary=said)
     if data["version"] < FULL_VERSION:
         said = msg(f"verify.summary_old_{data['version']}", summary=said)
-    return coded(said.key, verdict.reason, **said.params)
+    return said  # the catalog's words in English too: the engine's said "wins by two pieces"
 
 
 def _with_file(g: Any, lines: list[Msg], data: bytes, name: str) -> Reply:
