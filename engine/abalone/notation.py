@@ -111,8 +111,10 @@ def parse_push(board: bytes, me: int, text: str) -> Push:
     command starts on a cell without one of your marbles (the group cannot be found). Whether
     the resulting Push is legal is for the caller to check.
     """
-    cleaned = clean_command(text)
-    words = _SEPARATORS.split(cleaned.removeprefix("/"))
+    cleaned = clean_command(text).removeprefix("/")
+    if _SEPARATORS.split(cleaned)[0] == "move":  # the replies say "moves c3 north-east"
+        cleaned = "push" + cleaned[len("move") :]
+    words = _SEPARATORS.split(cleaned)
     if words[0] and not (words[0].startswith("push") or _CELL_START.match(words[0])):
         shown = shown_token(words[0])
         raise ParseError(

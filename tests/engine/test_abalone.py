@@ -25,6 +25,7 @@ from engine.abalone import (
     moved_marbles,
 )
 from engine.abalone.board import CELL_INDEX
+from engine.abalone.notation import notation
 from engine.playout import perft
 
 DATA = Path(__file__).parent / "data"
@@ -814,3 +815,15 @@ def test_a_position_that_stands_for_the_second_time_is_told() -> None:
         state = after
     assert told == [False] * 3 + [True] * 4 + [False]  # the last one draws: no warning
     assert GAME.result(state) is not None
+
+
+def test_move_is_read_as_push() -> None:
+    """Replies say "alice (Black) moves a1-c3 north-east", so players type ``move`` too; the
+    notation written stays ``push``."""
+    state = GAME.new()
+    for typed in ("move a1 c3 ne", "Move a1 c3 NE", "/move c3 a1 ne"):
+        assert GAME.parse(state, typed) == GAME.parse(state, "push a1 c3 ne"), typed
+    assert notation(GAME.parse(state, "move b1 ne")) == "push b1 ne"
+    with pytest.raises(ParseError) as caught:
+        GAME.parse(state, "mover a1 ne")
+    assert caught.value.code == "unknown_command"
