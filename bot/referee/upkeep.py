@@ -103,12 +103,14 @@ class Upkeep:
         return notices
 
     async def resume_clocks(self, now: float, mine: Callable[[int | None], bool]) -> list[Notice]:
-        """A process's first sweep: every clocked turn that began before it started begins
-        again, with the time its player had when it began. The clocks ran while no referee
-        was there to take a move (a flag could fall in a restart the players never saw), and
-        how long it was away is not known, so the whole turn is given back: at worst a player
-        gets again the time they had already thought. Turns begun in the last
-        ``RESUME_AFTER`` seconds keep their clock (a quick restart says nothing)."""
+        """A process's first sweep: every clocked turn that began before it started is left at
+        least the time its player had when it began, up to ``RESUME_MOST``. The clocks ran
+        while no referee was there to take a move (a flag could fall in a restart the players
+        never saw), and how long it was away is not known, so a short clock gets its whole
+        turn back (at worst a player gets again the time they had already thought), and a
+        long one a quarter of an hour at most (a correspondence player is not given a new day
+        at every restart). Turns begun in the last ``RESUME_AFTER`` seconds, and deadlines
+        already later than that, are left as they are, and nothing is said of them."""
         notices: list[Notice] = []
         after = 0
         while True:
@@ -121,21 +123,33 @@ class Upkeep:
                     continue
                 try:
                     state = await self.ctx.state(g)
-                    bank = g.banks[state.to_move]
-                    deadline = ClockSpec.parse(g.clock).deadline(now, bank)
-                    changes = {"turn_started_at": now, "deadline": deadline, "updated_at": now}
+                    spec = ClockSpec.parse(g.clock)
+                    turn = spec.deadline(0.0, g.banks[state.to_move])  # the turn's whole time
+                    if turn is None or g.deadline is None:
+                        continue
+                    deadline = max(g.deadline, now + min(turn, RESUME_MOST))
+                    if deadline == g.deadline:
+                        continue
+                    changes = {
+                        "turn_started_at": deadline - turn,  # the clock's own arithmetic holds
+                        "deadline": deadline,
+                        "updated_at": now,
+                    }
                     g = await change_game(self.ctx.store, g, changes)
                 except (Conflict, BrokenGame):  # a command came first; a broken game is told
                     continue
                 mover = texts.seat_msg(g, state.to_move)
-                left = texts.duration(deadline - now if deadline is not None else bank)
+                left = texts.duration(deadline - now)
                 said = msg("notice.clocks_resumed", player=mover, time=left)
                 notices.append(Notice(where_of(g), await board_reply(self.ctx, g, state, [said])))
 
 
 RESUME_AFTER = 10.0
-"""A turn begun this many seconds before a process's first sweep has its clock started again;
-a younger one keeps it (a restart that quick cost its player nothing worth saying)."""
+"""A turn begun this many seconds before a process's first sweep may have time given back; a
+younger one keeps its clock (a restart that quick cost its player nothing worth saying)."""
+RESUME_MOST = 15 * 60.0
+"""The most a turn is left after a restart: a blitz turn gets all its time back, a rapid or
+correspondence one a quarter of an hour (its player is told, and can move)."""
 
 
 def _everyone(guild_id: int | None) -> bool:

@@ -383,7 +383,7 @@ async def test_a_restart_gives_the_turn_it_interrupted_its_time_again(
     assert (
         "The referee was away and the clock ran on without it: bob (Black)'s turn starts " in said
     )
-    assert "again, with 1:00 on the clock (the time they had when it began)." in said
+    assert "again, with 1:00 on the clock." in said
     assert "Clocks: White 0:40, Black 1:00" in said, said
     g = await store.active_game(HERE.channel_id)
     assert g is not None and g.deadline == clock.now() + 60
@@ -393,6 +393,26 @@ async def test_a_restart_gives_the_turn_it_interrupted_its_time_again(
     clock.advance(41)  # alice's 40 s run out as usual
     (fell,) = await again.sweep()
     assert "ran out of time" in fell.reply.text
+
+
+async def test_a_restart_leaves_a_long_clock_a_quarter_of_an_hour_at_most(
+    referee: Referee, store: Store, clock: ManualClock
+) -> None:
+    """A correspondence turn is not given a new day at every restart: a deadline still far
+    off is kept, and one that passed in the outage gets a quarter of an hour."""
+    await start(referee, "morris", clock="24h")
+    await start(referee, "abalone", THERE, clock="24h")
+    clock.advance(3600)
+    assert not await Referee(store, clock, render=False).sweep()  # 23 h left: nothing said
+    here = await store.active_game(HERE.channel_id)
+    assert here is not None and here.deadline == clock.now() + 23 * 3600
+    clock.advance(24 * 3600)  # the bot was away for a day: both flags fell
+    notices = await Referee(store, clock, render=False).sweep()
+    assert len(notices) == 2 and all("with 15:00 on the clock" in n.reply.text for n in notices)
+    for where in (HERE, THERE):
+        g = await store.active_game(where.channel_id)
+        assert g is not None and g.deadline == clock.now() + 15 * 60
+        assert g.turn_started_at == g.deadline - 24 * 3600  # the clock's arithmetic holds
 
 
 async def test_a_quick_restart_keeps_the_clocks_and_new_games_are_untouched(
