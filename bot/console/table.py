@@ -211,8 +211,9 @@ class ConsoleTable:
         if text.lower() in ("quit", "exit"):
             return False
         words = text.split()
-        if text.lower() in ("help", "?"):  # nobody needs a name to ask for help
-            self.show(Reply(text=translations.words(self.lang).t("help.console"), ephemeral=True))
+        if words and words[0].lower() in ("help", "?"):  # nobody needs a name to ask for help
+            helped = translations.words(self.lang).t("help.console")
+            self.show(Reply(text=help_about(helped, words[1:]), ephemeral=True))
             return True
         if words and words[0].lower() == "rules":  # nor for the rules
             try:
@@ -309,6 +310,29 @@ def run_folder() -> Path:
     """A new folder, owner-only, for this run's images and records: two consoles (or two
     databases) never write over each other's files."""
     return Path(tempfile.mkdtemp(prefix="referee-console-"))
+
+
+def help_about(helped: str, topic: list[str]) -> str:
+    """``help drop``: the help's entries that name the topic, each under its section's head
+    (which says how to type them), else the whole help. An entry is a line indented by two
+    and the lines indented further under it; commands are English words in every language."""
+    words = [w.lower() for w in topic]
+    if not words:
+        return helped
+    sections: list[tuple[str, list[list[str]]]] = []
+    for line in helped.splitlines():
+        if not line.startswith(" "):
+            sections.append((line, []))
+        elif line.startswith("   ") and sections and sections[-1][1]:
+            sections[-1][1][-1].append(line)  # the entry goes on
+        elif sections:
+            sections[-1][1].append([line])
+    shown: list[str] = []
+    for head, entries in sections:
+        found = [e for e in entries if all(w in " ".join(e).lower() for w in words)]
+        if found:
+            shown += [head, *(line for entry in found for line in entry)]
+    return "\n".join(shown) if shown else helped
 
 
 def bot_answers(reply: Reply) -> bool:

@@ -536,6 +536,20 @@ async def test_a_name_of_two_words_is_told_to_be_one(tmp_path: Path) -> None:
     assert "bob (Black) opened a dispute: reason: he played twice" in text, text
 
 
+async def test_help_with_a_topic_shows_the_entries_that_name_it(tmp_path: Path) -> None:
+    text = await table(tmp_path / "h.db", "alice: help takeback\nhelp rewind\nhelp zzz\n")
+    takeback = text.split("> alice: help takeback\n")[1].split("> help rewind")[0]
+    assert takeback == (
+        "[private] Commands (type them as `name: command` at the console):\n"
+        "  takeback [accept|decline]    ask to take back your last turn, or answer (casual games)\n"
+    ), takeback
+    rewind = text.split("> help rewind\n")[1].split("> help zzz")[0]
+    assert rewind.startswith("[private] Moderator (type them as `referee: command`"), rewind
+    assert "rewind <N> [reason]" in rewind and "challenge" not in rewind
+    whole = text.split("> help zzz\n")[1]  # a topic no entry names: the whole help
+    assert "challenge <name|anyone>" in whole and "rewind <N>" in whole
+
+
 async def test_a_line_without_its_colon_says_how_to_type_it(tmp_path: Path) -> None:
     script = "alice: challenge bob morris first me\nbob: accept\nalice place d7\n"
     text = await table(tmp_path / "c.db", script)
