@@ -27,6 +27,7 @@ from engine.abalone import (
 from engine.abalone.board import CELL_INDEX
 from engine.abalone.notation import notation
 from engine.playout import perft
+from tests.engine.effects import effects_of
 
 DATA = Path(__file__).parent / "data"
 
@@ -807,12 +808,8 @@ def test_malformed_actions_have_no_notation() -> None:
 
 def test_a_position_that_stands_for_the_second_time_is_told() -> None:
     """``Effect.repeated``: the referee warns before a third occurrence draws unannounced."""
-    state, told = position("d1", "a5"), []
-    for text in SHUFFLE * 2:
-        action = GAME.parse(state, text)
-        after = GAME.apply(state, action)
-        told.append(GAME.effect(state, action, None, after).repeated)
-        state = after
+    effects, state = effects_of(GAME, position("d1", "a5"), SHUFFLE * 2)
+    told = [e.repeated for e in effects]
     assert told == [False] * 3 + [True] * 4 + [False]  # the last one draws: no warning
     assert GAME.result(state) is not None
 

@@ -33,6 +33,7 @@ from engine.morris import (
     removable,
 )
 from engine.playout import perft
+from tests.engine.effects import effects_of
 
 DATA = json.loads((Path(__file__).parent / "data" / "perft_morris.json").read_text())
 BOARD = layout("standard")
@@ -696,17 +697,9 @@ def test_random_playouts_keep_the_invariants(
 
 def test_a_position_that_stands_for_the_second_time_is_told() -> None:
     """``Effect.repeated``: the referee warns before a third occurrence draws unannounced."""
-    state, told = pos(**MOVING), []
-    for text in (*SHUFFLE, *SHUFFLE):
-        action = GAME.parse(state, text)
-        after = GAME.apply(state, action)
-        told.append(GAME.effect(state, action, None, after).repeated)
-        state = after
+    effects, state = effects_of(GAME, pos(**MOVING), SHUFFLE * 2)
+    told = [e.repeated for e in effects]
     assert told == [False] * 3 + [True] * 4 + [False]  # the last one draws: no warning
     assert GAME.result(state) is not None
-    off = pos(**MOVING, repetition=False)
-    for text in (*SHUFFLE, SHUFFLE[0]):
-        action = GAME.parse(off, text)
-        after = GAME.apply(off, action)
-        assert not GAME.effect(off, action, None, after).repeated
-        off = after
+    effects, _ = effects_of(GAME, pos(**MOVING, repetition=False), SHUFFLE * 2)
+    assert not any(e.repeated for e in effects)  # no repetition draw: nothing to warn of
