@@ -8,6 +8,7 @@ The referee itself never writes the chain head into its text.
 from __future__ import annotations
 
 from bot.i18n import Msg, msg, reply_words, say, say_all
+from bot.referee.names import BOT_NAME, name_key
 from bot.referee.replies import Reply, ReplyKind
 from engine import chain
 
@@ -64,3 +65,13 @@ def reply_lines(reply: Reply, lang: str = "en", *, board: bool = True) -> list[s
 def reply_text(reply: Reply, lang: str = "en") -> str:
     """The same as one text (tests and logs)."""
     return "\n".join(reply_lines(reply, lang))
+
+
+def bot_answers(reply: Reply) -> bool:
+    """Whether the practice opponent moves next in the position a reply shows (its answer,
+    which comes right after, shows the board: one text board a turn, not two)."""
+    view = reply.board
+    if view is None or view.outcome is not None or not view.players or not reply.ok:
+        return False
+    to_move = getattr(view.state, "to_move", None)
+    return to_move in (0, 1) and name_key(view.players[to_move]) == BOT_NAME

@@ -27,15 +27,15 @@ import translations
 from bot import event_loop
 from bot.clock import Clock
 from bot.config import Config
-from bot.console.format import reply_lines
+from bot.console.format import bot_answers, reply_lines
 from bot.console.hints import answer_hint
 from bot.console.lines import lines_of
+from bot.console.typed import MODERATOR_WORDS, help_about, is_command_word
 from bot.errors import Refusal
 from bot.i18n import msg, say
 from bot.referee import Referee
-from bot.referee.grammar import COMMAND_WORDS, rules_here
-from bot.referee.names import BOT_NAME, MODERATOR, console_actor, name_key, name_problem
-from bot.referee.play import is_move_word
+from bot.referee.grammar import rules_here
+from bot.referee.names import MODERATOR, console_actor, name_key, name_problem
 from bot.referee.replies import Actor, Reply, Where
 from bot.referee.wrapper import refused
 from bot.store import StoreUnavailable, open_store
@@ -45,19 +45,6 @@ log = logging.getLogger(__name__)
 TABLE = Where(guild_id=None, channel_id=1)
 BANNER = translations.words("en").t("console.banner")  # the English table's
 UNEXPECTED = say(msg("console.unexpected"))  # its English; said in the table's language
-# The moderator's words: `referee: void cheating` runs `referee void cheating`.
-MODERATOR_WORDS = (
-    "abort",
-    "award",
-    "void",
-    "rewind",
-    "restore",
-    "resume",
-    "theme",
-    "settings",
-    "season-close",
-    "close-season",
-)
 MODERATOR_HINT = msg("console.moderator_hint")
 UNSAFE_IN_FILE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 IDLE_SWEEP = 2.0
@@ -310,45 +297,6 @@ def run_folder() -> Path:
     """A new folder, owner-only, for this run's images and records: two consoles (or two
     databases) never write over each other's files."""
     return Path(tempfile.mkdtemp(prefix="referee-console-"))
-
-
-def help_about(helped: str, topic: list[str]) -> str:
-    """``help drop``: the help's entries that name the topic, each under its section's head
-    (which says how to type them), else the whole help. An entry is a line indented by two
-    and the lines indented further under it; commands are English words in every language."""
-    words = [w.lower() for w in topic]
-    if not words:
-        return helped
-    sections: list[tuple[str, list[list[str]]]] = []
-    for line in helped.splitlines():
-        if not line.startswith(" "):
-            sections.append((line, []))
-        elif line.startswith("   ") and sections and sections[-1][1]:
-            sections[-1][1][-1].append(line)  # the entry goes on
-        elif sections:
-            sections[-1][1].append([line])
-    shown: list[str] = []
-    for head, entries in sections:
-        found = [e for e in entries if all(w in " ".join(e).lower() for w in words)]
-        if found:
-            shown += [head, *(line for entry in found for line in entry)]
-    return "\n".join(shown) if shown else helped
-
-
-def bot_answers(reply: Reply) -> bool:
-    """Whether the practice opponent moves next in the position a reply shows (its answer,
-    which comes right after, shows the board: one text board a turn, not two)."""
-    view = reply.board
-    if view is None or view.outcome is not None or not view.players or not reply.ok:
-        return False
-    to_move = getattr(view.state, "to_move", None)
-    return to_move in (0, 1) and name_key(view.players[to_move]) == BOT_NAME
-
-
-def is_command_word(word: str) -> bool:
-    """A word a command or a move starts with (then a colon after it is no speaker's)."""
-    low = word.lower()
-    return low in COMMAND_WORDS or low in MODERATOR_WORDS or is_move_word(low)
 
 
 def run_console(
