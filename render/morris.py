@@ -52,6 +52,7 @@ MARGIN = 1.0  # label margin around the outer square, in grid units
 MAN = 0.36  # a man's radius, in grid units
 DOT = 0.11  # an empty point's dot
 LABEL = 0.34  # label size, in grid units
+LABEL_AT = 0.27  # a label's centre from the board's edge, in margins (0.4 touched a ring)
 
 
 @lru_cache(maxsize=32)
@@ -69,14 +70,15 @@ def _geometry(board: Board, size: int) -> Layout:
     m = MARGIN * unit
     box = (round(ox - m), round(oy - m), round(ox + 6 * unit + m), round(oy + 6 * unit + m))
     px = text_px(unit, LABEL)
+    edge = m * LABEL_AT  # a ringed corner man (0.49 units) stays clear of its labels
     labels = [
         label("abcdefg"[f], (box[0] + m + f * unit, y), px)
         for f in range(7)
-        for y in (box[1] + m * 0.4, box[3] - m * 0.4)
+        for y in (box[1] + edge, box[3] - edge)
     ] + [
         label(str(r + 1), (x, box[3] - m - r * unit), px)
         for r in range(7)
-        for x in (box[0] + m * 0.4, box[2] - m * 0.4)
+        for x in (box[0] + edge, box[2] - edge)
     ]
     return Layout(size, size, centres, MAN * unit, unit, box, tuple(labels))
 
