@@ -420,18 +420,12 @@ class Context:
         english = _named(said, rules.side_names[seat], g.names[seat])
         text = prefix + english
         lines = [*as_lines(prefix), move_msg(g, before, action, entry.roll, english)]
+        notes: list[Msg] = []
         if effect.flies is not None and outcome is None:  # Morris: a side is down to three
-            lines.append(Msg("notice.may_fly", {"who": texts.seat_msg(g, effect.flies)}))
-            text += "\n" + say(lines[-1])
+            notes.append(Msg("notice.may_fly", {"who": texts.seat_msg(g, effect.flies)}))
         if effect.repeated:  # the second time: said before a third one draws unannounced
-            lines.append(Msg("notice.repeated", {}))
-            text += "\n" + say(lines[-1])
-        if g.takeback_offer is not None:  # a move answers a takeback request: it lapses
-            lines.append(lapsed(g))
-            text += "\n" + say(lines[-1])
-        if g.draw_offer == seat:  # the offerer played on: said, or the other side finds it gone
-            lines.append(draw_lapsed(g))
-            text += "\n" + say(lines[-1])
+            notes.append(Msg("notice.repeated", {}))
+        text = said_too(lines, text, [*notes, *lapses(g, seat)])
         reply = Reply(text=text, lines=lines, game_id=g.id, version=g.version + 1)
         request = (request_id, reply_dict(reply)) if request_id else None
         kept = checkpoint.encode(g.game, after) if checkpoint.due(g.seq + 1) else None
@@ -596,6 +590,23 @@ def rematch_refused(g: GameRow, stranger: bool) -> None:
         raise Refusal("rematch_game_running")
     if stranger:
         raise Refusal("rematch_not_player", {"players": texts.players_msg(g.names)})
+
+
+def lapses(g: GameRow, seat: int) -> list[Msg]:
+    """The questions a move or an announcement by ``seat`` answers by being made: a takeback
+    request waiting (either side's) and ``seat``'s own draw offer lapse, and are said, or the
+    other side finds them gone."""
+    found = [lapsed(g)] if g.takeback_offer is not None else []
+    if g.draw_offer == seat:
+        found.append(draw_lapsed(g))
+    return found
+
+
+def said_too(lines: list[Msg], text: str, more: list[Msg]) -> str:
+    """``more`` sentences after a reply's ``lines`` (appended) and its English ``text``
+    (returned with them)."""
+    lines.extend(more)
+    return "\n".join([text, *(say(m) for m in more)])
 
 
 def draw_lapsed(g: GameRow) -> Msg:

@@ -12,7 +12,7 @@ from bot.errors import Refusal
 from bot.i18n import Msg, msg, say
 from bot.ladder_store import change_game
 from bot.referee.board_reply import as_lines, board_reply, prefixed, said_after
-from bot.referee.context import MAX_REASON, Context, turn_words
+from bot.referee.context import MAX_REASON, Context, said_too, turn_words
 from bot.referee.moderation import moderated
 from bot.referee.replies import (
     Actor,
@@ -190,8 +190,8 @@ class Endings:
         lines = [*as_lines(prefix), msg("takeback.done", moves=turn_words(g, keep, gone))]
         text = prefix + say(lines[-1])
         if g.draw_offer is not None:  # an offer made about the position taken back goes too
-            lines.append(msg("notice.draw_taken_back", actor=g.names[g.draw_offer]))
-            text += "\n" + say(lines[-1])
+            gone_too = msg("notice.draw_taken_back", actor=g.names[g.draw_offer])
+            text = said_too(lines, text, [gone_too])
         g = await change_game(
             self.ctx.store, g, changes, events=[event], request=self.ctx.request(g, text, lines)
         )

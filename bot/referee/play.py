@@ -18,9 +18,9 @@ from bot.referee.board_reply import as_lines, board_reply
 from bot.referee.context import (
     MAX_CHOICES,
     Context,
-    draw_lapsed,
-    lapsed,
+    lapses,
     not_a_player,
+    said_too,
 )
 from bot.referee.records import iso
 from bot.referee.replies import (
@@ -317,12 +317,7 @@ class Play:
         )
         lines = [*as_lines(prefix), said]
         text = prefix + say(said)
-        if g.takeback_offer is not None:  # announcing answers a takeback request: it lapses
-            lines.append(lapsed(g))
-            text += "\n" + say(lines[-1])
-        if g.draw_offer == seat:  # ... and the announcer's own draw offer
-            lines.append(draw_lapsed(g))
-            text += "\n" + say(lines[-1])
+        text = said_too(lines, text, lapses(g, seat))  # announcing answers them too
         changes: dict[str, Any] = {
             "pending": notation,
             "pending_seat": seat,

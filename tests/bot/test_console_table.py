@@ -100,22 +100,26 @@ async def test_the_table_opened_again_says_who_plays_and_what_waits(tmp_path: Pa
     """The players and game lead the board, a draw offer waiting for its answer is said, and
     so is a practice game's level."""
     db = tmp_path / "left.db"
-    script = "alice: challenge bob morris first me\nbob: accept\nalice: place d7\nalice: draw\n"
-    await table(db, script)
-    left = (await table(db, "quit\n")).split("still being played at this table")[1]
+
+    async def left_after(script: str) -> str:
+        """What the table says when opened again after ``script``, about the game left."""
+        await table(db, script)
+        return (await table(db, "quit\n")).split("still being played at this table")[1]
+
+    left = await left_after(
+        "alice: challenge bob morris first me\nbob: accept\nalice: place d7\nalice: draw\n"
+    )
     assert "Nine Men's Morris (standard): alice (White) vs bob (Black).\n" in left
     assert (
         "alice (White) has offered a draw: bob (Black) may accept or decline it. (to answer, "
         "type `bob: draw accept` or `bob: draw decline`)"
     ) in left
-    await table(db, "bob: draw decline\nbob: place a7\nbob: takeback\n")
-    left = (await table(db, "quit\n")).split("still being played at this table")[1]
+    left = await left_after("bob: draw decline\nbob: place a7\nbob: takeback\n")
     assert (
         "bob (Black) has asked to take back their last turn: alice (White) may allow or refuse "
         "it. (to answer, type `alice: takeback accept` or `alice: takeback decline`)"
     ) in left
-    await table(db, "bob: resign\nalice: practice atmalof 2 first me\n")
-    left = (await table(db, "quit\n")).split("still being played at this table")[1]
+    left = await left_after("bob: resign\nalice: practice atmalof 2 first me\n")
     assert "Atmalof (standard): alice (Red) vs bot (Blue)." in left
     assert "Practice: alice plays the bot at level 2. Never rated." in left
 
