@@ -20,6 +20,10 @@ MODERATOR_WORDS = (
     "close-season",
 )
 
+SEAT_WORDS = ("challenge", "practice", "accept")
+"""The words that sit a player at a game: not the moderator's (``referee:``), who rules on
+disputes and so plays no game at the table."""
+
 
 def is_command_word(word: str) -> bool:
     """A word a command or a move starts with (then a colon after it is no speaker's)."""

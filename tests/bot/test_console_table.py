@@ -540,6 +540,25 @@ async def test_a_name_of_two_words_is_told_to_be_one(tmp_path: Path) -> None:
     assert "bob (Black) opened a dispute: reason: he played twice" in text, text
 
 
+async def test_the_moderator_plays_no_game(tmp_path: Path) -> None:
+    """`referee:` rules on the table's disputes, so it may not sit at a game: challenging,
+    practising or accepting as it is refused, and nothing starts."""
+    script = (
+        "referee: challenge bob atmalof\nreferee: practice morris\n"
+        "alice: challenge anyone abalone\nreferee: accept\nalice: board\n"
+    )
+    text = await table(tmp_path / "m.db", script)
+    for word in ("challenge", "practice", "accept"):
+        said = (
+            "(refused) `referee:` speaks for the moderator, who rules on disputes and plays no"
+            f" game here: type `{word}` after a player's name, as in `alice: {word} …`"
+        )
+        assert said in text, (word, text)
+    assert "referee challenges" not in text and "vs referee" not in text, text
+    board = text.split("> alice: board\n")[1]
+    assert board.startswith("[private] (refused) the game has not started"), board
+
+
 async def test_help_with_a_topic_shows_the_entries_that_name_it(tmp_path: Path) -> None:
     text = await table(tmp_path / "h.db", "alice: help takeback\nhelp rewind\nhelp zzz\n")
     takeback = text.split("> alice: help takeback\n")[1].split("> help rewind")[0]
