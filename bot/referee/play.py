@@ -20,7 +20,6 @@ from bot.referee.context import (
     Context,
     lapses,
     not_a_player,
-    said_too,
 )
 from bot.referee.records import iso
 from bot.referee.replies import (
@@ -315,9 +314,11 @@ class Play:
             player=texts.seat_msg(g, seat),
             line=line_msg(notation),
         )
-        lines = [*as_lines(prefix), said]
-        text = prefix + say(said)
-        text = said_too(lines, text, lapses(g, seat))  # announcing answers them too
+        # Announcing answers them too; they are said first, so that "Rolling the die..." is
+        # the last line before the roll.
+        answered = lapses(g, seat)
+        lines = [*as_lines(prefix), *answered, said]
+        text = prefix + "".join(f"{say(m)}\n" for m in answered) + say(said)
         changes: dict[str, Any] = {
             "pending": notation,
             "pending_seat": seat,

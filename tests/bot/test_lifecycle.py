@@ -241,6 +241,23 @@ async def test_a_draw_offer_lapses_when_the_offerer_moves(referee: Referee) -> N
     assert not stale.ok and "moved on" in stale.text
 
 
+async def test_an_announcement_says_the_lapsed_offer_before_the_die_rolls(
+    referee: Referee,
+) -> None:
+    """The lapse is said before "Rolling the die...", which the roll itself follows (it was
+    said between the two, a player's finding)."""
+    await start(referee, "atmalof")
+    await referee.offer_draw(HERE, ALICE)
+    announced = await referee.act(HERE, ALICE, "drop row 3")
+    assert announced.ok and announced.pending_roll
+    keys = [line.key for line in announced.lines]
+    assert keys == ["notice.draw_lapsed", "move.announces"], keys
+    assert announced.text.splitlines() == [
+        "alice's draw offer lapsed: they played on.",
+        "alice (Red) announces row 3. Rolling the die...",
+    ], announced.text
+
+
 async def test_an_accepted_takeback_says_it_takes_a_waiting_draw_offer_with_it(
     referee: Referee,
 ) -> None:
