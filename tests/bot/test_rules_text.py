@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 import engine
+import render
 from bot.clock import ManualClock
 from bot.referee import Referee
 from bot.referee.replies import Actor, Where
@@ -150,6 +151,20 @@ async def _(tmp_path: Path) -> None:
     assert unreachable == [(7, 7)]
     beside = board("6,7")
     assert atmalof_move(beside, "move 6,7 7,7").at((7, 7)) == 0
+
+
+@claim("atmalof", "On the board picture row 7 and column 7 are shaded")
+async def _(tmp_path: Path) -> None:
+    start = ATMALOF.new()
+    lay = render.layout("atmalof", start)
+    for theme in render.THEME_NAMES:
+        img = render.board_image("atmalof", start, theme=theme)
+        seen = {square: img.getpixel(tuple(map(round, xy))) for square, xy in lay.centres.items()}
+        square, shade, corner = seen[(3, 3)], seen[(7, 3)], seen[(7, 7)]
+        assert len({square, shade, corner}) == 3, theme  # three shades, told apart
+        for r, c in lay.centres:
+            both = seen[(r, c)] == (square if max(r, c) < 7 else shade if min(r, c) < 7 else corner)
+            assert both, (theme, r, c)
 
 
 @claim("atmalof", "Move: step one of your pieces to a neighbouring empty square")
