@@ -1,7 +1,8 @@
 """Morris text: the command grammar (parse, notation) and the one-line position string.
 
 Commands: ``place d7``, ``move d7 d6``, ``fly a1 g7``, ``remove b6``, and the combined forms
-``place d7 x b6``, ``move d7 d6 x b6``, ``fly a1 g7 x b6``. Points are grid names (a letter and
+``place d7 x b6``, ``move d7 d6 x b6``, ``fly a1 g7 x b6`` (``remove`` or ``take`` in place of
+``x``, and ``remove:b6`` as Discord's option reads). Points are grid names (a letter and
 a digit) or, as a bare single letter, the seed's letters A..X. The ``x`` separator is found by
 its position, since a bare ``x`` is also the letter of g1 (``place x x a`` is legal). ``move``
 is also accepted for a fly; ``fly`` is refused for a side that may not fly. ``-`` and ``,``
@@ -43,12 +44,16 @@ _FORMS = {
     "remove": "expected: remove <point>",
 }
 _ALIASES = {"take": "remove", "jump": "fly"}
+_TAKE_WORDS = ("x", "remove", "take")
+"""What may join a removal to the move that closed the mill: ``place d7 x b6``, or the words
+of the rules summary's Discord option, ``place d7 remove:b6`` (a colon separates like a
+space), typed at the console."""
 MAX_POSITION_LENGTH = 600
 
 
 def parse_action(st: MorrisState, text: str) -> MorrisAction:
     """Untrusted text -> a legal action; ParseError for non-commands, IllegalAction if forbidden."""
-    words = clean_command(text).replace("-", " ").replace(",", " ").split()
+    words = clean_command(text).replace("-", " ").replace(",", " ").replace(":", " ").split()
     if not words:
         raise ParseError(USAGE, "empty_command")
     verb = _ALIASES.get(words[0], words[0])
@@ -60,7 +65,7 @@ def parse_action(st: MorrisState, text: str) -> MorrisAction:
     args = words[1:]
     want = 1 if verb in ("place", "remove") else 2
     take = None
-    if verb != "remove" and len(args) == want + 2 and args[want] == "x":
+    if verb != "remove" and len(args) == want + 2 and args[want] in _TAKE_WORDS:
         take = args[-1]  # the separator is found by position: "x" alone is also point X
         args = args[:want]
     if len(args) != want:

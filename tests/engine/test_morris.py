@@ -366,6 +366,19 @@ def test_the_letter_x_is_a_point_and_a_separator_by_position() -> None:
     assert GAME.parse(state, "place x") == Place(p("g1"))
 
 
+def test_the_removal_joins_its_move_by_the_words_players_read() -> None:
+    """The rules summary shows Discord's ``remove:b6`` option; typed at the console it reads
+    as ``x b6``, as do ``remove b6`` and ``take b6``."""
+    state = pos("a7 d7", "b6 d6", hand=(7, 7))
+    meant = Place(p("g7"), remove=p("b6"))
+    for typed in ("place g7 remove:b6", "place g7 remove b6", "place g7 take b6", "place g7 x b6"):
+        assert GAME.parse(state, typed) == meant, typed
+    moving = pos("a7 g7 d6 b2", "a4 g4 c3 e3")
+    assert GAME.parse(moving, "move d6 d7 remove:a4") == Move(p("d6"), p("d7"), remove=p("a4"))
+    with pytest.raises(ParseError):
+        GAME.parse(state, "place g7 remove")  # a removal word with no point after it
+
+
 def test_a_removal_without_a_mill_in_the_same_command_is_refused() -> None:
     state = pos(**MOVING)
     with pytest.raises(IllegalAction, match=r"^d7 closes no mill, so nothing can be removed$"):
