@@ -245,10 +245,13 @@ class AbaloneRenderer(BoardRenderer):
         me = self.sides(w)[mover]
         if not pushed:
             return Status(w.t("abalone.moved", side=me, span=span, dir=where))
-        if any(b is None for _, b in pushed):
-            text = w.t("abalone.pushed_off", side=me, span=span, dir=where)
+        # The pushed marbles are named where they stood, as the player saw them.
+        off = [a for a, b in pushed if b is None]
+        if off:
+            text = w.t("abalone.pushed_off", side=me, span=span, dir=where, off=off[0])
             return Status(text, tone="warn")
-        text = w.t("abalone.sumito", side=me, span=span, dir=where, n=len(pushed))
+        named = " ".join(a for a, _ in pushed)
+        text = w.t("abalone.sumito", side=me, span=span, dir=where, n=len(pushed), cells=named)
         return Status(text, tone="accent")
 
     def touched(self, state: AbaloneState, lasts: Sequence[Last]) -> set[Hashable]:

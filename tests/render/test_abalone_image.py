@@ -11,6 +11,7 @@ from engine.abalone.board import CELLS, DIRECTIONS, STEPS
 from render.gallery import abalone_position, play, random_game
 from render.theme import THEMES
 from tests.render.pixels import close, labels_unchanged, nearest, pixel
+from translations import words
 
 GAME = engine.get_game("abalone")
 
@@ -69,7 +70,7 @@ def test_a_sumito_draws_arrows_for_own_and_pushed_marbles() -> None:
     assert close(pixel(img, between("f6", "g7")), theme.warn, 50)  # the pushed White marble
     assert not close(pixel(img, between("c3", "d4")), theme.accent, 50)  # c3 did not move
     assert nearest(pixel(img, lay.centres["g7"]), palette(theme)) == "white"
-    assert "sumito, 1 marble pushed" in render.alt_text("abalone", state, lasts)
+    assert "sumito, 1 marble pushed: f6" in render.alt_text("abalone", state, lasts)
 
 
 def test_a_push_off_fills_a_capture_slot_and_wins_at_six() -> None:
@@ -83,6 +84,8 @@ def test_a_push_off_fills_a_capture_slot_and_wins_at_six() -> None:
     assert outcome is not None and outcome.winner == 0
     alt = render.alt_text("abalone", state, lasts, players=("Alice", "Bob"))
     assert "Alice (Black) wins" in alt
+    said = render.renderer("abalone").said(lasts[-1], words("en"))
+    assert said == "Black pushed e4-e2 west · the opposing marble on e1 is off!", said
     before = render.board_image("abalone", position)
     after = render.board_image("abalone", state, lasts)
     card = (0, 0, 400, 100)
