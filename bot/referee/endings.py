@@ -147,7 +147,7 @@ class Endings:
         self, where: Where, actor: Actor, accept: bool, *, version: int | None = None
     ) -> Reply:
         """Allow or refuse the takeback your opponent asked for (``version``: from the button)."""
-        g, _state, seat, prefix = await self.ctx.playing(where, actor, version=version)
+        g, current, seat, prefix = await self.ctx.playing(where, actor, version=version)
         asker = g.takeback_offer
         if asker != 1 - seat:
             raise Refusal("no_takeback_request", game_id=g.id)
@@ -172,7 +172,7 @@ class Endings:
         rules = engine.get_game(g.game)
         state = self.ctx.replay_rows(g, keep)
         spec = ClockSpec.parse(g.clock)
-        bank = g.banks[state.to_move]
+        banks = _without_increments(g.banks, spec, gone, current.to_move)
         changes: dict[str, Any] = {
             "seq": len(keep),
             "position": rules.to_text(state),
@@ -180,7 +180,9 @@ class Endings:
             "takeback_offer": None,
             "draw_offer": None,
             "turn_started_at": now,
-            "deadline": spec.deadline(now, bank),
+            "deadline": spec.deadline(now, banks[state.to_move]),
+            "bank0": banks[0],
+            "bank1": banks[1],
             "updated_at": now,
         }
         if g.log_version < LOG_VERSION:  # the old chain covers the live line only
@@ -300,6 +302,25 @@ class Endings:
             who = texts.seat_msg(g, rolled[-1].side)
             raise Refusal("takeback_after_roll", {"player": who}, game_id=g.id, version=g.version)
         return rows[:start], gone
+
+
+def _without_increments(
+    banks: tuple[float, float], spec: ClockSpec, gone: list[Any], to_move: int
+) -> list[float]:
+    """The banks once the turns taken back return the increments they earned: a turn taken
+    back and played again must not earn its increment twice, or a player could buy time by
+    asking. Time spent thinking stays spent. A turn earns its increment when
+    it passes the move: every run of one side's actions taken back did, but the last when
+    its side is still to move (a Morris mill waiting for its removal)."""
+    out = list(banks)
+    if spec.kind != "fischer" or not spec.increment:
+        return out
+    runs = [a.side for i, a in enumerate(gone) if i == 0 or gone[i - 1].side != a.side]
+    if runs and runs[-1] == to_move:
+        runs.pop()
+    for side in runs:
+        out[side] = max(0.0, out[side] - spec.increment)
+    return out
 
 
 def _asking(g: GameRow, other: int, *buttons: ButtonSpec) -> tuple[list[int], list[ButtonSpec]]:

@@ -285,6 +285,40 @@ async def test_takeback_accepted_by_the_opponent(referee: Referee, store: Store)
     assert (await referee.verify(HERE)).text.startswith("Verified")
 
 
+async def test_a_turn_taken_back_returns_its_increment(
+    referee: Referee, store: Store, clock: ManualClock
+) -> None:
+    """Played again, a turn taken back must not earn its increment twice: asking for takebacks
+    would buy time. The time spent thinking stays spent."""
+    await start(referee, "morris", clock="1+10")
+    clock.advance(5)
+    await play(referee, HERE, ALICE, "place d7")  # alice: 60 - 5 + 10
+    clock.advance(7)
+    await play(referee, HERE, BOB, "place a1")  # bob: 60 - 7 + 10
+    clock.advance(2)
+    await referee.request_takeback(HERE, ALICE)  # alice's turn: hers and bob's reply go
+    done = await referee.answer_takeback(HERE, BOB, True)
+    g = await store.game(done.game_id)
+    assert g.seq == 0 and (g.bank0, g.bank1) == (55, 53), (g.bank0, g.bank1)
+    assert g.deadline == clock.now() + 55
+    await play(referee, HERE, ALICE, "place d7")  # no time passed: 55 + 10, once
+    assert (await store.game(done.game_id)).bank0 == 65
+
+
+async def test_a_mill_waiting_for_its_removal_earned_no_increment_to_return(
+    referee: Referee, store: Store, clock: ManualClock
+) -> None:
+    await start(referee, "morris", clock="1+10")
+    for who, point in ((ALICE, "a1"), (BOB, "b2"), (ALICE, "a4"), (BOB, "b4")):
+        await play(referee, HERE, who, f"place {point}")
+    before = await store.game(1)
+    await play(referee, HERE, ALICE, "place a7")  # a mill: alice still to move, to remove
+    await referee.request_takeback(HERE, ALICE)
+    done = await referee.answer_takeback(HERE, BOB, True)
+    g = await store.game(done.game_id)
+    assert (g.bank0, g.bank1) == (before.bank0, before.bank1)
+
+
 async def test_asking_for_a_takeback_while_the_other_asks_agrees_to_theirs(
     referee: Referee, store: Store
 ) -> None:
