@@ -309,9 +309,9 @@ def _without_increments(
 ) -> list[float]:
     """The banks once the turns taken back return the increments they earned: a turn taken
     back and played again must not earn its increment twice, or a player could buy time by
-    asking. Time spent thinking stays spent. A turn earns its increment when
-    it passes the move: every run of one side's actions taken back did, but the last when
-    its side is still to move (a Morris mill waiting for its removal)."""
+    asking. Time spent thinking stays spent. A turn earns its increment when it passes the
+    move: every run of one side's actions taken back did, but the last when its side is
+    still to move (a Morris mill waiting for its removal)."""
     out = list(banks)
     if spec.kind != "fischer" or not spec.increment:
         return out
