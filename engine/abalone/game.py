@@ -258,17 +258,20 @@ class AbaloneGame:
         pushed = len(pairs) - len(cells)
         if not pushed:
             return f"{side} moves {span} {word}."
-        off = sum(1 for _, t in pairs if t == OFF)
-        noun = "marble" if pushed == 1 else "marbles"
-        # "pushes ...: two White marbles move back", never "pushes ..., pushing ...".
-        text = f"{side} pushes {span} {word}: {NUMBER_WORDS[pushed]} {other} {noun}"
+        theirs = pairs[len(cells) :]  # nearest the pushing line first
+        off = sum(1 for _, t in theirs if t == OFF)
+        # Named where they stood, as the player saw them: "the White marble on d4 moves
+        # back"; never "pushes ..., pushing ...".
+        at = [CELL_NAMES[f] for f, _ in theirs]
+        text = f"{side} pushes {span} {word}: "
         if pushed == 1:
-            text += " falls off the board" if off else " moves back"
+            gone = "falls off the board" if off else "moves back"
+            text += f"the {other} marble on {at[0]} {gone}"
         elif off:  # "two ... move back, one off the board" was read as three marbles
-            text = f"{side} pushes {span} {word}: of two {other} marbles, one moves back and one"
-            text += " falls off the board"
+            text += f"the {other} marble on {at[0]} moves back and the one on {at[1]} falls off"
+            text += " the board"
         else:
-            text += " move back"
+            text += f"the {NUMBER_WORDS[pushed]} {other} marbles on {' and '.join(at)} move back"
         if not off:
             return text + "."
         lost = marbles_off(state, 1 - state.to_move) + off

@@ -387,7 +387,7 @@ def test_pushing_the_sixth_marble_off_wins() -> None:
     state = position("a3 a4", "a5", lost=(0, 5))
     action = GAME.parse(state, "push a3 a4 e")
     assert GAME.describe(state, action) == (
-        "Black pushes a3-a4 east: one White marble falls off the board "
+        "Black pushes a3-a4 east: the White marble on a5 falls off the board "
         "(White has lost 6: Black wins)."
     )
     new = GAME.apply(state, action)
@@ -657,24 +657,24 @@ def test_describe_says_what_moved_in_side_names() -> None:
 
 
 def test_describe_a_push_and_a_push_off() -> None:
-    """A sumito "pushes" once: the pushed marbles "move back" or fall off, no "pushing"."""
+    """A sumito "pushes" once: the pushed marbles, named where they stood, "move back" or fall
+    off, no "pushing"."""
     state = position("d1 d2 d3", "d4 d5")
     assert GAME.describe(state, GAME.parse(state, "push d1 d3 e")) == (
-        "Black pushes d1-d3 east: two White marbles move back."
+        "Black pushes d1-d3 east: the two White marbles on d4 and d5 move back."
     )
     state = position("c4", "c5 c6 c7", to_move=1)
     assert GAME.describe(state, GAME.parse(state, "push c7 c5 w")) == (
-        "White pushes c7-c5 west: one Black marble moves back."
+        "White pushes c7-c5 west: the Black marble on c4 moves back."
     )
     state = position("c1", "c2 c3 c4", to_move=1, lost=(2, 0))
     assert GAME.describe(state, GAME.parse(state, "push c4 c2 w")) == (
-        "White pushes c4-c2 west: one Black marble falls off the board (Black has lost 3)."
+        "White pushes c4-c2 west: the Black marble on c1 falls off the board (Black has lost 3)."
     )
     state = position("c1 c2", "c3 c4 c5", to_move=1)
     assert GAME.describe(state, GAME.parse(state, "c5c4")) == (
-        "White pushes c5-c3 west: of two Black marbles, one moves back and one falls off the "
-        "board "
-        "(Black has lost 1)."
+        "White pushes c5-c3 west: the Black marble on c2 moves back and the one on c1 falls off"
+        " the board (Black has lost 1)."
     )
 
 
