@@ -36,7 +36,7 @@ from bot.i18n import msg, say
 from bot.referee import Referee
 from bot.referee.grammar import rules_here
 from bot.referee.names import MODERATOR, console_actor, name_key, name_problem
-from bot.referee.replies import Actor, Reply, Where
+from bot.referee.replies import Actor, Notice, Reply, Where
 from bot.referee.wrapper import refused
 from bot.store import StoreUnavailable, open_store
 
@@ -73,10 +73,8 @@ class ConsoleTable:
         bot's move by a restart mid-search gets it now) and while nobody types (a flag that
         fell), ``lead`` written before the first (a newline after a waiting prompt). How many
         things it said (a store that cannot be read says so: one)."""
-        try:
-            notices = await self.referee.sweep()
-        except StoreUnavailable:  # logged by the store; the next line tries again
-            self.say(say(msg("refusal.cant_save"), self.lang))
+        notices = await self._sweep()
+        if notices is None:
             return 1
         if notices and lead:
             self.out.write(lead)
@@ -84,14 +82,25 @@ class ConsoleTable:
             self.show(notice.reply)
         return len(notices)
 
+    async def _sweep(self) -> list[Notice] | None:
+        """The sweeper's notices (None: the store could not be read, which is said)."""
+        try:
+            return await self.referee.sweep()
+        except StoreUnavailable:  # logged by the store; the next line tries again
+            self.say(say(msg("refusal.cant_save"), self.lang))
+            return None
+
     async def greet(self, folder: Path | None = None) -> None:
         """The banner, where this run's files go, then a game an earlier run left unfinished
         at this table (its board: the players and whose turn), or its challenge still waiting
-        for an answer: a player who finds the table busy knows why."""
+        for an answer: a player who finds the table busy knows why. The sweeper runs first:
+        when it speaks of that game (clocks given back after the restart, the bot's move),
+        its board is the one shown, not the stale one before it."""
         w = translations.words(self.lang)
         self.say(w.t("console.banner"))
         if folder is not None:
             self.say(w.t("console.folder", path=folder))
+        notices = await self._sweep() or []
         try:
             left = await self.referee.ongoing(TABLE)
         except StoreUnavailable:  # logged by the store; catch_up says it
@@ -99,7 +108,10 @@ class ConsoleTable:
         if left is not None:
             waits = left.game_id is None  # no game: a challenge waits for its answer
             self.say(say(msg("console.unanswered" if waits else "console.unfinished"), self.lang))
-            self.show(left)
+            if waits or not any(n.reply.game_id == left.game_id for n in notices):
+                self.show(left)
+        for notice in notices:
+            self.show(notice.reply)
 
     def actor(self, name: str) -> Actor:
         """The person called ``name`` (a valid name); players are kept for `challenge <name>`."""

@@ -18,8 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
+from bot.clock import ManualClock
 from bot.config import Config
-from bot.console.table import UNEXPECTED, ConsoleTable, play, run_console
+from bot.console.table import UNEXPECTED, ConsoleTable, open_table, play, run_console
 from bot.referee.names import CONSOLE_IDS, console_id, name_problem
 from bot.rules_text import RULES
 from bot.rules_text import console as console_summary
@@ -538,6 +539,33 @@ async def test_a_name_of_two_words_is_told_to_be_one(tmp_path: Path) -> None:
     said = "(refused) a name is one word, without spaces: type `Alice_Smith: challenge bob morris`"
     assert said in text and "unknown command" not in text, text
     assert "bob (Black) opened a dispute: reason: he played twice" in text, text
+
+
+async def test_a_reopened_table_shows_the_clocks_given_back_not_the_outage(
+    tmp_path: Path,
+) -> None:
+    """After a restart the table showed the board with the outage taken off the clock, then
+    the notice giving the time back, then the board again (a player's finding): only the
+    clock given back is shown now."""
+    clock, db = ManualClock(), str(tmp_path / "c.db")
+    first = await open_table(db, io.StringIO(), None, render=False, clock=clock)
+    await first.greet()
+    for line in ("alice: challenge bob atmalof clock 5+10 first me", "bob: accept"):
+        await first.line(line)
+    clock.advance(3)
+    await first.line("alice: drop row 4")  # bob's turn, with 5:00
+    await first.close()
+    clock.advance(40)  # the table was closed for 40 s
+    out = io.StringIO()
+    second = await open_table(db, out, None, render=False, clock=clock)
+    await second.greet()
+    await second.catch_up()
+    await second.close()
+    text = out.getvalue()
+    assert "bob (Blue)'s turn starts again, with 5:00 on the clock" in text, text
+    assert text.count("Clocks:") == 1 and "Clocks: Red 5:07, Blue 5:00" in text, text
+    unfinished = text.index("A game from an earlier run is still being played")
+    assert unfinished < text.index("was away"), text
 
 
 async def test_the_moderator_plays_no_game(tmp_path: Path) -> None:
