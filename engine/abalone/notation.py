@@ -150,7 +150,20 @@ def parse_push(board: bytes, me: int, text: str) -> Push:
             )
         return push_for(line, direction)
     if len(cells) == 2:
-        return _aba_pro_inline(board, me, cells[0], cells[1])
+        trailing, target = cells
+        if sum(1 for w in words if _CELL_START.fullmatch(w)) == 2 and board[target] == me:
+            # "push c4 c5", two of your marbles as two words: a line whose direction was
+            # forgotten, not Aba-Pro's compact "c4c5" (c4 moves onto c5, pushing the line on)
+            _direction(trailing, target)  # not neighbours: that refusal says how to write it
+            first, last = CELL_NAMES[trailing], CELL_NAMES[target]
+            raise ParseError(
+                f"{first} and {last} are both your marbles: say where the line goes, as in "
+                f"push {first} {last} <direction>",
+                "needs_direction",
+                first=first,
+                last=last,
+            )
+        return _aba_pro_inline(board, me, trailing, target)
     if len(cells) == 3:
         direction = _direction(cells[0], cells[2])
         return push_for(_line(cells[0], cells[1]), direction)

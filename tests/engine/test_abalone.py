@@ -587,8 +587,22 @@ def test_in_line_notation_lists_the_trailing_marble_first() -> None:
 def test_aba_pro_in_line_moves_the_whole_run_of_own_marbles() -> None:
     state = position("c1 c2 c3", "c4")
     assert GAME.parse(state, "c1c2") == Push(("c1", "c2", "c3"), "e")
-    assert GAME.parse(state, "C2 C3") == Push(("c2", "c3"), "e")
+    assert GAME.parse(state, "C2C3") == Push(("c2", "c3"), "e")
     assert illegal(state, "c3c4") == "1 against 1 cannot push"
+
+
+def test_two_own_marbles_as_two_words_ask_for_the_direction() -> None:
+    """ "push c4 c5" names a line and forgets its direction; played as Aba-Pro's "c4c5" it
+    moved the line east, a move the player never chose. Compact, it is still Aba-Pro's."""
+    state = position("c3 c4 c5", "")
+    with pytest.raises(ParseError, match=r"^c4 and c5 are both your marbles: say where") as err:
+        GAME.parse(state, "push c4 c5")
+    assert err.value.code == "needs_direction"
+    assert err.value.params == {"first": "c4", "last": "c5"}
+    assert GAME.parse(state, "c4c5") == GAME.parse(state, "push c4 c5 e")
+    assert GAME.parse(state, "push c5 d5") == Push(("c5",), "nw")  # onto an empty cell: one way
+    with pytest.raises(ParseError, match=r"not neighbours"):
+        GAME.parse(state, "push c3 c5")
 
 
 def test_aba_pro_broadside_names_the_ends_and_the_first_target() -> None:

@@ -409,7 +409,9 @@ def test_abalone_aba_pro_forms_and_their_ambiguities() -> None:
     state = abalone("c1 c2 c3 e5", "c4")
     three = Push(("c1", "c2", "c3"), "e")
     assert ABALONE.parse(state, "c1c2") == three  # the whole run of own marbles moves
-    assert ABALONE.parse(state, "push c1 c2") == three  # two cells and no direction: Aba-Pro
+    with pytest.raises(ParseError, match="both your marbles: say where the line goes"):
+        ABALONE.parse(state, "push c1 c2")  # two own marbles as words: a line, its way forgotten
+    assert ABALONE.parse(state, "push e5 e6") == Push(("e5",), "e")  # onto an empty cell
     assert ABALONE.parse(state, "c2c3") == Push(("c2", "c3"), "e")  # the front two only
     assert ABALONE.parse(state, "c1 c3 e") == three  # two ends and a direction: our form
     assert ABALONE.parse(state, "c3c1d3") == Push(("c1", "c2", "c3"), "nw")  # ends, then target
