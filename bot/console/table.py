@@ -30,7 +30,7 @@ from bot.config import Config
 from bot.console.format import bot_answers, reply_lines
 from bot.console.hints import answer_hint
 from bot.console.lines import lines_of
-from bot.console.typed import MODERATOR_WORDS, SEAT_WORDS, help_about, is_command_word
+from bot.console.typed import MODERATOR_WORDS, help_about, is_command_word, is_player_word
 from bot.errors import Refusal
 from bot.i18n import msg, say
 from bot.referee import Referee
@@ -228,7 +228,7 @@ class ConsoleTable:
         if self.current is None:
             self.say(say(msg("console.who_speaks"), self.lang))
             return True
-        if self.current.is_moderator and words and words[0].lower() in SEAT_WORDS:
+        if self.current.is_moderator and words and is_player_word(words[0]):
             # the table's moderator settles disputes, so it sits at no game of its own
             self.show(refused(Refusal("console_moderator_plays", {"command": words[0].lower()})))
             return True

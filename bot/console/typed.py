@@ -20,9 +20,27 @@ MODERATOR_WORDS = (
     "close-season",
 )
 
-SEAT_WORDS = ("challenge", "practice", "accept")
-"""The words that sit a player at a game: not the moderator's (``referee:``), who rules on
-disputes and so plays no game at the table."""
+PLAYER_WORDS = (
+    "challenge",
+    "practice",
+    "accept",
+    "decline",
+    "withdraw",
+    "cancel",
+    "resign",
+    "draw",
+    "takeback",
+    "claim",
+    "rematch",
+)
+"""The words only a player says (with the moves): not the moderator (``referee:``), who rules
+on disputes and so plays no game at the table (its ``abort <reason>`` is its own)."""
+
+
+def is_player_word(word: str) -> bool:
+    """A command or a move only a player makes."""
+    low = word.lower()
+    return low in PLAYER_WORDS or is_move_word(low)
 
 
 def is_command_word(word: str) -> bool:

@@ -570,13 +570,15 @@ async def test_a_reopened_table_shows_the_clocks_given_back_not_the_outage(
 
 async def test_the_moderator_plays_no_game(tmp_path: Path) -> None:
     """`referee:` rules on the table's disputes, so it may not sit at a game: challenging,
-    practising or accepting as it is refused, and nothing starts."""
+    practising or accepting as it is refused, and nothing starts; a player's command or move
+    in a game is refused with the same reason, not "you are not playing in this game"."""
     script = (
         "referee: challenge bob atmalof\nreferee: practice morris\n"
         "alice: challenge anyone abalone\nreferee: accept\nalice: board\n"
+        "bob: accept\nreferee: draw\nreferee: push a1 a3 ne\nreferee: resign\n"
     )
     text = await table(tmp_path / "m.db", script)
-    for word in ("challenge", "practice", "accept"):
+    for word in ("challenge", "practice", "accept", "draw", "push", "resign"):
         said = (
             "(refused) `referee:` speaks for the moderator, who rules on disputes and plays no"
             f" game here: type `{word}` after a player's name, as in `alice: {word} …`"
@@ -585,6 +587,7 @@ async def test_the_moderator_plays_no_game(tmp_path: Path) -> None:
     assert "referee challenges" not in text and "vs referee" not in text, text
     board = text.split("> alice: board\n")[1]
     assert board.startswith("[private] (refused) the game has not started"), board
+    assert "not playing in this game" not in text and "offers a draw" not in text, text
 
 
 async def test_help_with_a_topic_shows_the_entries_that_name_it(tmp_path: Path) -> None:
