@@ -14,6 +14,7 @@ from engine.abalone.board import (
     AXES,
     BORDER,
     CELL_NAMES,
+    DIRECTION_WORDS,
     DIRECTIONS,
     EMPTY,
     N_CELLS,
@@ -251,8 +252,9 @@ def illegal(board: bytes, me: int, push: Push) -> IllegalAction | None:
 
 
 def _leaves(cell: str, word: str) -> IllegalAction:
+    spelled = DIRECTION_WORDS[DIRECTIONS.index(word)]  # "west", as every other sentence says
     return IllegalAction(
-        f"{cell} cannot move {word}: your own marble would leave the board",
+        f"{cell} cannot move {spelled}: your own marble would leave the board",
         "own_marble_off",
         cell=cell,
         direction=word,

@@ -240,10 +240,14 @@ def test_broadside_never_pushes() -> None:
 @pytest.mark.parametrize(
     ("black", "command", "message"),
     [
-        ("a1", "push a1 sw", "a1 cannot move sw: your own marble would leave the board"),
-        ("a3 a4 a5", "push a3 a5 e", "a5 cannot move e: your own marble would leave the board"),
-        ("a1 a2 a3", "push a1 a3 se", "a1 cannot move se: your own marble would leave the board"),
-        ("d8", "push d8 e", "d8 cannot move e: your own marble would leave the board"),
+        ("a1", "push a1 sw", "a1 cannot move south-west: your own marble would leave the board"),
+        ("a3 a4 a5", "push a3 a5 e", "a5 cannot move east: your own marble would leave the board"),
+        (
+            "a1 a2 a3",
+            "push a1 a3 se",
+            "a1 cannot move south-east: your own marble would leave the board",
+        ),
+        ("d8", "push d8 e", "d8 cannot move east: your own marble would leave the board"),
     ],
 )
 def test_you_may_not_move_your_own_marble_off_the_board(
