@@ -43,7 +43,7 @@ _FORMS = {
     "fly": "expected: fly <from> <to> (or fly <from> <to> x <point> after a mill)",
     "remove": "expected: remove <point>",
 }
-_ALIASES = {"take": "remove", "jump": "fly"}
+_ALIASES = {"take": "remove", "x": "remove", "jump": "fly"}  # "x b6": the help's "... x b6"
 _TAKE_WORDS = ("x", "remove", "take")
 """What may join a removal to the move that closed the mill: ``place d7 x b6``, or the words
 of the rules summary's Discord option, ``place d7 remove:b6`` (a colon separates like a

@@ -377,6 +377,8 @@ def test_the_removal_joins_its_move_by_the_words_players_read() -> None:
     assert GAME.parse(moving, "move d6 d7 remove:a4") == Move(p("d6"), p("d7"), remove=p("a4"))
     with pytest.raises(ParseError):
         GAME.parse(state, "place g7 remove")  # a removal word with no point after it
+    owed = GAME.apply(state, GAME.parse(state, "place g7"))  # the mill, its removal owed
+    assert GAME.parse(owed, "x b6") == GAME.parse(owed, "remove b6") == Remove(p("b6"))
 
 
 def test_a_removal_without_a_mill_in_the_same_command_is_refused() -> None:
