@@ -200,6 +200,10 @@ class ConsoleTable:
             joined = f"{'_'.join(parts)}: {rest.strip()}"
             self.show(refused(Refusal("console_name_spaces", {"typed": joined})))
             return True
+        if said and not speaker and rest.strip():
+            # ": place d7" would speak for whoever spoke last, and nothing would say so
+            self.show(refused(Refusal("console_colon", {"typed": f"name: {rest.strip()}"})))
+            return True
         if said and speaker and not any(c.isspace() for c in speaker):  # "name: command"
             problem = name_problem(speaker)
             if problem is not None:

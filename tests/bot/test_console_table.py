@@ -568,6 +568,14 @@ async def test_a_reopened_table_shows_the_clocks_given_back_not_the_outage(
     assert unfinished < text.index("was away"), text
 
 
+async def test_a_line_without_a_name_before_its_colon_is_nobody_s(tmp_path: Path) -> None:
+    """ ": place d7" was played by whoever spoke last, and nothing said so."""
+    script = "alice: challenge bob morris first me\nbob: accept\n: place d7\nalice: board\n"
+    text = await table(tmp_path / "n.db", script)
+    said = "(refused) a line starts with the speaker's name and a colon: type `name: place d7`"
+    assert said in text and "places d7" not in text, text
+
+
 async def test_the_moderator_plays_no_game(tmp_path: Path) -> None:
     """`referee:` rules on the table's disputes, so it may not sit at a game: challenging,
     practising or accepting as it is refused, and nothing starts; a player's command or move
