@@ -408,7 +408,7 @@ COLUMNS = (
     Column(
         "takeback decline",
         takeback_asked,
-        play_cells(Ok("refuses the takeback"), No("no takeback request for you")),
+        play_cells(Ok("declines the takeback"), No("no takeback request for you")),
     ),
     Column(
         "button:takeback-accept",
