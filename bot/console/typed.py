@@ -3,7 +3,7 @@ speaker's name), and ``help <topic>``'s part of the help."""
 
 from __future__ import annotations
 
-from bot.referee.grammar import COMMAND_WORDS
+from bot.referee.grammar import COMMAND_WORDS, PLAYER_WORDS
 from bot.referee.play import is_move_word
 
 # The moderator's words: `referee: void cheating` runs `referee void cheating`.
@@ -19,22 +19,6 @@ MODERATOR_WORDS = (
     "season-close",
     "close-season",
 )
-
-PLAYER_WORDS = (
-    "challenge",
-    "practice",
-    "accept",
-    "decline",
-    "withdraw",
-    "cancel",
-    "resign",
-    "draw",
-    "takeback",
-    "claim",
-    "rematch",
-)
-"""The words only a player says (with the moves): not the moderator (``referee:``), who rules
-on disputes and so plays no game at the table (its ``abort <reason>`` is its own)."""
 
 
 def is_player_word(word: str) -> bool:

@@ -348,9 +348,8 @@ async def _moderate(
     raise Refusal("console_moderator_usage")
 
 
-COMMAND_WORDS = frozenset(
+PLAYER_WORDS = frozenset(
     [
-        "help",
         "challenge",
         "practice",
         "accept",
@@ -360,13 +359,20 @@ COMMAND_WORDS = frozenset(
         "resign",
         "draw",
         "takeback",
-        "abort",
         "claim",
+        "rematch",
+    ]
+)
+"""The commands only a player gives (with the moves): the console's moderator, who rules on
+disputes, plays no game (its ``abort <reason>`` is its own)."""
+COMMAND_WORDS = PLAYER_WORDS | frozenset(
+    [
+        "help",
+        "abort",
         "dispute",
         "referee",
         "import",
         "rules",
-        "rematch",
         "board",
         "history",
         "record",
