@@ -432,9 +432,10 @@ async def test_a_restart_gives_the_turn_it_interrupted_its_time_again(
     assert [n.reply.game_id for n in notices] == [(await store.active_game(HERE.channel_id)).id]
     said = notices[0].reply.text
     assert (
-        "The referee was away and the clock ran on without it: bob (Black)'s turn starts " in said
+        "The referee was away: the time that passed meanwhile does not count, and bob (Black)'s "
+        "turn starts " in said
     )
-    assert "again, with 1:00 on the clock." in said
+    assert "again with 1:00 on the clock." in said
     assert "Clocks: White 0:40, Black 1:00" in said, said
     g = await store.active_game(HERE.channel_id)
     assert g is not None and g.deadline == clock.now() + 60
