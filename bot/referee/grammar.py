@@ -108,6 +108,15 @@ def _terms(words: list[str], *, level: bool = False) -> _Terms:
     "..."]``, and with ``level`` a number or ``level N`` (kept as typed when not a number)."""
     terms = _Terms()
     rest, terms.dice_words = _dice_words(words)
+    given: dict[str, str] = {}
+
+    def once(term: str, typed: str) -> None:
+        # "practice atmalof 3 junior 4": a term said twice is refused, never the last kept
+        if term in given:
+            said = {"term": term, "first": given[term][:20], "second": typed[:20]}
+            raise Refusal("term_twice", said)
+        given[term] = typed
+
     i = 0
     while i < len(rest):
         word = rest[i]
@@ -116,16 +125,22 @@ def _terms(words: list[str], *, level: bool = False) -> _Terms:
             key, _, raw = word.partition("=")
             terms.options[key.replace("-", "_")] = _value(raw)
         elif low in ("rated", "casual"):
+            once("rated", low)
             terms.rated = low == "rated"
         elif low == "clock" and i + 1 < len(rest):
+            once("clock", rest[i + 1])
             terms.clock, i = rest[i + 1], i + 1
         elif low in ("first", "starter") and i + 1 < len(rest):
+            once("first", rest[i + 1])
             terms.starter, i = rest[i + 1].lower(), i + 1
         elif level and low == "level" and i + 1 < len(rest):
+            once("level", rest[i + 1])
             terms.level, i = _number(rest[i + 1]) or rest[i + 1][:20], i + 1
-        elif level and terms.level is None and (low.isdigit() or low.lstrip("-").isdigit()):
+        elif level and (low.isdigit() or low.lstrip("-").isdigit()):
+            once("level", low)
             terms.level = _number(low) if _number(low) is not None else low[:20]
         else:
+            once("variant", low)
             terms.variant = low
         i += 1
     return terms

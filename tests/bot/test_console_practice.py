@@ -128,7 +128,6 @@ async def test_a_reopened_table_moves_for_the_bot(tmp_path: Path) -> None:
     [
         ("practice atmalof hard", "hard"),
         ("practice morris 2.5", "2.5"),
-        ("practice morris 2 2", "2"),
         ("practice morris level", "level"),
         ("practice abalone 3 belgian", "belgian"),
     ],
@@ -142,6 +141,28 @@ async def test_a_word_that_is_no_level_and_no_variant_says_both(
     assert f"'{word}' is neither {level} nor a variant" in text
     game = line.split()[1]
     assert ", ".join(engine.get_game(game).variants) in text
+    assert "there is no game running here" in text  # nothing started
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        ("practice morris 2 2", "`level` is given twice (2 and 2)"),
+        ("practice atmalof 3 junior 4", "`level` is given twice (3 and 4)"),
+        ("practice atmalof level 3 5", "`level` is given twice (3 and 5)"),
+        ("practice atmalof 3 clock 1+2 clock 5+5", "`clock` is given twice (1+2 and 5+5)"),
+        ("practice atmalof junior first them first me", "`first` is given twice (them and me)"),
+        ("practice atmalof junior atmalos", "`variant` is given twice (junior and atmalos)"),
+        ("challenge bot morris rated casual", "`rated` is given twice (rated and casual)"),
+    ],
+)
+async def test_a_term_given_twice_is_refused_not_the_last_kept(
+    tmp_path: Path, line: str, said: str
+) -> None:
+    """The level given twice was refused as "neither a level nor a variant", while a clock or
+    a starter given twice kept the last (a player's finding): all are refused alike."""
+    text = await then_board(tmp_path, line)
+    assert f"(refused) {said}: give it once" in text, text
     assert "there is no game running here" in text  # nothing started
 
 
