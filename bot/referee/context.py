@@ -275,14 +275,17 @@ class Context:
         refusal says it): their own game or challenge and what to do about it, or whose."""
         g = await self.store.active_game(where.channel_id)
         if g is not None:
-            if g.seat_of(actor.id) is not None:
-                return msg("busy.your_game")
+            seat = g.seat_of(actor.id)
+            if seat is not None:  # one who has not moved yet may abort, which beats resigning
+                return msg("busy.your_game" if g.moved & (1 << seat) else "busy.your_game_unmoved")
             return msg("busy.game", players=texts.players_msg(g.names))
         c = await self.store.open_challenge(where.channel_id)
         if c is None:  # it ended meanwhile
             return msg("busy.just_now")
         if c.challenger_id == actor.id:
             return msg("busy.your_challenge")
+        if c.opponent_id == actor.id:  # theirs to answer
+            return msg("busy.challenge_to_you", challenger=c.challenger_name)
         return msg("busy.challenge", challenger=c.challenger_name)
 
     async def playing(
@@ -585,8 +588,9 @@ def rematch_refused(g: GameRow, stranger: bool) -> None:
     in it), or by a ``stranger`` to it: the checks a rematch with a person and one with the
     bot share."""
     if g.status == "active":
-        if stranger:
-            raise not_a_player(g)
+        if stranger:  # another game runs here: the table is busy, as for a new challenge
+            busy = msg("busy.game", players=texts.players_msg(g.names))
+            raise Refusal("channel_busy", {"busy": busy}, game_id=g.id, version=g.version)
         raise Refusal("rematch_game_running")
     if stranger:
         raise Refusal("rematch_not_player", {"players": texts.players_msg(g.names)})

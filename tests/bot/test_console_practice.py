@@ -196,7 +196,8 @@ async def test_a_second_game_or_a_rematch_during_a_practice_game_says_what_to_do
     finally:
         await table.close()
     # the console's one table has no other channel or thread to suggest
-    assert "this table is busy: your game here is still being played: finish it first" in busy
+    unmoved = "your game here is still being played, and you have not moved yet: `abort` ends"
+    assert f"this table is busy: {unmoved} it with no result" in busy, busy
     assert "thread" not in busy
     assert "a rematch comes after this game has ended: finish it first, or resign" in early
     assert "Practice: alice plays the bot at level 1" in later  # and after it, one starts

@@ -576,6 +576,31 @@ async def test_a_line_without_a_name_before_its_colon_is_nobody_s(tmp_path: Path
     assert said in text and "places d7" not in text, text
 
 
+async def test_a_busy_table_says_what_each_person_can_do_about_it(tmp_path: Path) -> None:
+    """The challenged is told to answer; a player who has moved is told to finish or resign,
+    one who has not that abort ends the game; a rematch asked while another game runs here is
+    refused as a busy table, not as 'not playing in this game' (a player's finding)."""
+    script = (
+        "alice: challenge bob morris first me\nbob: practice atmalof\nbob: accept\n"
+        "alice: place d7\nalice: practice atmalof\nbob: practice atmalof\nalice: resign\n"
+        "carol: practice atmalof 1 first me\nalice: rematch\n"
+    )
+    text = await table(tmp_path / "b.db", script)
+
+    def after(line: str) -> str:
+        return text.split(f"> {line}\n")[1].split("\n")[0]
+
+    busy = "[private] (refused) this table is busy: "
+    said = "alice's challenge to you is waiting here: `accept` or `decline` it"
+    assert after("bob: practice atmalof") == busy + said
+    moved = "your game here is still being played: finish it first, or resign it"
+    assert after("alice: practice atmalof") == busy + moved
+    unmoved = "your game here is still being played, and you have not moved yet: `abort` ends it"
+    assert text.split("> bob: practice atmalof\n")[2].startswith(f"{busy}{unmoved}"), text
+    running = "a game is being played here (carol vs bot): wait for it to end"
+    assert after("alice: rematch") == busy + running
+
+
 async def test_the_moderator_plays_no_game(tmp_path: Path) -> None:
     """`referee:` rules on the table's disputes, so it may not sit at a game: challenging,
     practising or accepting as it is refused, and nothing starts; a player's command or move

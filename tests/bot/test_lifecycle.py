@@ -128,7 +128,8 @@ async def test_only_the_last_games_players_can_ask_for_its_rematch(
 ) -> None:
     await start(referee)
     during = await referee.rematch(HERE, CAROL)  # not "finish it first, or resign"
-    assert during.refused and during.text.startswith("you are not playing in this game")
+    assert during.refused and during.reason == "channel_busy", during.text
+    assert during.text.startswith("this channel is busy: a game is being played here (alice vs")
     await referee.resign(HERE, BOB)
     refused = await referee.rematch(HERE, CAROL)
     assert refused.refused and refused.ephemeral and refused.reason == "rematch_not_player"

@@ -264,7 +264,7 @@ async def test_a_stranger_cannot_ask_for_the_rematch_of_someone_elses_practice_g
 ) -> None:
     await start(referee)
     during = await referee.rematch(HERE, CAROL)  # not "finish it first, or resign"
-    assert during.refused and during.reason == "not_a_player", during.text
+    assert during.refused and during.reason == "channel_busy", during.text
     await referee.resign(HERE, ALICE)
     refused = await referee.rematch(HERE, CAROL)
     assert refused.refused and refused.reason == "rematch_not_player", refused.text

@@ -88,7 +88,8 @@ async def test_a_busy_channel_refuses_a_second_challenge(harness: Harness) -> No
     await start_game(harness, ALICE, BOB, "atmalof")
     assert await refused(harness, CAROL, "challenge", game="morris", opponent=ALICE) == BUSY
     own = await refused(harness, ALICE, "challenge", game="morris", opponent=CAROL)
-    assert own.startswith("this channel is busy: your game here is still being played: finish")
+    unmoved = "this channel is busy: your game here is still being played, and you have not moved"
+    assert own.startswith(f"{unmoved} yet: `abort` ends it with no result"), own
 
 
 async def test_a_waiting_challenge_tells_its_challenger_how_to_withdraw_it(
