@@ -216,7 +216,11 @@ class ConsoleTable:
         words = text.split()
         if words and words[0].lower() in ("help", "?"):  # nobody needs a name to ask for help
             helped = translations.words(self.lang).t("help.console")
-            self.show(Reply(text=help_about(helped, words[1:]), ephemeral=True))
+            about = help_about(helped, words[1:])
+            if not about:  # "help nonsense": said, then the whole help
+                topic = " ".join(words[1:])[:40]
+                about = f"{say(msg('console.help_no_topic', topic=topic), self.lang)}\n{helped}"
+            self.show(Reply(text=about, ephemeral=True))
             return True
         if words and words[0].lower() == "rules":  # nor for the rules
             try:

@@ -35,7 +35,7 @@ def is_command_word(word: str) -> bool:
 
 def help_about(helped: str, topic: list[str]) -> str:
     """``help drop``: the help's entries that name the topic, each under its section's head
-    (which says how to type them), else the whole help. An entry is a line indented by two
+    (which says how to type them); "" when none does. An entry is a line indented by two
     and the lines indented further under it; commands are English words in every language."""
     words = [w.lower() for w in topic]
     if not words:
@@ -53,4 +53,4 @@ def help_about(helped: str, topic: list[str]) -> str:
         found = [e for e in entries if all(w in " ".join(e).lower() for w in words)]
         if found:
             shown += [head, *(line for entry in found for line in entry)]
-    return "\n".join(shown) if shown else helped
+    return "\n".join(shown) if shown else ""

@@ -633,7 +633,8 @@ async def test_help_with_a_topic_shows_the_entries_that_name_it(tmp_path: Path) 
     rewind = text.split("> help rewind\n")[1].split("> help zzz")[0]
     assert rewind.startswith("[private] Moderator (type them as `referee: command`"), rewind
     assert "rewind <N> [reason]" in rewind and "challenge" not in rewind
-    whole = text.split("> help zzz\n")[1]  # a topic no entry names: the whole help
+    whole = text.split("> help zzz\n")[1]  # a topic no entry names: said, then the whole help
+    assert whole.startswith("[private] Nothing in the help mentions 'zzz'; here is all of it:\n")
     assert "challenge <name|anyone>" in whole and "rewind <N>" in whole
 
 
