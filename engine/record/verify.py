@@ -200,7 +200,8 @@ def _conclude(
         walk.note(
             "covers_all",
             "chain: covers every field (the start row holds the game, options, names, accept "
-            "id and dice words; the start and end rows' times are created and ended)",
+            "id and dice words, and its time is when the game was created; the end row, written "
+            "when the game ends, holds when it ended)",
         )
         tossed = any(code == "toss_recomputed" for code, _ in walk.findings)
         if walk.rolls or tossed or record.seed is None:
