@@ -12,6 +12,9 @@ from __future__ import annotations
 import asyncio
 import functools
 import multiprocessing
+import multiprocessing.connection
+import os
+import threading
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -20,6 +23,21 @@ import engine.ai
 from bot.config import MAX_PRACTICE_WORKERS
 
 THINK_TIMEOUT = 60.0  # seconds to wait for one search (its own bound is 2 s of CPU)
+
+
+def _exit_with_parent() -> None:
+    """In a worker: end it when the bot's process ends, however it ends. A worker holds both
+    ends of its task queue's pipe, so a bot killed by SIGKILL left it (and its forkserver)
+    waiting for tasks for ever; the parent's sentinel closes when the parent dies."""
+    parent = multiprocessing.parent_process()
+    if parent is None:  # not started by multiprocessing: nothing to watch
+        return
+
+    def watch() -> None:
+        multiprocessing.connection.wait([parent.sentinel])
+        os._exit(0)  # a search in flight has nobody to answer to
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
 class Thinker:
@@ -37,7 +55,9 @@ class Thinker:
             methods = multiprocessing.get_all_start_methods()
             method = "forkserver" if "forkserver" in methods else "spawn"  # never fork a loop
             context = multiprocessing.get_context(method)
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
+            self._pool = ProcessPoolExecutor(
+                self.workers, mp_context=context, initializer=_exit_with_parent
+            )
         return self._pool
 
     async def choose(self, game: str, state: Any, level: int, seed: int, nodes: int | None) -> Any:
