@@ -98,7 +98,8 @@ class Effect:
     (that square was taken), ``removed`` (Morris: the point of the man taken, by a removal or a
     combined ``move ... x``), ``mill`` (Morris: the action closed a mill and a removal is owed),
     ``pushed`` (Abalone: opponent marbles pushed) and ``pushed_off`` (of those, how many left the
-    board), ``flies`` (Morris: a side that may fly from now on, down to three men),
+    board; ``off_from``: the cell the one pushed off stood on), ``flies`` (Morris: a side that
+    may fly from now on, down to three men),
     ``repeated`` (Morris, Abalone: the position now stands for the second time, and a third
     would draw). ``outcome`` is the result the action brought, if it ended the game.
     """
@@ -112,6 +113,7 @@ class Effect:
     mill: bool = False
     pushed: int = 0
     pushed_off: int = 0
+    off_from: str | None = None
     flies: int | None = None
     repeated: bool = False
     outcome: Outcome | None = None

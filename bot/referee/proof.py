@@ -79,7 +79,8 @@ class Proof:
             effect = effects.get(a.seq)
             if effect is not None and effect.pushed_off:
                 other = texts.side_msg(g.game, 1 - a.side)
-                lines.append(msg("history.pushed_off", n=effect.pushed_off, other=other, **said))
+                off = {"n": effect.pushed_off, "other": other, "cell": effect.off_from}
+                lines.append(msg("history.pushed_off", **off, **said))
             elif a.roll is None:
                 lines.append(msg("dispute.log_action", **said))
             elif effect is not None and effect.lost_turn:

@@ -207,8 +207,10 @@ class AbaloneGame:
     ) -> Effect:
         """What ``action`` did (see ``Effect``): opponent marbles pushed, and how many went off."""
         them = 1 - before.to_move
-        pushed = sum(1 for _ in moved_pairs(before.board + _BORDER, action)) - len(action.cells)
+        pairs = moved_pairs(before.board + _BORDER, action)
+        pushed = len(pairs) - len(action.cells)
         off = marbles_off(after, them) - marbles_off(before, them)
+        gone = [CELL_NAMES[f] for f, t in pairs if t == OFF]  # a push puts at most one off
         outcome = self.result(after)
         # the second time with this side to move: the third draws (``result``)
         repeated = outcome is None and bool(after.repetition)
@@ -218,6 +220,7 @@ class AbaloneGame:
             notation(action),
             pushed=pushed,
             pushed_off=off,
+            off_from=gone[0] if gone else None,
             repeated=repeated,
             outcome=outcome,
         )

@@ -17,6 +17,7 @@ from bot.referee import Referee
 from bot.referee.boards import BoardView
 from bot.referee.replies import Actor, ButtonKind, Reply
 from bot.store import Store
+from engine.abalone import marble_at
 from tests.bot.conftest import ALICE, BOB, HERE, MOD, THERE, start
 
 
@@ -340,5 +341,8 @@ async def test_history_marks_a_push_that_puts_marbles_off(referee: Referee) -> N
     latest = (await referee.history(HERE)).lines[-1]
     side, other = rules.side_names[state.to_move], rules.side_names[1 - state.to_move]
     time = latest.params["time"]
-    said = f"{g.seq + 1}. {side}: {rules.notation(state, action)}, pushing 1 {other} marble off"
+    gone = rules.effect(state, action, None, rules.apply(state, action)).off_from
+    assert gone is not None and marble_at(state, gone) == 1 - state.to_move  # theirs stood there
+    named = f"pushing the {other} marble on {gone} off"
+    said = f"{g.seq + 1}. {side}: {rules.notation(state, action)}, {named}"
     assert latest.key == "history.pushed_off" and say(latest) == f"{said} ({time} UTC)"

@@ -689,7 +689,14 @@ def test_describe_a_push_and_a_push_off() -> None:
     assert GAME.describe(state, GAME.parse(state, "push c4 c2 w")) == (
         "White pushes c4-c2 west: the Black marble on c1 falls off the board (Black has lost 3)."
     )
+    effect = GAME.effect(
+        state, push := GAME.parse(state, "push c4 c2 w"), None, GAME.apply(state, push)
+    )
+    assert (effect.pushed, effect.pushed_off, effect.off_from) == (1, 1, "c1")
     state = position("c1 c2", "c3 c4 c5", to_move=1)
+    push = GAME.parse(state, "c5c4")
+    effect = GAME.effect(state, push, None, GAME.apply(state, push))
+    assert (effect.pushed, effect.pushed_off, effect.off_from) == (2, 1, "c1")
     assert GAME.describe(state, GAME.parse(state, "c5c4")) == (
         "White pushes c5-c3 west: the Black marble on c2 moves back and the one on c1 falls off"
         " the board (Black has lost 1)."
