@@ -36,7 +36,7 @@ from bot.i18n import msg, say
 from bot.referee import Referee
 from bot.referee.grammar import rules_here
 from bot.referee.names import MODERATOR, console_actor, name_key, name_problem
-from bot.referee.replies import Actor, Notice, Reply, Where
+from bot.referee.replies import Actor, Reply, Where
 from bot.referee.wrapper import refused
 from bot.store import StoreUnavailable, open_store
 
@@ -73,22 +73,16 @@ class ConsoleTable:
         bot's move by a restart mid-search gets it now) and while nobody types (a flag that
         fell), ``lead`` written before the first (a newline after a waiting prompt). How many
         things it said (a store that cannot be read says so: one)."""
-        notices = await self._sweep()
-        if notices is None:
+        try:
+            notices = await self.referee.sweep()
+        except StoreUnavailable:  # logged by the store; the next line tries again
+            self.say(say(msg("refusal.cant_save"), self.lang))
             return 1
         if notices and lead:
             self.out.write(lead)
         for notice in notices:
             self.show(notice.reply)
         return len(notices)
-
-    async def _sweep(self) -> list[Notice] | None:
-        """The sweeper's notices (None: the store could not be read, which is said)."""
-        try:
-            return await self.referee.sweep()
-        except StoreUnavailable:  # logged by the store; the next line tries again
-            self.say(say(msg("refusal.cant_save"), self.lang))
-            return None
 
     async def greet(self, folder: Path | None = None) -> None:
         """The banner, where this run's files go, then a game an earlier run left unfinished
@@ -100,7 +94,10 @@ class ConsoleTable:
         self.say(w.t("console.banner"))
         if folder is not None:
             self.say(w.t("console.folder", path=folder))
-        notices = await self._sweep() or []
+        try:
+            notices = await self.referee.sweep()
+        except StoreUnavailable:  # logged by the store; catch_up says it, once
+            notices = []
         try:
             left = await self.referee.ongoing(TABLE)
         except StoreUnavailable:  # logged by the store; catch_up says it
