@@ -69,10 +69,9 @@ class ConsoleTable:
         await self.referee.store.close()
 
     async def catch_up(self, lead: str = "") -> int:
-        """What the sweeper owes, shown: at the start (a practice game left waiting for the
-        bot's move by a restart mid-search gets it now) and while nobody types (a flag that
-        fell), ``lead`` written before the first (a newline after a waiting prompt). How many
-        things it said (a store that cannot be read says so: one)."""
+        """What the sweeper owes while nobody types (a flag that fell), ``lead`` written
+        before the first (a newline after a waiting prompt); ``greet`` sweeps at the start.
+        How many things it said (a store that cannot be read says so: one)."""
         try:
             notices = await self.referee.sweep()
         except StoreUnavailable:  # logged by the store; the next line tries again
@@ -94,14 +93,12 @@ class ConsoleTable:
         self.say(w.t("console.banner"))
         if folder is not None:
             self.say(w.t("console.folder", path=folder))
-        try:
+        try:  # the start's sweep (a practice game left waiting gets the bot's move now)
             notices = await self.referee.sweep()
-        except StoreUnavailable:  # logged by the store; catch_up says it, once
-            notices = []
-        try:
             left = await self.referee.ongoing(TABLE)
-        except StoreUnavailable:  # logged by the store; catch_up says it
-            left = None
+        except StoreUnavailable:  # logged by the store; the next line tries again
+            self.say(say(msg("refusal.cant_save"), self.lang))
+            return
         if left is not None:
             waits = left.game_id is None  # no game: a challenge waits for its answer
             self.say(say(msg("console.unanswered" if waits else "console.unfinished"), self.lang))
@@ -300,7 +297,6 @@ async def play(
     )
     try:
         await table.greet()
-        await table.catch_up()
         while True:
             text = await asyncio.to_thread(lines.readline)
             if text and echo:
@@ -355,7 +351,6 @@ def run_console(
             try:
                 runner.run(table.greet(image_dir))
                 out.flush()
-                runner.run(table.catch_up())
                 while True:
                     if interactive:
                         print("> ", end="", file=out, flush=True)
