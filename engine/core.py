@@ -99,9 +99,9 @@ class Effect:
     combined ``move ... x``), ``mill`` (Morris: the action closed a mill and a removal is owed),
     ``pushed`` (Abalone: opponent marbles pushed) and ``pushed_off`` (of those, how many left the
     board; ``off_from``: the cell the one pushed off stood on), ``flies`` (Morris: a side that
-    may fly from now on, down to three men),
-    ``repeated`` (Morris, Abalone: the position now stands for the second time, and a third
-    would draw). ``outcome`` is the result the action brought, if it ended the game.
+    may fly from now on, down to three men), ``repeated`` (Morris, Abalone: the position now
+    stands for the second time, and a third would draw). ``outcome`` is the result the action
+    brought, if it ended the game.
     """
 
     side: int

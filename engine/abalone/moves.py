@@ -199,12 +199,11 @@ def illegal(board: bytes, me: int, push: Push) -> IllegalAction | None:
         if refusal:
             return refusal
     nb = NEIGHBOURS[d]
-    word = DIRECTIONS[d]
     if not inline:
         for c in cells:
             t = nb[c]
             if t == OFF:
-                return _leaves(CELL_NAMES[c], word)
+                return _leaves(CELL_NAMES[c], d)
             if board[t] != EMPTY:
                 return IllegalAction(
                     f"{CELL_NAMES[t]} is occupied: a broadside move needs every cell empty",
@@ -216,7 +215,7 @@ def illegal(board: bytes, me: int, push: Push) -> IllegalAction | None:
     front = cells[-1]
     ahead = nb[front]
     if ahead == OFF:
-        return _leaves(CELL_NAMES[front], word)
+        return _leaves(CELL_NAMES[front], d)
     v = board[ahead]
     if v == EMPTY:
         return None
@@ -251,13 +250,12 @@ def illegal(board: bytes, me: int, push: Push) -> IllegalAction | None:
     return None
 
 
-def _leaves(cell: str, word: str) -> IllegalAction:
-    spelled = DIRECTION_WORDS[DIRECTIONS.index(word)]  # "west", as every other sentence says
-    return IllegalAction(
-        f"{cell} cannot move {spelled}: your own marble would leave the board",
+def _leaves(cell: str, d: int) -> IllegalAction:
+    return IllegalAction(  # "west", as every other sentence says; the parameter keeps the code
+        f"{cell} cannot move {DIRECTION_WORDS[d]}: your own marble would leave the board",
         "own_marble_off",
         cell=cell,
-        direction=word,
+        direction=DIRECTIONS[d],
     )
 
 
