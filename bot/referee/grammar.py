@@ -110,10 +110,12 @@ def _terms(words: list[str], *, level: bool = False) -> _Terms:
     rest, terms.dice_words = _dice_words(words)
     given: dict[str, str] = {}
 
-    def once(term: str, typed: str) -> None:
-        # "practice atmalof 3 junior 4": a term said twice is refused, never the last kept
+    def once(term: str, typed: str, keyword: str = "") -> None:
+        # "practice atmalof 3 junior 4": a term said twice is refused, never the last kept;
+        # it is named by the keyword typed the second time (`starter` is also `first`)
         if term in given:
-            said = {"term": term, "first": given[term][:20], "second": typed[:20]}
+            named = keyword or term
+            said = {"term": named, "first": given[term][:20], "second": typed[:20]}
             raise Refusal("term_twice", said)
         given[term] = typed
 
@@ -131,7 +133,7 @@ def _terms(words: list[str], *, level: bool = False) -> _Terms:
             once("clock", rest[i + 1])
             terms.clock, i = rest[i + 1], i + 1
         elif low in ("first", "starter") and i + 1 < len(rest):
-            once("first", rest[i + 1])
+            once("first", rest[i + 1], low)
             terms.starter, i = rest[i + 1].lower(), i + 1
         elif level and low == "level" and i + 1 < len(rest):
             once("level", rest[i + 1])

@@ -152,6 +152,7 @@ async def test_a_word_that_is_no_level_and_no_variant_says_both(
         ("practice atmalof level 3 5", "`level` is given twice (3 and 5)"),
         ("practice atmalof 3 clock 1+2 clock 5+5", "`clock` is given twice (1+2 and 5+5)"),
         ("practice atmalof junior first them first me", "`first` is given twice (them and me)"),
+        ("practice morris starter me starter them", "`starter` is given twice (me and them)"),
         ("practice atmalof junior atmalos", "`variant` is given twice (junior and atmalos)"),
         ("challenge bot morris rated casual", "`rated` is given twice (rated and casual)"),
     ],
