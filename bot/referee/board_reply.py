@@ -29,14 +29,20 @@ async def board_reply(
     *,
     last: Any = None,
     ok: bool = True,
+    ping: bool = True,
 ) -> Reply:
     """A public reply with the board, whose turn (or the result), clocks and buttons; ``text``
-    is what happened, as sentences (``Msg``; a ``str`` is English not yet made data)."""
+    is what happened, as sentences (``Msg``; a ``str`` is English not yet made data).
+
+    The player to move is pinged (``mentions``) when something happened that hands them the
+    turn; ``ping=False`` for a board only looked at (``/board``, which anyone may ask for, so
+    a ping there would let a bystander ping a player at will). The bot is never pinged."""
     rules = engine.get_game(g.game)
     sides = rules.side_names
     now = ctx.now()
     lines: list[Msg] = as_lines(text)
     mentions: list[int] = []
+    mover: int | None = None
     events: list[Event] = []
     buttons: list[ButtonSpec] = []
     outcome = outcome_of(g)
@@ -61,7 +67,9 @@ async def board_reply(
             lines.append(clocks)
         if g.frozen_at is not None:  # "the clocks are stopped" only with clocks to stop
             lines.append(msg("board.frozen_clocks" if clocks else "board.frozen"))
-        mentions.append(g.players[to_move])
+        mover = g.players[to_move]
+        if ping and to_move != g.bot_seat:
+            mentions.append(mover)
     elif outcome is not None:
         lines.append(texts.result_line(g, sides, outcome, voided=voided, state=state))
         change = await ladder_store.rating_change(ctx.store, g.id)
@@ -90,6 +98,7 @@ async def board_reply(
         board=view,
         buttons=buttons,
         mentions=mentions,
+        to_move=mover,
         game_id=g.id,
         version=g.version,
         finished=g.status != "active",

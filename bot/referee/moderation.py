@@ -84,7 +84,8 @@ class Moderation:
             msg("dispute.moderators"),
         ]
         reply = await board_reply(self.ctx, g, state, lines)
-        reply.mentions = list(dict.fromkeys(g.players))
+        people = [p for seat, p in enumerate(g.players) if seat != g.bot_seat]  # not the bot
+        reply.mentions = list(dict.fromkeys(people))
         reply.file = (await stored_record(self.ctx.store, g)).to_json().encode()
         reply.file_name = f"game-{g.id}-dispute.json"
         return reply

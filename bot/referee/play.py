@@ -269,7 +269,8 @@ class Play:
                 lines.append(msg("board.draw_waiting", **_asked(g, g.draw_offer)))
             if g.takeback_offer is not None:
                 lines.append(msg("board.takeback_waiting", **_asked(g, g.takeback_offer)))
-        return await board_reply(self.ctx, g, state, [m for m in lines if m is not None])
+        shown = [m for m in lines if m is not None]
+        return await board_reply(self.ctx, g, state, shown, ping=False)  # looked at: no ping
 
     async def legal_for(
         self, where: Where, actor: Actor, prefix: str = "", *, limit: int | None = MAX_CHOICES

@@ -3,8 +3,8 @@
 A practice game starts at once (no accept), is casual (never rated, so never on a ladder) and
 is stored with its level and the bot's seat (``games.practice``, ``games.bot_seat``). The bot's
 actions go through ``Play.act`` like anyone's: logged, chained, its Atmalof drops announced and
-then rolled with the game's public dice. Its search (``engine.ai.choose``) runs in one worker
-process (``bot.referee.thinker``), so the event loop never waits for it. When the bot answers:
+then rolled with the game's public dice. Its search (``engine.ai.choose_turn``) runs in worker
+processes (``bot.referee.thinker``), so the event loop never waits for it. When the bot answers:
 
 - after any command in its game (``answers``, which ``Referee.sequence`` runs after the
   command's own replies): it moves when it is its turn, accepts every takeback the player asks
@@ -52,7 +52,7 @@ LEVELS = engine.ai.LEVELS  # 1..5
 DEFAULT_LEVEL = 3  # a challenge to the bot names no level
 STALE_TURN_AFTER = 5.0  # the sweeper moves for the bot after this long (the command did not)
 SWEEP_PAGE = 100  # practice games looked at per sweep (a cursor pages through the rest)
-MAX_ANSWERS = 8  # the bot's actions after one command at most (a mill and its removal: 2)
+MAX_ANSWERS = 8  # the bot's answers after one command at most (an offer answered, a move)
 AGAIN = Reply(text="", ok=False, ephemeral=True)  # the game moved on meanwhile: look again
 DRAW_FROM_PLY = {"atmalof": 8, "morris": 18, "abalone": 20}
 """The ply from which the bot considers a draw offer: Atmalof's games last about 25 plies,
@@ -63,6 +63,20 @@ def bot_actor(g: GameRow) -> Actor:
     """The bot as the player of its seat in a practice game."""
     assert g.bot_seat is not None
     return Actor(g.players[g.bot_seat], g.names[g.bot_seat], is_bot=True)
+
+
+def turn_text(rules: Any, state: Any, turn: list[Any]) -> str:
+    """The bot's turn as one command: a mill and its removal joined ("place g7 remove d1", as a
+    person may type it, so one reply says both), and a drop confirmed (the bot never needs
+    asking whether a full line is meant)."""
+    words, at = [], state
+    for i, action in enumerate(turn):
+        words.append(str(rules.notation(at, action)))
+        if i + 1 < len(turn):
+            at = rules.apply(at, action)
+    if rules.die_faces(state, turn[0]) is not None:
+        words.append(CONFIRM_WORD)
+    return " ".join(words)
 
 
 def move_seed(g: GameRow) -> int:
@@ -267,36 +281,34 @@ class Practice:
         rules = engine.get_game(g.game)
         if state.to_move != g.bot_seat or rules.result(state) is not None:
             return
-        notation = await self._think(g, state)
-        if notation is None:
+        turn = await self._think(g, state)
+        if turn is None:
             return
         fresh = await self.ctx.store.game(g.id)
-        if fresh is None or (fresh.seq, fresh.last_hash) != (g.seq, g.last_hash):
+        if fresh is None or fresh.version != g.version:
+            # The game changed while the bot thought: a move, or a takeback asked for or a draw
+            # offered meanwhile, which the next look answers first (the move would lapse it).
             yield AGAIN
             return
-        text = notation
-        if rules.die_faces(state, rules.parse(state, notation)) is not None:
-            text = f"{notation} {CONFIRM_WORD}"  # the bot never needs asking
+        text = turn_text(rules, state, turn)
         moved = await self._call(self.play.act(where, bot, text, version=fresh.version))
         if moved is None or moved.ephemeral:
             return
-        log.info("practice %s", json.dumps({"game": g.id, "level": g.practice, "action": notation}))
+        log.info("practice %s", json.dumps({"game": g.id, "level": g.practice, "action": text}))
         yield moved
         if moved.ok and moved.pending_roll:  # announced and shown: now the die
             rolled = await self._call(self.play.roll_pending(where, game_id=g.id))
             if rolled is not None:
                 yield rolled
 
-    async def _think(self, g: GameRow, state: Any) -> str | None:
-        """The notation of the bot's choice, or None when the search failed (logged; the
-        sweeper tries again)."""
-        rules = engine.get_game(g.game)
+    async def _think(self, g: GameRow, state: Any) -> list[Any] | None:
+        """The bot's turn (its action, and the removal a Morris mill owes), or None when the
+        search failed (logged; the sweeper tries again)."""
         assert g.practice is not None
         try:
-            action = await self.thinker.choose(
+            return await self.thinker.turn(
                 g.game, state, g.practice, move_seed(g), self.ctx.practice_nodes
             )
-            return str(rules.notation(state, action))
         except Exception:
             log.exception("practice game %s: the search failed; the sweeper tries again", g.id)
             return None

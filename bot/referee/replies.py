@@ -176,6 +176,8 @@ class Reply:
 
     - ``text``: what happened, in plain words (player names, not mentions); the front end may
       prefix ``mentions`` (user ids to ping, e.g. the player now to move).
+    - ``to_move``: in a board of a running game, the user id whose turn it is, as data (a
+      board only looked at, or the bot's turn, pings nobody).
     - ``image``/``image_name``: the board PNG (None when rendering is off or the reply has no
       board); ``board``: the position it shows, as data (``BoardView``). ``alt_text`` (the
       picture in words, for screen readers) and ``board_text`` (the board as text, which the
@@ -211,6 +213,7 @@ class Reply:
     board: BoardView | None = None
     buttons: list[ButtonSpec] = field(default_factory=list)
     mentions: list[int] = field(default_factory=list)
+    to_move: int | None = None
     game_id: int | None = None
     challenge_id: int | None = None
     version: int | None = None

@@ -22,7 +22,7 @@ from typing import Any
 import engine.ai
 from bot.config import MAX_PRACTICE_WORKERS
 
-THINK_TIMEOUT = 60.0  # seconds to wait for one search (its own bound is 2 s of CPU)
+THINK_TIMEOUT = 60.0  # seconds to wait for one turn (a search is bounded by 1.9 s of CPU)
 
 
 def _exit_with_parent() -> None:
@@ -60,9 +60,12 @@ class Thinker:
             )
         return self._pool
 
-    async def choose(self, game: str, state: Any, level: int, seed: int, nodes: int | None) -> Any:
-        """The bot's action in ``state`` (engine.ai.choose in the worker)."""
-        work = functools.partial(engine.ai.choose, game, state, level, seed, nodes=nodes)
+    async def turn(
+        self, game: str, state: Any, level: int, seed: int, nodes: int | None
+    ) -> list[Any]:
+        """The bot's turn in ``state``: its action, and the removal a mill owes (engine.ai's
+        ``choose_turn``, in the worker)."""
+        work = functools.partial(engine.ai.choose_turn, game, state, level, seed, nodes=nodes)
         try:
             # submitted from a thread: the first submit starts the worker process (about
             # 80 ms, measured by bench/practice_referee.py), which must not stall the loop

@@ -95,6 +95,37 @@ def choose(
     return analyse(game_name, position, spec, seed).action
 
 
+def choose_turn(
+    game_name: str,
+    position: Any,
+    level_number: int,
+    seed: int = 0,
+    *,
+    nodes: int | None = None,
+) -> list[Any]:
+    """The practice opponent's whole turn: ``choose``'s action and, when that leaves it to move
+    again (a Morris mill owes a removal), the removal, so that the bot plays both as one
+    command, as a person may ("place g7 x d1"). The removal is the one the same search chose
+    below the mill; a search that never looked there (one legal action, a beginner's random
+    move) searches the removal on its own."""
+    game = engine.get_game(game_name)
+    spec = level(level_number, game.name)
+    if nodes is not None:
+        spec = replace(spec, nodes=nodes)
+    state = game.from_text(position) if isinstance(position, str) else position
+    found = analyse(game_name, state, spec, seed)
+    turn = [found.action]
+    if game.die_faces(state, found.action):  # a drop: its die is rolled after it is shown
+        return turn
+    after = game.apply(state, found.action)
+    if after.to_move == state.to_move and game.result(after) is None:
+        then = found.then
+        if then is None or then not in game.legal(after):
+            then = analyse(game_name, after, spec, seed + 1).action
+        turn.append(then)
+    return turn
+
+
 __all__ = [
     "GREEDY",
     "LEVELS",
@@ -102,6 +133,7 @@ __all__ = [
     "SearchResult",
     "analyse",
     "choose",
+    "choose_turn",
     "evaluator",
     "level",
     "standing",

@@ -94,6 +94,9 @@ class SearchResult:
     value: float
     depth: int
     nodes: int
+    then: Any = None
+    """When ``action`` leaves the same side to move (a Morris mill owes a removal), the action
+    this search chose there, if it searched that position; else None."""
 
 
 class _OutOfBudget(Exception):
@@ -159,7 +162,18 @@ class Search:
             order = [order[i] for i in ranked]
             if abs(value) >= WIN - 1000:
                 break  # a forced result: deeper search cannot change it
-        return SearchResult(best, best_value, done, self.nodes)
+        return SearchResult(best, best_value, done, self.nodes, self._then(state, best))
+
+    def _then(self, state: Any, action: Any) -> Any:
+        """The table's best action after ``action`` when the same side acts again: the removal
+        a mill owes was searched below it (charging no depth), so the turn is chosen whole."""
+        if self.game.die_faces(state, action):  # a drop: the die decides what follows
+            return None
+        child = self.game.apply(state, action, checked=True)
+        if child.to_move != state.to_move or self.ev.outcome(child) is not None:
+            return None
+        entry = self.table.get(self.ev.key(child))
+        return None if entry is None else entry[3]
 
     def _root(self, state: Any, order: list[Any], depth: int, scores: dict[int, float]) -> float:
         alpha = -INF

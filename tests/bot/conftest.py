@@ -140,7 +140,7 @@ async def random_game(
     for _ in range(limit):
         if reply.finished:
             return reply
-        mover = players[reply.mentions[0]]
+        mover = players[reply.to_move]
         moves = await referee.legal_for(where, mover)
         assert moves, reply.text
         reply = await play(referee, where, mover, rng.choice(moves))

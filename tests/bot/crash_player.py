@@ -37,7 +37,7 @@ async def main(path: str, seed: int, mode: str = "run") -> None:
         if not reply.ok or reply.finished:
             await referee.challenge(TABLE, ALICE, "atmalof", opponent=BOB, starter="me")
             reply = await referee.accept(TABLE, BOB)  # or the challenge left by a killed run
-        mover = people[reply.mentions[0]]
+        mover = people[reply.to_move]
         if mode == "challenged" and acks >= 2:
             await referee.resign(TABLE, mover)
             made = await referee.challenge(TABLE, ALICE, "atmalof", opponent=BOB, starter="me")

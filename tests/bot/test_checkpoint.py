@@ -84,7 +84,7 @@ async def moves_played(referee: Referee, n: int, seed: int = 5) -> None:
     rng = random.Random(seed)
     reply = await referee.board(HERE)
     for _ in range(n):
-        mover = PLAYERS[reply.mentions[0]]
+        mover = PLAYERS[reply.to_move]
         reply = await referee.act(HERE, mover, rng.choice(await referee.legal_for(HERE, mover)))
         assert reply.ok and not reply.finished, reply.text
 

@@ -21,7 +21,7 @@ async def long_game(referee: Referee) -> None:
     await start(referee, "atmalof", options={"repetition": False, "move_limit": 0})
     reply = await referee.board(HERE)
     for _ in range(ROWS):
-        mover = PLAYERS[reply.mentions[0]]
+        mover = PLAYERS[reply.to_move]
         legal = await referee.legal_for(HERE, mover)
         text = next((t for t in legal if t.startswith("move")), legal[0])
         reply = await play(referee, HERE, mover, text)

@@ -90,12 +90,18 @@ async def test_a_practice_game_starts_at_once_and_the_bot_answers_a_move(
     placed = await referee.act(HERE, ALICE, "place d7")
     after = await shown(referee, HERE, placed)
     assert [r.kind for r in after] == [ReplyKind.MOVE, ReplyKind.MOVE]
+    assert after[0].mentions == []  # the bot's turn: the bot is never pinged
     assert bot_moves(after[1:], 1) and not after[1].ephemeral  # public, like any move
-    assert ALICE.id in after[1].mentions  # it is alice's turn again
+    assert after[1].mentions == [ALICE.id]  # it is alice's turn again
     g = await referee.store.active_game(HERE.channel_id)
     assert g is not None and g.practice == 3 and g.rated == 0 and g.seq == 2
     log = await referee.store.log(g.id)
     assert [getattr(row, "actor", None) for row in log[1:]] == [str(ALICE.id), str(BOT.id)]
+    looked = await referee.board(HERE)  # anyone may look: nobody is pinged by it
+    assert looked.ok and "alice (White) to move" in looked.text and looked.mentions == []
+    assert looked.to_move == ALICE.id  # whose turn, as data
+    disputed = await referee.dispute(HERE, ALICE, "the bot cheats")
+    assert disputed.ok and disputed.mentions == [ALICE.id]  # the people, never the bot
 
 
 async def test_the_bot_moves_first_when_it_starts(referee: Referee) -> None:
@@ -125,6 +131,10 @@ async def test_a_whole_game_against_the_bot_is_legal_and_verifies(
     replies, seat = await start(referee, game, level=level, starter="random")
     replies += await play_out(referee, seed=3 + level)
     assert bot_moves(replies, seat), "the bot never moved"
+    if game == "morris":  # the bot's mill and its removal are one command and one reply
+        actions = [m.action for m in bot_moves(replies, seat)]
+        assert any(" x " in a for a in actions), actions
+        assert not any(a.startswith("remove") for a in actions), actions
     assert any(isinstance(e, Result) for r in replies for e in r.events)
     verified = await referee.verify(HERE)
     assert verified.ok and verified.text.startswith("Verified"), verified.text
@@ -346,10 +356,10 @@ async def test_the_thinker_answers_from_its_worker_and_starts_a_new_one_after_cl
     try:
         game = engine.get_game("abalone")
         state = game.new("standard")
-        first = await thinker.choose("abalone", state, 5, seed=1, nodes=NODES)
-        assert first in game.legal(state)
+        first = await thinker.turn("abalone", state, 5, seed=1, nodes=NODES)
+        assert len(first) == 1 and first[0] in game.legal(state)
         thinker.close()  # as Referee.close does; a later search makes a new worker
-        assert await thinker.choose("abalone", state, 5, seed=1, nodes=NODES) == first
+        assert await thinker.turn("abalone", state, 5, seed=1, nodes=NODES) == first
     finally:
         thinker.close()
 
@@ -380,3 +390,41 @@ async def test_two_workers_search_two_games_at_once_and_one_queues_them() -> Non
                 thinker.close()
     with pytest.raises(ValueError, match="workers"):
         Thinker(0)
+
+
+@pytest.mark.parametrize("asked", ["takeback", "draw"])
+async def test_a_takeback_or_draw_asked_while_the_bot_thinks_is_answered_before_it_moves(
+    referee: Referee, asked: str
+) -> None:
+    """A takeback asked for while the bot searched lapsed: the bot's move landed on top of it
+    ("the game went on"). Now the bot looks again and answers the question first."""
+    await start(referee, "morris")
+    thinker = referee.practice_games.thinker
+    searching, go_on = asyncio.Event(), asyncio.Event()
+    choose = thinker.turn
+
+    async def slow_choose(*args: Any) -> Any:
+        searching.set()
+        await go_on.wait()  # the person asks meanwhile
+        return await choose(*args)
+
+    thinker.turn = slow_choose  # type: ignore[method-assign]
+    placed = await referee.act(HERE, ALICE, "place d7")
+    answering = asyncio.ensure_future(shown(referee, HERE, placed))
+    await searching.wait()
+    if asked == "takeback":
+        question = await referee.request_takeback(HERE, ALICE)
+    else:
+        question = await referee.offer_draw(HERE, ALICE)  # declined: too early in the game
+    assert question.ok and await shown(referee, HERE, question) == [question]  # answered below
+    go_on.set()
+    answers = await answering
+    g = await referee.store.active_game(HERE.channel_id)
+    assert g is not None and g.takeback_offer is None and g.draw_offer is None
+    assert answers[0] is placed  # alice's move, then the bot's answers
+    if asked == "takeback":  # taken back, and alice is to move again: the bot did not move
+        assert g.seq == 0 and bot_moves(answers, 1) == [] and len(answers) == 2
+        assert answers[1].kind is ReplyKind.BOARD and answers[1].mentions == [ALICE.id]
+    else:  # declined first, then the bot's move
+        assert [a.notice for a in answers[1:]] == ["draw_declined", None]
+        assert g.seq == 2 and len(bot_moves(answers[2:], 1)) == 1

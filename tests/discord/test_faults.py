@@ -82,7 +82,7 @@ async def test_a_move_whose_reply_discord_drops_still_stands(
     assert not any(UNEXPECTED in c.text for c in exchange.calls)
     board = await harness.slash(CAROL, "board")  # anyone sees the move that stood
     assert_move_reply(board, PLAYERS)
-    assert BOB.mention in board.last.content  # the turn passed
+    assert "Bob (Black) to move" in board.last.text  # the turn passed (a look pings nobody)
     again = await harness.slash(ALICE, "place", point="d7")
     assert again.all_ephemeral  # it is Bob's turn: the move is not played twice
 
@@ -103,7 +103,7 @@ async def test_a_roll_whose_followup_discord_drops_still_stands(
     assert any("reply not delivered" in line for line in lines(caplog))
     board = await harness.slash(BOB, "board")
     assert_move_reply(board, PLAYERS)
-    assert BOB.mention in board.last.content
+    assert "Bob (Blue) to move" in board.last.text  # the roll stood (a look pings nobody)
 
 
 async def test_an_interaction_delivered_twice_is_answered_and_played_once(

@@ -128,6 +128,24 @@ async def test_a_stranger_cannot_play_in_a_practice_game(practice_bot: Harness) 
     assert len(placed.messages) == 2
 
 
+async def test_only_the_person_is_pinged_and_only_when_it_is_their_turn(
+    practice_bot: Harness,
+) -> None:
+    """The bot's own turn pinged the bot, and /board (anyone's) pinged the player to move: a
+    bystander could ping a player at will. Now the bot's answer pings the person and nothing
+    else does."""
+    h = practice_bot
+    await h.slash(ALICE, "practice", game="morris", starter="me")
+    placed = await h.slash(ALICE, "place", point="d7")
+    mine, answer = placed.messages
+    assert mine.allowed_user_ids == set() and f"<@{THE_BOT.id}>" not in mine.text
+    assert answer.allowed_user_ids == {ALICE.id} and f"<@{ALICE.id}>" in answer.text
+    for who in (BOB, ALICE):
+        looked = await h.slash(who, "board")
+        assert not looked.first.ephemeral and looked.first.allowed_user_ids == set(), who
+        assert "<@" not in looked.text, looked.text
+
+
 async def test_the_rematch_button_starts_the_next_practice_game(practice_bot: Harness) -> None:
     h = practice_bot
     await h.slash(ALICE, "practice", game="morris", starter="me")

@@ -4,10 +4,12 @@ Positions are built from text, in each game's own position format."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 import engine
-from engine.ai import analyse, choose, level
+from engine.ai import analyse, choose, choose_turn, level
 from engine.atmalof import Drop
 from engine.core import Termination
 from engine.morris import POINT_NAMES, Move, Remove
@@ -74,6 +76,33 @@ def test_morris_closes_the_mill_that_wins(level_number: int) -> None:
     assert isinstance(removal, Remove)
     outcome = game.result(game.apply(pending, removal))
     assert outcome is not None and outcome.winner == 0
+
+
+@pytest.mark.parametrize("level_number", (1, *SEARCHING_LEVELS))
+def test_the_bots_turn_is_the_mill_and_the_removal_its_search_chose(level_number: int) -> None:
+    """``choose_turn`` gives the mill and its removal at once (the practice opponent plays
+    them as one command); the removal is the one the same search chose below the mill, so a
+    removal that does not win (d3 instead of c5 or e5, which break nothing) is never it."""
+    game = engine.get_game("morris")
+    text = morris_position({"a7", "d7", "g4", "b2", "f2"}, {"c5", "e5", "d3"})
+    state = game.from_text(text)
+    mill, removal = choose_turn("morris", text, level_number, seed=5, nodes=4_000)
+    if level_number > 1:  # level 1 may play a random move on purpose
+        assert mill == Move(POINT_NAMES.index("g4"), POINT_NAMES.index("g7"))
+        spec = replace(level(level_number, "morris"), nodes=4_000)
+        found = analyse("morris", state, spec, seed=5)
+        assert found.then == removal  # from the table: no second search
+    pending = game.apply(state, mill)
+    assert pending.to_move == 0 and pending.pending and removal in game.legal(pending)
+    outcome = game.result(game.apply(pending, removal))
+    assert level_number == 1 or (outcome is not None and outcome.winner == 0)
+
+
+def test_a_turn_without_a_mill_is_one_action() -> None:
+    for name in ("atmalof", "morris", "abalone"):
+        state = engine.get_game(name).new()
+        (action,) = choose_turn(name, state, 3, seed=2, nodes=300)
+        assert action in engine.get_game(name).legal(state)
 
 
 @pytest.mark.parametrize("level_number", SEARCHING_LEVELS)
