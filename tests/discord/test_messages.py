@@ -156,6 +156,26 @@ def alt_texts(exchange: Exchange) -> list[str]:
     return [d for _, d, data in exchange.files if data.startswith(PNG) and d]
 
 
+async def test_a_mill_and_its_removal_are_one_last_turn_in_the_alt_text(harness: Harness) -> None:
+    """What the player read: "Last: White placed a4. Last: White removed d6." (and in
+    Hungarian "Utolsó: … Utolsó: …"). The picture's own status line already said them as one
+    turn; the alt text says "Last:" once too, in each language."""
+    said = {
+        "en": "Last: White placed g7 and removed a1.",
+        "hu": "Utolsó: Fehér lerakott egy bábut: g7, és levett egyet: a1.",
+    }
+    for channel, (lang, last) in enumerate(said.items(), start=CHANNEL_ID):
+        await harness.slash(MODERATOR, "referee settings", channel=channel, language=lang)
+        await start_game(harness, ALICE, BOB, "morris", channel=channel)
+        for person, point in ((ALICE, "a7"), (BOB, "a1"), (ALICE, "d7"), (BOB, "d1")):
+            await harness.slash(person, "place", channel=channel, point=point)
+        await harness.slash(ALICE, "place", channel=channel, point="g7")  # a mill
+        removed = await harness.slash(ALICE, "remove", channel=channel, point="a1")
+        (alt,) = alt_texts(removed)
+        assert last in alt, alt
+        assert alt.count(last.split(":")[0] + ":") == 1, alt
+
+
 @pytest.mark.parametrize(("lang", "last"), [("en", "Last: "), ("hu", "Utolsó: ")])
 async def test_a_push_off_in_the_alt_text_ends_with_its_exclamation_alone(
     harness: Harness, lang: str, last: str
