@@ -18,7 +18,7 @@ from bot.referee.context import (
     Context,
 )
 from bot.referee.records import (
-    VERIFY_HINT,
+    VERIFY_PROGRAM,
     check_stored,
     outcome_of,
     stored_record,
@@ -129,11 +129,12 @@ class Proof:
             raise Refusal("no_game")
         data = (await stored_record(self.ctx.store, g)).to_json().encode()
         key = "record.running" if g.status == "active" else "record.finished"
-        lines = [msg(key, id=g.id, command=VERIFY_HINT)]
+        name = f"game-{g.id}.json"  # the command names the file sent with it: no word to translate
+        lines = [msg(key, id=g.id, command=f"{VERIFY_PROGRAM} {name}")]
         changed = texts.options_line(g.game, g.variant, g.options, g.clock)
         if changed:
             lines.append(changed)
-        return _with_file(g, lines, data, f"game-{g.id}.json")
+        return _with_file(g, lines, data, name)
 
     async def replay(
         self, where: Where, *, game_id: int | None = None, max_bytes: int = MAX_GIF_BYTES

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from bot.clock import ManualClock
 from bot.referee.context import HISTORY_PAGE
 from bot.referee.replies import Where
@@ -67,6 +69,28 @@ async def test_the_record_is_a_json_file(harness: Harness) -> None:
     name, _, data = files[0]
     assert name.endswith(".json")
     assert json.loads(data)
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "Check it with: `referee-verify game-1.json`"),
+        ("hu", "Ellenőrzés: `referee-verify game-1.json`"),
+        ("eo", "Kontrolu ĝin per: `referee-verify game-1.json`"),
+        ("is", "Yfirfarðu hana með: `referee-verify game-1.json`"),
+    ],
+)
+async def test_the_record_says_how_to_check_the_file_it_sends(
+    harness: Harness, lang: str, said: str
+) -> None:
+    """It said "referee-verify FILE", with an English word in every language: the command now
+    names the file sent with it."""
+    await harness.slash(MODERATOR, "referee settings", language=lang)
+    await start_game(harness, ALICE, BOB, "morris")
+    record = await harness.slash(CAROL, "record")
+    assert said in record.text, record.text
+    assert [name for name, _, _ in record.files] == ["game-1.json"]
+    assert "FILE" not in record.text
 
 
 async def test_history_and_verify_answer_about_the_game(harness: Harness) -> None:
