@@ -82,7 +82,7 @@ class ClockSpec:
                 raise ClockSpecError(f"correspondence is 1 to {MAX_CORR_HOURS} hours per move")
             return cls("correspondence", per_move=hours * 3600.0)
         raise ClockSpecError(
-            f"I can't read the clock {text!r}: use none, 10+0 or 15+5 (minutes + seconds), "
+            f"cannot read the clock {text!r}: use none, 10+0 or 15+5 (minutes + seconds), "
             "or 24h (hours per move)"
         )
 

@@ -32,11 +32,11 @@ FROZEN = (
     "resumes, restores or decides it"
 )
 CANT_SAVE = (
-    "The referee can't save right now; your move was not recorded. Please try again in a moment."
+    "the referee can't save right now, so your move was not recorded: please try again in a moment"
 )
 ROLL_LATER = (
-    "The announcement stands, but the referee can't save the roll right now; the die will be "
-    "rolled as soon as it can (or use /board in a moment)."
+    "the announcement stands, but the referee can't save the roll right now: the die will be "
+    "rolled as soon as it can (or use /board in a moment)"
 )
 
 

@@ -22,7 +22,6 @@ for an unknown game or theme, a size out of bounds, or a state of another game.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 from collections.abc import Hashable, Sequence
 from functools import lru_cache
@@ -357,9 +356,12 @@ def alt_text(
             parts.append(w.t("alt.win", who=who(names, sides, outcome.winner, w), reason=reason))
     else:
         parts.append(w.t("alt.to_move", who=who(names, sides, state.to_move, w)))
-    for item in _lasts(last):
-        with contextlib.suppress(EngineError):
-            parts.append(w.t("alt.last", what=r.said(item, w)))
+    said = r.said_turns(_lasts(last), w)
+    if said:  # one "Last:", the turns after it as the status line joins them
+        what = said[0]
+        for turn in said[1:]:
+            what = w.t("status.then", first=what, second=turn)
+        parts.append(w.t("alt.last", what=what))
     parts.extend(r.describe_position(state, names, w))
     text = " ".join(parts)
     if len(text) > MAX_ALT_TEXT:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Hashable, Sequence
 from typing import Any, ClassVar
 
 from PIL import Image
 
-from engine.core import Outcome, Termination
+from engine.core import EngineError, Outcome, Termination
 from render.frame import Hand, Status
 from render.model import Last, Layout
 from render.theme import RGB, Theme
@@ -78,6 +79,16 @@ class BoardRenderer:
     def said(self, last: Last, w: Words) -> str:
         """One action in words, for the alt text's "Last:" (the status line's words)."""
         raise NotImplementedError
+
+    def said_turns(self, lasts: Sequence[Last], w: Words) -> list[str]:
+        """The last actions in words, one a turn, for the alt text's "Last:" (Morris says a
+        move and the removal after it as one: "White placed a4 and removed d6"). An action
+        that does not follow from the state before it is left out."""
+        out = []
+        for last in lasts:
+            with contextlib.suppress(EngineError):
+                out.append(self.said(last, w))
+        return out
 
     def turn_tag(self, state: Any, w: Words) -> str:
         return w.t("tag.to_move")

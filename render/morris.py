@@ -7,13 +7,14 @@ pending, the men that may be taken are ringed with dashes.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Hashable, Sequence
 from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
-from engine.core import Outcome
+from engine.core import EngineError, Outcome
 from engine.morris import (
     SIDES,
     MorrisState,
@@ -116,6 +117,26 @@ def _ghost(style: PieceStyle, radius: int) -> Sprite:
 
 def _name(state: MorrisState, point: int) -> str:
     return board_layout(state).points[point]
+
+
+def _turns(lasts: Sequence[Last]) -> list[tuple[Last, int | None]]:
+    """The last actions as turns: a removal right after the same side's placement or move is
+    said with it ("White placed g7 and removed b6"), with the point it took."""
+    turns: list[tuple[Last, int | None]] = []
+    for last in lasts:
+        previous = turns[-1][0] if turns else None
+        if (
+            isinstance(last.action, Remove)
+            and previous is not None
+            and not isinstance(previous.action, Remove)
+            and previous.action.remove is None
+            and turns[-1][1] is None
+            and previous.before.to_move == last.before.to_move
+        ):
+            turns[-1] = (previous, last.action.point)
+        else:
+            turns.append((last, None))
+    return turns
 
 
 def _removed(last: Last) -> int | None:
@@ -287,23 +308,7 @@ class MorrisRenderer(BoardRenderer):
         if not lasts:
             key = "morris.to_place" if men_in_hand(state, state.to_move) else "status.to_move"
             return Status(w.t(key, who=who(names, sides, state.to_move, w)))
-        # A removal right after the same side's placement or move is said with it:
-        # "White placed g7 and removed b6".
-        turns: list[tuple[Last, int | None]] = []
-        for last in lasts:
-            previous = turns[-1][0] if turns else None
-            if (
-                isinstance(last.action, Remove)
-                and previous is not None
-                and not isinstance(previous.action, Remove)
-                and previous.action.remove is None
-                and turns[-1][1] is None
-                and previous.before.to_move == last.before.to_move
-            ):
-                turns[-1] = (previous, last.action.point)
-            else:
-                turns.append((last, None))
-        parts = [self._said(last, w, taken) for last, taken in turns]
+        parts = [self._said(last, w, taken) for last, taken in _turns(lasts)]
         text = parts[0]
         for part in parts[1:]:
             text = w.t("status.then", first=text, second=part)
@@ -311,6 +316,13 @@ class MorrisRenderer(BoardRenderer):
 
     def said(self, last: Last, w: Words) -> str:
         return self._said(last, w, None)
+
+    def said_turns(self, lasts: Sequence[Last], w: Words) -> list[str]:
+        out = []
+        for last, taken in _turns(lasts):
+            with contextlib.suppress(EngineError):
+                out.append(self._said(last, w, taken))
+        return out
 
     def _said(self, last: Last, w: Words, taken: int | None) -> str:
         action = last.action

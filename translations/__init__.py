@@ -70,6 +70,31 @@ def placeholders(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name}
 
 
+_FORMATTER = string.Formatter()
+ENDS_SENTENCE = ("!", "?", ".")
+"""A value ending so has its sentence's end: the message's own full stop after it goes."""
+
+
+def fill(text: str, params: dict[str, object]) -> str:
+    """``text.format(**params)``, except that a full stop right after a value that already
+    ends a sentence is left out: "Last: {what}." with "the marble on h4 is off!" says
+    "Last: the marble on h4 is off!", not "…off!."; the same in every language."""
+    out: list[str] = []
+    closed = False  # the value just written ends with its own punctuation
+    for literal, name, spec, conversion in _FORMATTER.parse(text):
+        stop = literal.startswith(".") and not literal.startswith("..")  # not an ellipsis
+        out.append(literal[1:] if closed and stop else literal)
+        closed = False
+        if name is None:
+            continue
+        value, _ = _FORMATTER.get_field(name, (), params)
+        value = _FORMATTER.convert_field(value, conversion)
+        said = _FORMATTER.format_field(value, _FORMATTER.vformat(spec or "", (), params))
+        out.append(said)
+        closed = said.endswith(ENDS_SENTENCE)
+    return "".join(out)
+
+
 class Words:
     """One language's messages: ``t(key, **params)`` gives the text with its placeholders filled."""
 
@@ -108,7 +133,7 @@ class Words:
             text = self._gnu.ngettext(key, key, int(params["n"]))  # type: ignore[call-overload]
         else:
             text = self._gnu.gettext(key)
-        return text.format(**params) if params else text.replace("{{", "{").replace("}}", "}")
+        return fill(text, params) if params else text.replace("{{", "{").replace("}}", "}")
 
     def get(self, key: str, /, **params: object) -> str | None:
         """``t`` for a key that may not be in this catalog (command descriptions)."""
@@ -145,6 +170,7 @@ __all__ = [
     "UnknownLanguage",
     "Words",
     "choose",
+    "fill",
     "language",
     "placeholders",
     "read_catalog",

@@ -30,7 +30,7 @@ CONSOLE_REFUSALS = {
 advice (another channel or a thread) does not fit, nor do its slash commands."""
 CONSOLE_LINES = {
     "ladder.show_hidden": "console.ladder_show_hidden",
-    "history.head_latest": "console.history_head_latest",
+    "history.head_more": "console.history_head_more",
     "board.draw_waiting": "console.draw_waiting",
     "board.takeback_waiting": "console.takeback_waiting",
 }

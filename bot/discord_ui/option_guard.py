@@ -125,13 +125,11 @@ def check_options(interaction: discord.Interaction[Any]) -> None:
         value = option.get("value")
         if option.get("focused"):  # what someone is typing: only its type is checked now
             if param.type is AppCommandOptionType.string and not isinstance(value, str):
-                raise BadOption(
-                    msg("option.refused", why=msg("option.text", name=param.display_name))
-                )
+                raise BadOption(msg("option.text", name=param.display_name))
             continue
         why = problem(param, value) or unresolved(param, value, data.get("resolved") or {})
         if why:
-            raise BadOption(msg("option.refused", why=why))
+            raise BadOption(why)
     if interaction.type is discord.InteractionType.autocomplete:
         return  # while someone types, the options after the focused one are not filled in yet
     named = {str(option.get("name")) for option in given}

@@ -542,8 +542,8 @@ class Referee:
         game_id: int | None = None,
         request_id: str | None = None,
     ) -> Reply:
-        """The game's moves with their times, ``HISTORY_PAGE`` to a page (1 is the first; None
-        the last)."""
+        """The game's moves with their times, ``HISTORY_PAGE`` to a page counted back from the
+        end (1, the default, holds the latest moves; 2 the ones before)."""
         return await self.proof.history(where, page, game_id=game_id)
 
     @command()

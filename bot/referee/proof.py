@@ -18,7 +18,7 @@ from bot.referee.context import (
     Context,
 )
 from bot.referee.records import (
-    VERIFY_HINT,
+    VERIFY_PROGRAM,
     check_stored,
     outcome_of,
     stored_record,
@@ -42,10 +42,11 @@ class Proof:
     async def history(
         self, where: Where, page: int | None = None, *, game_id: int | None = None
     ) -> Reply:
-        """The game's moves with their times, ``HISTORY_PAGE`` to a page (1 is the first), and
-        a finished game's result after its last move. Without a page: the latest
-        ``HISTORY_PAGE`` moves, where the moves a player asks about are (a last page alone
-        could hold one move)."""
+        """The game's moves with their times, ``HISTORY_PAGE`` to a page, and a finished
+        game's result after its last move. Pages count back from the end: page 1 (the default)
+        holds the latest moves, where the moves a player asks about are, page 2 the ones just
+        before, and so on; only the last page, with the first moves, may hold fewer. The head
+        says which moves a page holds and which page holds the moves before them."""
         g = await self.ctx.game_here(where, game_id)
         if g is None:
             raise Refusal("no_game")
@@ -54,19 +55,19 @@ class Proof:
         players = {"id": g.id, "first": texts.seat_msg(g, 0), "second": texts.seat_msg(g, 1)}
         # a page past the last shows the last, and says so
         beyond = [msg("page.beyond", asked=int(page))] if page and int(page) > pages else []
-        if page is None and len(rows) > HISTORY_PAGE:
-            chunk = rows[-HISTORY_PAGE:]
-            first = (len(rows) - HISTORY_PAGE) // HISTORY_PAGE + 1  # the pages they are on
-            span = (
-                msg("history.span_one", page=pages)
-                if first == pages
-                else msg("history.span_two", first=first, last=pages)
-            )
-            head = msg("history.head_latest", n=len(chunk), total=len(rows), span=span, **players)
-        else:
-            page = pages if page is None else min(max(1, int(page)), pages)
-            chunk = rows[(page - 1) * HISTORY_PAGE : page * HISTORY_PAGE]
+        page = 1 if page is None else min(max(1, int(page)), pages)
+        end = len(rows) - (page - 1) * HISTORY_PAGE
+        chunk = rows[max(0, end - HISTORY_PAGE) : end]
+        if pages == 1:
             head = msg("history.head", page=page, pages=pages, **players)
+        else:
+            span = {"start": chunk[0].seq, "end": chunk[-1].seq, "total": len(rows)}
+            if page < pages:
+                head = msg(
+                    "history.head_more", page=page, pages=pages, earlier=page + 1, **span, **players
+                )
+            else:
+                head = msg("history.head_first", page=page, pages=pages, **span, **players)
         effects = self._effects(g, rows, chunk[-1].seq) if chunk else {}
         lines = [head, *beyond]
         for a in chunk:
@@ -128,11 +129,12 @@ class Proof:
             raise Refusal("no_game")
         data = (await stored_record(self.ctx.store, g)).to_json().encode()
         key = "record.running" if g.status == "active" else "record.finished"
-        lines = [msg(key, id=g.id, command=VERIFY_HINT)]
+        name = f"game-{g.id}.json"  # the command names the file sent with it: no word to translate
+        lines = [msg(key, id=g.id, command=f"{VERIFY_PROGRAM} {name}")]
         changed = texts.options_line(g.game, g.variant, g.options, g.clock)
         if changed:
             lines.append(changed)
-        return _with_file(g, lines, data, f"game-{g.id}.json")
+        return _with_file(g, lines, data, name)
 
     async def replay(
         self, where: Where, *, game_id: int | None = None, max_bytes: int = MAX_GIF_BYTES

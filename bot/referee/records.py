@@ -30,7 +30,7 @@ from engine.record import (
     verify,
 )
 
-VERIFY_HINT = "referee-verify FILE"  # the console script pyproject installs (engine.verify)
+VERIFY_PROGRAM = "referee-verify"  # the console script pyproject installs (engine.verify)
 TOSS_ANNOUNCEMENT = "coin toss"
 TOSS_NUMBER = 0  # drops roll 1, 2, ...; the coin toss before the game is roll 0
 

@@ -6,6 +6,7 @@ import json
 import random
 
 import engine
+from bot.console.format import reply_text
 from bot.i18n import say
 from bot.referee import Referee
 from bot.referee.records import stored_record
@@ -223,7 +224,12 @@ async def test_restart_in_the_middle_of_a_game(db_path: str, clock) -> None:
 
 
 async def test_the_record_names_the_installed_verify_command(referee: Referee) -> None:
-    """Issue 12.26: the hint works wherever the package is installed, not only in the repo."""
-    await start(referee)
+    """Issue 12.26: the hint works wherever the package is installed, not only in the repo;
+    it names the file sent with it, so it has no English word in it ("FILE")."""
+    started = await start(referee)
     reply = await referee.record(HERE)
-    assert reply.text.endswith("Check it with: referee-verify FILE")
+    name = f"game-{started.game_id}.json"
+    assert reply.file_name == name
+    assert reply.text.endswith(f"Check it with: `referee-verify {name}`")
+    typed = await referee.handle(HERE, ALICE, "record")  # the console says the same
+    assert reply_text(typed).startswith(reply.text)

@@ -19,7 +19,7 @@ from bot.lru import LRU
 from bot.referee import Referee
 from bot.referee.context import HISTORY_PAGE
 from bot.referee.grammar import MAX_TEXT
-from bot.referee.replies import Actor, Where
+from bot.referee.replies import Actor, Reply, Where
 from bot.store import Store, open_store
 from engine.atmalof.config import MAX_SIZE
 from render.replay import MAX_FRAMES
@@ -322,42 +322,60 @@ async def test_history_pages_are_clamped_to_the_game(referee: Referee) -> None:
     await start(referee, "morris")
     await random_game(referee, HERE, {ALICE.id: ALICE, BOB.id: BOB}, seed=3)
     first = await referee.history(HERE, 0)
-    pages = int(first.text.split("(page 1 of ", 1)[1].split(")")[0])
+    pages = first.lines[0].params["pages"]
     assert pages >= 2, first.text
     for asked, shown in ((-5, 1), (10**12, pages), (pages + 1, pages)):
         reply = await referee.history(HERE, asked)
-        assert f"(page {shown} of {pages})" in reply.text
+        assert f", page {shown} of {pages}" in reply.text
         assert len(reply.text.splitlines()) <= HISTORY_PAGE + 3
 
 
-async def test_history_opens_at_the_latest_moves_and_ends_with_the_result(
+def numbers(reply: Reply) -> list[int]:
+    """The numbers of the moves a page of the history lists, in order."""
+    return [m.params["seq"] for m in reply.lines if m.params.get("seq") is not None]
+
+
+async def test_history_pages_count_back_from_the_latest_moves_without_overlap(
     referee: Referee,
 ) -> None:
-    """A player asks what just happened: without a page, history shows the latest moves (a
-    page's worth, not a last page that may hold one) and the result; page 1 is the start."""
+    """A player asks what just happened: history opens at page 1, the latest moves and the
+    result; its head names the page with the moves just before. Read page after page, the
+    pages hold every move once: each a full page but the last, which holds the first moves."""
     await start(referee, "morris")
     ended = await random_game(referee, HERE, {ALICE.id: ALICE, BOB.id: BOB}, seed=3)
     g = await referee.store.latest_game(HERE.channel_id)
-    assert g is not None and g.seq > HISTORY_PAGE
-    latest = await referee.history(HERE)
-    assert latest.lines[0].key == "history.head_latest"
+    assert g is not None and g.seq > 2 * HISTORY_PAGE and g.seq % HISTORY_PAGE, g.seq
     pages = -(-g.seq // HISTORY_PAGE)
-    first = (g.seq - HISTORY_PAGE) // HISTORY_PAGE + 1  # the page of the first move shown
-    span = f"page {pages}" if first == pages else f"pages {first}–{pages}"
-    said = f"(the latest {HISTORY_PAGE} of {g.seq} moves, {span}; `/history page: 1`"
-    assert said in latest.text, latest.text
-    for page in {first, pages}:  # each named page holds some of the moves shown
-        held = [m.params.get("seq") for m in (await referee.history(HERE, page)).lines[1:]]
-        assert any(g.seq - HISTORY_PAGE < s for s in held if s is not None)
-    moves = [m for m in latest.lines if m.params.get("seq") is not None]
-    assert [m.params["seq"] for m in moves] == list(range(g.seq - HISTORY_PAGE + 1, g.seq + 1))
+    latest = await referee.history(HERE)
+    assert latest.text == (await referee.history(HERE, 1)).text
+    said = (
+        f"(moves {g.seq - HISTORY_PAGE + 1}–{g.seq} of {g.seq}, page 1 of {pages}; "
+        "`/history page: 2` for the moves before)"
+    )
+    assert latest.text.splitlines()[0].endswith(said), latest.text
     result = next(line for line in ended.lines if line.key == "board.game_over")
     assert latest.lines[-1] == result  # the game's result after its last move
+    read: list[int] = []
+    for page in range(1, pages + 1):
+        reply = await referee.history(HERE, page)
+        shown = numbers(reply)
+        head = reply.lines[0]
+        assert (head.params["start"], head.params["end"]) == (shown[0], shown[-1])
+        if page < pages:
+            assert head.key == "history.head_more" and head.params["earlier"] == page + 1
+            assert len(shown) == HISTORY_PAGE
+        else:
+            assert head.key == "history.head_first" and "for the moves before" not in reply.text
+            assert shown[0] == 1 and len(shown) == g.seq % HISTORY_PAGE
+        assert (result in reply.lines) == (page == 1)
+        read = shown + read
+    assert read == list(range(1, g.seq + 1))  # every move once, none twice
     typed = await referee.handle(HERE, ALICE, "history")
     assert typed.text == latest.text  # the console then says its own command:
-    assert "`history 1` for the first page" in reply_text(typed)
-    first = await referee.handle(HERE, ALICE, "history 1")
-    assert "(page 1 of " in first.text and "Game over" not in first.text
+    assert "; `history 2` for the moves before)" in reply_text(typed)
+    second = await referee.handle(HERE, ALICE, "history 2")
+    assert second.text == (await referee.history(HERE, 2)).text
+    assert "; `history 3` for the moves before)" in reply_text(second)
 
 
 def test_replays_are_bounded_in_frames_and_bytes() -> None:
@@ -430,11 +448,11 @@ async def test_expensive_commands_cool_down_per_user_with_the_wait_shown(
     await start_game(bot, ALICE_P, BOB_P, "morris")
     uses, per = COOLDOWNS[command]
     for _ in range(uses):
-        assert "Slow down" not in (await bot.slash(ALICE_P, command)).text
+        assert "slow down" not in (await bot.slash(ALICE_P, command)).text
     refused = await bot.slash(ALICE_P, command)
     assert refused.all_ephemeral and refused.first.response_type == 4
     assert f"try again in {per:.0f} s" in refused.text, refused.text
-    assert "Slow down" not in (await bot.slash(BOB_P, command)).text  # others are not slowed
+    assert "slow down" not in (await bot.slash(BOB_P, command)).text  # others are not slowed
 
 
 async def test_moves_have_no_cooldown(bot: Harness) -> None:

@@ -213,7 +213,7 @@ async def test_history_marks_the_drops_that_lost_the_turn(referee: Referee) -> N
     assert (await referee.act(HERE, mover, "drop row 1 confirm")).pending_roll
     assert (await referee.roll_pending(HERE)).ok  # a full line: this drop surely lost the turn
     lines: list[str] = []
-    for page in range(1, 10):  # every page: how many drops filled the row is up to the dice
+    for page in range(9, 0, -1):  # every page, the first moves first (page 1: the latest)
         lines += (await referee.history(HERE, page)).text.splitlines()
     drops = list(dict.fromkeys(line for line in lines if ", rolled " in line))
     lost = [line for line in drops if "the square was taken, the turn lost" in line]

@@ -125,7 +125,7 @@ async def test_non_moderators_cannot_use_the_dispute_decisions(harness: Harness)
         ("referee award", {"reason": "x", "winner": ALICE}),
     ):
         refused = await harness.slash(ALICE, path, **values)
-        assert refused.all_ephemeral and "Only moderators" in refused.text, path
+        assert refused.all_ephemeral and "only moderators" in refused.text, path
     assert [k for k, _, _ in await events(harness)] == ["start", "dispute"]
 
 

@@ -266,7 +266,7 @@ def test_every_required_option_left_out_is_named(table: Table) -> None:
             exchange = table.run(table.h.slash(ALICE, path, **values))
             what = f"/{path} without {missing.display_name}"
             assert exchange.all_ephemeral, what
-            assert exchange.text == f"`/{path}` needs the option `{missing.display_name}`.", what
+            assert exchange.text == f"`/{path}` needs the option `{missing.display_name}`", what
             check(table, exchange, before, what)
             cases += 1
     assert cases >= 20, cases  # every command with a required option was tried

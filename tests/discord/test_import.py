@@ -55,7 +55,7 @@ async def test_imports_have_a_per_user_cooldown_checked_before_the_download(
     for _ in range(uses):
         await harness.slash(CAROL, "import", record=Upload("junk.json", b"{not json"))
     slow = await harness.slash(CAROL, "import", record=Upload("junk.json", b"{not json"))
-    assert refused_privately(slow).startswith("Slow down a little")
+    assert refused_privately(slow).startswith("slow down a little")
     assert len(harness.downloads) == uses
     other = await harness.slash(ALICE, "import", record=Upload("junk.json", b"{not json"))
     assert "not a readable record" in refused_privately(other)

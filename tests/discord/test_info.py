@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
+
+import pytest
 
 from bot.clock import ManualClock
 from bot.referee.context import HISTORY_PAGE
@@ -68,6 +71,28 @@ async def test_the_record_is_a_json_file(harness: Harness) -> None:
     assert json.loads(data)
 
 
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "Check it with: `referee-verify game-1.json`"),
+        ("hu", "Ellenőrzés: `referee-verify game-1.json`"),
+        ("eo", "Kontrolu ĝin per: `referee-verify game-1.json`"),
+        ("is", "Yfirfarðu hana með: `referee-verify game-1.json`"),
+    ],
+)
+async def test_the_record_says_how_to_check_the_file_it_sends(
+    harness: Harness, lang: str, said: str
+) -> None:
+    """It said "referee-verify FILE", with an English word in every language: the command now
+    names the file sent with it."""
+    await harness.slash(MODERATOR, "referee settings", language=lang)
+    await start_game(harness, ALICE, BOB, "morris")
+    record = await harness.slash(CAROL, "record")
+    assert said in record.text, record.text
+    assert [name for name, _, _ in record.files] == ["game-1.json"]
+    assert "FILE" not in record.text
+
+
 async def test_history_and_verify_answer_about_the_game(harness: Harness) -> None:
     await start_game(harness, ALICE, BOB, "morris")
     await harness.slash(ALICE, "place", point="d7")
@@ -77,26 +102,34 @@ async def test_history_and_verify_answer_about_the_game(harness: Harness) -> Non
     assert verified.text.strip() and not verified.first.ephemeral
 
 
-async def test_history_without_a_page_shows_the_latest_moves(harness: Harness) -> None:
+def listed(text: str) -> list[int]:
+    """The numbers of the moves a /history message lists."""
+    return [int(n) for n in re.findall(r"(?m)^(\d+)\. ", text)]
+
+
+async def test_history_pages_count_back_from_the_latest_moves(harness: Harness) -> None:
+    """What the player saw: "the latest 20 of 26 moves, pages 1–2; `/history page: 1` for the
+    first page", and page 1 repeated 14 of the moves shown. Now the latest moves are page 1,
+    its head points to page 2 for the moves before, and no move is on two pages."""
     await start_game(harness, ALICE, BOB, "morris")
     for _ in range(HISTORY_PAGE + 2):  # two pages of the history
         mover, commands = await to_move(harness, (ALICE, BOB), CHANNEL_ID)
         assert mover is not None, "the game ended"
         await harness.slash(mover, "play", command=commands[0])
     g = await harness.bot.referee.store.latest_game(CHANNEL_ID)
-    assert g is not None and g.seq > HISTORY_PAGE
+    assert g is not None and g.seq == HISTORY_PAGE + 2
     latest = await harness.slash(CAROL, "history")
-    pages = -(-g.seq // HISTORY_PAGE)
-    assert f"(the latest {HISTORY_PAGE} of {g.seq} moves, pages " in latest.text
-    assert f"–{pages}; `/history page: 1`" in latest.text
-    assert f"{g.seq}. " in latest.text and f"\n{g.seq - HISTORY_PAGE + 1}. " in latest.text
-    first = await harness.slash(CAROL, "history", page=1)
-    assert f"(page 1 of {pages})" in first.text and "1. " in first.text
-    assert "there is no page" not in first.text
-    past = await harness.slash(CAROL, "history", page=pages + 5)
-    assert (
-        f"(page {pages} of {pages})\n(there is no page {pages + 5}: this is the last)" in past.text
-    )
+    said = f"(moves 3–{g.seq} of {g.seq}, page 1 of 2; `/history page: 2` for the moves before)"
+    assert said in latest.text, latest.text
+    assert listed(latest.text) == list(range(3, g.seq + 1))
+    assert (await harness.slash(CAROL, "history", page=1)).text == latest.text
+    before = await harness.slash(CAROL, "history", page=2)
+    assert f"(moves 1–2 of {g.seq}, page 2 of 2)" in before.text, before.text
+    assert listed(before.text) == [1, 2] and "for the moves before" not in before.text
+    assert "there is no page" not in before.text
+    past = await harness.slash(CAROL, "history", page=7)
+    assert "page 2 of 2)\n(there is no page 7: this is the last)" in past.text, past.text
+    assert listed(past.text) == [1, 2]
 
 
 async def test_replay_defers_then_sends_the_animation(harness: Harness) -> None:

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
+
+import engine
+import engine.ai
 from bot.clock import ManualClock
 from bot.referee.replies import Actor, Where
 from tests.discord.conftest import ALICE, BOB, CAROL, MODERATOR
-from tests.discord.harness import CHANNEL_ID, GUILD_ID, Harness, Person
+from tests.discord.harness import CHANNEL_ID, GUILD_ID, Exchange, Harness, Person
 from tests.discord.play import PNG, button, message_with_buttons, start_game
 
 PLAYERS = (ALICE, BOB)
@@ -145,3 +149,62 @@ async def test_a_hopeless_drop_is_confirmed_with_a_button_before_the_die_rolls(
     assert not announced.ephemeral and "announces row 1" in announced.text
     assert not rolled.ephemeral and "loses the turn" in rolled.text
     assert any(data.startswith(PNG) for _, _, data in rolled.files)
+
+
+def alt_texts(exchange: Exchange) -> list[str]:
+    """The alt texts (the files' descriptions) of the board images a command posted."""
+    return [d for _, d, data in exchange.files if data.startswith(PNG) and d]
+
+
+async def test_a_mill_and_its_removal_are_one_last_turn_in_the_alt_text(harness: Harness) -> None:
+    """What the player read: "Last: White placed a4. Last: White removed d6." (and in
+    Hungarian "Utolsó: … Utolsó: …"). The picture's own status line already said them as one
+    turn; the alt text says "Last:" once too, in each language."""
+    said = {
+        "en": "Last: White placed g7 and removed a1.",
+        "hu": "Utolsó: Fehér lerakott egy bábut: g7, és levett egyet: a1.",
+    }
+    for channel, (lang, last) in enumerate(said.items(), start=CHANNEL_ID):
+        await harness.slash(MODERATOR, "referee settings", channel=channel, language=lang)
+        await start_game(harness, ALICE, BOB, "morris", channel=channel)
+        for person, point in ((ALICE, "a7"), (BOB, "a1"), (ALICE, "d7"), (BOB, "d1")):
+            await harness.slash(person, "place", channel=channel, point=point)
+        await harness.slash(ALICE, "place", channel=channel, point="g7")  # a mill
+        removed = await harness.slash(ALICE, "remove", channel=channel, point="a1")
+        (alt,) = alt_texts(removed)
+        assert last in alt, alt
+        assert alt.count(last.split(":")[0] + ":") == 1, alt
+
+
+@pytest.mark.parametrize(("lang", "last"), [("en", "Last: "), ("hu", "Utolsó: ")])
+async def test_a_push_off_in_the_alt_text_ends_with_its_exclamation_alone(
+    harness: Harness, lang: str, last: str
+) -> None:
+    """What the player read: "the opposing marble on h4 is off!." A sentence that ends with
+    its own "!" takes no full stop after it, in any language."""
+    await harness.slash(MODERATOR, "referee settings", language=lang)
+    await start_game(harness, ALICE, BOB, "abalone")
+    referee = harness.bot.referee
+    rules = engine.get_game("abalone")
+    people = {ALICE.id: ALICE, BOB.id: BOB}
+    for _ in range(400):
+        g = await referee.store.active_game(CHANNEL_ID)
+        assert g is not None
+        state = await referee.ctx.state(g)
+        off = [
+            a
+            for a in rules.legal(state)
+            if rules.effect(state, a, None, rules.apply(state, a)).pushed_off
+        ]
+        action = off[0] if off else engine.ai.choose("abalone", state, 2, g.seq, nodes=150)
+        pushed = await harness.slash(
+            people[g.players[state.to_move]], "play", command=rules.notation(state, action)
+        )
+        if off:
+            break
+    else:
+        raise AssertionError("no marble was pushed off")
+    (alt,) = alt_texts(pushed)
+    said = alt.split(last, 1)[1]
+    assert "!" in said and "!." not in alt, alt
+    assert said.split("!", 1)[1].startswith(" "), alt  # the position's sentences follow

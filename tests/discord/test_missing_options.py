@@ -19,19 +19,19 @@ async def test_a_move_without_its_target_names_the_missing_option(harness: Harne
     await start_game(harness, ALICE, BOB, "morris")
     before = await snapshot(harness.bot.referee.store)  # type: ignore[attr-defined]
     answer = await harness.slash(ALICE, "move", from_="d7")
-    assert answer.all_ephemeral and answer.text == "`/move` needs the option `to`."
+    assert answer.all_ephemeral and answer.text == "`/move` needs the option `to`"
     assert await snapshot(harness.bot.referee.store) == before  # type: ignore[attr-defined]
 
 
 async def test_a_subcommand_without_its_option_names_the_whole_command(harness: Harness) -> None:
     answer = await harness.slash(ALICE, "drop row")
-    assert answer.all_ephemeral and answer.text == "`/drop row` needs the option `k`."
+    assert answer.all_ephemeral and answer.text == "`/drop row` needs the option `k`"
 
 
 async def test_import_without_a_file_asks_for_the_record_option(harness: Harness) -> None:
     assert harness.command("import").get_parameter("record").required
     answer = await harness.slash(CAROL, "import")
-    assert answer.all_ephemeral and answer.text == "`/import` needs the option `record`."
+    assert answer.all_ephemeral and answer.text == "`/import` needs the option `record`"
     assert UNEXPECTED not in answer.text and not harness.downloads
 
 
@@ -49,10 +49,10 @@ def test_a_value_discord_could_not_convert_is_named_without_internals() -> None:
         Object(id=5), AppCommandOptionType.user, MemberTransformer()
     )
     assert (
-        say(message_for(member)) == "I can't use that there: pick it from the list Discord shows."
+        say(message_for(member)) == "that cannot be used there: pick it from the list Discord shows"
     )
     text = app_commands.TransformerError("d9", AppCommandOptionType.string, MemberTransformer())
-    assert say(message_for(text)) == "I can't read 'd9' there."
+    assert say(message_for(text)) == "cannot read 'd9' there"
 
 
 def test_errors_written_for_players_are_known_by_type_not_by_class_name() -> None:

@@ -37,7 +37,7 @@ from tests.discord.harness import GUILD_ID, Call, Exchange, Harness, Person, Rol
 from tests.discord.play import button, message_with_buttons
 
 ROBOT = Person(900_000_000_000_000_009, "botty")
-DM_TEXT = "Games are played in a server channel"
+DM_TEXT = "games are played in a server channel"
 NOT_PLAYER = "you are not playing in this game"
 REMATCH_STRANGER = "only the players of the last game here (Alice vs Bob) can ask for its rematch"
 NOT_TURN = "'s turn, not yours"
@@ -274,7 +274,7 @@ def read_cells(text: str = "") -> dict[str, Ok | No]:
 
 def moderator_cells(text: str) -> dict[str, Ok | No]:
     return cells(
-        No(NOT_A_MODERATOR),
+        No(say(NOT_A_MODERATOR)),
         moderator=Ok(text),
         dm=No(DM_TEXT),
         **NO_BOTS,

@@ -108,6 +108,30 @@ async def test_rated_or_a_thread_with_the_bot_is_refused_privately(practice_bot:
     assert not [c for c in h.rest_calls if c.path.endswith("/threads")]
 
 
+@pytest.mark.parametrize(
+    ("game", "variants"),
+    [
+        ("atmalof", {"standard", "junior", "atmalos", "custom"}),
+        ("morris", {"standard", "six", "twelve"}),
+        ("abalone", {"standard", "belgian-daisy", "german-daisy"}),
+    ],
+)
+async def test_practice_offers_the_games_variants_as_challenge_does(
+    practice_bot: Harness, game: str, variants: set[str]
+) -> None:
+    """A player need not guess "belgian-daisy": /practice's variant suggests the variants of
+    the game picked, the same as /challenge's, narrowed by what is typed."""
+    h = practice_bot
+    offered = await h.autocomplete(ALICE, "practice", "variant", game=game)
+    assert {c["value"] for c in offered} == variants
+    assert offered == await h.autocomplete(ALICE, "challenge", "variant", game=game)
+    if game == "abalone":
+        typed = await h.autocomplete(ALICE, "practice", "variant", game=game, variant="dai")
+        assert [c["value"] for c in typed] == ["belgian-daisy", "german-daisy"]
+    clocks = await h.autocomplete(ALICE, "practice", "clock", game=game, clock="1")
+    assert [c["value"] for c in clocks] == ["10+0", "15+5"]
+
+
 @pytest.mark.parametrize("level", [0, 6, 99])
 async def test_a_level_out_of_range_is_refused_privately(practice_bot: Harness, level: int) -> None:
     h = practice_bot

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+import translations
 from bot import texts
 from bot.discord_ui.cogs.referee_mod import NOT_A_MODERATOR
 from bot.discord_ui.tree import UNEXPECTED
+from bot.i18n import say
 from tests.bot.test_faults import snapshot
 from tests.discord.conftest import ALICE, BOB, CAROL, MODERATOR, Person
 from tests.discord.harness import Harness
@@ -105,19 +107,20 @@ async def test_a_waiting_challenge_tells_its_challenger_how_to_withdraw_it(
 
 async def test_unreadable_options_are_refused_before_the_referee(harness: Harness) -> None:
     text = await refused(harness, ALICE, "challenge", game="morris", opponent=BOB, options="fly!")
-    assert text.startswith("I can't read the options 'fly!': write them as name=value pairs")
+    assert text.startswith("cannot read the options 'fly!': write them as name=value pairs")
 
 
 async def test_challenging_yourself_is_refused(harness: Harness) -> None:
     text = await refused(harness, ALICE, "challenge", game="morris", opponent=ALICE)
-    assert text == "You can't challenge yourself; leave opponent empty for anyone."
+    assert text == "you can't challenge yourself: leave opponent empty for anyone"
 
 
 async def test_members_cannot_use_moderator_commands(harness: Harness) -> None:
     await start_game(harness, ALICE, BOB, "atmalof")
-    assert await refused(harness, ALICE, "referee abort", reason="no") == NOT_A_MODERATOR
-    assert await refused(harness, BOB, "referee theme", theme="light") == NOT_A_MODERATOR
-    assert await refused(harness, BOB, "referee award", reason="x", winner=BOB) == NOT_A_MODERATOR
+    only = say(NOT_A_MODERATOR)
+    assert await refused(harness, ALICE, "referee abort", reason="no") == only
+    assert await refused(harness, BOB, "referee theme", theme="light") == only
+    assert await refused(harness, BOB, "referee award", reason="x", winner=BOB) == only
 
 
 async def test_a_moderator_can_abort_a_game(harness: Harness) -> None:
@@ -172,3 +175,40 @@ async def test_play_with_a_word_that_is_no_move_is_called_unknown(harness: Harne
     assert text == "unknown command 'language': type /help for the commands", text
     hint = await refused(harness, ALICE, "play", command="drop row 4")
     assert hint.startswith("'drop' is not a Nine Men's Morris command: expected: place <point>")
+
+
+NOT_REFUSALS = {"discord.posting_note", "discord.dispute_thread"}  # a note, a thread's title
+
+
+@pytest.mark.parametrize("lang", translations.LANGUAGES)
+def test_every_private_answer_reads_like_the_referees_refusals(lang: str) -> None:
+    """The Discord layer's own answers said "I can't use that: level must be between 1 and 5."
+    and "You can't challenge yourself; …" where the referee says "there is no game running
+    here…": every one starts in lower case and ends without a full stop, in every language."""
+    odd = []
+    for message in translations.read_catalog(lang):
+        key = str(message.id[0] if message.pluralizable else message.id)
+        if key.split(".")[0] not in ("refusal", "discord", "option") or key in NOT_REFUSALS:
+            continue
+        forms = message.string if message.pluralizable else [message.string]
+        odd += [(key, t) for t in forms if t[:1].isupper() or t.rstrip().endswith(".")]
+    assert odd == []
+
+
+async def test_an_option_out_of_range_is_refused_as_the_referee_would(harness: Harness) -> None:
+    """What the player read: "I can't use that: level must be between 1 and 5." """
+    text = await refused(harness, ALICE, "practice", game="morris", level=6)
+    assert text == "level must be between 1 and 5"
+    await harness.slash(ALICE, "language", language="hu")
+    text = await refused(harness, ALICE, "practice", game="morris", level=0)
+    assert text == "a(z) level értéke 1 és 5 között lehet", text
+
+
+async def test_a_member_reads_in_their_own_language_that_referee_commands_are_for_moderators(
+    harness: Harness,
+) -> None:
+    """It was an English sentence on every server, with a capital and a full stop."""
+    await start_game(harness, ALICE, BOB, "atmalof")
+    await harness.slash(ALICE, "language", language="hu")
+    text = await refused(harness, ALICE, "referee abort", reason="no")
+    assert text == say(NOT_A_MODERATOR, "hu") and text.startswith("a /referee parancsokat"), text

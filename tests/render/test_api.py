@@ -143,6 +143,26 @@ def test_alt_text_says_who_moves_and_what_happened(game, mid_games) -> None:
     assert f"Last: {said}" in text
 
 
+@pytest.mark.parametrize("lang", ["en", "hu", "eo", "is"])
+def test_alt_text_says_a_mill_and_its_removal_as_one_last_turn(lang: str) -> None:
+    """A removal sent on its own after the mill: one "Last:", the turn said as the status line
+    says it ("White placed g7 and removed a1"), never "Last: ... Last: ..."."""
+    g = engine.get_game("morris")
+    state = g.new("standard")
+    for text in ("place a7", "place a1", "place d7", "place d1"):
+        state = g.apply(state, g.parse(state, text))
+    mill = g.parse(state, "place g7")
+    milled = g.apply(state, mill)
+    removal = g.parse(milled, "remove a1")
+    after = g.apply(milled, removal)
+    w = words(lang)
+    text = render.alt_text("morris", after, [Last(state, mill), Last(milled, removal)], words=w)
+    side = w.t("side.morris.0")
+    turn = w.t("morris.placed_removed", side=side, point="g7", taken="a1")
+    assert w.t("alt.last", what=turn) in text, text
+    assert text.count(w.t("alt.last", what="").rstrip(". ")) == 1, text
+
+
 def test_alt_text_of_a_crowded_board_stays_under_discords_limit() -> None:
     g = engine.get_game("atmalof")
     state, last = random_game("atmalof", "atmalos", seed=2, plies=140)[-1]

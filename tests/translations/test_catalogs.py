@@ -11,6 +11,7 @@ from translations import (
     UnknownLanguage,
     catalog_path,
     choose,
+    fill,
     language,
     placeholders,
     read_catalog,
@@ -102,3 +103,21 @@ def test_who_reads_which_language() -> None:
     assert choose(locale="de", server="eo") == "eo"  # no German catalog: the server's
     assert choose(locale=None, server=None) == "en"
     assert choose(user="xx", server="hu") == "hu"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_value_that_ends_its_sentence_takes_no_second_full_stop(lang: str) -> None:
+    """ "Last: the opposing marble on h4 is off!." read wrong: a sentence joined into a
+    message before its full stop keeps its own "!", "?" or "." and the message adds none."""
+    said = words(lang)
+    for end in "!?.":
+        text = said.t("alt.last", what=f"h4{end}")
+        assert text.endswith(f"h4{end}") and not text.endswith(f"{end}."), text
+    assert said.t("alt.last", what="h4").endswith("h4.")  # any other value keeps it
+
+
+def test_only_a_full_stop_right_after_the_value_goes() -> None:
+    assert fill("{n}. {x}.", {"n": 3, "x": "off!"}) == "3. off!"  # a number's own stop stays
+    assert fill("{x}...", {"x": "wait!"}) == "wait!..."  # an ellipsis is not a full stop
+    assert fill("{x} ({y}).", {"x": "off!", "y": 2}) == "off! (2)."
+    assert fill("{n:,} bytes.", {"n": 12345}) == "12,345 bytes."

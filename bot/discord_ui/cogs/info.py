@@ -60,7 +60,9 @@ class Info(commands.Cog):
 
     @app_commands.command(name="history", description="The moves of this channel's game so far")
     @expensive("history")
-    @app_commands.describe(page="Page of the history: 1 is the start, the latest if left out")
+    @app_commands.describe(
+        page="Page of the history: 1 (the default) holds the latest moves, 2 the ones before"
+    )
     async def history(
         self, interaction: discord.Interaction[Any], page: Range[int, 1, 1000] | None = None
     ) -> None:

@@ -89,6 +89,25 @@ def capped(values: list[str], typed: str, lang: str = "en") -> list[Choice[str]]
     ]
 
 
+async def variant_choices(interaction: discord.Interaction[Any], current: str) -> list[Choice[str]]:
+    """The variants of the game picked in the same command (Atmalof's before one is picked),
+    those containing what is typed: /challenge's and /practice's ``variant``."""
+    try:
+        names = engine.get_game(interaction.namespace.game or "atmalof").variants
+    except (engine.EngineError, ImportError):
+        names = ("standard",)
+    typed = current.strip().lower()
+    return [Choice(name=v, value=v) for v in names if typed in v][:MAX_CHOICES]
+
+
+async def clock_choices(interaction: discord.Interaction[Any], current: str) -> list[Choice[str]]:
+    """The usual clocks starting with what is typed (else what is typed): /challenge's and
+    /practice's ``clock``."""
+    typed = current.strip().lower()
+    picks = [c for c in CLOCK_SUGGESTIONS if c.startswith(typed)] or [typed[:20] or "none"]
+    return [Choice(name=c, value=c) for c in picks]
+
+
 # What the bot needs for what it does outside the replies to commands (Discord always lets an
 # interaction's own responses carry embeds and files): the permission, and its name in Discord.
 THREAD_NEEDS = {
@@ -201,6 +220,7 @@ class Play(commands.Cog):
             Choice(name="My opponent", value="them"),
         ],
     )
+    @app_commands.autocomplete(variant=variant_choices, clock=clock_choices)
     async def challenge(
         self,
         interaction: discord.Interaction[Any],
@@ -332,21 +352,6 @@ class Play(commands.Cog):
         if book is not None:
             book.check("thread", interaction.user.id, interaction.created_at.timestamp())
         return True
-
-    @challenge.autocomplete("variant")
-    async def _variant_choices(self, interaction: discord.Interaction[Any], current: str):
-        try:
-            names = engine.get_game(interaction.namespace.game or "atmalof").variants
-        except (engine.EngineError, ImportError):
-            names = ("standard",)
-        typed = current.strip().lower()
-        return [Choice(name=v, value=v) for v in names if typed in v][:MAX_CHOICES]
-
-    @challenge.autocomplete("clock")
-    async def _clock_choices(self, interaction: discord.Interaction[Any], current: str):
-        typed = current.strip().lower()
-        picks = [c for c in CLOCK_SUGGESTIONS if c.startswith(typed)] or [typed[:20] or "none"]
-        return [Choice(name=c, value=c) for c in picks]
 
     @app_commands.command(name="accept", description="Accept the challenge waiting here")
     @app_commands.describe(

@@ -17,11 +17,12 @@ from discord.ext import commands
 
 from bot.discord_ui.app import RefereeBot, actor_of, here
 from bot.discord_ui.cogs.play import (
-    CLOCK_SUGGESTIONS,
     GAME_TITLES,
     MAX_DICE_WORDS,
     MAX_OPTIONS_TEXT,
+    clock_choices,
     parse_options,
+    variant_choices,
 )
 from bot.referee.practice import DEFAULT_LEVEL
 from bot.referee.replies import Reply
@@ -74,6 +75,7 @@ class Practice(commands.Cog):
             Choice(name="The bot", value="them"),
         ],
     )
+    @app_commands.autocomplete(variant=variant_choices, clock=clock_choices)
     async def practice(
         self,
         interaction: discord.Interaction[Any],
@@ -98,12 +100,6 @@ class Practice(commands.Cog):
             dice_words=dice_words,
         )
         await self.bot.answer(interaction, reply)
-
-    @practice.autocomplete("clock")
-    async def _clock_choices(self, interaction: discord.Interaction[Any], current: str):
-        typed = current.strip().lower()
-        picks = [c for c in CLOCK_SUGGESTIONS if c.startswith(typed)] or [typed[:20] or "none"]
-        return [Choice(name=c, value=c) for c in picks]
 
 
 async def setup(bot: RefereeBot) -> None:

@@ -37,9 +37,7 @@ def ladder_value(choice: str) -> dict[str, Any]:
     return {"per_variant": [choice]}
 
 
-NOT_A_MODERATOR = (
-    "Only moderators (Manage Messages or Manage Server permission) can use /referee commands."
-)
+NOT_A_MODERATOR = msg("discord.not_a_moderator")  # said in the reader's language (tree.report)
 
 
 def moderator_only() -> Any:
