@@ -1,0 +1,155 @@
+"""Double clicks at the referee (issue h37): a click whose answer another click already gave is
+told what became of what it asked, by what the referee knows of the game (the drop is the move
+after the question, the draw was agreed, the game ended, the rematch runs or was asked for),
+never "moved on: try again"; and it changes nothing. A click that overtakes its double is made
+exact by landing the double on another store just before the click writes."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from bot.clock import ManualClock
+from bot.i18n import reply_words
+from bot.referee import Referee
+from bot.referee.names import CONSOLE_BOT
+from bot.referee.replies import ButtonKind, Reply
+from bot.store import Store
+from tests.bot.conftest import ALICE, BOB, HERE, start
+
+
+def button(reply: Reply, kind: ButtonKind) -> str:
+    (found,) = [b.custom_id for b in reply.buttons if b.kind is kind]
+    return found
+
+
+def refused(reply: Reply, reason: str, english: str | None = None) -> None:
+    assert not reply.ok and reply.ephemeral, reply.text
+    assert reply.reason == reason, (reply.reason, reply.text)
+    if english is not None:
+        assert reply.text == english
+    for lang in ("hu", "eo", "is"):  # every language says it, in its own words
+        assert reply_words(reply, lang) and reply_words(reply, lang) != reply.text
+
+
+def the_twin_writes_first(store: Store, method: str, twin: Callable[[], Awaitable[Any]]) -> list:
+    """Make the store's next ``method`` call lose a real race: just before it writes, ``twin``
+    (the other click, through another referee on another store) lands."""
+    real = getattr(store, method)
+    landed: list[Any] = []
+
+    async def racing(*args: Any, **kwargs: Any) -> Any:
+        if not landed:
+            landed.append(await twin())
+        return await real(*args, **kwargs)
+
+    setattr(store, method, racing)
+    return landed
+
+
+# --- Rematch -------------------------------------------------------------------------------
+
+
+async def rematch_button(referee: Referee) -> str:
+    ended = await referee.resign(HERE, ALICE)
+    assert ended.ok
+    return button(ended, ButtonKind.REMATCH)
+
+
+async def test_rematch_clicked_again_asks_once_and_then_says_it_started(
+    referee: Referee, store: Store
+) -> None:
+    await start(referee, "morris")
+    rematch = await rematch_button(referee)
+    assert (await referee.press(HERE, ALICE, rematch, request_id="a-1")).ok
+    refused(await referee.press(HERE, ALICE, rematch, request_id="a-2"), "rematch_asked")
+    assert (await referee.press(HERE, BOB, rematch, request_id="b-1")).ok  # accepts alice's
+    running = await store.active_game(HERE.channel_id)
+    assert running is not None and running.rematch_of == 1
+    started = (
+        "the rematch has already started: Nine Men's Morris (bob vs alice) is being played here"
+    )
+    for who in (ALICE, BOB):
+        refused(await referee.press(HERE, who, rematch), "rematch_started", started)
+    assert await store.active_game(HERE.channel_id) == running
+
+
+async def test_rematch_that_loses_the_race_to_its_double_says_what_the_double_did(
+    referee: Referee, store: Store, other: Store, clock: ManualClock
+) -> None:
+    await start(referee, "morris")
+    rematch = await rematch_button(referee)
+    twin = Referee(other, clock, render=False)
+    the_twin_writes_first(store, "create_challenge", lambda: twin.press(HERE, ALICE, rematch))
+    refused(await referee.press(HERE, ALICE, rematch), "rematch_asked")
+    (waiting,) = [await store.open_challenge(HERE.channel_id)]
+    assert waiting is not None and waiting.rematch_of == 1 and waiting.challenger_id == ALICE.id
+
+
+async def test_both_players_clicking_rematch_at_once_start_it(
+    referee: Referee, store: Store, other: Store, clock: ManualClock
+) -> None:
+    await start(referee, "morris")
+    rematch = await rematch_button(referee)
+    twin = Referee(other, clock, render=False)
+    landed = the_twin_writes_first(
+        store, "create_challenge", lambda: twin.press(HERE, ALICE, rematch)
+    )
+    bobs = await referee.press(HERE, BOB, rematch)  # alice's request landed first: he accepts it
+    assert bobs.ok and landed[0].ok
+    running = await store.active_game(HERE.channel_id)
+    assert running is not None and running.rematch_of == 1 and running.names == ("bob", "alice")
+
+
+async def test_both_players_clicking_rematch_together_start_one_game(
+    referee: Referee, store: Store
+) -> None:
+    await start(referee, "morris")
+    rematch = await rematch_button(referee)
+    both = await asyncio.gather(
+        referee.press(HERE, ALICE, rematch, request_id="a"),
+        referee.press(HERE, BOB, rematch, request_id="b"),
+    )
+    assert all(r.ok for r in both), [r.text for r in both]
+    running = await store.active_game(HERE.channel_id)
+    assert running is not None and running.rematch_of == 1
+
+
+async def practice_rematch(referee: Referee) -> str:
+    started = await referee.practice(HERE, ALICE, "morris", bot=CONSOLE_BOT, starter="me")
+    assert started.ok, started.text
+    return await rematch_button(referee)
+
+
+async def test_a_practice_rematch_clicked_again_says_it_started(
+    referee: Referee, store: Store
+) -> None:
+    rematch = await practice_rematch(referee)
+    try:
+        assert (await referee.press(HERE, ALICE, rematch, request_id="1")).ok
+        running = await store.active_game(HERE.channel_id)
+        again = await referee.press(HERE, ALICE, rematch, request_id="2")
+        refused(again, "rematch_started")
+        assert "Nine Men's Morris (bot vs alice) is being played" in again.text
+        assert await store.active_game(HERE.channel_id) == running
+    finally:
+        await referee.close()
+
+
+async def test_a_practice_rematch_that_loses_the_race_to_its_double_says_it_started(
+    referee: Referee, store: Store, other: Store, clock: ManualClock
+) -> None:
+    rematch = await practice_rematch(referee)
+    twin = Referee(other, clock, render=False)
+    try:
+        landed = the_twin_writes_first(
+            store, "start_practice", lambda: twin.press(HERE, ALICE, rematch)
+        )
+        refused(await referee.press(HERE, ALICE, rematch), "rematch_started")
+        assert landed[0].ok
+        running = await store.active_game(HERE.channel_id)
+        assert running is not None and running.rematch_of == 1
+    finally:
+        await referee.close()
+        await twin.close()
