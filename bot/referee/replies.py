@@ -90,15 +90,19 @@ class ButtonSpec:
 ARG = re.compile(r"[a-z0-9]{1,12}")
 
 
-def parse_custom_id(custom_id: str) -> tuple[ButtonKind, int, int] | None:
-    """(kind, target id, version) from a custom_id made by ``ButtonSpec``; None if not ours."""
-    parsed = parse_button(custom_id)
-    return None if parsed is None else parsed[:3]
+@dataclass(frozen=True, slots=True)
+class Pressed:
+    """What a click's custom_id says (``ButtonSpec.custom_id`` read back): the kind, the
+    target's id, the version the button was made at and its ``arg`` ("" if none)."""
+
+    kind: ButtonKind
+    target_id: int
+    version: int
+    arg: str = ""
 
 
-def parse_button(custom_id: str) -> tuple[ButtonKind, int, int, str] | None:
-    """(kind, target id, version, arg) from a custom_id made by ``ButtonSpec``; None if not
-    ours (arg is "" when the button carries none)."""
+def parse_button(custom_id: str) -> Pressed | None:
+    """The click a custom_id made by ``ButtonSpec`` stands for; None if not ours."""
     parts = custom_id.split(":")
     if len(parts) not in (4, 5) or parts[0] != CUSTOM_ID_PREFIX:
         return None
@@ -111,7 +115,7 @@ def parse_button(custom_id: str) -> tuple[ButtonKind, int, int, str] | None:
         return None
     if not (0 <= target <= MAX_ID and 0 <= version <= MAX_ID):
         return None  # a forged id SQLite cannot even look up
-    return kind, target, version, arg
+    return Pressed(kind, target, version, arg)
 
 
 class ReplyKind(StrEnum):
