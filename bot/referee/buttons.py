@@ -1,15 +1,24 @@
-"""Button clicks: each custom_id routed to the command it stands for.
+"""Button clicks: each custom_id routed to the command it stands for; a click that comes after
+its game changed is told what became of what it asked.
 
-A button carries what it refers to (``ButtonSpec``: its kind, the challenge's or game's id, the
-game's version when it was made and, for a drop to confirm, the line). A game's button whose
-version is no longer the game's is refused politely (``moved_on``), as is one whose game is
-over or elsewhere.
+A button carries what it refers to (``ButtonSpec``: its kind, the challenge's or game's id,
+the game's version when it was made and, for a drop to confirm, the line). A game's button
+whose version is no longer the game's, or whose command loses the race to another (a
+``Conflict``: a double click's twin landed first), is refused by what the referee knows of the
+game now, never by the words of another answer:
+
+- the game is over: a draw it accepted was agreed (``draw_agreed``), else how it ended
+  (``button_game_over``);
+- else the game moved on in some other way (``moved_on``: look at the board and try again).
+
+A challenge's buttons say "already answered" themselves (``Challenges``); a rematch's say when
+it started already (``Challenges.rematch_begun``).
 """
 
 from __future__ import annotations
 
 from bot import texts
-from bot.errors import Refusal
+from bot.errors import Conflict, Refusal
 from bot.referee.challenges import Challenges
 from bot.referee.context import Context
 from bot.referee.endings import Endings
@@ -17,6 +26,7 @@ from bot.referee.play import CONFIRM_WORD, DROP_ARG, Play
 from bot.referee.practice import Practice
 from bot.referee.replies import Actor, ButtonKind, Pressed, Reply, Where, parse_button
 from bot.store import GameRow
+from engine import Termination
 
 
 class Buttons:
@@ -48,11 +58,14 @@ class Buttons:
         if pressed.kind is ButtonKind.REMATCH:
             return await self.practice.rematch(where, actor, pressed.target_id)
         g = await self.ctx.store.game(pressed.target_id)
-        if g is None or g.status != "active" or g.channel_id != where.channel_id:
+        if g is None or g.channel_id != where.channel_id:
             raise Refusal("button_game_gone")
-        if g.version != pressed.version:
-            raise Refusal("moved_on", game_id=g.id, version=g.version)
-        return await self._answer(where, actor, g, pressed)
+        if g.status == "active" and g.version == pressed.version:
+            try:
+                return await self._answer(where, actor, g, pressed)
+            except Conflict:  # another command landed first (this click's double, say)
+                pass
+        raise await self.overtaken(actor, pressed)
 
     async def _answer(self, where: Where, actor: Actor, g: GameRow, pressed: Pressed) -> Reply:
         """A game's button clicked on its game's current version."""
@@ -72,3 +85,22 @@ class Buttons:
         if pressed.kind in (ButtonKind.DRAW_ACCEPT, ButtonKind.DRAW_DECLINE):
             return await self.endings.answer_draw(where, actor, accept, version=version)
         return await self.endings.answer_takeback(where, actor, accept, version=version)
+
+    async def overtaken(self, actor: Actor, pressed: Pressed) -> Refusal:
+        """Why a click on a game's button that its game has moved past does nothing, as the
+        game now says it (see the module): read afresh, as the click that overtook this one
+        may have landed after the first look."""
+        g = await self.ctx.store.game(pressed.target_id)
+        if g is None:
+            return Refusal("button_game_gone")
+        if g.status != "active":
+            if (
+                pressed.kind is ButtonKind.DRAW_ACCEPT
+                and g.termination == Termination.AGREEMENT.value
+            ):
+                return Refusal("draw_agreed", game_id=g.id)
+            ended = await self.ctx.ended_msg(g)
+            if ended is None:
+                return Refusal("button_game_gone")
+            return Refusal("button_game_over", {"outcome": ended}, game_id=g.id)
+        return Refusal("moved_on", game_id=g.id, version=g.version)

@@ -662,8 +662,8 @@ class Referee:
     async def press(
         self, where: Where, actor: Actor, custom_id: str, *, request_id: str | None = None
     ) -> Reply:
-        """A button click (custom_id from ``ButtonSpec``): the command it stands for
-        (``bot.referee.buttons``); stale versions are refused politely.
+        """A button click (custom_id from ``ButtonSpec``): the command it stands for. A click
+        its game has moved past is told what became of what it asked (``bot.referee.buttons``).
 
         A repeated ``request_id`` (the interaction id) gets the first answer again.
         """

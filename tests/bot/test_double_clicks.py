@@ -16,7 +16,8 @@ from bot.referee import Referee
 from bot.referee.names import CONSOLE_BOT
 from bot.referee.replies import ButtonKind, Reply
 from bot.store import Store
-from tests.bot.conftest import ALICE, BOB, HERE, start
+from tests.bot.conftest import ALICE, BOB, HERE, play, start
+from tests.bot.test_offer_races import lose_the_next_race
 
 
 def button(reply: Reply, kind: ButtonKind) -> str:
@@ -153,3 +154,53 @@ async def test_a_practice_rematch_that_loses_the_race_to_its_double_says_it_star
     finally:
         await referee.close()
         await twin.close()
+
+
+# --- Accept draw ---------------------------------------------------------------------------
+
+
+async def offered(referee: Referee) -> Reply:
+    await start(referee, "morris")
+    await play(referee, HERE, ALICE, "place d7")
+    offer = await referee.offer_draw(HERE, ALICE)
+    assert offer.ok
+    return offer
+
+
+async def test_accept_draw_clicked_again_is_told_the_draw_was_agreed(
+    referee: Referee, store: Store
+) -> None:
+    offer = await offered(referee)
+    accept = button(offer, ButtonKind.DRAW_ACCEPT)
+    assert (await referee.press(HERE, BOB, accept, request_id="click-1")).ok
+    ended = await store.game(1)
+    again = await referee.press(HERE, BOB, accept, request_id="click-2")
+    refused(again, "draw_agreed", "the draw was already agreed: the game has ended")
+    declined = await referee.press(HERE, BOB, button(offer, ButtonKind.DRAW_DECLINE))
+    refused(declined, "button_game_over", "that game has ended: a draw (agreed by both players)")
+    assert await store.game(1) == ended
+
+
+async def test_accept_draw_that_loses_the_race_to_its_double_is_told_the_draw_was_agreed(
+    referee: Referee, store: Store, other: Store
+) -> None:
+    offer = await offered(referee)
+    agreed = {
+        "status": "finished",
+        "winner": None,
+        "termination": "agreement",
+        "reason": "agreed by both players",
+        "ended_at": 1.0,
+        "draw_offer": None,
+    }
+    landed = lose_the_next_race(store, other, agreed)
+    reply = await referee.press(HERE, BOB, button(offer, ButtonKind.DRAW_ACCEPT))
+    refused(reply, "draw_agreed")
+    assert await store.game(1) == landed[0]
+
+
+async def test_accept_draw_after_a_resignation_says_how_the_game_ended(referee: Referee) -> None:
+    offer = await offered(referee)
+    assert (await referee.resign(HERE, ALICE)).ok
+    reply = await referee.press(HERE, BOB, button(offer, ButtonKind.DRAW_ACCEPT))
+    refused(reply, "button_game_over", "that game has ended: bob (Black) wins (White resigned)")

@@ -102,3 +102,17 @@ async def test_both_players_clicking_rematch_at_once_start_it(harness: Harness) 
     assert "Bob (White) vs Alice (Black)" in started.text
     for person in PLAYERS:
         assert_refused(await h.click(person, old, rematch), "the rematch has already started")
+
+
+async def test_a_double_click_on_accept_draw_says_the_draw_was_agreed(harness: Harness) -> None:
+    h = harness
+    await start_game(h, ALICE, BOB, "morris")
+    await h.slash(ALICE, "place", point="d7")
+    offer = message_with_buttons(await h.slash(ALICE, "draw offer"))
+    old, accept = stale(offer), button(offer, "draw-accept")
+    landed, refused = await race(h, BOB, BOB, old, accept)
+    assert "a draw (agreed by both players)" in landed.text
+    assert_refused(refused, "the draw was already agreed")
+    assert_refused(await h.click(BOB, old, accept), "the draw was already agreed")
+    declined = await h.click(BOB, old, button(offer, "draw-decline"))
+    assert_refused(declined, "that game has ended: a draw (agreed by both players)")
