@@ -2,11 +2,13 @@
 its game changed is told what became of what it asked.
 
 A button carries what it refers to (``ButtonSpec``: its kind, the challenge's or game's id,
-the game's version when it was made and, for a drop to confirm, the line). A game's button
-whose version is no longer the game's, or whose command loses the race to another (a
-``Conflict``: a double click's twin landed first), is refused by what the referee knows of the
-game now, never by the words of another answer:
+the game's version when it was made and, for a drop to confirm, the line and the move count).
+A game's button whose version is no longer the game's, or whose command loses the race to
+another (a ``Conflict``: a double click's twin landed first), is refused by what the referee
+knows of the game now, never by the words of another answer:
 
+- the drop it asked to announce is the game's next move after the question, or waits for its
+  roll (``drop_announced``);
 - the game is over: a draw it accepted was agreed (``draw_agreed``), else how it ended
   (``button_game_over``);
 - else the game moved on in some other way (``moved_on``: look at the board and try again).
@@ -22,11 +24,13 @@ from bot.errors import Conflict, Refusal
 from bot.referee.challenges import Challenges
 from bot.referee.context import Context
 from bot.referee.endings import Endings
-from bot.referee.play import CONFIRM_WORD, DROP_ARG, Play
+from bot.referee.play import CONFIRM_WORD, DROP_ARG, Play, line_msg
 from bot.referee.practice import Practice
 from bot.referee.replies import Actor, ButtonKind, Pressed, Reply, Where, parse_button
 from bot.store import GameRow
 from engine import Termination
+
+DROP_KINDS = (ButtonKind.DROP_CONFIRM, ButtonKind.DROP_CANCEL)
 
 
 class Buttons:
@@ -93,6 +97,9 @@ class Buttons:
         g = await self.ctx.store.game(pressed.target_id)
         if g is None:
             return Refusal("button_game_gone")
+        announced = await self._announced(g, actor, pressed)
+        if announced is not None:
+            return announced
         if g.status != "active":
             if (
                 pressed.kind is ButtonKind.DRAW_ACCEPT
@@ -104,3 +111,21 @@ class Buttons:
                 return Refusal("button_game_gone")
             return Refusal("button_game_over", {"outcome": ended}, game_id=g.id)
         return Refusal("moved_on", game_id=g.id, version=g.version)
+
+    async def _announced(self, g: GameRow, actor: Actor, pressed: Pressed) -> Refusal | None:
+        """``drop_announced`` when the drop a confirm question (its Announce or Cancel button)
+        was about is made: the clicker's announcement waits for its roll at the question's move
+        count, or is the live move right after it. None otherwise, or for a button from before
+        buttons carried the move count."""
+        line = DROP_ARG.fullmatch(pressed.arg)
+        seat = g.seat_of(actor.id)
+        if pressed.kind not in DROP_KINDS or line is None or pressed.seq is None or seat is None:
+            return None
+        notation = f"drop {line[1]} {line[2]}"
+        made = g.pending == notation and g.pending_seat == seat and g.seq == pressed.seq
+        if not made and g.seq > pressed.seq:
+            after = await self.ctx.store.actions(g.id, pressed.seq + 1, after=pressed.seq)
+            made = bool(after) and after[0].side == seat and after[0].action == notation
+        if not made:
+            return None
+        return Refusal("drop_announced", {"line": line_msg(notation)}, game_id=g.id)

@@ -17,6 +17,7 @@ from bot.referee.names import CONSOLE_BOT
 from bot.referee.replies import ButtonKind, Reply
 from bot.store import Store
 from tests.bot.conftest import ALICE, BOB, HERE, play, start
+from tests.bot.test_messages import NARROW, fill_row_one
 from tests.bot.test_offer_races import lose_the_next_race
 
 
@@ -204,3 +205,58 @@ async def test_accept_draw_after_a_resignation_says_how_the_game_ended(referee: 
     assert (await referee.resign(HERE, ALICE)).ok
     reply = await referee.press(HERE, BOB, button(offer, ButtonKind.DRAW_ACCEPT))
     refused(reply, "button_game_over", "that game has ended: bob (Black) wins (White resigned)")
+
+
+# --- a drop's Announce ---------------------------------------------------------------------
+
+
+async def test_announce_clicked_again_is_told_the_drop_was_announced(
+    referee: Referee, store: Store
+) -> None:
+    await start(referee, "atmalof", variant="custom", options=NARROW)
+    mover, asked = await fill_row_one(referee)
+    confirm, cancel = button(asked, ButtonKind.DROP_CONFIRM), button(asked, ButtonKind.DROP_CANCEL)
+    assert (await referee.press(HERE, mover, confirm, request_id="click-1")).pending_roll
+    announced = await store.game(asked.game_id)
+    waiting = await referee.press(HERE, mover, confirm, request_id="click-2")  # before the roll
+    refused(waiting, "drop_announced", "you have already announced row 1")
+    assert await store.game(asked.game_id) == announced  # not even the waiting roll was made
+    assert (await referee.roll_pending(HERE)).ok
+    rolled = await store.game(asked.game_id)
+    for clicked in (confirm, cancel):
+        refused(await referee.press(HERE, mover, clicked), "drop_announced")
+    assert await store.game(asked.game_id) == rolled
+
+
+async def test_announce_that_loses_the_race_to_its_double_is_told_it_was_announced(
+    referee: Referee, store: Store, other: Store
+) -> None:
+    await start(referee, "atmalof", variant="custom", options=NARROW)
+    mover, asked = await fill_row_one(referee)
+    g = await store.game(asked.game_id)
+    seat = g.seat_of(mover.id)
+    landed = lose_the_next_race(
+        store, other, {"pending": "drop row 1", "pending_seat": seat, "pending_at": 1.0}
+    )
+    reply = await referee.press(HERE, mover, button(asked, ButtonKind.DROP_CONFIRM))
+    refused(reply, "drop_announced")
+    assert await store.game(g.id) == landed[0]  # the double's announcement, nothing more
+
+
+async def test_announce_after_the_game_moved_on_otherwise_still_says_so(referee: Referee) -> None:
+    await start(referee, "atmalof", variant="custom", options=NARROW)
+    mover, asked = await fill_row_one(referee)
+    assert (await referee.offer_draw(HERE, mover)).ok  # a change, but no drop
+    refused(await referee.press(HERE, mover, button(asked, ButtonKind.DROP_CONFIRM)), "moved_on")
+
+
+async def test_an_announce_button_from_before_the_move_count_says_moved_on(
+    referee: Referee,
+) -> None:
+    await start(referee, "atmalof", variant="custom", options=NARROW)
+    mover, asked = await fill_row_one(referee)
+    confirm = button(asked, ButtonKind.DROP_CONFIRM)
+    old = confirm.rsplit(":", 1)[0]  # ref:drop-confirm:<game>:<version>:row1, as buttons were
+    assert (await referee.press(HERE, mover, old)).pending_roll  # it still works
+    refused(await referee.press(HERE, mover, old), "moved_on")  # but cannot tell it was made
+    refused(await referee.press(HERE, mover, confirm), "drop_announced")

@@ -19,6 +19,8 @@ from tests.discord.harness import Call, Exchange, Harness, Person
 from tests.discord.play import button, message_with_buttons, start_game
 
 PLAYERS = (ALICE, BOB)
+NARROW = "rows=5 cols=3 beyond_rows=0 beyond_cols=0 pieces=6 line=4"
+TALL = "rows=5 cols=3 beyond_rows=0 beyond_cols=0 pieces=6 line=5"  # lines only down a column
 MOVED_ON = "moved on"
 WINDOW = 3.0  # seconds Discord waits for the first answer to an interaction
 
@@ -116,3 +118,53 @@ async def test_a_double_click_on_accept_draw_says_the_draw_was_agreed(harness: H
     assert_refused(await h.click(BOB, old, accept), "the draw was already agreed")
     declined = await h.click(BOB, old, button(offer, "draw-decline"))
     assert_refused(declined, "that game has ended: a draw (agreed by both players)")
+
+
+async def hopeless_drop(h: Harness) -> tuple[Person, Call]:
+    """Both players drop into row 1 until it is full; (the mover, the question to confirm)."""
+    for turn in range(60):
+        mover = PLAYERS[turn % 2]
+        dropped = await h.slash(mover, "drop row", k=1)
+        if dropped.all_ephemeral:
+            return mover, message_with_buttons(dropped)
+    raise AssertionError("row 1 never filled")
+
+
+async def test_a_double_click_on_announce_says_it_was_announced(harness: Harness) -> None:
+    h = harness
+    await start_game(h, ALICE, BOB, "atmalof", variant="custom", options=NARROW)
+    mover, question = await hopeless_drop(h)
+    old, confirm = stale(question), button(question, "drop-confirm")
+    landed, refused = await race(h, mover, mover, old, confirm)
+    assert "announces row 1" in landed.text and "loses the turn" in landed.text
+    assert_refused(refused, "you have already announced row 1")
+    later = await h.click(mover, old, confirm)
+    assert_refused(later, "you have already announced row 1")
+    cancelled = await h.click(mover, old, button(question, "drop-cancel"))
+    assert_refused(cancelled, "you have already announced row 1")
+    other = PLAYERS[1 - PLAYERS.index(mover)]
+    assert not (await h.slash(other, "drop row", k=2)).all_ephemeral  # the game goes on
+
+
+async def test_a_double_click_on_announce_in_practice_waits_for_no_retry(
+    practice_bot: Harness,
+) -> None:
+    h = practice_bot
+    question = None
+    for _ in range(5):  # the bot may make its line first (then another game)
+        await h.slash(ALICE, "practice", game="atmalof", variant="custom", options=TALL,
+                      level=1, starter="me")  # fmt: skip
+        for _ in range(20):
+            dropped = await h.slash(ALICE, "drop row", k=1)
+            if dropped.all_ephemeral:
+                break
+        if any(c.custom_ids for c in dropped.messages):
+            question = message_with_buttons(dropped)
+            break
+        await h.slash(ALICE, "resign")
+    assert question is not None, "row 1 never filled"
+    old, confirm = stale(question), button(question, "drop-confirm")
+    landed, refused = await race(h, ALICE, ALICE, old, confirm)
+    assert "announces row 1" in landed.text  # then the bot's answer, in the same exchange
+    assert_refused(refused, "you have already announced row 1")
+    assert_refused(await h.click(ALICE, old, confirm), "you have already announced row 1")
