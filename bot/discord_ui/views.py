@@ -1,6 +1,6 @@
 """Buttons that survive restarts: one ``DynamicItem`` class matches every custom_id we make.
 
-A custom_id is ``ref:<kind>:<target id>:<version>``
+A custom_id is ``ref:<kind>:<target id>:<version>[:<arg>[:<seq>]]``
 (``bot.referee.replies.ButtonSpec.custom_id``). The class is registered in ``setup_hook``, so
 a click on any message, however old and whichever process sent it, reaches the referee, which
 refuses stale versions and strangers politely.
@@ -35,7 +35,7 @@ STYLES = {
 KINDS = "|".join(re.escape(k.value) for k in ButtonKind)
 TEMPLATE = (
     rf"{CUSTOM_ID_PREFIX}:(?P<kind>{KINDS}):(?P<target>[0-9]{{1,20}}):(?P<version>[0-9]{{1,10}})"
-    r"(?::(?P<arg>[a-z0-9]{1,12}))?"
+    r"(?::(?P<arg>[a-z0-9]{1,12})(?::(?P<seq>[0-9]{1,10}))?)?"
 )
 MAX_BUTTONS = 25  # five rows of five
 
@@ -70,6 +70,7 @@ class RefereeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEM
             version=int(match["version"]),
             style=style,
             arg=match["arg"] or "",
+            seq=int(match["seq"]) if match["seq"] else None,
         )
         return cls(spec)
 
@@ -102,8 +103,8 @@ NO_LONGER_WORKS = msg("discord.button_gone")
 
 class UnknownButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=rf"{CUSTOM_ID_PREFIX}:(?!(?:{KINDS}):[0-9]{{1,20}}:[0-9]{{1,10}}(?::[a-z0-9]{{1,12}})?\Z)"
-    r"[\s\S]*|[^:]+",
+    template=rf"{CUSTOM_ID_PREFIX}:(?!(?:{KINDS}):[0-9]{{1,20}}:[0-9]{{1,10}}"
+    r"(?::[a-z0-9]{1,12}(?::[0-9]{1,10})?)?\Z)[\s\S]*|[^:]+",
 ):
     """A button in our ``ref:`` namespace (or in none) that ``RefereeButton`` does not read: from
     an older version of the bot, or tampered with. Without this, discord.py drops the click and

@@ -294,25 +294,62 @@ class Challenges:
         seat = g.seat_of(actor.id)
         rematch_refused(g, stranger=seat is None)
         assert seat is not None
-        waiting = await self.ctx.store.open_challenge(where.channel_id)
-        if waiting is not None and waiting.rematch_of == g.id:
-            if waiting.challenger_id != actor.id:
-                return await self.accept(where, actor, waiting.id)
-            raise Refusal("rematch_asked")
+        answered = await self._rematch_asked(where, actor, g)
+        if answered is not None:
+            return answered
         other = 1 - seat
         opponent = Actor(g.players[other], g.names[other])
-        return await self.challenge(
-            where,
-            actor,
-            g.game,
-            opponent=opponent,
-            variant=g.variant,
-            options=json.loads(g.options),
-            rated=bool(g.rated),
-            clock=g.clock,
-            starter="me" if seat == 1 else "them",  # the second player starts the rematch
-            rematch_of=g.id,
+        try:
+            return await self.challenge(
+                where,
+                actor,
+                g.game,
+                opponent=opponent,
+                variant=g.variant,
+                options=json.loads(g.options),
+                rated=bool(g.rated),
+                clock=g.clock,
+                starter="me" if seat == 1 else "them",  # the second player starts the rematch
+                rematch_of=g.id,
+            )
+        except Refusal:  # a click racing this one (either player's) asked first: say what it did
+            answered = await self._rematch_asked(where, actor, g)
+            if answered is not None:
+                return answered
+            raise
+
+    async def rematch_begun(self, where: Where, g: GameRow) -> Refusal | None:
+        """The refusal of a rematch of ``g`` whose game already runs here (a click before this
+        one started it: a double click, or both players'), or None."""
+        running = await self.ctx.store.active_game(where.channel_id)
+        if running is None or running.rematch_of != g.id:
+            return None
+        return Refusal(
+            "rematch_started",
+            {"game": msg(f"game.{running.game}"), "players": texts.players_msg(running.names)},
+            game_id=running.id,
+            version=running.version,
         )
+
+    async def _rematch_asked(self, where: Where, actor: Actor, g: GameRow) -> Reply | None:
+        """What became of a rematch of ``g`` that was asked for already: refused when its game
+        runs here or ``actor`` asked for it; the other player's request accepted; None when
+        nobody has asked yet."""
+        begun = await self.rematch_begun(where, g)
+        if begun is not None:
+            raise begun
+        waiting = await self.ctx.store.open_challenge(where.channel_id)
+        if waiting is None or waiting.rematch_of != g.id:
+            return None
+        if waiting.challenger_id == actor.id:
+            raise Refusal("rematch_asked")
+        try:
+            return await self.accept(where, actor, waiting.id)
+        except Refusal:  # a click racing this one accepted it first
+            begun = await self.rematch_begun(where, g)
+            if begun is not None:
+                raise begun from None
+            raise
 
     async def _waiting_challenge(
         self, where: Where, challenge_id: int | None, now: float

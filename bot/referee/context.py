@@ -261,14 +261,21 @@ class Context:
             and last.status != "active"
             and last.seat_of(actor.id) is not None
             and self.now() - (last.ended_at or 0.0) < ENDED_RECENTLY
-            and (outcome := outcome_of(last)) is not None
+            and (said := await self.ended_msg(last)) is not None
         ):
-            sides = engine.get_game(last.game).side_names
-            options = json.loads(last.options or "{}")
-            voided = await void_reason(self.store, last)
-            said = texts.outcome_msg(last.game, last.names, sides, outcome, options, voided=voided)
             return Refusal("game_over", {"outcome": said}, game_id=last.id)
         return Refusal("no_game")
+
+    async def ended_msg(self, g: GameRow) -> Msg | None:
+        """How the finished game ``g`` ended ("bob (Black) wins (White resigned)"), or None for
+        a game that has not."""
+        outcome = outcome_of(g)
+        if g.status == "active" or outcome is None:
+            return None
+        sides = engine.get_game(g.game).side_names
+        options = json.loads(g.options or "{}")
+        voided = await void_reason(self.store, g)
+        return texts.outcome_msg(g.game, g.names, sides, outcome, options, voided=voided)
 
     async def busy(self, where: Where, actor: Actor) -> Msg:
         """What keeps this channel busy, as ``actor`` needs to hear it (a ``channel_busy``
@@ -292,9 +299,9 @@ class Context:
         self, where: Where, actor: Actor, *, version: int | None = None
     ) -> tuple[GameRow, Any, int, str]:
         """The channel's game, its state, the actor's seat and any text to put first (a roll
-        completed). Strangers are refused, and so is a button whose ``version`` the game has
-        moved on from (``Refusal``); a fallen flag or a broken game is told to the channel
-        instead (``Preempted``)."""
+        completed). Strangers are refused (``Refusal``), a button whose ``version`` the game
+        has moved on from is a ``Conflict``; a fallen flag or a broken game is told to the
+        channel instead (``Preempted``)."""
         g = await self.store.active_game(where.channel_id)
         if g is None:
             raise await self.no_game(where, actor)
@@ -303,6 +310,8 @@ class Context:
             raise not_a_player(g)
         if g.frozen_at is not None:
             raise Refusal("frozen", game_id=g.id, version=g.version)
+        if version is not None and version != g.version:
+            raise Conflict  # before a waiting roll is made: a stale click changes nothing
         try:
             return await self._playing_state(g, actor, seat, version)
         except BrokenGame as broken:
@@ -343,7 +352,7 @@ class Context:
             ended.ok = False  # the command did not land; the result is public (not ephemeral)
             raise Preempted(ended)
         if version is not None and version != g.version:
-            raise Refusal("moved_on", game_id=g.id, version=g.version)
+            raise Conflict  # a button's game moved on (``Buttons`` says what became of it)
         return g, state, seat, prefix
 
     async def complete_roll(self, g: GameRow) -> Reply:

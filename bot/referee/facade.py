@@ -31,30 +31,27 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
-from bot import texts
 from bot.clock import Clock
 from bot.errors import Refusal
 from bot.i18n import Msg
 from bot.referee import grammar as commands
 from bot.referee.boards import Renderer
+from bot.referee.buttons import Buttons
 from bot.referee.challenges import Challenges
 from bot.referee.context import MAX_CHOICES, POSITIONS_KEPT, Context
 from bot.referee.endings import Endings
 from bot.referee.imports import Imports
 from bot.referee.ladders import Ladders
 from bot.referee.moderation import Moderation
-from bot.referee.play import CONFIRM_WORD, DROP_ARG, Play
+from bot.referee.play import Play
 from bot.referee.practice import DEFAULT_LEVEL, Practice
 from bot.referee.proof import Proof
 from bot.referee.replays import MAX_GIF_BYTES
 from bot.referee.replies import (
     Actor,
-    ButtonKind,
     Notice,
     Reply,
     Where,
-    parse_button,
-    parse_custom_id,
 )
 from bot.referee.server import ServerSettings
 from bot.referee.upkeep import Upkeep
@@ -122,6 +119,9 @@ class Referee:
         self.server = ServerSettings(self.ctx)
         self.practice_games = Practice(self.ctx, self.challenges, self.play, self.endings)
         self.upkeep = Upkeep(self.ctx, self.practice_games)
+        self.buttons = Buttons(
+            self.ctx, self.challenges, self.play, self.endings, self.practice_games
+        )
 
     async def close(self) -> None:
         """Release what the referee holds besides the store (the practice opponent's worker
@@ -662,40 +662,12 @@ class Referee:
     async def press(
         self, where: Where, actor: Actor, custom_id: str, *, request_id: str | None = None
     ) -> Reply:
-        """A button click (custom_id from ``ButtonSpec``); stale versions are refused politely.
+        """A button click (custom_id from ``ButtonSpec``): the command it stands for. A click
+        its game has moved past is told what became of what it asked (``bot.referee.buttons``).
 
         A repeated ``request_id`` (the interaction id) gets the first answer again.
         """
-        parsed = parse_custom_id(custom_id)
-        if parsed is None:
-            raise Refusal("not_my_button")
-        kind, target, version = parsed
-        if kind is ButtonKind.ACCEPT:
-            return await self.accept(where, actor, target)
-        if kind is ButtonKind.DECLINE:
-            return await self.decline(where, actor, target)
-        if kind is ButtonKind.REMATCH:
-            return await self.rematch(where, actor, target)
-        g = await self.store.game(target)
-        if g is None or g.status != "active" or g.channel_id != where.channel_id:
-            raise Refusal("button_game_gone")
-        if g.version != version:
-            raise Refusal("moved_on", game_id=g.id, version=g.version)
-        if kind is ButtonKind.DROP_CONFIRM:
-            line = DROP_ARG.fullmatch(parse_button(custom_id)[3])  # type: ignore[index]
-            if line is None:
-                raise Refusal("not_my_button")
-            drop = f"drop {line[1]} {line[2]} {CONFIRM_WORD}"
-            return await self.act(where, actor, drop, version=version)
-        if kind is ButtonKind.DROP_CANCEL:
-            text = texts.notice_text("drop_cancelled", {})
-            return Reply(
-                text=text, notice="drop_cancelled", ephemeral=True, game_id=g.id, version=g.version
-            )
-        accept = kind in (ButtonKind.DRAW_ACCEPT, ButtonKind.TAKEBACK_ACCEPT)
-        if kind in (ButtonKind.DRAW_ACCEPT, ButtonKind.DRAW_DECLINE):
-            return await self.answer_draw(where, actor, accept, version=version)
-        return await self.answer_takeback(where, actor, accept, version=version)
+        return await self.buttons.press(where, actor, custom_id)
 
     @command()
     async def handle(

@@ -369,8 +369,11 @@ class Play:
                     "danger",
                     arg=arg,
                     typed=typed,
+                    seq=g.seq,  # a click after the drop was made is told so
                 ),
-                ButtonSpec("Cancel", ButtonKind.DROP_CANCEL, g.id, g.version, "secondary"),
+                ButtonSpec(
+                    "Cancel", ButtonKind.DROP_CANCEL, g.id, g.version, "secondary", arg, seq=g.seq
+                ),
             ],
         )
 

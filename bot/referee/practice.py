@@ -206,18 +206,27 @@ class Practice:
             raise Refusal("no_finished_game")
         seat = g.seat_of(actor.id)
         rematch_refused(g, stranger=seat is None or seat == g.bot_seat)
-        return await self.start(
-            where,
-            actor,
-            g.game,
-            bot=bot_actor(g),
-            level=g.practice,
-            variant=g.variant,
-            options=json.loads(g.options),
-            clock=g.clock,
-            starter="me" if seat == 1 else "them",  # the second player starts the rematch
-            rematch_of=g.id,
-        )
+        begun = await self.challenges.rematch_begun(where, g)
+        if begun is not None:  # a click before this one started it
+            raise begun
+        try:
+            return await self.start(
+                where,
+                actor,
+                g.game,
+                bot=bot_actor(g),
+                level=g.practice,
+                variant=g.variant,
+                options=json.loads(g.options),
+                clock=g.clock,
+                starter="me" if seat == 1 else "them",  # the second player starts the rematch
+                rematch_of=g.id,
+            )
+        except Refusal:  # a click racing this one started it first: say so, not "busy"
+            begun = await self.challenges.rematch_begun(where, g)
+            if begun is not None:
+                raise begun from None
+            raise
 
     # --- the bot's answers ----------------------------------------------------------------
 

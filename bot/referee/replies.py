@@ -67,8 +67,10 @@ class ButtonSpec:
 
     ``style`` is one of "primary", "secondary", "success", "danger". ``arg``: a short word the
     click needs besides the ids (``ARG`` letters and digits, e.g. the line "row4" of a drop to
-    confirm). ``typed``: the same answer as a console line ("drop row 4 confirm"), when the
-    kind alone does not say it.
+    confirm). ``seq``: with an ``arg``, the game's move count when the question was asked (a
+    drop to confirm would be move ``seq`` + 1), so that a click after the drop was made is told
+    so rather than to try again. ``typed``: the same answer as a console line ("drop row 4
+    confirm"), when the kind alone does not say it.
     """
 
     label: str
@@ -78,32 +80,47 @@ class ButtonSpec:
     style: str = "secondary"
     arg: str = ""
     typed: str = ""
+    seq: int | None = None
 
     @property
     def custom_id(self) -> str:
-        """``ref:<kind>:<target id>:<version>[:<arg>]``, at most 100 characters as Discord
-        requires."""
-        base = f"{CUSTOM_ID_PREFIX}:{self.kind.value}:{self.target_id}:{self.version}"
-        return f"{base}:{self.arg}" if self.arg else base
+        """``ref:<kind>:<target id>:<version>[:<arg>[:<seq>]]``, at most 100 characters as
+        Discord requires."""
+        parts = [CUSTOM_ID_PREFIX, self.kind.value, str(self.target_id), str(self.version)]
+        if self.arg:
+            parts.append(self.arg)
+            if self.seq is not None:
+                parts.append(str(self.seq))
+        return ":".join(parts)
 
 
 ARG = re.compile(r"[a-z0-9]{1,12}")
+SEQ = re.compile(r"[0-9]{1,10}")
 
 
-def parse_custom_id(custom_id: str) -> tuple[ButtonKind, int, int] | None:
-    """(kind, target id, version) from a custom_id made by ``ButtonSpec``; None if not ours."""
-    parsed = parse_button(custom_id)
-    return None if parsed is None else parsed[:3]
+@dataclass(frozen=True, slots=True)
+class Pressed:
+    """What a click's custom_id says (``ButtonSpec.custom_id`` read back): the kind, the
+    target's id, the version the button was made at, its ``arg`` ("" if none) and ``seq``
+    (None if none)."""
+
+    kind: ButtonKind
+    target_id: int
+    version: int
+    arg: str = ""
+    seq: int | None = None
 
 
-def parse_button(custom_id: str) -> tuple[ButtonKind, int, int, str] | None:
-    """(kind, target id, version, arg) from a custom_id made by ``ButtonSpec``; None if not
-    ours (arg is "" when the button carries none)."""
+def parse_button(custom_id: str) -> Pressed | None:
+    """The click a custom_id made by ``ButtonSpec`` stands for; None if not ours (a button
+    from before ``seq`` existed has none)."""
     parts = custom_id.split(":")
-    if len(parts) not in (4, 5) or parts[0] != CUSTOM_ID_PREFIX:
+    if len(parts) not in (4, 5, 6) or parts[0] != CUSTOM_ID_PREFIX:
         return None
-    arg = parts[4] if len(parts) == 5 else ""
-    if len(parts) == 5 and not ARG.fullmatch(arg):
+    arg = parts[4] if len(parts) >= 5 else ""
+    if len(parts) >= 5 and not ARG.fullmatch(arg):
+        return None
+    if len(parts) == 6 and not SEQ.fullmatch(parts[5]):
         return None
     try:
         kind, target, version = ButtonKind(parts[1]), int(parts[2]), int(parts[3])
@@ -111,7 +128,7 @@ def parse_button(custom_id: str) -> tuple[ButtonKind, int, int, str] | None:
         return None
     if not (0 <= target <= MAX_ID and 0 <= version <= MAX_ID):
         return None  # a forged id SQLite cannot even look up
-    return kind, target, version, arg
+    return Pressed(kind, target, version, arg, int(parts[5]) if len(parts) == 6 else None)
 
 
 class ReplyKind(StrEnum):

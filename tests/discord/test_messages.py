@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import engine
@@ -135,7 +137,8 @@ async def test_a_hopeless_drop_is_confirmed_with_a_button_before_the_die_rolls(
     (question,) = dropped.messages
     assert "can only lose your turn" in question.text and not question.files
     confirm, cancel = question.custom_ids
-    assert confirm.startswith("ref:drop-confirm:") and confirm.endswith(":row1")
+    # the game, its version, the line, and the move count the drop would follow
+    assert re.fullmatch(r"ref:drop-confirm:1:[0-9]+:row1:[0-9]+", confirm), confirm
     other = PLAYERS[1 - PLAYERS.index(mover)]
     assert (await harness.click(other, question.message, confirm)).all_ephemeral  # not theirs
     cancelled = await harness.click(mover, question.message, cancel)
