@@ -33,8 +33,18 @@ CONSOLE_LINES = {
     "history.head_more": "console.history_head_more",
     "board.draw_waiting": "console.draw_waiting",
     "board.takeback_waiting": "console.takeback_waiting",
+    "busy.your_game_unmoved": "console.busy_your_game_unmoved",
+    "busy.challenge_to_you": "console.busy_challenge_to_you",
+    "busy.your_challenge": "console.busy_your_challenge",
 }
-"""Sentences the console says in its own words: how to type what Discord asks by an option."""
+"""Sentences the console says in its own words: how to type what Discord asks by an option,
+a slash command or a button (also inside another sentence: a busy channel's reason)."""
+
+
+def console_words(said: Msg) -> Msg:
+    """``said`` with the console's own sentences (``CONSOLE_LINES``), its parameters too."""
+    params = {k: console_words(v) if isinstance(v, Msg) else v for k, v in said.params.items()}
+    return Msg(CONSOLE_LINES.get(said.key, said.key), params)
 
 
 def reply_lines(reply: Reply, lang: str = "en", *, board: bool = True) -> list[str]:
@@ -42,9 +52,9 @@ def reply_lines(reply: Reply, lang: str = "en", *, board: bool = True) -> list[s
     (in ``lang``), the chain head, the board (unless ``board`` is false)."""
     own = CONSOLE_REFUSALS.get(reply.reason or "")
     if own:
-        text = say(Msg(own, reply.params), lang)
+        text = say(console_words(Msg(own, reply.params)), lang)
     elif not reply.reason and any(m.key in CONSOLE_LINES for m in reply.lines):
-        text = say_all([Msg(CONSOLE_LINES.get(m.key, m.key), m.params) for m in reply.lines], lang)
+        text = say_all([console_words(m) for m in reply.lines], lang)
     else:
         text = reply_words(reply, lang)
     # a fallen flag is news, not a refusal; nor is a question with answers (a hopeless drop)

@@ -91,7 +91,7 @@ async def test_a_busy_channel_refuses_a_second_challenge(harness: Harness) -> No
     assert await refused(harness, CAROL, "challenge", game="morris", opponent=ALICE) == BUSY
     own = await refused(harness, ALICE, "challenge", game="morris", opponent=CAROL)
     unmoved = "this channel is busy: your game here is still being played, and you have not moved"
-    assert own.startswith(f"{unmoved} yet: `abort` ends it with no result"), own
+    assert own.startswith(f"{unmoved} yet: `/abort` ends it with no result"), own
 
 
 async def test_a_waiting_challenge_tells_its_challenger_how_to_withdraw_it(
@@ -100,9 +100,16 @@ async def test_a_waiting_challenge_tells_its_challenger_how_to_withdraw_it(
     posted = await harness.slash(ALICE, "challenge", game="morris", opponent=BOB)
     assert not posted.first.ephemeral, posted.text
     again = await refused(harness, ALICE, "challenge", game="abalone", opponent=CAROL)
-    assert "your challenge is waiting here for its answer: `decline` withdraws it" in again
+    # Discord's words: a slash command that exists, or the challenge's own button (the
+    # console's `decline` is no slash command here)
+    assert "your challenge is waiting here for its answer: press Decline on it to withdraw" in again
     other = await refused(harness, CAROL, "challenge", game="abalone", opponent=BOB)
     assert "Alice's challenge is waiting here for its answer" in other
+    to_bob = await refused(harness, BOB, "practice", game="abalone")
+    said = "Alice's challenge to you is waiting here: `/accept` it, or press Decline on it"
+    assert said in to_bob, to_bob
+    hu = await refused(harness, BOB, "practice", game="abalone", locale="hu")
+    assert "`/accept` paranccsal" in hu and "„Elutasítás”" in hu, hu
 
 
 async def test_unreadable_options_are_refused_before_the_referee(harness: Harness) -> None:
