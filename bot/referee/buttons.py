@@ -11,6 +11,8 @@ knows of the game now, never by the words of another answer:
   roll (``drop_announced``);
 - the game is over: a draw it accepted was agreed (``draw_agreed``), else how it ended
   (``button_game_over``);
+- an offer's button when no such question waits for the clicker any more: it was answered or
+  lapsed (``no_draw_offer``, ``no_takeback_request``);
 - else the game moved on in some other way (``moved_on``: look at the board and try again).
 
 A challenge's buttons say "already answered" themselves (``Challenges``); a rematch's say when
@@ -110,6 +112,9 @@ class Buttons:
             if ended is None:
                 return Refusal("button_game_gone")
             return Refusal("button_game_over", {"outcome": ended}, game_id=g.id)
+        answered = _answered_offer(g, actor, pressed)
+        if answered is not None:
+            return Refusal(answered, game_id=g.id, version=g.version)
         return Refusal("moved_on", game_id=g.id, version=g.version)
 
     async def _announced(self, g: GameRow, actor: Actor, pressed: Pressed) -> Refusal | None:
@@ -129,3 +134,24 @@ class Buttons:
         if not made:
             return None
         return Refusal("drop_announced", {"line": line_msg(notation)}, game_id=g.id)
+
+
+DRAW_KINDS = (ButtonKind.DRAW_ACCEPT, ButtonKind.DRAW_DECLINE)
+TAKEBACK_KINDS = (ButtonKind.TAKEBACK_ACCEPT, ButtonKind.TAKEBACK_DECLINE)
+
+
+def _answered_offer(g: GameRow, actor: Actor, pressed: Pressed) -> str | None:
+    """``no_draw_offer`` or ``no_takeback_request`` when an offer's button is clicked on a
+    running game where no such question waits for the clicker any more (it was answered, a
+    double click's twin answered it, or the game went on and it lapsed): there is nothing to
+    try again. None for other buttons, or while the question still waits."""
+    seat = g.seat_of(actor.id)
+    if pressed.kind in DRAW_KINDS:
+        waiting = g.draw_offer
+        code = "no_draw_offer"
+    elif pressed.kind in TAKEBACK_KINDS:
+        waiting = g.takeback_offer
+        code = "no_takeback_request"
+    else:
+        return None
+    return code if waiting is None or waiting == seat else None

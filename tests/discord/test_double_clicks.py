@@ -120,6 +120,27 @@ async def test_a_double_click_on_accept_draw_says_the_draw_was_agreed(harness: H
     assert_refused(declined, "that game has ended: a draw (agreed by both players)")
 
 
+@pytest.mark.parametrize(("offer", "kind", "says"), [
+    ("draw offer", "draw-decline", "there is no draw offer for you to answer"),
+    ("takeback request", "takeback-accept", "there is no takeback request for you to answer"),
+    ("takeback request", "takeback-decline", "there is no takeback request for you to answer"),
+])  # fmt: skip
+async def test_a_double_click_on_an_offers_button_says_nothing_waits(
+    harness: Harness, offer: str, kind: str, says: str
+) -> None:
+    """The game goes on after a declined draw or a takeback answered, so the second click
+    was told the game "moved on: try again"; now it hears that no question waits for it."""
+    h = harness
+    await start_game(h, ALICE, BOB, "morris")
+    await h.slash(ALICE, "place", point="d7")
+    asked = message_with_buttons(await h.slash(ALICE, offer))
+    old, clicked = stale(asked), button(asked, kind)
+    landed, refused = await race(h, BOB, BOB, old, clicked)
+    assert not landed.all_ephemeral, landed.text
+    assert_refused(refused, says)
+    assert_refused(await h.click(BOB, old, clicked), says)  # a late click, the same
+
+
 async def hopeless_drop(h: Harness) -> tuple[Person, Call]:
     """Both players drop into row 1 until it is full; (the mover, the question to confirm)."""
     for turn in range(60):
