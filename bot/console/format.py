@@ -22,6 +22,7 @@ def head_line(reply: Reply, lang: str = "en") -> str | None:
 
 
 CONSOLE_REFUSALS = {
+    "accept_own_challenge": "console.accept_own_challenge",
     "channel_busy": "console.channel_busy",
     "no_game": "console.no_game",
     "rematch_not_player": "console.rematch_not_player",

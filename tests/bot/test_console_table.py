@@ -130,9 +130,12 @@ async def test_an_open_challenge_asks_anyone_to_accept_and_its_challenger_to_wit
 ) -> None:
     """Anyone accepts an open challenge, only its challenger declines it: the hint said
     "`name: decline`" to everyone, and a stranger's decline was then refused."""
-    text = await table(tmp_path / "o.db", "carol: challenge anyone morris\ndave: accept\n")
+    script = "carol: challenge anyone morris\ncarol: accept\ndave: accept\n"
+    text = await table(tmp_path / "o.db", script)
     hint = "(to accept, type `name: accept`; the challenger withdraws it with `carol: decline`)"
     assert hint in text and "or `name: decline`" not in text, text
+    own = text.split("> carol: accept\n")[1].split("\n")[0]  # the console's own command
+    assert own.endswith("you cannot accept your own challenge (`decline` withdraws it)"), own
     assert "Nine Men's Morris (standard): " in text.split("> dave: accept")[1]
 
 

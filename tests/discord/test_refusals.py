@@ -105,6 +105,8 @@ async def test_a_waiting_challenge_tells_its_challenger_how_to_withdraw_it(
     assert "your challenge is waiting here for its answer: press Decline on it to withdraw" in again
     other = await refused(harness, CAROL, "challenge", game="abalone", opponent=BOB)
     assert "Alice's challenge is waiting here for its answer" in other
+    own = await refused(harness, ALICE, "accept")
+    assert own == "you cannot accept your own challenge: press Decline on it to withdraw it", own
     to_bob = await refused(harness, BOB, "practice", game="abalone")
     said = "Alice's challenge to you is waiting here: `/accept` it, or press Decline on it"
     assert said in to_bob, to_bob
