@@ -1,8 +1,14 @@
 """A practice opponent for all three games, at levels 1 to 5 (pure: no I/O, no asyncio).
 
+>>> import engine
 >>> from engine.ai import choose
->>> action = choose("morris", "standard board=........................ hand=9,9 turn=w ply=0 "
-...                 "quiet=0", level=1, seed=7)
+>>> morris = engine.get_game("morris")
+>>> state = morris.new("standard")
+>>> action = choose("morris", state, level_number=1, seed=7)
+>>> morris.is_legal(state, action)
+True
+>>> choose("morris", morris.to_text(state), level_number=1, seed=7) == action
+True
 
 ``choose`` takes the position as a state or as its text (``to_text``; both pickle, so a worker
 process can receive either; text drops the repetition history) and returns a legal action.

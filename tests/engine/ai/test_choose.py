@@ -3,6 +3,7 @@ reproducible from its seed, and the same from a state as from its text."""
 
 from __future__ import annotations
 
+import doctest
 import pickle
 import random
 from dataclasses import replace
@@ -12,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
+import engine.ai
 from engine.ai import Level, analyse, choose, evaluator, level
 from engine.ai.search import Budget, Search
 from engine.atmalof import Drop
@@ -152,3 +154,11 @@ def test_atmalof_level_5_sees_a_turn_deeper_than_level_4_within_its_node_budget(
     assert five.width and deep.depth == 3 and deep.nodes <= five.nodes
     assert game.is_legal(state, deep.action)
     assert analyse("atmalof", state, four, seed=1).depth == 2
+
+
+def test_the_modules_example_runs() -> None:
+    # The module docstring is the example docs/practice.md points to: it once called
+    # choose(..., level=1), a parameter that does not exist, and nothing ran it.
+    results = doctest.testmod(engine.ai, optionflags=doctest.ELLIPSIS)
+    assert results.attempted >= 5
+    assert results.failed == 0
