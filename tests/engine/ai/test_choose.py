@@ -187,16 +187,19 @@ def test_the_time_bound_counts_the_processs_cpu_seconds_not_the_wall_clock() -> 
 
 def test_atmalof_level_5_sees_a_turn_deeper_than_level_4_within_its_node_budget() -> None:
     # A full-width third ply costs about fifty times the second; the beam (the opponent's
-    # few best replies by one ply) lets level 5 finish it within its nodes. The time bound is
-    # lifted so that a busy machine cannot cut the search: the nodes alone decide here.
+    # few best replies by one ply) lets level 5 finish it within its nodes, where the same
+    # budget at full width does not (so the beam, not a lucky position, decides). The time
+    # bound is lifted so that a busy machine cannot cut the search: the nodes alone decide.
     game = engine.get_game("atmalof")
-    state = playout(game, game.new(), random.Random(21), 18, favouring(Drop, 0.7))
+    state = playout(game, game.new(), random.Random(4), 14, favouring(Drop, 0.7))
     assert game.result(state) is None
     five = replace(level(5, "atmalof"), seconds=600.0)
     four = replace(level(4, "atmalof"), seconds=600.0)
     deep = analyse("atmalof", state, five, seed=1)
-    assert five.width and deep.depth == 3 and deep.nodes <= five.nodes
+    assert five.width and deep.depth == 3 and deep.nodes < five.nodes
     assert game.is_legal(state, deep.action)
+    full = analyse("atmalof", state, replace(five, width=0), seed=1)
+    assert full.depth == 2 and full.nodes == five.nodes  # the whole budget, a ply short
     assert analyse("atmalof", state, four, seed=1).depth == 2
 
 
