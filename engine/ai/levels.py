@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from engine.ai.search import Budget
 from engine.core import OptionError
 
 LEVELS = range(1, 6)
@@ -28,6 +29,10 @@ class Level:
     noise: float
     blunder: float
     width: int = 0  # forward pruning below the root (search.Budget.width); 0: full width
+
+    def budget(self) -> Budget:
+        """What one search at this level may spend (its randomness is ``analyse``'s part)."""
+        return Budget(self.nodes, self.depth, self.seconds, self.width)
 
 
 _TABLE: dict[int, Level] = {
