@@ -10,6 +10,7 @@ import multiprocessing
 import os
 import random
 import threading
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -428,3 +429,42 @@ async def test_a_takeback_or_draw_asked_while_the_bot_thinks_is_answered_before_
     else:  # declined first, then the bot's move
         assert [a.notice for a in answers[1:]] == ["draw_declined", None]
         assert g.seq == 2 and len(bot_moves(answers[2:], 1)) == 1
+
+
+@dataclass
+class Searched:
+    """One search the referee asked its thinker for, and the turn it found."""
+
+    game: str
+    state: Any
+    level: int
+    seed: int
+    nodes: int | None
+    turn: list[Any]
+
+
+def spy_on_searches(referee: Referee) -> list[Searched]:
+    """Every search of the referee's practice bot from now on, in order: the real
+    ``Thinker.turn`` still runs each one, in its worker process."""
+    thinker = referee.practice_games.thinker
+    real = thinker.turn
+    searches: list[Searched] = []
+
+    async def turn(game: str, state: Any, level: int, seed: int, nodes: int | None) -> list[Any]:
+        found = await real(game, state, level, seed, nodes)
+        searches.append(Searched(game, state, level, seed, nodes, found))
+        return found
+
+    thinker.turn = turn  # type: ignore[method-assign]
+    return searches
+
+
+@pytest.mark.parametrize("level", [2, 5])
+async def test_the_bot_searches_at_the_level_its_player_chose(referee: Referee, level: int) -> None:
+    searches = spy_on_searches(referee)
+    await start(referee, level=level)
+    placed = await referee.act(HERE, ALICE, "place d7")
+    (moved,) = bot_moves(await shown(referee, HERE, placed), 1)
+    (search,) = searches
+    assert (search.game, search.level, search.nodes) == ("morris", level, NODES)
+    assert moved.action == engine.get_game("morris").notation(search.state, search.turn[0])
