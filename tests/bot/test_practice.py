@@ -468,3 +468,53 @@ async def test_the_bot_searches_at_the_level_its_player_chose(referee: Referee, 
     (search,) = searches
     assert (search.game, search.level, search.nodes) == ("morris", level, NODES)
     assert moved.action == engine.get_game("morris").notation(search.state, search.turn[0])
+
+
+async def bot_answer(referee: Referee, move: str) -> str:
+    """alice plays ``move``; the bot's answer (its notation)."""
+    placed = await referee.act(HERE, ALICE, move)
+    (moved,) = bot_moves(await shown(referee, HERE, placed), 1)
+    return moved.action
+
+
+async def test_the_bot_answers_the_same_position_alike_after_a_takeback_and_a_restart(
+    store: Store, store_url: str, clock: ManualClock
+) -> None:
+    """The search's seed is the game and its move number, so at level 1 (a random move a third
+    of the time, noise on every score) the bot still answers one position one way: after
+    alice takes her move back and plays it again, and in a new process on the same store."""
+    first = Referee(store, clock, render=False, practice_nodes=NODES)
+    searches = spy_on_searches(first)
+    await start(first, level=1)
+    answers = []
+    for _ in range(3):
+        answers.append(await bot_answer(first, "place d7"))
+        await shown(first, HERE, await first.request_takeback(HERE, ALICE))  # the bot allows it
+        g = await first.store.active_game(HERE.channel_id)
+        assert g is not None and g.seq == 0
+    await first.close()
+    await store.close()
+    reopened = await open_store(store_url)
+    try:
+        second = Referee(reopened, clock, render=False, practice_nodes=NODES)
+        searched_again = spy_on_searches(second)
+        answers.append(await bot_answer(second, "place d7"))
+        await second.close()
+    finally:
+        await reopened.close()
+    assert len(set(answers)) == 1, answers
+    searches += searched_again
+    assert len(searches) == 4 and len({s.seed for s in searches}) == 1
+
+
+async def test_each_move_of_the_bot_in_a_game_is_searched_with_its_own_seed(
+    referee: Referee,
+) -> None:
+    """With one seed for a whole game a beginner would play a random move at every turn or at
+    none (its chance is drawn from the seed), with the same noise at every move."""
+    searches = spy_on_searches(referee)
+    await start(referee, "abalone", level=1)  # every move passes the turn (no mills)
+    for _ in range(4):
+        moves = await referee.legal_moves(HERE, ALICE)
+        await bot_answer(referee, moves[0])
+    assert len(searches) == 4 and len({s.seed for s in searches}) == 4
