@@ -66,17 +66,24 @@ class Thinker:
         """The bot's turn in ``state``: its action, and the removal a mill owes (engine.ai's
         ``choose_turn``, in the worker)."""
         work = functools.partial(engine.ai.choose_turn, game, state, level, seed, nodes=nodes)
+        pool = self._executor()
         try:
             # submitted from a thread: the first submit starts the worker process (about
             # 80 ms, measured by bench/practice_referee.py), which must not stall the loop
-            future = await asyncio.to_thread(self._executor().submit, work)
+            future = await asyncio.to_thread(pool.submit, work)
             return await asyncio.wait_for(asyncio.wrap_future(future), THINK_TIMEOUT)
         except BrokenProcessPool:
-            self.close()  # the worker died: the next search starts a new one
+            self._discard(pool)  # its worker died: the next search starts a new one
             raise
+
+    def _discard(self, pool: Executor) -> None:
+        """Shut ``pool`` down, and forget it if it is still the one searches use: a search that
+        finds its pool broken must not shut down a new one another search made meanwhile."""
+        pool.shutdown(wait=False, cancel_futures=True)
+        if self._pool is pool:
+            self._pool = None
 
     def close(self) -> None:
         """Shut the workers down (a search in flight is abandoned); the next search makes them."""
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+            self._discard(self._pool)

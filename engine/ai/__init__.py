@@ -1,8 +1,14 @@
 """A practice opponent for all three games, at levels 1 to 5 (pure: no I/O, no asyncio).
 
+>>> import engine
 >>> from engine.ai import choose
->>> action = choose("morris", "standard board=........................ hand=9,9 turn=w ply=0 "
-...                 "quiet=0", level=1, seed=7)
+>>> morris = engine.get_game("morris")
+>>> state = morris.new("standard")
+>>> action = choose("morris", state, level_number=1, seed=7)
+>>> morris.is_legal(state, action)
+True
+>>> choose("morris", morris.to_text(state), level_number=1, seed=7) == action
+True
 
 ``choose`` takes the position as a state or as its text (``to_text``; both pickle, so a worker
 process can receive either; text drops the repetition history) and returns a legal action.
@@ -22,7 +28,8 @@ from engine.ai.abalone import AbaloneEvaluator
 from engine.ai.atmalof import AtmalofEvaluator
 from engine.ai.levels import GREEDY, LEVELS, Level, level
 from engine.ai.morris import MorrisEvaluator
-from engine.ai.search import WIN, Budget, Evaluator, Search, SearchResult
+from engine.ai.search import WIN, Evaluator, Search, SearchResult
+from engine.core import Game
 
 _EVALUATORS: dict[str, Evaluator] = {
     "atmalof": AtmalofEvaluator(),
@@ -36,6 +43,17 @@ def evaluator(game_name: str) -> Evaluator:
     return _EVALUATORS[engine.get_game(game_name).name]
 
 
+def _state(game: Game[Any, Any], position: Any) -> Any:
+    """``position`` as a state: a state itself, or its text (``to_text``)."""
+    return game.from_text(position) if isinstance(position, str) else position
+
+
+def _spec(game: Game[Any, Any], level_number: int, nodes: int | None) -> Level:
+    """Level ``level_number``'s budget for ``game``, with ``nodes`` in place of its own if given."""
+    spec = level(level_number, game.name)
+    return spec if nodes is None else replace(spec, nodes=nodes)
+
+
 def analyse(
     game_name: str,
     position: Any,
@@ -44,15 +62,16 @@ def analyse(
 ) -> SearchResult:
     """Search ``position`` with the budget and randomness of ``spec``; see ``choose``."""
     game = engine.get_game(game_name)
-    state = game.from_text(position) if isinstance(position, str) else position
+    state = _state(game, position)
     rng = random.Random(seed)
     if spec.blunder and rng.random() < spec.blunder:
         actions = game.legal(state)
         if not actions:
             raise ValueError("the game is over: there is no action to choose")
         return SearchResult(rng.choice(actions), 0.0, 0, 0)
-    budget = Budget(spec.nodes, spec.depth, spec.seconds, spec.width)
-    search = Search(game, evaluator(game.name), budget, noise=spec.noise, seed=rng.getrandbits(32))
+    search = Search(
+        game, evaluator(game.name), spec.budget(), noise=spec.noise, seed=rng.getrandbits(32)
+    )
     return search.run(state)
 
 
@@ -66,12 +85,11 @@ def standing(game_name: str, position: Any, seat: int) -> float:
     offers by it accepted every offer made on the person's turn.
     """
     game = engine.get_game(game_name)
-    state = game.from_text(position) if isinstance(position, str) else position
+    state = _state(game, position)
     outcome = game.result(state)
     if outcome is not None:
         return 0.0 if outcome.winner is None else WIN if outcome.winner == seat else -WIN
-    budget = Budget(GREEDY.nodes, GREEDY.depth, GREEDY.seconds)
-    value = Search(game, evaluator(game.name), budget).run(state, valued=True).value
+    value = Search(game, evaluator(game.name), GREEDY.budget()).run(state, valued=True).value
     return value if state.to_move == seat else -value
 
 
@@ -89,9 +107,7 @@ def choose(
     Raises OptionError for a bad level or game, ParseError for bad position text, and
     ValueError when the game is already over.
     """
-    spec = level(level_number, engine.get_game(game_name).name)
-    if nodes is not None:
-        spec = replace(spec, nodes=nodes)
+    spec = _spec(engine.get_game(game_name), level_number, nodes)
     return analyse(game_name, position, spec, seed).action
 
 
@@ -109,10 +125,8 @@ def choose_turn(
     below the mill; a search that never looked there (one legal action, a beginner's random
     move) searches the removal on its own."""
     game = engine.get_game(game_name)
-    spec = level(level_number, game.name)
-    if nodes is not None:
-        spec = replace(spec, nodes=nodes)
-    state = game.from_text(position) if isinstance(position, str) else position
+    spec = _spec(game, level_number, nodes)
+    state = _state(game, position)
     found = analyse(game_name, state, spec, seed)
     turn = [found.action]
     if game.die_faces(state, found.action):  # a drop: its die is rolled after it is shown

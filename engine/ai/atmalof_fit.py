@@ -24,7 +24,7 @@ from collections.abc import Sequence
 import engine
 from engine.ai.atmalof import WEIGHTS, AtmalofEvaluator, Features, Weights, features
 from engine.ai.levels import GREEDY
-from engine.ai.search import Budget, Search
+from engine.ai.search import Search
 
 Row = tuple[Features, float]
 """A position's features from its side to move's view, and that side's result (1, 0.5, 0)."""
@@ -40,7 +40,7 @@ def selfplay(
     (the evaluation scores them as won without the model)."""
     game = engine.get_game("atmalof")
     ev = AtmalofEvaluator(weights)
-    budget = Budget(GREEDY.nodes, GREEDY.depth, GREEDY.seconds)
+    budget = GREEDY.budget()
     played = []
     for g in range(seed, seed + games):
         rng, dice = random.Random(g), random.Random(g * 7 + 1)

@@ -1,7 +1,8 @@
 """The five practice levels: a search budget each, and some randomness at the bottom.
 
-A level is a node budget (what makes a search deterministic), a depth cap, a wall-clock bound
-(only a safety net: level 5 stays under two seconds of one core), and two kinds of randomness
+A level is a node budget (what makes a search deterministic), a depth cap, a bound in CPU
+seconds of the searching process (``time.process_time``; only a safety net: level 5 stays under
+two seconds of one core, however busy the machine), and two kinds of randomness
 that let a beginner win: noise added to every static score (a fraction of a man or a marble),
 and a chance of playing a uniformly random legal move instead of searching. A width (Atmalof's
 level 5) prunes the actions searched below the root to the best few by one ply, so that its
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from engine.ai.search import Budget
 from engine.core import OptionError
 
 LEVELS = range(1, 6)
@@ -27,6 +29,10 @@ class Level:
     noise: float
     blunder: float
     width: int = 0  # forward pruning below the root (search.Budget.width); 0: full width
+
+    def budget(self) -> Budget:
+        """What one search at this level may spend (its randomness is ``analyse``'s part)."""
+        return Budget(self.nodes, self.depth, self.seconds, self.width)
 
 
 _TABLE: dict[int, Level] = {

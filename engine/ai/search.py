@@ -76,7 +76,8 @@ def each_face(action: Any, faces: int) -> tuple[tuple[Hashable, int, int], ...]:
 
 @dataclass(frozen=True, slots=True)
 class Budget:
-    """How much one search may spend: nodes (deterministic), depth, and seconds (a safety bound)."""
+    """How much one search may spend: nodes (deterministic), depth, and seconds of the process's
+    CPU time (a safety bound; ``Search``'s ``clock``)."""
 
     nodes: int
     depth: int

@@ -10,6 +10,7 @@ import multiprocessing
 import os
 import random
 import threading
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -22,10 +23,11 @@ from bot.ladder_store import ladders, rating_change, season_of
 from bot.referee import Referee
 from bot.referee.names import CONSOLE_BOT
 from bot.referee.practice import DRAW_FROM_PLY
-from bot.referee.replies import Actor, Moved, Reply, ReplyKind, Result, Where
+from bot.referee.replies import Actor, LostTurn, Moved, Reply, ReplyKind, Result, Where
 from bot.referee.thinker import Thinker
 from bot.store import Store, open_store
-from tests.bot.conftest import ALICE, CAROL, HERE
+from engine.atmalof import Drop, Move
+from tests.bot.conftest import ALICE, CAROL, HERE, play
 
 NODES = 40  # the bot's node budget per move in these tests: fast, and still a search
 SMALL_ATMALOF = {"rows": 4, "cols": 4, "beyond_rows": 0, "beyond_cols": 0, "pieces": 5, "line": 3}
@@ -428,3 +430,184 @@ async def test_a_takeback_or_draw_asked_while_the_bot_thinks_is_answered_before_
     else:  # declined first, then the bot's move
         assert [a.notice for a in answers[1:]] == ["draw_declined", None]
         assert g.seq == 2 and len(bot_moves(answers[2:], 1)) == 1
+
+
+@dataclass
+class Searched:
+    """One search the referee asked its thinker for, and the turn it found."""
+
+    game: str
+    state: Any
+    level: int
+    seed: int
+    nodes: int | None
+    turn: list[Any]
+
+
+def spy_on_searches(referee: Referee) -> list[Searched]:
+    """Every search of the referee's practice bot from now on, in order: the real
+    ``Thinker.turn`` still runs each one, in its worker process."""
+    thinker = referee.practice_games.thinker
+    real = thinker.turn
+    searches: list[Searched] = []
+
+    async def turn(game: str, state: Any, level: int, seed: int, nodes: int | None) -> list[Any]:
+        found = await real(game, state, level, seed, nodes)
+        searches.append(Searched(game, state, level, seed, nodes, found))
+        return found
+
+    thinker.turn = turn  # type: ignore[method-assign]
+    return searches
+
+
+@pytest.mark.parametrize("level", [2, 5])
+async def test_the_bot_searches_at_the_level_its_player_chose(referee: Referee, level: int) -> None:
+    searches = spy_on_searches(referee)
+    await start(referee, level=level)
+    placed = await referee.act(HERE, ALICE, "place d7")
+    (moved,) = bot_moves(await shown(referee, HERE, placed), 1)
+    (search,) = searches
+    assert (search.game, search.level, search.nodes) == ("morris", level, NODES)
+    assert moved.action == engine.get_game("morris").notation(search.state, search.turn[0])
+
+
+async def bot_answer(referee: Referee, move: str) -> str:
+    """alice plays ``move``; the bot's answer (its notation)."""
+    placed = await referee.act(HERE, ALICE, move)
+    (moved,) = bot_moves(await shown(referee, HERE, placed), 1)
+    return moved.action
+
+
+async def test_the_bot_answers_the_same_position_alike_after_a_takeback_and_a_restart(
+    store: Store, store_url: str, clock: ManualClock
+) -> None:
+    """The search's seed is the game and its move number, so at level 1 (a random move a third
+    of the time, noise on every score) the bot still answers one position one way: after
+    alice takes her move back and plays it again, and in a new process on the same store."""
+    first = Referee(store, clock, render=False, practice_nodes=NODES)
+    searches = spy_on_searches(first)
+    await start(first, level=1)
+    answers = []
+    for _ in range(3):
+        answers.append(await bot_answer(first, "place d7"))
+        await shown(first, HERE, await first.request_takeback(HERE, ALICE))  # the bot allows it
+        g = await first.store.active_game(HERE.channel_id)
+        assert g is not None and g.seq == 0
+    await first.close()
+    await store.close()
+    reopened = await open_store(store_url)
+    try:
+        second = Referee(reopened, clock, render=False, practice_nodes=NODES)
+        searched_again = spy_on_searches(second)
+        answers.append(await bot_answer(second, "place d7"))
+        await second.close()
+    finally:
+        await reopened.close()
+    assert len(set(answers)) == 1, answers
+    searches += searched_again
+    assert len(searches) == 4 and len({s.seed for s in searches}) == 1
+
+
+async def test_each_move_of_the_bot_in_a_game_is_searched_with_its_own_seed(
+    referee: Referee,
+) -> None:
+    """With one seed for a whole game a beginner would play a random move at every turn or at
+    none (its chance is drawn from the seed), with the same noise at every move."""
+    searches = spy_on_searches(referee)
+    await start(referee, "abalone", level=1)  # every move passes the turn (no mills)
+    for _ in range(4):
+        moves = await referee.legal_moves(HERE, ALICE)
+        await bot_answer(referee, moves[0])
+    assert len(searches) == 4 and len({s.seed for s in searches}) == 4
+
+
+WALLED = {
+    "rows": 3,
+    "cols": 4,
+    "beyond_rows": 1,
+    "beyond_cols": 2,
+    "pieces": 6,
+    "line": 4,
+    "tiebreak": "both",
+}
+"""An Atmalof board whose die reaches rows 1-2 and columns 1-2 only (10 of its 12 squares), with
+lines of 4 (rows only) and the tie-break "both" (a side with no piece in hand plays on while it
+can move)."""
+WALLED_IN = ("BBAA", "BAAA", "BA..")
+"""The position where the bot (B) can only drop into a full line: every square a die reaches
+is taken and its pieces are walled in; alice (A) has placed all six and no line stands."""
+
+
+def walled_in(bot_seat: int) -> dict[tuple[int, int], int | None]:
+    """``WALLED_IN`` as square -> side (None: empty)."""
+    side = {"A": 1 - bot_seat, "B": bot_seat, ".": None}
+    return {
+        (r, c): side[mark] for r, row in enumerate(WALLED_IN, 1) for c, mark in enumerate(row, 1)
+    }
+
+
+def towards(state: Any, target: dict[tuple[int, int], int | None], bot_seat: int) -> Any:
+    """An action of the side to move that brings ``state`` nearer ``target`` whatever the die
+    rolls: a piece on a square not its own steps to a free one that is; a drop whose free
+    landings are all its own; else a drop into a full line (the turn is lost) or, for the
+    bot, a drop that may land wrong (and is stepped right later). alice keeps her last piece
+    until the bot's are all in place, so that hers is the last to land."""
+    rules = engine.get_game("atmalof")
+    side = state.to_move
+    mine = {square for square, s in target.items() if s == side}
+    legal = rules.legal(state)
+    for action in legal:
+        if isinstance(action, Move) and action.origin not in mine and action.target in mine:
+            return action
+    drops = {a: {x.square for x in rules.landings(state, a) if x.free} for a in legal}
+    safe = [a for a, free in drops.items() if free and free <= mine]
+    futile = [a for a, free in drops.items() if isinstance(a, Drop) and not free]
+    risky = [a for a, free in drops.items() if free & mine]
+    if side == bot_seat:
+        ranked = [safe, risky, futile]
+    else:
+        bot_done = all(state.at(sq) == bot_seat for sq, s in target.items() if s == bot_seat)
+        ranked = [safe if bot_done or state.in_hand(side) > 1 else [], futile, risky]
+    return next(a for choices in ranked for a in choices)
+
+
+async def test_the_bots_drop_into_a_full_line_is_made_and_the_game_goes_on(
+    referee: Referee,
+) -> None:
+    """A drop into a line whose every square the die reaches is taken is announced only when
+    confirmed (a person is asked first); the bot's confirms itself. Unconfirmed, its only
+    action would be a question nobody answers, and the game would wait for it for ever."""
+    reply = await referee.practice(
+        HERE, ALICE, "atmalof", bot=BOT, variant="custom", options=WALLED, starter="me"
+    )
+    assert reply.ok, reply.text
+    g = await referee.store.active_game(HERE.channel_id)
+    assert g is not None and g.bot_seat == 1
+    rules = engine.get_game("atmalof")
+    target = walled_in(g.bot_seat)
+    last = reply
+    for _ in range(300):  # alice, and the bot's seat in the bot's stead, play to WALLED_IN
+        g = await referee.store.active_game(HERE.channel_id)
+        assert g is not None, "the game ended first"
+        state = await referee.ctx.state(g)
+        done = all(state.at(square) == side for square, side in target.items())
+        if done and state.to_move == g.bot_seat:
+            break
+        actor = BOT if state.to_move == g.bot_seat else ALICE
+        action = towards(state, target, g.bot_seat)
+        last = await play(referee, HERE, actor, rules.notation(state, action))
+        assert last.ok, last.text
+    else:
+        raise AssertionError("the position never came")
+    legal = rules.legal(state)  # the bot's only actions: drops that can only lose the turn
+    assert legal and all(isinstance(a, Drop) for a in legal)
+    assert not any(x.free for a in legal for x in rules.landings(state, a))
+    answers = await shown(referee, HERE, last)  # alice's last drop, then the bot's answer
+    announced, rolled = answers[1:]
+    assert announced.pending_roll and announced.lines[0].key == "move.announces_futile"
+    (moved,) = bot_moves([rolled], g.bot_seat)
+    assert moved.action.startswith("drop") and moved.roll is not None
+    assert LostTurn(g.bot_seat, moved.roll) in rolled.events  # its piece stays in hand
+    after = await referee.store.active_game(HERE.channel_id)
+    assert after is not None and after.seq == g.seq + 1  # the game goes on: alice to move
+    assert rolled.to_move == ALICE.id and await referee.legal_moves(HERE, ALICE)

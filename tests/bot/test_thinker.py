@@ -1,0 +1,65 @@
+"""The practice workers (bot/referee/thinker.py) after a worker dies: the search that finds its
+pool broken fails, a later one starts a new worker, and a new pool another search made
+meanwhile is left alone. Real worker processes, killed by SIGKILL."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from concurrent.futures import Executor
+from concurrent.futures.process import BrokenProcessPool
+
+import pytest
+
+import engine
+from bot.referee.thinker import Thinker
+
+NODES = 40  # a search, and a fast one
+MORRIS = engine.get_game("morris")
+
+
+async def kill_worker(pool: Executor) -> int:
+    """Kill the pool's worker process (SIGKILL, as the kernel's OOM killer does) and wait until
+    the pool knows: its id."""
+    worker = await asyncio.wrap_future(pool.submit(os.getpid))
+    os.kill(worker, signal.SIGKILL)
+    with pytest.raises(BrokenProcessPool):  # raised by submit, or by the task it queued
+        await asyncio.wrap_future(pool.submit(os.getpid))
+    return worker
+
+
+async def test_a_search_after_the_worker_was_killed_runs_in_a_new_one() -> None:
+    thinker = Thinker()
+    state = MORRIS.new()
+    try:
+        first = await thinker.turn("morris", state, 3, seed=1, nodes=NODES)
+        worker = await kill_worker(thinker._executor())
+        with pytest.raises(BrokenProcessPool):  # the search in the dead worker's pool fails
+            await thinker.turn("morris", state, 3, seed=1, nodes=NODES)
+        again = await thinker.turn("morris", state, 3, seed=1, nodes=NODES)
+        assert again == first  # the same search, in a new worker
+        assert await asyncio.wrap_future(thinker._executor().submit(os.getpid)) != worker
+    finally:
+        thinker.close()
+
+
+async def test_a_search_that_finds_its_pool_broken_leaves_a_newer_pool_alone() -> None:
+    """Two searches find the pool broken; the first's failure closed it and a third search made
+    a new pool before the second's failure arrived. The second must not shut that one down:
+    the third search would be abandoned, and the next search would start yet another worker."""
+    thinker = Thinker()
+    state = MORRIS.new()
+    try:
+        await kill_worker(thinker._executor())
+        late = asyncio.ensure_future(thinker.turn("morris", state, 3, seed=1, nodes=NODES))
+        await asyncio.sleep(0)  # its first step: it submits to the broken pool, from a thread
+        thinker.close()  # the first search's failure closed the broken pool, and ...
+        fresh = thinker._executor()  # ... a third search made a new one
+        with pytest.raises(BrokenProcessPool):
+            await late
+        assert thinker._executor() is fresh
+        turn = await thinker.turn("morris", state, 3, seed=1, nodes=NODES)
+        assert turn[0] in MORRIS.legal(state) and thinker._executor() is fresh
+    finally:
+        thinker.close()
