@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import logging
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any
 
 import engine
@@ -40,7 +40,7 @@ from bot.referee.challenges import (
 from bot.referee.context import POSITIONS_KEPT, STARTERS, Context, rematch_refused, where_of
 from bot.referee.endings import Endings
 from bot.referee.play import CONFIRM_WORD, Play
-from bot.referee.replies import Actor, Notice, Preempted, Reply, Where
+from bot.referee.replies import Actor, Preempted, Reply, Where
 from bot.referee.thinker import Thinker
 from bot.referee.wrapper import current_request_id
 from bot.store import ChallengeRow, ChannelBusy, GameRow, NewEvent
@@ -96,7 +96,6 @@ class Practice:
         self.thinking: set[int] = set()  # games whose answer this process is working out
         self.people_only: LRU[int, bool] = LRU(POSITIONS_KEPT)  # games known not to be practice
         self.scan_after = 0  # the sweeper's cursor over the practice games' ids
-        self.swept = False  # the first sweep of a process takes every game waiting for the bot
 
     async def start(
         self,
@@ -355,23 +354,28 @@ class Practice:
 
     # --- the sweeper's part -------------------------------------------------------------------
 
-    async def sweep(self, now: float, mine: Callable[[int | None], bool]) -> list[Notice]:
-        """Moves for practice games that wait for the bot without anyone's command to answer
-        (a restart mid-search): a page of games a sweep, ``mine`` the servers of this process."""
+    async def waiting(
+        self, now: float, mine: Callable[[int | None], bool], *, first: bool
+    ) -> AsyncGenerator[GameRow, None]:
+        """The practice games of a page that wait for the bot without anyone's command to
+        answer them (a restart mid-search), one at a time, for the sweeper to answer each
+        before it asks for the next; ``mine`` the servers of this process. A game waits when
+        its turn has been the bot's for ``STALE_TURN_AFTER`` seconds, or at once in a
+        process's ``first`` sweep. The cursor moves past a game only when the next is asked
+        for: a sweep that stops on a store fault starts the next one at the game it stopped
+        at, not a page later."""
         games = await self.ctx.store.practice_games(self.scan_after, SWEEP_PAGE)
-        first, self.swept = not self.swept, True  # (a store fault above keeps it the first)
-        self.scan_after = games[-1].id if len(games) == SWEEP_PAGE else 0
-        notices: list[Notice] = []
         for g in games:
-            if not mine(g.guild_id) or g.id in self.thinking:
-                continue
-            if not first and now - g.updated_at < STALE_TURN_AFTER:
-                continue  # the command that made the turn answers it
-            if not await self.waits_for_bot(g):
-                continue
-            async for reply in self.answers(Reply(text="", game_id=g.id)):
-                notices.append(Notice(where_of(g), reply))
-        return notices
+            if (
+                mine(g.guild_id)
+                and g.id not in self.thinking
+                and (first or now - g.updated_at >= STALE_TURN_AFTER)  # else its command answers
+                and await self.waits_for_bot(g)
+            ):
+                yield g
+            self.scan_after = g.id
+        if len(games) < SWEEP_PAGE:  # the last page: the next sweep starts again from the first
+            self.scan_after = 0
 
     async def waits_for_bot(self, g: GameRow) -> bool:
         """An offer for the bot to answer, or the bot to move."""

@@ -25,7 +25,7 @@ from bot.referee.practice import DRAW_FROM_PLY
 from bot.referee.replies import Actor, Moved, Reply, ReplyKind, Result, Where
 from bot.referee.thinker import Thinker
 from bot.store import Store, open_store
-from tests.bot.conftest import ALICE, CAROL, HERE
+from tests.bot.conftest import ALICE, CAROL, HERE, swept
 
 NODES = 40  # the bot's node budget per move in these tests: fast, and still a search
 SMALL_ATMALOF = {"rows": 4, "cols": 4, "beyond_rows": 0, "beyond_cols": 0, "pieces": 5, "line": 3}
@@ -294,11 +294,11 @@ async def test_after_a_restart_the_bot_moves_when_it_is_its_turn(
     reopened = await open_store(store_url)
     try:
         second = Referee(reopened, clock, render=False, practice_nodes=NODES)
-        notices = await second.sweep()  # the first sweep of a process: every waiting game
+        notices = await swept(second)  # the first sweep of a process: every waiting game
         assert [n.where for n in notices] == [HERE]
         assert bot_moves([n.reply for n in notices], 1)
         assert await second.legal_moves(HERE, ALICE)  # alice's turn again
-        assert await second.sweep() == []  # nothing more to do
+        assert await swept(second) == []  # nothing more to do
         await second.close()
     finally:
         await reopened.close()
@@ -307,12 +307,12 @@ async def test_after_a_restart_the_bot_moves_when_it_is_its_turn(
 async def test_the_sweeper_moves_for_the_bot_only_once_the_turn_is_stale(
     referee: Referee, clock: ManualClock
 ) -> None:
-    await referee.sweep()  # this process's first sweep is done
+    await swept(referee)  # this process's first sweep is done
     await start(referee)
     await referee.act(HERE, ALICE, "place d7")  # nobody showed it: no answer yet
-    assert await referee.sweep() == []  # the command that made the turn answers it
+    assert await swept(referee) == []  # the command that made the turn answers it
     clock.advance(10)
-    notices = await referee.sweep()
+    notices = await swept(referee)
     assert bot_moves([n.reply for n in notices], 1)
 
 
@@ -326,7 +326,7 @@ async def test_the_bot_must_not_be_the_player(referee: Referee) -> None:
 async def test_a_store_that_cannot_write_delays_the_bots_move_without_an_error(
     referee: Referee, store: Store, clock: ManualClock
 ) -> None:
-    await referee.sweep()  # this process's first sweep is done
+    await swept(referee)  # this process's first sweep is done
     await start(referee)
     placed = await referee.act(HERE, ALICE, "place d7")
     await store.db.execute("PRAGMA query_only = ON")  # type: ignore[attr-defined]
@@ -334,19 +334,19 @@ async def test_a_store_that_cannot_write_delays_the_bots_move_without_an_error(
     assert replies == [placed]
     await store.db.execute("PRAGMA query_only = OFF")  # type: ignore[attr-defined]
     clock.advance(10)
-    notices = await referee.sweep()  # the sweeper makes the move once the store writes again
+    notices = await swept(referee)  # the sweeper makes the move once the store writes again
     assert bot_moves([n.reply for n in notices], 1)
 
 
 async def test_a_roll_the_sweeper_completes_is_answered_by_the_bot_in_the_same_sweep(
     referee: Referee, clock: ManualClock
 ) -> None:
-    await referee.sweep()  # this process's first sweep is done
+    await swept(referee)  # this process's first sweep is done
     await start(referee, "atmalof")
     announced = await referee.act(HERE, ALICE, "drop row 1")
     assert announced.pending_roll  # the process dies before the roll is shown and made
     clock.advance(10)
-    notices = await referee.sweep()
+    notices = await swept(referee)
     assert bot_moves([n.reply for n in notices[:1]], 0)  # alice's drop, rolled
     assert bot_moves([n.reply for n in notices[1:]], 1)  # then the bot's action
 
