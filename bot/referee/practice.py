@@ -229,10 +229,13 @@ class Practice:
 
     # --- the bot's answers ----------------------------------------------------------------
 
-    async def answers(self, after: Reply) -> AsyncIterator[Reply]:
+    async def answers(self, after: Reply, *, sweeping: bool = False) -> AsyncIterator[Reply]:
         """The bot's public replies after ``after`` (a command's last reply) in its game, in
         the order to show them: nothing unless it is a practice game that waits for the bot.
-        An announcement is yielded before its die is rolled."""
+        An announcement is yielded before its die is rolled. A store fault ends them (the
+        store logged it): after a command the sweeper answers later; in the sweeper
+        (``sweeping``) it raises, and the sweep stops at this game rather than search the
+        others for moves it could not save either."""
         game_id = after.game_id
         if not after.ok or game_id is None or game_id in self.thinking:
             return
@@ -248,7 +251,9 @@ class Practice:
                         yield reply
                 if not answered:
                     return
-        except StoreUnavailable as exc:  # logged by the store; the sweeper answers later
+        except StoreUnavailable as exc:
+            if sweeping:
+                raise
             log.warning("practice game %s: the bot's answer waits: %s", game_id, exc)
         finally:
             self.thinking.discard(game_id)
@@ -325,14 +330,15 @@ class Practice:
     async def _call(command: Awaitable[Reply]) -> Reply | None:
         """A service call on the bot's behalf, with the wrapper's outcomes: the reply; a
         public reply that preempted it (a fallen flag); ``AGAIN`` when the game moved on
-        meanwhile; None when refused or unsaved (nothing to show, the sweeper tries again)."""
+        meanwhile; None when refused (nothing to show, the sweeper tries again). A store
+        fault raises (``answers`` says what becomes of it)."""
         try:
             return await command
         except Preempted as exc:
             return exc.reply
         except Conflict:
             return AGAIN
-        except (Refusal, StoreUnavailable) as exc:
+        except Refusal as exc:
             log.info("practice answer not made: %s", exc)
             return None
 

@@ -68,7 +68,8 @@ class Upkeep:
             yield notice
         async with aclosing(self.practice.waiting(now, mine, first=first)) as waiting:
             async for g in waiting:
-                async for reply in self.practice.answers(Reply(text="", game_id=g.id)):
+                asked = Reply(text="", game_id=g.id)
+                async for reply in self.practice.answers(asked, sweeping=True):
                     yield Notice(where_of(g), reply)
                 # the bot's search took a second or two: flags that fell meanwhile fall now,
                 # not after every other practice game of the page
@@ -120,7 +121,7 @@ class Upkeep:
                     yield Notice(where_of(g), self.ctx.broken_reply(g, broken))
                 continue
             yield Notice(where_of(g), reply)
-            async for answer in self.practice.answers(reply):  # the bot's turn, maybe
+            async for answer in self.practice.answers(reply, sweeping=True):  # the bot's turn?
                 yield Notice(where_of(g), answer)
 
     async def resume_clocks(
