@@ -10,9 +10,10 @@ processes (``bot.referee.thinker``), so the event loop never waits for it. When 
   command's own replies): it moves when it is its turn, accepts every takeback the player asks
   for, and answers a draw offer by ``draw_refusal``: it declines one made before its game is
   properly under way, or when it stands better, and accepts the rest;
-- in the sweeper (``sweep``): a practice game whose turn is the bot's and has waited
-  ``STALE_TURN_AFTER`` seconds (a restart mid-search, a worker that failed) gets its move; the
-  first sweep of a process takes every such game at once.
+- in the sweeper (``waiting``, which ``Upkeep.sweep`` answers one game at a time): a practice
+  game whose turn is the bot's and has waited ``STALE_TURN_AFTER`` seconds (a restart
+  mid-search, a worker that failed) gets its move; the first sweep of a process takes every
+  such game at once.
 """
 
 from __future__ import annotations
@@ -363,13 +364,11 @@ class Practice:
     async def waiting(
         self, now: float, mine: Callable[[int | None], bool], *, first: bool
     ) -> AsyncGenerator[GameRow, None]:
-        """The practice games of a page that wait for the bot without anyone's command to
-        answer them (a restart mid-search), one at a time, for the sweeper to answer each
-        before it asks for the next; ``mine`` the servers of this process. A game waits when
-        its turn has been the bot's for ``STALE_TURN_AFTER`` seconds, or at once in a
-        process's ``first`` sweep. The cursor moves past a game only when the next is asked
-        for: a sweep that stops on a store fault starts the next one at the game it stopped
-        at, not a page later."""
+        """A page's practice games waiting for the bot with no command to answer them, one
+        at a time, for the sweeper to answer each before it asks for the next (``mine``: this
+        process's servers; ``first``: any waiting game, else one whose turn is
+        ``STALE_TURN_AFTER`` old). The cursor moves past a game only when the next is asked
+        for: a sweep stopped by a store fault starts the next one there, not a page later."""
         games = await self.ctx.store.practice_games(self.scan_after, SWEEP_PAGE)
         for g in games:
             if (

@@ -1,7 +1,7 @@
 """Upkeep the front end runs every few seconds (``sweep``): it ends games whose flag fell, rolls
 the die for an announcement a crash interrupted, moves for the bot where a practice game waits
 for it (a restart mid-search), expires challenges and forgets old request ids; what it decided
-comes back as notices to post."""
+is yielded as notices to post, each as soon as it is decided."""
 
 from __future__ import annotations
 
