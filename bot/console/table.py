@@ -69,43 +69,54 @@ class ConsoleTable:
         await self.referee.store.close()
 
     async def catch_up(self, lead: str = "") -> int:
-        """What the sweeper owes while nobody types (a flag that fell), ``lead`` written
-        before the first (a newline after a waiting prompt); ``greet`` sweeps at the start.
-        How many things it said (a store that cannot be read says so: one)."""
+        """What the sweeper owes while nobody types (a flag that fell), each notice shown as
+        the sweep decides it, ``lead`` written before the first (a newline after a waiting
+        prompt); ``greet`` sweeps at the start. How many things it said (a store that cannot
+        be read says so: one more)."""
+        shown = 0
         try:
-            notices = await self.referee.sweep()
+            async for notice in self.referee.sweep():
+                if not shown and lead:
+                    self.out.write(lead)
+                self.show(notice.reply)
+                shown += 1
         except StoreUnavailable:  # logged by the store; the next line tries again
+            if not shown and lead:
+                self.out.write(lead)
             self.say(say(msg("refusal.cant_save"), self.lang))
-            return 1
-        if notices and lead:
-            self.out.write(lead)
-        for notice in notices:
-            self.show(notice.reply)
-        return len(notices)
+            shown += 1
+        return shown
 
     async def greet(self, folder: Path | None = None) -> None:
         """The banner, where this run's files go, then a game an earlier run left unfinished
         at this table (its board: the players and whose turn), or its challenge still waiting
-        for an answer: a player who finds the table busy knows why. The sweeper runs first:
-        when it speaks of that game (clocks given back after the restart, the bot's move),
-        its board is the one shown, not the stale one before it."""
+        for an answer: a player who finds the table busy knows why. The start's sweep runs
+        under that line, each notice shown as it comes (clocks given back after the restart,
+        the bot's move): when one speaks of that game, its board is the one shown, not the
+        stale one before it."""
         w = translations.words(self.lang)
         self.say(w.t("console.banner"))
         if folder is not None:
             self.say(w.t("console.folder", path=folder))
-        try:  # the start's sweep (a practice game left waiting gets the bot's move now)
-            notices = await self.referee.sweep()
+        told: set[int | None] = set()
+        try:
+            left = await self.referee.ongoing(TABLE)
+            if left is not None and left.game_id is not None:
+                self.say(say(msg("console.unfinished"), self.lang))
+            async for notice in self.referee.sweep():  # a practice game's bot moves now
+                self.show(notice.reply)
+                told.add(notice.reply.game_id)
             left = await self.referee.ongoing(TABLE)
         except StoreUnavailable:  # logged by the store; the next line tries again
             self.say(say(msg("refusal.cant_save"), self.lang))
             return
-        if left is not None:
-            waits = left.game_id is None  # no game: a challenge waits for its answer
-            self.say(say(msg("console.unanswered" if waits else "console.unfinished"), self.lang))
-            if waits or not any(n.reply.game_id == left.game_id for n in notices):
-                self.show(left)
-        for notice in notices:
-            self.show(notice.reply)
+        if left is None:
+            return
+        if left.game_id is None:  # no game: a challenge waits for its answer
+            self.say(say(msg("console.unanswered"), self.lang))
+            self.show(left)
+        elif left.game_id not in told:  # nothing the sweep said showed its board
+            self.show(left)
 
     def actor(self, name: str) -> Actor:
         """The person called ``name`` (a valid name); players are kept for `challenge <name>`."""
@@ -247,7 +258,7 @@ class ConsoleTable:
             if shown is reply and reply.ok and words and words[0].lower() == "dispute":
                 self.say(say(MODERATOR_HINT, self.lang))
         try:
-            for notice in await self.referee.sweep():
+            async for notice in self.referee.sweep():
                 self.show(notice.reply)
         except StoreUnavailable:  # logged by the store; the next line tries again
             self.say(say(msg("refusal.cant_save"), self.lang))

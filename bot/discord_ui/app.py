@@ -34,7 +34,7 @@ from bot.errors import StoreUnavailable
 from bot.i18n import Msg
 from bot.metrics import METRICS, Metrics
 from bot.referee import Referee
-from bot.referee.replies import Actor, ButtonSpec, Reply, Where
+from bot.referee.replies import Actor, ButtonSpec, Notice, Reply, Where
 from bot.shards import Shards
 
 log = logging.getLogger("bot.discord")
@@ -325,26 +325,36 @@ class RefereeBot(commands.AutoShardedBot):
             await asyncio.sleep(self.sweep_seconds or SWEEP_SECONDS)
 
     async def post_notices(self) -> int:
-        """Run one sweep and post what it decided in each game's channel, then refresh the
-        active-games gauge (this process's shards); returns how many notices went out."""
+        """Run one sweep, posting each notice in its game's channel as the sweep yields it (a
+        bot's move after a restart starts its player's clock: it is shown at once, not after
+        the other practice games' searches), then refresh the active-games gauge (this
+        process's shards); returns how many notices went out. A store fault ends the sweep
+        with StoreUnavailable, after what it had done was posted."""
         posted = 0
-        for notice in await self.referee.sweep(shards=self.own_shards):
-            channel = self.get_channel(notice.where.channel_id) or self.get_partial_messageable(
-                notice.where.channel_id, guild_id=notice.where.guild_id
-            )
-            try:
-                lang = (await self.referee.languages(notice.where, None))[0]
-            except StoreUnavailable:
-                lang = "en"
-            out = to_message(notice.reply, lang=lang)
-            try:
-                await channel.send(**out.kwargs(for_channel=True))  # type: ignore[union-attr]
-            except discord.HTTPException:  # a deleted channel or lost permission: log, go on
-                log.warning("could not post a notice in %s", notice.where.channel_id)
-                continue
-            posted += 1
+        async for notice in self.referee.sweep(shards=self.own_shards):
+            if await self.post_notice(notice):
+                posted += 1
+                self.beat()  # a long sweep (practice games after a restart) is a working one
         self.metrics.active_games.set(await self.referee.running_games(self.own_shards))
         return posted
+
+    async def post_notice(self, notice: Notice) -> bool:
+        """Post one notice in its channel, in the server's language; False when Discord would
+        not take it (a deleted channel or lost permission: logged)."""
+        channel = self.get_channel(notice.where.channel_id) or self.get_partial_messageable(
+            notice.where.channel_id, guild_id=notice.where.guild_id
+        )
+        try:
+            lang = (await self.referee.languages(notice.where, None))[0]
+        except StoreUnavailable:
+            lang = "en"
+        out = to_message(notice.reply, lang=lang)
+        try:
+            await channel.send(**out.kwargs(for_channel=True))  # type: ignore[union-attr]
+        except discord.HTTPException:
+            log.warning("could not post a notice in %s", notice.where.channel_id)
+            return False
+        return True
 
 
 def configure_logging(level: str = "INFO", fmt: str = "text", shards: Any = None) -> None:

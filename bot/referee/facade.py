@@ -1,17 +1,18 @@
 """The referee: every game command, transport-agnostic. Front ends call it and show its Reply.
 
 Contract for front ends:
-- Every method is ``async`` and returns a ``Reply`` (``legal_for`` a list, ``sweep`` notices,
-  ``record`` a Reply with ``file``). A refusal is ``Reply(ok=False, ephemeral=True, text=reason)``
-  and changes nothing. ``ok`` (landed) and ``ephemeral`` (private) are separate: ``ok=False,
-  ephemeral=False`` means the command did not land but something public happened instead
-  (the mover's flag had fallen): show it to the channel. A refusal says why as data
-  (``reason``, ``params``: a code of ``bot.texts.REFUSALS``). Every command goes through one
-  wrapper (``bot.referee.wrapper``): mistakes a user can make never raise, and neither does a
-  store that cannot write right now (read-only, full, locked: ``reason == "cant_save"``,
-  nothing changed, the store logged it). Anything that does raise is a bug: log it with
-  context, answer "something went wrong". (``sweep`` is no command: it raises
-  ``StoreUnavailable``.)
+- Every method is ``async`` and returns a ``Reply`` (``legal_for`` a list, ``record`` a Reply
+  with ``file``; ``sequence`` and ``sweep`` are async iterators, of replies and of notices).
+  A refusal is ``Reply(ok=False, ephemeral=True, text=reason)`` and changes nothing. ``ok``
+  (landed) and ``ephemeral`` (private) are separate: ``ok=False, ephemeral=False`` means the
+  command did not land but something public happened instead (the mover's flag had fallen):
+  show it to the channel. A refusal says why as data (``reason``, ``params``: a code of
+  ``bot.texts.REFUSALS``). Every command goes through one wrapper (``bot.referee.wrapper``):
+  mistakes a user can make never raise, and neither does a store that cannot write right now
+  (read-only, full, locked: ``reason == "cant_save"``, nothing changed, the store logged it).
+  Anything that does raise is a bug: log it with context, answer "something went wrong".
+  (``sweep`` is no command: it raises ``StoreUnavailable``, after yielding the notices of
+  what it had done.)
 - ``where`` picks the game: one active game per channel (a thread is a channel).
 - Show a command's answer with ``async for reply in referee.sequence(where, answer)``: most
   answers are one reply, an Atmalof announcement is two (the announcement, then, once it has
@@ -626,11 +627,15 @@ class Referee:
 
     async def sweep(
         self, now: float | None = None, *, shards: Shards | None = None
-    ) -> list[Notice]:
+    ) -> AsyncIterator[Notice]:
         """End games whose flag fell, finish stale rolls, expire challenges, move for the bot
-        where a practice game waits for it; notices to post. ``shards``: only those servers
-        (a process serving some of the bot's shards)."""
-        return await self.upkeep.sweep(now, shards=shards)
+        where a practice game waits for it: ``async for notice in referee.sweep()``, each
+        notice posted as it comes (a bot's move starts its player's clock; the next practice
+        game's search takes a second or two). A store fault raises ``StoreUnavailable`` out of
+        the loop after the notices already yielded: post those, and sweep again later.
+        ``shards``: only those servers (a process serving some of the bot's shards)."""
+        async for notice in self.upkeep.sweep(now, shards=shards):
+            yield notice
 
     async def running_games(self, shards: Shards | None = None) -> int:
         """Active games in the servers of ``shards`` (None: all): the active-games gauge."""

@@ -10,9 +10,10 @@ processes (``bot.referee.thinker``), so the event loop never waits for it. When 
   command's own replies): it moves when it is its turn, accepts every takeback the player asks
   for, and answers a draw offer by ``draw_refusal``: it declines one made before its game is
   properly under way, or when it stands better, and accepts the rest;
-- in the sweeper (``sweep``): a practice game whose turn is the bot's and has waited
-  ``STALE_TURN_AFTER`` seconds (a restart mid-search, a worker that failed) gets its move; the
-  first sweep of a process takes every such game at once.
+- in the sweeper (``waiting``, which ``Upkeep.sweep`` answers one game at a time): a practice
+  game whose turn is the bot's and has waited ``STALE_TURN_AFTER`` seconds (a restart
+  mid-search, a worker that failed) gets its move; the first sweep of a process takes every
+  such game at once.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from __future__ import annotations
 import json
 import logging
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any
 
 import engine
@@ -40,7 +41,7 @@ from bot.referee.challenges import (
 from bot.referee.context import POSITIONS_KEPT, STARTERS, Context, rematch_refused, where_of
 from bot.referee.endings import Endings
 from bot.referee.play import CONFIRM_WORD, Play
-from bot.referee.replies import Actor, Notice, Preempted, Reply, Where
+from bot.referee.replies import Actor, Preempted, Reply, Where
 from bot.referee.thinker import Thinker
 from bot.referee.wrapper import current_request_id
 from bot.store import ChallengeRow, ChannelBusy, GameRow, NewEvent
@@ -96,7 +97,6 @@ class Practice:
         self.thinking: set[int] = set()  # games whose answer this process is working out
         self.people_only: LRU[int, bool] = LRU(POSITIONS_KEPT)  # games known not to be practice
         self.scan_after = 0  # the sweeper's cursor over the practice games' ids
-        self.swept = False  # the first sweep of a process takes every game waiting for the bot
 
     async def start(
         self,
@@ -230,10 +230,13 @@ class Practice:
 
     # --- the bot's answers ----------------------------------------------------------------
 
-    async def answers(self, after: Reply) -> AsyncIterator[Reply]:
+    async def answers(self, after: Reply, *, sweeping: bool = False) -> AsyncIterator[Reply]:
         """The bot's public replies after ``after`` (a command's last reply) in its game, in
         the order to show them: nothing unless it is a practice game that waits for the bot.
-        An announcement is yielded before its die is rolled."""
+        An announcement is yielded before its die is rolled. A store fault ends them (the
+        store logged it): after a command the sweeper answers later; in the sweeper
+        (``sweeping``) it raises, and the sweep stops at this game rather than search the
+        others for moves it could not save either."""
         game_id = after.game_id
         if not after.ok or game_id is None or game_id in self.thinking:
             return
@@ -249,7 +252,9 @@ class Practice:
                         yield reply
                 if not answered:
                     return
-        except StoreUnavailable as exc:  # logged by the store; the sweeper answers later
+        except StoreUnavailable as exc:
+            if sweeping:
+                raise
             log.warning("practice game %s: the bot's answer waits: %s", game_id, exc)
         finally:
             self.thinking.discard(game_id)
@@ -326,14 +331,15 @@ class Practice:
     async def _call(command: Awaitable[Reply]) -> Reply | None:
         """A service call on the bot's behalf, with the wrapper's outcomes: the reply; a
         public reply that preempted it (a fallen flag); ``AGAIN`` when the game moved on
-        meanwhile; None when refused or unsaved (nothing to show, the sweeper tries again)."""
+        meanwhile; None when refused (nothing to show, the sweeper tries again). A store
+        fault raises (``answers`` says what becomes of it)."""
         try:
             return await command
         except Preempted as exc:
             return exc.reply
         except Conflict:
             return AGAIN
-        except (Refusal, StoreUnavailable) as exc:
+        except Refusal as exc:
             log.info("practice answer not made: %s", exc)
             return None
 
@@ -355,23 +361,26 @@ class Practice:
 
     # --- the sweeper's part -------------------------------------------------------------------
 
-    async def sweep(self, now: float, mine: Callable[[int | None], bool]) -> list[Notice]:
-        """Moves for practice games that wait for the bot without anyone's command to answer
-        (a restart mid-search): a page of games a sweep, ``mine`` the servers of this process."""
+    async def waiting(
+        self, now: float, mine: Callable[[int | None], bool], *, first: bool
+    ) -> AsyncGenerator[GameRow, None]:
+        """A page's practice games waiting for the bot with no command to answer them, one
+        at a time, for the sweeper to answer each before it asks for the next (``mine``: this
+        process's servers; ``first``: any waiting game, else one whose turn is
+        ``STALE_TURN_AFTER`` old). The cursor moves past a game only when the next is asked
+        for: a sweep stopped by a store fault starts the next one there, not a page later."""
         games = await self.ctx.store.practice_games(self.scan_after, SWEEP_PAGE)
-        first, self.swept = not self.swept, True  # (a store fault above keeps it the first)
-        self.scan_after = games[-1].id if len(games) == SWEEP_PAGE else 0
-        notices: list[Notice] = []
         for g in games:
-            if not mine(g.guild_id) or g.id in self.thinking:
-                continue
-            if not first and now - g.updated_at < STALE_TURN_AFTER:
-                continue  # the command that made the turn answers it
-            if not await self.waits_for_bot(g):
-                continue
-            async for reply in self.answers(Reply(text="", game_id=g.id)):
-                notices.append(Notice(where_of(g), reply))
-        return notices
+            if (
+                mine(g.guild_id)
+                and g.id not in self.thinking
+                and (first or now - g.updated_at >= STALE_TURN_AFTER)  # else its command answers
+                and await self.waits_for_bot(g)
+            ):
+                yield g
+            self.scan_after = g.id
+        if len(games) < SWEEP_PAGE:  # the last page: the next sweep starts again from the first
+            self.scan_after = 0
 
     async def waits_for_bot(self, g: GameRow) -> bool:
         """An offer for the bot to answer, or the bot to move."""

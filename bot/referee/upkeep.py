@@ -1,11 +1,12 @@
 """Upkeep the front end runs every few seconds (``sweep``): it ends games whose flag fell, rolls
 the die for an announcement a crash interrupted, moves for the bot where a practice game waits
 for it (a restart mid-search), expires challenges and forgets old request ids; what it decided
-comes back as notices to post."""
+is yielded as notices to post, each as soon as it is decided."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import aclosing
 
 import engine
 from bot import texts
@@ -39,24 +40,58 @@ class Upkeep:
         self.ctx = ctx
         self.practice = practice
         self.started = ctx.now()  # turns that began before this process: an outage ran them
-        self.resumed = False
+        self.swept = False  # a sweep of this process has run to its end (the first one's work)
 
     async def sweep(
         self, now: float | None = None, *, shards: Shards | None = None
-    ) -> list[Notice]:
+    ) -> AsyncIterator[Notice]:
         """End games whose flag fell, finish stale rolls, move for the bot where a practice
-        game waits for it, expire challenges; notices to post.
+        game waits for it, expire challenges: each notice yielded as soon as it is decided
+        (a bot's move starts its player's clock, so the front end posts it at once, and the
+        moves of a store fault later in the sweep are not lost with it).
 
-        Call it every few seconds; it is cheap when there is nothing to do. ``shards``: only
-        the servers of these shards (a process serving some of the bot's shards); the shared
-        housekeeping (old request ids) is shard 0's.
+        Call it every few seconds; it is cheap when there is nothing to do. The first sweep
+        of a process gives back the clock time an outage ran and takes every practice game
+        waiting for the bot; until one has run to its end, the next sweep is the first again.
+        A store fault raises StoreUnavailable out of the iteration, after the notices of what
+        was already done. ``shards``: only the servers of these shards (a process serving
+        some of the bot's shards); the shared housekeeping (old request ids) is shard 0's.
         """
-        now = self.ctx.now() if now is None else now
+        began = self.ctx.now()
+        now = began if now is None else now
         mine = shards.owns if shards is not None else _everyone
-        notices: list[Notice] = []
-        if not self.resumed:  # before any flag is judged: the outage's time is given back
-            notices += await self.resume_clocks(now, mine)
-            self.resumed = True
+        first = not self.swept
+        if first:  # before any flag is judged: the outage's time is given back
+            async for notice in self.resume_clocks(now, mine):
+                yield notice
+        async for notice in self.clocks(now, mine):
+            yield notice
+        async with aclosing(self.practice.waiting(now, mine, first=first)) as waiting:
+            async for g in waiting:
+                asked = Reply(text="", game_id=g.id)
+                async for reply in self.practice.answers(asked, sweeping=True):
+                    yield Notice(where_of(g), reply)
+                # the bot's search took a second or two: flags that fell meanwhile fall now,
+                # not after every other practice game of the page
+                async for notice in self.clocks(now + self.ctx.now() - began, mine):
+                    yield notice
+        for c in await self.ctx.store.expired_challenges(now):
+            if not mine(c.guild_id):
+                continue
+            if await self.ctx.store.close_challenge(c.id, "expired"):
+                said = {"challenger": c.challenger_name, "opponent": c.opponent_name or "anyone"}
+                text = texts.notice_text("challenge_expired", said)
+                where = Where(c.guild_id, c.channel_id, c.parent_id)
+                told = Reply(text=text, notice="challenge_expired", params=said, challenge_id=c.id)
+                yield Notice(where, told)
+        if mine(None):
+            await self.ctx.store.prune_requests(now - REQUESTS_KEPT_FOR, REQUESTS_PRUNED_PER_SWEEP)
+        self.swept = True
+
+    async def clocks(self, now: float, mine: Callable[[int | None], bool]) -> AsyncIterator[Notice]:
+        """The clocks' part of a sweep: games whose flag fell by ``now`` end on time, and an
+        announcement whose roll a crash interrupted is rolled (and a practice game's bot
+        answers the roll)."""
         for g in await self.ctx.store.overdue_games(now):
             if not mine(g.guild_id):
                 continue
@@ -64,7 +99,7 @@ class Upkeep:
                 state = await self.ctx.state(g)
             except BrokenGame as broken:  # the flag cannot be judged: tell the channel, once
                 if g.id not in self.ctx.broken_told:
-                    notices.append(Notice(where_of(g), self.ctx.broken_reply(g, broken)))
+                    yield Notice(where_of(g), self.ctx.broken_reply(g, broken))
                 continue
             loser = state.to_move
             sides = engine.get_game(g.game).side_names
@@ -73,7 +108,7 @@ class Upkeep:
                 reply = await self.ctx.end(g, state, outcome, None, None, "timeout", at=now)
             except Conflict:  # a command landed first: it saw the flag itself
                 continue
-            notices.append(Notice(where_of(g), reply))
+            yield Notice(where_of(g), reply)
         for g in await self.ctx.store.stale_rolls(now - STALE_ROLL_AFTER):
             if not mine(g.guild_id):
                 continue
@@ -83,26 +118,15 @@ class Upkeep:
                 continue
             except BrokenGame as broken:
                 if g.id not in self.ctx.broken_told:
-                    notices.append(Notice(where_of(g), self.ctx.broken_reply(g, broken)))
+                    yield Notice(where_of(g), self.ctx.broken_reply(g, broken))
                 continue
-            notices.append(Notice(where_of(g), reply))
-            async for answer in self.practice.answers(reply):  # the bot's turn, maybe
-                notices.append(Notice(where_of(g), answer))
-        notices += await self.practice.sweep(now, mine)
-        for c in await self.ctx.store.expired_challenges(now):
-            if not mine(c.guild_id):
-                continue
-            if await self.ctx.store.close_challenge(c.id, "expired"):
-                said = {"challenger": c.challenger_name, "opponent": c.opponent_name or "anyone"}
-                text = texts.notice_text("challenge_expired", said)
-                where = Where(c.guild_id, c.channel_id, c.parent_id)
-                told = Reply(text=text, notice="challenge_expired", params=said, challenge_id=c.id)
-                notices.append(Notice(where, told))
-        if mine(None):
-            await self.ctx.store.prune_requests(now - REQUESTS_KEPT_FOR, REQUESTS_PRUNED_PER_SWEEP)
-        return notices
+            yield Notice(where_of(g), reply)
+            async for answer in self.practice.answers(reply, sweeping=True):  # the bot's turn?
+                yield Notice(where_of(g), answer)
 
-    async def resume_clocks(self, now: float, mine: Callable[[int | None], bool]) -> list[Notice]:
+    async def resume_clocks(
+        self, now: float, mine: Callable[[int | None], bool]
+    ) -> AsyncIterator[Notice]:
         """A process's first sweep: every clocked turn that began before it started is left at
         least the time its player had when it began, up to ``RESUME_MOST``. The clocks ran
         while no referee was there to take a move (a flag could fall in a restart the players
@@ -111,12 +135,11 @@ class Upkeep:
         long one a quarter of an hour at most (a correspondence player is not given a new day
         at every restart). Turns begun in the last ``RESUME_AFTER`` seconds, and deadlines
         already later than that, are left as they are, and nothing is said of them."""
-        notices: list[Notice] = []
         after = 0
         while True:
             page = await self.ctx.store.clocked_turns(self.started, after)
             if not page:
-                return notices
+                return
             after = page[-1].id
             for g in page:
                 if not mine(g.guild_id) or now - g.turn_started_at < RESUME_AFTER:
@@ -141,7 +164,7 @@ class Upkeep:
                 mover = texts.seat_msg(g, state.to_move)
                 left = texts.duration(deadline - now)
                 said = msg("notice.clocks_resumed", player=mover, time=left)
-                notices.append(Notice(where_of(g), await board_reply(self.ctx, g, state, [said])))
+                yield Notice(where_of(g), await board_reply(self.ctx, g, state, [said]))
 
 
 RESUME_AFTER = 10.0

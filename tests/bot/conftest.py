@@ -6,12 +6,13 @@ from __future__ import annotations
 import random
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.clock import ManualClock
 from bot.referee import Referee
-from bot.referee.replies import Actor, ButtonKind, Reply, Where
+from bot.referee.replies import Actor, ButtonKind, Notice, Reply, Where
 from bot.store import SqliteStore, Store, open_store
 
 ALICE = Actor(101, "alice")
@@ -146,3 +147,9 @@ async def random_game(
         reply = await play(referee, where, mover, rng.choice(moves))
         assert reply.ok, reply.text
     raise AssertionError("the game did not end")
+
+
+async def swept(referee: Referee, now: float | None = None, **options: Any) -> list[Notice]:
+    """Every notice of one sweep (``Referee.sweep``'s async iterator), in the order it yielded
+    them."""
+    return [notice async for notice in referee.sweep(now, **options)]

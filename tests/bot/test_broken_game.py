@@ -14,7 +14,7 @@ from bot.i18n import reply_words
 from bot.referee import Referee
 from bot.referee.replies import Actor
 from bot.store import Store
-from tests.bot.conftest import ALICE, BOB, HERE, MOD, start
+from tests.bot.conftest import ALICE, BOB, HERE, MOD, start, swept
 
 pytestmark = pytest.mark.sqlite_only  # it edits the SQLite file by hand
 
@@ -113,8 +113,8 @@ async def test_the_sweeper_tells_a_broken_overdue_game_once_and_goes_on(
     there = HERE.__class__(1, 77)
     await start(referee, "morris", where=there, first=other, second=Actor(505, "eve"), clock="1")
     later = clock.now() + 3600
-    notices = await referee.sweep(later)
+    notices = await swept(referee, later)
     by_channel = {n.where.channel_id: n.reply for n in notices}
     assert "no longer replays" in by_channel[10].text  # told once...
     assert by_channel[77].finished  # ...and the other game's flag still fell
-    assert [n for n in await referee.sweep(later + 1) if n.where.channel_id == 10] == []
+    assert [n for n in await swept(referee, later + 1) if n.where.channel_id == 10] == []

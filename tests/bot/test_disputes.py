@@ -20,7 +20,7 @@ from bot.referee.records import check_stored, stored_record
 from bot.referee.replies import Actor, Reply, Where
 from bot.store import Store
 from engine.record import Record, verify
-from tests.bot.conftest import ALICE, BOB, CAROL, HERE, MOD, THERE, play, start
+from tests.bot.conftest import ALICE, BOB, CAROL, HERE, MOD, THERE, play, start, swept
 from tests.languages import english_in
 from translations import words
 
@@ -79,7 +79,7 @@ async def test_a_frozen_game_takes_no_move_claim_or_offer_and_no_flag_falls(
         await referee.resign(HERE, BOB),
     ):
         assert not reply.ok and "frozen" in reply.text, reply.text
-    assert await referee.sweep() == []
+    assert await swept(referee) == []
     assert await referee.legal_for(HERE, ALICE) == []
     board = await referee.board(HERE)
     assert "Clocks: White 0:40, Black 1:00" in board.text, board.text  # alice had 40 s left

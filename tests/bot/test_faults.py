@@ -28,7 +28,7 @@ from bot.referee.replies import Actor
 from bot.store import SchemaTooNew, SqliteStore, Store, StoreUnavailable
 from bot.store.migrations import LATEST
 from bot.texts import CANT_SAVE
-from tests.bot.conftest import ALICE, BOB, HERE, play, start
+from tests.bot.conftest import ALICE, BOB, HERE, play, start, swept
 
 LOCK_WAIT_MS = 50  # the store's busy timeout in these tests: the lock test waits this long
 UNLIMITED_PAGES = 1_073_741_823
@@ -179,7 +179,7 @@ async def test_a_roll_that_cannot_be_saved_is_rolled_when_the_fault_clears(
     await pragma(store, "query_only = ON")
     assert (await referee.roll_pending(HERE)).reason == "cant_save"
     with pytest.raises(StoreUnavailable):  # the sweeper is no command: its caller logs it
-        await referee.sweep(ManualClock().now() + 3600)
+        await swept(referee, ManualClock().now() + 3600)
     assert await snapshot(store) == before
     await pragma(store, "query_only = OFF")
     board = await referee.board(HERE)  # completes the stored announcement first

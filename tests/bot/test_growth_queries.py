@@ -14,7 +14,7 @@ from bot.clock import ManualClock
 from bot.referee import Referee
 from bot.referee.replies import Where
 from bot.store import Store
-from tests.bot.conftest import ALICE, BOB, CAROL, HERE, THERE, play, start
+from tests.bot.conftest import ALICE, BOB, CAROL, HERE, THERE, play, start, swept
 
 pytestmark = pytest.mark.sqlite_only  # it reads the query plans SQLite chooses
 
@@ -100,7 +100,7 @@ async def test_the_sweeper_finds_its_work_through_indexes(
     assert (await referee.act(HERE, ALICE, "drop row 4")).pending_roll  # a roll left waiting
     assert (await referee.challenge(THERE, CAROL, "morris", opponent=BOB)).ok
     clock.advance(30)
-    plans = await plans_of(referee.store, referee.sweep)
+    plans = await plans_of(referee.store, lambda: swept(referee))
     assert any("pending_at" in sql for sql in plans) and any("deadline" in sql for sql in plans)
     assert any("DELETE FROM request_ids" in sql for sql in plans)
     assert not growing_scans(plans), growing_scans(plans)
@@ -123,9 +123,9 @@ async def test_the_sweeper_prunes_old_request_ids_in_small_batches(
         return [r[0] for r in rows]
 
     assert len(await kept()) == 6
-    await referee.sweep()
+    await swept(referee)
     assert await kept() == ["r3", "r4", "fresh"]  # the three oldest went first
-    await referee.sweep()
+    await swept(referee)
     assert await kept() == ["fresh"]  # a fresh id stays: a redelivery is still answered once
     again = await referee.act(HERE, BOB, "place g1", request_id="fresh")
     assert again.ok and (await store.active_game(HERE.channel_id)).seq == 6  # type: ignore[union-attr]

@@ -20,7 +20,7 @@ from bot.referee import Referee
 from bot.referee.replies import Actor, Where
 from bot.store import SqliteStore, Store
 from bot.store.migrations import LATEST, MIGRATIONS
-from tests.bot.conftest import ALICE, BOB, CAROL, HERE, MOD, THERE, play, poke, rows, start
+from tests.bot.conftest import ALICE, BOB, CAROL, HERE, MOD, THERE, play, poke, rows, start, swept
 
 GUILD = HERE.guild_id
 DAVE = Actor(404, "dave")
@@ -101,7 +101,7 @@ async def test_a_loss_on_time_counts_as_a_loss(
     await start(referee, "morris", rated=True, clock="1+0")
     await play(referee, HERE, ALICE, "place d7")
     clock.advance(61)
-    (notice,) = await referee.sweep()
+    (notice,) = await swept(referee)
     assert (
         "ran out of time" in notice.reply.text
         and "Ratings (Nine Men's Morris)" in notice.reply.text
@@ -279,7 +279,7 @@ async def test_rebuild_equals_the_live_ratings_after_a_scripted_series(
     await start(referee, "morris", rated=True, clock="1+0", first=CAROL, second=ALICE)
     await play(referee, HERE, CAROL, "place d7")
     clock.advance(120)
-    await referee.sweep()  # alice loses on time
+    await swept(referee)  # alice loses on time
     await start(referee, "morris", rated=True, first=DAVE, second=BOB)
     await referee.offer_draw(HERE, DAVE)
     await referee.answer_draw(HERE, BOB, True)
@@ -319,7 +319,7 @@ async def test_games_that_end_out_of_clock_order_are_refolded(
     await start(referee, "morris", rated=True, where=THERE, first=BOB, second=CAROL)
     clock.advance(61)
     assert (await referee.resign(THERE, CAROL)).ok  # ends at t + 61
-    (notice,) = await referee.sweep(now=t + 60.5)  # bob's timeout ends at t + 60.5: earlier
+    (notice,) = await swept(referee, now=t + 60.5)  # bob's timeout ends at t + 60.5: earlier
     assert "ran out of time" in notice.reply.text
     await assert_rebuild_equals_live(store)
     table = await stored(store)

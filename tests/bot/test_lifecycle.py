@@ -7,7 +7,7 @@ from bot.referee import Referee
 from bot.referee.replies import ButtonKind, Where
 from bot.store import Store
 from engine import Termination, dice
-from tests.bot.conftest import ALICE, BOB, CAROL, HERE, MOD, THERE, play, start
+from tests.bot.conftest import ALICE, BOB, CAROL, HERE, MOD, THERE, play, start, swept
 
 THREAD = Where(guild_id=1, channel_id=12, parent_id=10)
 
@@ -53,7 +53,7 @@ async def test_a_challenge_expires_after_ten_minutes(referee: Referee, clock: Ma
     assert not reply.ok and "expired" in reply.text
     await referee.challenge(HERE, ALICE, "atmalof", opponent=BOB)
     clock.advance(601)
-    notices = await referee.sweep()
+    notices = await swept(referee)
     assert [n.where.channel_id for n in notices] == [HERE.channel_id]
     assert "expired" in notices[0].reply.text and notices[0].reply.challenge_id != made.challenge_id
 
@@ -412,7 +412,7 @@ async def test_flag_fall_ends_the_game_from_stored_times(
     clock.advance(39)
     assert (await play(referee, HERE, ALICE, "place a1")).ok  # 59 s: still in time
     clock.advance(31)  # bob: 61 s
-    notices = await referee.sweep()
+    notices = await swept(referee)
     assert len(notices) == 1 and "ran out of time" in notices[0].reply.text
     g = await store.game(notices[0].reply.game_id)
     assert (g.winner, g.termination) == (0, Termination.TIMEOUT)
@@ -429,7 +429,7 @@ async def test_a_restart_gives_the_turn_it_interrupted_its_time_again(
     clock.advance(50)  # bob thinks 50 s of his 60, then the referee stops...
     clock.advance(600)  # ...for ten minutes: his flag fell meanwhile
     again = Referee(store, clock, render=False)
-    notices = await again.sweep()
+    notices = await swept(again)
     assert [n.reply.game_id for n in notices] == [(await store.active_game(HERE.channel_id)).id]
     said = notices[0].reply.text
     assert (
@@ -440,11 +440,11 @@ async def test_a_restart_gives_the_turn_it_interrupted_its_time_again(
     assert "Clocks: White 0:40, Black 1:00" in said, said
     g = await store.active_game(HERE.channel_id)
     assert g is not None and g.deadline == clock.now() + 60
-    assert not await again.sweep()  # said once
+    assert not await swept(again)  # said once
     clock.advance(30)
     assert (await play(again, HERE, BOB, "place d1")).ok
     clock.advance(41)  # alice's 40 s run out as usual
-    (fell,) = await again.sweep()
+    (fell,) = await swept(again)
     assert "ran out of time" in fell.reply.text
 
 
@@ -456,11 +456,11 @@ async def test_a_restart_leaves_a_long_clock_a_quarter_of_an_hour_at_most(
     await start(referee, "morris", clock="24h")
     await start(referee, "abalone", THERE, clock="24h")
     clock.advance(3600)
-    assert not await Referee(store, clock, render=False).sweep()  # 23 h left: nothing said
+    assert not await swept(Referee(store, clock, render=False))  # 23 h left: nothing said
     here = await store.active_game(HERE.channel_id)
     assert here is not None and here.deadline == clock.now() + 23 * 3600
     clock.advance(24 * 3600)  # the bot was away for a day: both flags fell
-    notices = await Referee(store, clock, render=False).sweep()
+    notices = await swept(Referee(store, clock, render=False))
     assert len(notices) == 2 and all("with 15:00 on the clock" in n.reply.text for n in notices)
     for where in (HERE, THERE):
         g = await store.active_game(where.channel_id)
@@ -475,17 +475,17 @@ async def test_a_quick_restart_keeps_the_clocks_and_new_games_are_untouched(
     clock.advance(5)
     before = await store.active_game(HERE.channel_id)
     again = Referee(store, clock, render=False)
-    assert not await again.sweep()  # a turn begun 5 s ago: nothing worth giving back
+    assert not await swept(again)  # a turn begun 5 s ago: nothing worth giving back
     await start(again, "abalone", THERE, clock="1+0")
     clock.advance(30)
     third = Referee(store, clock, render=False)
     clock.advance(30)
-    notices = await third.sweep()  # both turns began before the third process
+    notices = await swept(third)  # both turns began before the third process
     assert {n.reply.game_id for n in notices} == {
         before.id,
         (await store.active_game(THERE.channel_id)).id,
     }
-    assert not await (Referee(store, clock, render=False)).sweep()  # begun again just now
+    assert not await swept(Referee(store, clock, render=False))  # begun again just now
 
 
 async def test_a_move_after_the_flag_fell_loses(referee: Referee, clock: ManualClock) -> None:

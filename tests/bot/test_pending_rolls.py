@@ -8,7 +8,7 @@ from bot.clock import ManualClock
 from bot.console.format import reply_text
 from bot.referee import Referee
 from bot.referee.context import STALE_ROLL_AFTER
-from tests.bot.conftest import ALICE, BOB, HERE, start
+from tests.bot.conftest import ALICE, BOB, HERE, start, swept
 
 
 def count(text: str, needle: str) -> int:
@@ -53,7 +53,7 @@ async def test_the_sweeper_completing_a_waiting_roll_reads_once(
 ) -> None:
     await left_waiting(referee)
     clock.advance(STALE_ROLL_AFTER + 1)
-    (notice,) = await referee.sweep()
+    (notice,) = await swept(referee)
     text = notice.reply.text
     assert text.startswith("alice (Red) announces row 4 and rolls")
     assert count(text, "to move.") == 1 and count(reply_text(notice.reply), "Log #") == 1

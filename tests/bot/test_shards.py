@@ -11,7 +11,7 @@ from bot.referee import Referee
 from bot.referee.replies import Actor, Where
 from bot.shards import ShardError, Shards, parse_shard_ids, shard_of
 from bot.store import Store, StoreUnavailable, open_store
-from tests.bot.conftest import ALICE, BOB, play, start
+from tests.bot.conftest import ALICE, BOB, play, start, swept
 
 
 def guild_on(shard: int, count: int = 4, n: int = 0) -> int:
@@ -98,8 +98,8 @@ async def test_each_process_sweeps_only_its_own_shards_and_together_all(
     made = await low.challenge(challenged, ALICE, "morris", opponent=BOB, starter="me")
     assert made.ok
     clock.advance(low.challenge_ttl + 61)
-    first = await low.sweep(shards=Shards(4, (0, 1)))
-    second = await high.sweep(shards=Shards(4, (2, 3)))
+    first = await swept(low, shards=Shards(4, (0, 1)))
+    second = await swept(high, shards=Shards(4, (2, 3)))
     assert {n.where.guild_id for n in first} == {games[0].guild_id, games[1].guild_id}
     assert {n.where.guild_id for n in second} == {
         games[2].guild_id,
@@ -107,8 +107,8 @@ async def test_each_process_sweeps_only_its_own_shards_and_together_all(
         challenged.guild_id,
     }
     assert all("ran out of time" in n.reply.text for n in first)
-    assert await low.sweep(shards=Shards(4, (0, 1))) == []
-    assert await high.sweep(shards=Shards(4, (2, 3))) == []  # nothing is done twice
+    assert await swept(low, shards=Shards(4, (0, 1))) == []
+    assert await swept(high, shards=Shards(4, (2, 3))) == []  # nothing is done twice
 
 
 async def test_running_games_are_counted_per_shard(store: Store, clock: ManualClock) -> None:
@@ -132,8 +132,8 @@ async def test_a_restarted_process_finds_what_fell_while_it_was_down(
     await start(Referee(store, clock, render=False), "morris", where=where, first=carol,
                 second=dave, clock="1+0")  # fmt: skip
     clock.advance(3600)  # the process for shard 2 was down meanwhile; shards 0-1 swept
-    assert await Referee(store, clock, render=False).sweep(shards=Shards(4, (0, 1))) == []
-    (notice,) = await Referee(store, clock, render=False).sweep(shards=Shards(4, (2, 3)))
+    assert await swept(Referee(store, clock, render=False), shards=Shards(4, (0, 1))) == []
+    (notice,) = await swept(Referee(store, clock, render=False), shards=Shards(4, (2, 3)))
     assert notice.where == where
 
 

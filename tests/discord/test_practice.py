@@ -8,12 +8,14 @@ from __future__ import annotations
 import random
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.clock import ManualClock
-from tests.discord.conftest import ALICE, BOB, running
-from tests.discord.harness import BOT_USER_ID, Exchange, Harness, Person
+from bot.referee.replies import Actor, Where
+from tests.discord.conftest import ALICE, BOB, running, start_bot
+from tests.discord.harness import BOT_USER_ID, CHANNEL_ID, GUILD_ID, Exchange, Harness, Person
 from tests.discord.play import PNG, button, message_with_buttons
 
 NODES = 40
@@ -192,3 +194,49 @@ async def test_the_bots_drop_is_announced_then_rolled_in_two_followups(
     assert "announces" in announced.text and not announced.ephemeral
     assert rolled.kind == "followup" and any(d.startswith(PNG) for _, _, d in rolled.files)
     assert ALICE.mention in rolled.content  # alice to move
+
+
+def posted_in(h: Harness) -> list[int]:
+    """The channels of the messages the bot has posted itself (not answers to a command)."""
+    posts = [c for c in h.rest_calls if c.path == "/channels/{channel_id}/messages"]
+    return [int(c.message["channel_id"]) for c in posts]
+
+
+async def test_after_a_restart_each_bot_move_is_posted_before_the_next_game_is_searched(
+    db_path: Path, clock: ManualClock
+) -> None:
+    """The sweeper answers the practice games a restart left waiting for the bot one after
+    another, a search each. Each move is posted in its channel as soon as it is made (it
+    starts its player's clock), not once the last game has been searched: the searches are
+    watched as the bot's worker is asked for each."""
+    channels = [CHANNEL_ID + 1 + n for n in range(3)]
+    players = [Person(ALICE.id + 10 + n, f"p{n}") for n in range(3)]
+    h, store = await start_bot(db_path, clock, practice_nodes=NODES)
+    try:
+        for player, channel in zip(players, channels, strict=True):
+            started = await h.slash(player, "practice", channel=channel, game="morris",
+                                    starter="me")  # fmt: skip
+            assert not started.first.ephemeral, started.text
+            where, actor = Where(GUILD_ID, channel), Actor(player.id, player.name)
+            assert (await h.bot.referee.act(where, actor, "place d7")).ok  # then the bot dies
+    finally:
+        await h.close()
+        await store.close()
+    h, store = await start_bot(db_path, clock, practice_nodes=NODES)  # the restart
+    try:
+        thinker = h.bot.referee.practice_games.thinker  # type: ignore[attr-defined]
+        search = thinker.turn
+        posted_before_search: list[list[int]] = []
+
+        async def watched(*args: Any, **kwargs: Any) -> Any:
+            posted_before_search.append(posted_in(h))
+            return await search(*args, **kwargs)
+
+        thinker.turn = watched
+        assert await h.bot.post_notices() == 3  # type: ignore[attr-defined]
+        assert posted_before_search == [[], channels[:1], channels[:2]]
+        assert posted_in(h) == channels
+    finally:
+        await h.close()
+        await store.close()
+    assert not h.stray
