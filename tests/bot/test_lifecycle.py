@@ -239,7 +239,7 @@ async def test_a_draw_offer_lapses_when_the_offerer_moves(referee: Referee) -> N
     assert "alice's draw offer lapsed: they played on." in moved.text
     assert not (await referee.answer_draw(HERE, BOB, True)).ok
     stale = await referee.press(HERE, BOB, offer.buttons[0].custom_id)
-    assert not stale.ok and "moved on" in stale.text
+    assert not stale.ok and stale.reason == "no_draw_offer", stale.text  # lapsed: no retry
 
 
 async def test_an_announcement_says_the_lapsed_offer_before_the_die_rolls(
