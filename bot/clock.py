@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bot.errors import BadInput
+from bot.i18n import msg, say
 
 MAX_MINUTES = 24 * 60
 MAX_INCREMENT = 600
@@ -48,7 +49,12 @@ class ManualClock:
 
 
 class ClockSpecError(BadInput):
-    """A clock text that cannot be read; the message is fit to show a player."""
+    """A clock text that cannot be read, as a catalog message (``clock.<code>``) for the
+    player's language; ``str()`` is its English."""
+
+    def __init__(self, code: str, **params: object) -> None:
+        said = msg(f"clock.{code}", **params)
+        super().__init__(say(said), said)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,20 +77,17 @@ class ClockSpec:
             minutes = int(match.group(1))
             inc = int(match.group(2)) if match.lastindex == 2 else 0
             if not 1 <= minutes <= MAX_MINUTES:
-                raise ClockSpecError(f"a time bank is 1 to {MAX_MINUTES} minutes, not {minutes}")
+                raise ClockSpecError("bank_range", most=MAX_MINUTES, minutes=minutes)
             if inc > MAX_INCREMENT:
-                raise ClockSpecError(f"an increment is at most {MAX_INCREMENT} seconds")
+                raise ClockSpecError("increment_most", most=MAX_INCREMENT)
             return cls("fischer", initial=minutes * 60.0, increment=float(inc))
         match = re.fullmatch(r"(?:corr(?:espondence)?\s*)?(\d{1,3})\s*h?(?:ours?)?", raw)
         if match and ("h" in raw or raw.startswith("corr")):
             hours = int(match.group(1))
             if not 1 <= hours <= MAX_CORR_HOURS:
-                raise ClockSpecError(f"correspondence is 1 to {MAX_CORR_HOURS} hours per move")
+                raise ClockSpecError("correspondence_range", most=MAX_CORR_HOURS)
             return cls("correspondence", per_move=hours * 3600.0)
-        raise ClockSpecError(
-            f"cannot read the clock {text!r}: use none, 10+0 or 15+5 (minutes + seconds), "
-            "or 24h (hours per move)"
-        )
+        raise ClockSpecError("unreadable", text=(text or "")[:40])
 
     @property
     def text(self) -> str:

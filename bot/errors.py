@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from bot.i18n.message import Msg
 from bot.i18n.replies import refusal_words
 
 
@@ -50,7 +51,13 @@ class Refusal(RefereeError):
 
 
 class BadInput(RefereeError, ValueError):
-    """A value typed by a person that cannot be used; the message is written for them."""
+    """A value typed by a person that cannot be used; the message is written for them.
+    ``said``: the same as a catalog message, which each front end says in its reader's
+    language (None: the English text is all there is)."""
+
+    def __init__(self, text: str, said: Msg | None = None) -> None:
+        super().__init__(text)
+        self.said = said
 
 
 class StoreUnavailable(RefereeError):

@@ -67,7 +67,8 @@ def message_for(error: BaseException) -> Msg | None:
     if isinstance(error, app_commands.CommandNotFound):
         return msg("discord.unknown_command")
     if isinstance(error, BadInput):
-        return plain(str(error))  # bot.clock.ClockSpecError and friends: written for players
+        # bot.clock.ClockSpecError and friends: written for players, in their language
+        return error.said or plain(str(error))
     return None
 
 

@@ -389,7 +389,9 @@ def game_terms(
         rules = engine.get_game(game)
         state = rules.new(variant, **dict(options or {}))
         spec = ClockSpec.parse(clock)
-    except (EngineError, ClockSpecError) as exc:
+    except ClockSpecError as exc:
+        raise Refusal("bad_option", {"message": exc.said or str(exc)}) from exc
+    except EngineError as exc:
         raise Refusal("bad_option", {"message": str(exc)}) from exc
     except TypeError as exc:
         raise Refusal("options_do_not_fit", {"game": game, "exc": str(exc)}) from exc

@@ -221,3 +221,16 @@ async def test_a_member_reads_in_their_own_language_that_referee_commands_are_fo
     await harness.slash(ALICE, "language", language="hu")
     text = await refused(harness, ALICE, "referee abort", reason="no")
     assert text == say(NOT_A_MODERATOR, "hu") and text.startswith("a /referee parancsokat"), text
+
+
+async def test_a_clock_that_cannot_be_used_is_refused_in_the_readers_language(
+    harness: Harness,
+) -> None:
+    """The clock's reasons were English sentences on every server; they are catalog messages
+    now, said like any refusal."""
+    text = await refused(harness, ALICE, "challenge", game="morris", opponent=BOB, clock="0+5")
+    assert text == "a time bank is 1 to 1440 minutes, not 0", text
+    hu = await refused(
+        harness, ALICE, "challenge", game="morris", opponent=BOB, clock="tea", locale="hu"
+    )
+    assert hu.startswith("'tea' nem értelmezhető időbeállításként"), hu
