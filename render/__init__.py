@@ -362,7 +362,7 @@ def alt_text(
         for turn in said[1:]:
             what = w.t("status.then", first=what, second=turn)
         parts.append(w.t("alt.last", what=what))
-    parts.extend(r.describe_position(state, names, w))
+    parts.extend(r.describe_position(state, names, w, over=outcome is not None))
     text = " ".join(parts)
     if len(text) > MAX_ALT_TEXT:
         text = text[: MAX_ALT_TEXT - 1].rsplit(" ", 1)[0] + "…"

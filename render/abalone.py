@@ -263,7 +263,9 @@ class AbaloneRenderer(BoardRenderer):
                     out.add(b)
         return out
 
-    def describe_position(self, state: AbaloneState, names: tuple[str, str], w: Words) -> list[str]:
+    def describe_position(
+        self, state: AbaloneState, names: tuple[str, str], w: Words, *, over: bool = False
+    ) -> list[str]:
         out = [w.t("alt.abalone.rows")]
         sides = self.sides(w)
         for side in (0, 1):

@@ -347,7 +347,9 @@ class AtmalofRenderer(BoardRenderer):
                 out |= {last.action.origin, last.action.target}
         return out
 
-    def describe_position(self, state: AtmalofState, names: tuple[str, str], w: Words) -> list[str]:
+    def describe_position(
+        self, state: AtmalofState, names: tuple[str, str], w: Words, *, over: bool = False
+    ) -> list[str]:
         out = [w.t("alt.atmalof.board", rows=state.rows, cols=state.cols, line=state.line)]
         sides = self.sides(w)
         for side in (0, 1):

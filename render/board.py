@@ -93,8 +93,11 @@ class BoardRenderer:
     def turn_tag(self, state: Any, w: Words) -> str:
         return w.t("tag.to_move")
 
-    def describe_position(self, state: Any, names: tuple[str, str], w: Words) -> list[str]:
-        """Sentences for the alt text about the pieces (after the turn line)."""
+    def describe_position(
+        self, state: Any, names: tuple[str, str], w: Words, *, over: bool = False
+    ) -> list[str]:
+        """Sentences for the alt text about the pieces (after the turn line); ``over``: the
+        game has ended, so nothing is owed (a draw agreed between a mill and its removal)."""
         raise NotImplementedError
 
     def text_board(self, state: Any, labels: str, w: Words) -> str:

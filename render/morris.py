@@ -355,7 +355,9 @@ class MorrisRenderer(BoardRenderer):
                 out.add(_name(last.before, removed))
         return out
 
-    def describe_position(self, state: MorrisState, names: tuple[str, str], w: Words) -> list[str]:
+    def describe_position(
+        self, state: MorrisState, names: tuple[str, str], w: Words, *, over: bool = False
+    ) -> list[str]:
         board = board_layout(state)
         sides = self.sides(w)
         out = []
@@ -367,7 +369,7 @@ class MorrisRenderer(BoardRenderer):
         if closed:
             listed = ", ".join("-".join(board.points[p] for p in m) for m in closed)
             out.append(w.t("alt.morris.mills", mills=listed))
-        if pending_removal(state):
+        if pending_removal(state) and not over:
             takeable = " ".join(sorted(board.points[p] for p in removable(state)))
             out.append(w.t("alt.morris.must_remove", side=sides[state.to_move], points=takeable))
         return out

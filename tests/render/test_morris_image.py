@@ -9,6 +9,7 @@ import pytest
 
 import engine
 import render
+from engine.core import Outcome, Termination
 from engine.morris import men_in_hand, removable
 from render.gallery import play, random_game
 from render.theme import THEMES
@@ -76,6 +77,10 @@ def test_a_closed_mill_is_highlighted_and_a_pending_removal_rings_the_takeable_m
     ring = lay.radius + lay.spacing * 0.09
     assert close(pixel(img, (x, y + ring)), theme.accent, 50)  # the last placement's ring
     assert "remove" in render.alt_text("morris", state, lasts[-1])
+    # a draw agreed between the mill and its removal: the alt text owed the removal still
+    agreed = Outcome(Termination.AGREEMENT, None, "draw by agreement")
+    over = render.alt_text("morris", state, lasts[-1], outcome=agreed)
+    assert "must remove" not in over and "Draw: agreed by both players" in over, over
 
 
 def lay_name(state, point: int) -> str:
