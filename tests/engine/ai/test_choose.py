@@ -3,7 +3,6 @@ reproducible from its seed, and the same from a state as from its text."""
 
 from __future__ import annotations
 
-import doctest
 import pickle
 import random
 import time
@@ -201,11 +200,3 @@ def test_atmalof_level_5_sees_a_turn_deeper_than_level_4_within_its_node_budget(
     full = analyse("atmalof", state, replace(five, width=0), seed=1)
     assert full.depth == 2 and full.nodes == five.nodes  # the whole budget, a ply short
     assert analyse("atmalof", state, four, seed=1).depth == 2
-
-
-def test_the_modules_example_runs() -> None:
-    # The module docstring is the example docs/practice.md points to: it once called
-    # choose(..., level=1), a parameter that does not exist, and nothing ran it.
-    results = doctest.testmod(engine.ai, optionflags=doctest.ELLIPSIS)
-    assert results.attempted >= 5
-    assert results.failed == 0
