@@ -250,8 +250,8 @@ class Challenges:
             )
         except limits.OverLimit as exc:  # the count inside the insert's transaction decides
             raise Refusal("over_limit", {"message": exc.reason}) from exc
-        except GameMovedOn as exc:
-            raise Refusal("challenge_answered") from exc
+        except GameMovedOn as exc:  # a twin click, or the other answer, landed first
+            raise await self._answered(c.id) from exc
         except ChannelBusy as exc:
             raise Refusal("game_running_here") from exc
         self.ctx.states[g.id] = (g.last_hash, state)
@@ -270,7 +270,7 @@ class Challenges:
         else:
             raise Refusal("challenge_for_other", {"opponent_name": c.opponent_name})
         if not await self.ctx.store.close_challenge(c.id, status):
-            raise Refusal("challenge_answered")
+            raise await self._answered(c.id)
         text = texts.notice_text(code, said)
         return Reply(text=text, notice=code, params=said, challenge_id=c.id)
 
@@ -371,13 +371,28 @@ class Challenges:
             found = await self.ctx.store.open_challenge(where.parent_id)
         return found
 
+    async def _answered(self, challenge_id: int) -> Refusal:
+        """Why an answer that lost the race to another one does nothing: what became of the
+        challenge, read afresh (a double click is told "already declined", as a later click
+        is, not only "already answered")."""
+        c = await self.ctx.store.challenge(challenge_id)
+        if c is None or c.status == "open":
+            return Refusal("challenge_answered")
+        return closed(c)
+
     async def _challenge_open(self, c: ChallengeRow, now: float) -> None:
         """Refuse an answer to a challenge that expired (closing it now) or was answered."""
         if c.status == "open" and now >= c.expires_at:
             await self.ctx.store.close_challenge(c.id, "expired")
             raise Refusal("challenge_expired")
         if c.status != "open":
-            raise Refusal("challenge_closed", {"status": c.status})
+            raise closed(c)
+
+
+def closed(c: ChallengeRow) -> Refusal:
+    """``challenge_closed``: the challenge was already accepted, declined, withdrawn or expired
+    (said in the reader's language: ``challenge_status.*``)."""
+    return Refusal("challenge_closed", {"status": msg(f"challenge_status.{c.status}")})
 
 
 def game_terms(

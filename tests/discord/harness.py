@@ -640,10 +640,14 @@ class Harness:
         exchange = await self.dispatch(payload)
         return exchange.choices()
 
-    async def click(self, person: Person, message: dict[str, Any], custom_id: str) -> Exchange:
-        """Press the button ``custom_id`` on a message the bot sent earlier."""
+    async def click(
+        self, person: Person, message: dict[str, Any], custom_id: str, *, locale: str = "en-US"
+    ) -> Exchange:
+        """Press the button ``custom_id`` on a message the bot sent earlier (``locale``: the
+        person's Discord client language)."""
         channel = int(message["channel_id"])
         payload = self._base(3, person, channel)
+        payload["locale"] = locale
         payload["message"] = message
         payload["data"] = {"custom_id": custom_id, "component_type": 2}
         return await self.dispatch(payload, message_id=int(message["id"]))

@@ -141,6 +141,25 @@ async def test_a_double_click_on_an_offers_button_says_nothing_waits(
     assert_refused(await h.click(BOB, old, clicked), says)  # a late click, the same
 
 
+@pytest.mark.parametrize(("kind", "became"), [("accept", "accepted"), ("decline", "declined")])
+async def test_a_double_click_on_a_challenge_says_what_became_of_it(
+    harness: Harness, kind: str, became: str
+) -> None:
+    """The click that lost the race said only "already answered" while a later click said
+    what happened; both say it now, in the reader's language."""
+    h = harness
+    posted = await h.slash(ALICE, "challenge", game="morris", opponent=BOB, starter="me")
+    challenge = message_with_buttons(posted)
+    old, clicked = stale(challenge), button(challenge, kind)
+    landed, refused = await race(h, BOB, BOB, old, clicked)
+    assert not landed.all_ephemeral, landed.text
+    assert_refused(refused, f"that challenge was already {became}")
+    assert_refused(await h.click(BOB, old, clicked), f"that challenge was already {became}")
+    hu = await h.click(BOB, old, clicked, locale="hu")
+    status = {"accepted": "elfogadták", "declined": "elutasították"}[became]
+    assert_refused(hu, f"ez a kihívás már lezárult: {status}")
+
+
 async def hopeless_drop(h: Harness) -> tuple[Person, Call]:
     """Both players drop into row 1 until it is full; (the mover, the question to confirm)."""
     for turn in range(60):
