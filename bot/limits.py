@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.errors import RefereeError
+from bot.i18n import Msg, msg, say
 from bot.store import Guard, Reader, Store
 
 MAX_OPEN_CHALLENGES = 3
@@ -23,11 +24,13 @@ Source = Store | Reader
 
 
 class OverLimit(RefereeError):
-    """A guard refused the write: ``reason`` says which limit, in words for the person."""
+    """A guard refused the write: ``said`` says which limit, as a catalog message for the
+    person's language (``reason``, and ``str()``, its English)."""
 
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+    def __init__(self, said: Msg) -> None:
+        self.said = said
+        self.reason = say(said)
+        super().__init__(self.reason)
 
 
 async def open_challenges(source: Source, user_id: int, now: float) -> int:
@@ -45,20 +48,20 @@ async def active_games(source: Source, user_id: int) -> int:
     return await source.active_games(user_id)
 
 
-async def challenge_problem(source: Source, user_id: int, now: float) -> str | None:
+async def challenge_problem(source: Source, user_id: int, now: float) -> Msg | None:
     """Why ``user_id`` may not post another challenge, or None."""
     if await open_challenges(source, user_id, now) >= MAX_OPEN_CHALLENGES:
-        return (
-            f"you already have {MAX_OPEN_CHALLENGES} challenges waiting: wait for an answer, "
-            "or withdraw one (decline your own challenge) before posting another"
-        )
-    return await games_problem(source, user_id, "you are")
+        return msg("limit.challenges_waiting", n=MAX_OPEN_CHALLENGES)
+    return await games_problem(source, user_id)
 
 
-async def games_problem(source: Source, user_id: int, who: str) -> str | None:
-    """Why ``user_id`` may not start another game (``who``: "you are" or "alice is"), or None."""
+async def games_problem(source: Source, user_id: int, name: str | None = None) -> Msg | None:
+    """Why ``user_id`` may not start another game, or None; ``name``: theirs when it is not
+    the person asking ("alice is already playing..."), None for "you are"."""
     if await active_games(source, user_id) >= MAX_ACTIVE_GAMES:
-        return f"{who} already playing {MAX_ACTIVE_GAMES} games: finish one before starting another"
+        if name is None:
+            return msg("limit.games_you", n=MAX_ACTIVE_GAMES)
+        return msg("limit.games_other", name=name, n=MAX_ACTIVE_GAMES)
     return None
 
 
@@ -73,13 +76,13 @@ def challenge_guard(user_id: int, now: float) -> Guard:
     return guard
 
 
-def games_guard(players: Sequence[tuple[int, str]]) -> Guard:
-    """For ``Store.start_game``: raise OverLimit if one of ``players`` (user id, and "you are"
-    or "alice is") may not start another game."""
+def games_guard(players: Sequence[tuple[int, str | None]]) -> Guard:
+    """For ``Store.start_game``: raise OverLimit if one of ``players`` (user id, and their
+    name, None for the person asking) may not start another game."""
 
     async def guard(rx: Reader) -> None:
-        for user_id, who in players:
-            problem = await games_problem(rx, user_id, who)
+        for user_id, name in players:
+            problem = await games_problem(rx, user_id, name)
             if problem:
                 raise OverLimit(problem)
 

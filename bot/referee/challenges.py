@@ -100,7 +100,7 @@ class Challenges:
         try:
             cid = await self.ctx.store.create_challenge(row, people, now, guard)
         except limits.OverLimit as exc:  # the count inside the insert's transaction decides
-            raise Refusal("over_limit", {"message": exc.reason}) from exc
+            raise Refusal("over_limit", {"message": exc.said}) from exc
         except ChannelBusy as exc:
             raise Refusal("channel_busy", {"busy": await self.ctx.busy(where, actor)}) from exc
         issued = ChallengeRow(
@@ -214,9 +214,9 @@ class Challenges:
         if c.opponent_id is not None and actor.id != c.opponent_id:
             raise Refusal("challenge_for_other", {"opponent_name": c.opponent_name})
         if self.ctx.per_user_limits:
-            busy = await limits.games_problem(self.ctx.store, actor.id, "you are")
+            busy = await limits.games_problem(self.ctx.store, actor.id)
             busy = busy or await limits.games_problem(
-                self.ctx.store, c.challenger_id, f"{c.challenger_name} is"
+                self.ctx.store, c.challenger_id, c.challenger_name
             )
             if busy:
                 raise Refusal("over_limit", {"message": busy})
@@ -237,9 +237,7 @@ class Challenges:
 
         guard = None
         if self.ctx.per_user_limits:
-            guard = limits.games_guard(
-                [(actor.id, "you are"), (c.challenger_id, f"{c.challenger_name} is")]
-            )
+            guard = limits.games_guard([(actor.id, None), (c.challenger_id, c.challenger_name)])
         try:
             g = await self.ctx.store.start_game(
                 c.id,
@@ -249,7 +247,7 @@ class Challenges:
                 guard,
             )
         except limits.OverLimit as exc:  # the count inside the insert's transaction decides
-            raise Refusal("over_limit", {"message": exc.reason}) from exc
+            raise Refusal("over_limit", {"message": exc.said}) from exc
         except GameMovedOn as exc:  # a twin click, or the other answer, landed first
             raise await self._answered(c.id) from exc
         except ChannelBusy as exc:

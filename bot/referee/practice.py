@@ -130,7 +130,7 @@ class Practice:
         words = clean_dice_words(dice_words)
         rules, state, spec = game_terms(game, variant, options, clock)
         if self.ctx.per_user_limits:
-            busy = await limits.games_problem(self.ctx.store, actor.id, "you are")
+            busy = await limits.games_problem(self.ctx.store, actor.id)
             if busy:
                 raise Refusal("over_limit", {"message": busy})
         now = self.ctx.now()
@@ -177,12 +177,12 @@ class Practice:
             note = {**start.note, "practice": {"level": level, "bot_seat": seat}}
             return columns, NewEvent("start", now, user_id=actor.id, note=note)
 
-        guard = limits.games_guard([(actor.id, "you are")]) if self.ctx.per_user_limits else None
+        guard = limits.games_guard([(actor.id, None)]) if self.ctx.per_user_limits else None
         people = [(actor.id, actor.name), (bot.id, bot.name)]
         try:
             g = await self.ctx.store.start_practice(fields, people, build, now, guard)
         except limits.OverLimit as exc:
-            raise Refusal("over_limit", {"message": exc.reason}) from exc
+            raise Refusal("over_limit", {"message": exc.said}) from exc
         except ChannelBusy as exc:
             raise Refusal("channel_busy", {"busy": await self.ctx.busy(where, actor)}) from exc
         self.ctx.states[g.id] = (g.last_hash, state)

@@ -15,6 +15,7 @@ from bot import limits
 from bot.clock import ManualClock
 from bot.console.format import reply_text
 from bot.discord_ui.guards import COOLDOWNS, Cooldowns
+from bot.i18n import reply_words
 from bot.lru import LRU
 from bot.referee import Referee
 from bot.referee.context import HISTORY_PAGE
@@ -77,6 +78,8 @@ async def test_accepting_is_refused_when_the_challenger_is_at_the_limit(referee:
         await start(referee, "morris", channel(n), ALICE, Actor(6000 + n, f"q{n}"))
     late = await referee.accept(channel(30), BOB)
     assert not late.ok and late.text.startswith("alice is already playing 10 games")
+    # a catalog message, said in the reader's language (it was English on every server)
+    assert reply_words(late, "hu").startswith("alice már 10 játszmát játszik"), late.params
 
 
 # ---- the same limits under concurrency: the count is taken inside the insert's transaction ----

@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 import aiosqlite
 import pytest
 
+from bot.i18n import say
 from bot.limits import (
     MAX_ACTIVE_GAMES,
     MAX_OPEN_CHALLENGES,
@@ -75,25 +76,28 @@ async def test_the_challenge_limit_and_its_reason(db: SqliteReader) -> None:
     await challenges(db, ("open", ME, NOW + 60))
     reason = (
         "you already have 3 challenges waiting: wait for an answer, "
-        "or withdraw one (decline your own challenge) before posting another"
+        "or withdraw one before posting another"
     )
-    assert await challenge_problem(db, ME, NOW) == reason
+    problem = await challenge_problem(db, ME, NOW)
+    assert problem is not None and say(problem) == reason
     with pytest.raises(OverLimit) as raised:
         await challenge_guard(ME, NOW)(db)
     assert raised.value.reason == reason and str(raised.value) == reason
+    assert say(raised.value.said, "hu").startswith("már 3 kihívásod vár válaszra")  # a message
 
 
 async def test_the_games_limit_names_who_is_over_it(db: SqliteReader) -> None:
     await games(db, *[("active", ME, YOU)] * (MAX_ACTIVE_GAMES - 1))
-    assert await games_problem(db, ME, "you are") is None
+    assert await games_problem(db, ME) is None
     await games(db, ("active", YOU, ME))
-    over = "already playing 10 games: finish one before starting another"
-    assert await games_problem(db, ME, "you are") == f"you are {over}"
-    assert await challenge_problem(db, ME, NOW) == f"you are {over}"
+    mine = "you are already playing 10 games: finish one before starting another"
+    assert say(await games_problem(db, ME)) == mine  # type: ignore[arg-type]
+    assert say(await challenge_problem(db, ME, NOW)) == mine  # type: ignore[arg-type]
     assert await challenge_problem(db, 77, NOW) is None
     with pytest.raises(OverLimit) as raised:
-        await games_guard([(77, "carol is"), (YOU, "bob is")])(db)
-    assert str(raised.value) == f"bob is {over}"
+        await games_guard([(77, "carol"), (YOU, "bob")])(db)
+    theirs = "bob is already playing 10 games: a new one can start once they finish one"
+    assert str(raised.value) == theirs
 
 
 async def test_a_store_is_a_source_too(tmp_path) -> None:
