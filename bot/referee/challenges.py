@@ -16,8 +16,9 @@ from typing import Any
 import engine
 from bot import limits, texts
 from bot.clock import ClockSpec, ClockSpecError
-from bot.errors import Refusal
+from bot.errors import Refusal, engine_reason
 from bot.i18n import Msg, msg, say_all
+from bot.i18n.replies import engine_msg
 from bot.referee.board_reply import board_reply
 from bot.referee.context import STARTERS, Context, rematch_refused
 from bot.referee.records import TOSS_ANNOUNCEMENT, TOSS_NUMBER
@@ -393,6 +394,16 @@ def closed(c: ChallengeRow) -> Refusal:
     return Refusal("challenge_closed", {"status": msg(f"challenge_status.{c.status}")})
 
 
+def option_msg(exc: EngineError, game: str) -> Msg:
+    """An engine's refusal of a game's terms as a sentence: a language says an unknown variant
+    or option from its code (``engine.<game>.unknown_variant``), the rest in English."""
+    try:
+        known: str | None = engine.get_game(game).name
+    except EngineError:
+        known = None
+    return engine_msg(engine_reason(exc, known))
+
+
 def game_terms(
     game: str, variant: str, options: Mapping[str, Any] | None, clock: str
 ) -> tuple[Any, Any, ClockSpec]:
@@ -404,8 +415,8 @@ def game_terms(
         spec = ClockSpec.parse(clock)
     except ClockSpecError as exc:
         raise Refusal("bad_option", {"message": exc.said or str(exc)}) from exc
-    except EngineError as exc:
-        raise Refusal("bad_option", {"message": str(exc)}) from exc
+    except EngineError as exc:  # said from its code where a language has it (a typo'd variant)
+        raise Refusal("bad_option", {"message": option_msg(exc, game)}) from exc
     except TypeError as exc:
         raise Refusal("options_do_not_fit", {"game": game, "exc": str(exc)}) from exc
     return rules, state, spec

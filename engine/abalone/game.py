@@ -136,7 +136,10 @@ class AbaloneGame:
         key = str(variant).strip().lower().replace("_", "-").replace(" ", "-")
         if key not in VARIANTS:
             raise OptionError(
-                f"unknown Abalone variant {variant!r}: choose one of {', '.join(VARIANTS)}"
+                f"unknown Abalone variant {variant!r}: choose one of {', '.join(VARIANTS)}",
+                "unknown_variant",
+                variant=str(variant)[:40],
+                choices=list(VARIANTS),
             )
         repetition, move_limit = _check_options(options)
         return AbaloneState(key, start_board(key), 0, 0, repetition, move_limit)
@@ -355,7 +358,10 @@ def _check_options(options: dict[str, Any]) -> tuple[bool, int]:
     if unknown:
         raise OptionError(
             f"unknown Abalone option {sorted(unknown)[0]!r}: the options are repetition "
-            "and move_limit"
+            "and move_limit",
+            "unknown_option",
+            option=str(sorted(unknown)[0])[:40],
+            choices=["repetition", "move_limit"],
         )
     repetition = options.get("repetition", True)
     if not isinstance(repetition, bool):

@@ -122,14 +122,20 @@ def build_config(variant: str, options: dict[str, Any]) -> AtmalofConfig:
     """Check a variant and its options and return the shared config; raises OptionError."""
     if not isinstance(variant, str) or variant.strip().lower() not in VARIANT_PRESETS:
         raise OptionError(
-            f"unknown Atmalof variant {variant!r}: choose one of {', '.join(VARIANTS)}"
+            f"unknown Atmalof variant {variant!r}: choose one of {', '.join(VARIANTS)}",
+            "unknown_variant",
+            variant=str(variant)[:40],
+            choices=list(VARIANTS),
         )
     variant = variant.strip().lower()
     values = defaults(variant)
     for name, raw in options.items():
         if name not in OPTION_NAMES:
             raise OptionError(
-                f"unknown Atmalof option {name!r}: the options are {', '.join(OPTION_NAMES)}"
+                f"unknown Atmalof option {name!r}: the options are {', '.join(OPTION_NAMES)}",
+                "unknown_option",
+                option=str(name)[:40],
+                choices=list(OPTION_NAMES),
             )
         value: str | bool | int
         if name == "tiebreak":

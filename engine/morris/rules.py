@@ -453,13 +453,19 @@ def make_rules(variant: str = "standard", **options: Any) -> Rules:
     """Validated rules for a variant and options; raises OptionError with a clear message."""
     if not isinstance(variant, str) or variant.strip().lower() not in VARIANTS:
         raise OptionError(
-            f"unknown Morris variant {variant!r}: choose one of {', '.join(VARIANTS)}"
+            f"unknown Morris variant {variant!r}: choose one of {', '.join(VARIANTS)}",
+            "unknown_variant",
+            variant=str(variant)[:40],
+            choices=list(VARIANTS),
         )
     spec = VARIANTS[variant.strip().lower()]
     unknown = sorted(set(options) - set(OPTION_NAMES))
     if unknown:
         raise OptionError(
-            f"unknown Morris option {unknown[0]!r}: choose from {', '.join(OPTION_NAMES)}"
+            f"unknown Morris option {unknown[0]!r}: choose from {', '.join(OPTION_NAMES)}",
+            "unknown_option",
+            option=str(unknown[0])[:40],
+            choices=list(OPTION_NAMES),
         )
     return Rules(
         variant=spec.name,

@@ -234,3 +234,18 @@ async def test_a_clock_that_cannot_be_used_is_refused_in_the_readers_language(
         harness, ALICE, "challenge", game="morris", opponent=BOB, clock="tea", locale="hu"
     )
     assert hu.startswith("'tea' nem értelmezhető időbeállításként"), hu
+
+
+async def test_a_typo_in_a_variant_or_an_option_is_refused_in_the_readers_language(
+    harness: Harness,
+) -> None:
+    """The engine's reasons for an unknown variant or option were English on every server;
+    they are said from their codes (engine.<game>.unknown_variant / unknown_option)."""
+    english = await refused(harness, ALICE, "practice", game="atmalof", variant="juniour")
+    assert english.startswith("unknown Atmalof variant 'juniour': choose one of standard"), english
+    hu = await refused(harness, ALICE, "practice", game="morris", variant="lasker", locale="hu")
+    assert hu.startswith("ismeretlen Malom-változat: 'lasker'; válassz ezek közül: "), hu
+    eo = await refused(
+        harness, ALICE, "challenge", game="abalone", opponent=BOB, options="flying=on", locale="eo"
+    )
+    assert eo == "nekonata opcio de Abalone: 'flying'; la opcioj estas repetition, move_limit", eo
