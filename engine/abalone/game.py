@@ -365,12 +365,27 @@ def _check_options(options: dict[str, Any]) -> tuple[bool, int]:
         )
     repetition = options.get("repetition", True)
     if not isinstance(repetition, bool):
-        raise OptionError("repetition must be true or false")
+        raise OptionError(
+            "repetition must be true or false",
+            "not_on_off",
+            name="repetition",
+            value=str(repetition)[:40],
+        )
     move_limit = options.get("move_limit", DEFAULT_MOVE_LIMIT)
     if isinstance(move_limit, bool) or not isinstance(move_limit, int):
-        raise OptionError("move_limit must be a whole number of plies (0 for no limit)")
+        raise OptionError(
+            "move_limit must be a whole number of plies (0 for no limit)",
+            "move_limit_range",
+            most=MAX_MOVE_LIMIT,
+            value=str(move_limit)[:40],
+        )
     if not 0 <= move_limit <= MAX_MOVE_LIMIT:
-        raise OptionError(f"move_limit must be between 0 (no limit) and {MAX_MOVE_LIMIT}")
+        raise OptionError(
+            f"move_limit must be between 0 (no limit) and {MAX_MOVE_LIMIT}",
+            "move_limit_range",
+            most=MAX_MOVE_LIMIT,
+            value=str(move_limit)[:40],
+        )
     return repetition, move_limit
 
 

@@ -149,7 +149,11 @@ def build_config(variant: str, options: dict[str, Any]) -> AtmalofConfig:
         if variant != "custom" and name not in REFEREE_OPTIONS and value != values[name]:
             raise OptionError(
                 f"the {variant} variant has {name}={values[name]}; "
-                f"use the custom variant to change it"
+                f"use the custom variant to change it",
+                "preset_fixed",
+                variant=variant,
+                name=name,
+                value=values[name],
             )
         values[name] = value
     _check_sane(values)
@@ -158,7 +162,12 @@ def build_config(variant: str, options: dict[str, Any]) -> AtmalofConfig:
 
 def _whole_number(name: str, raw: Any) -> int:
     if isinstance(raw, bool):
-        raise OptionError(f"{name} must be a whole number, not {raw!r}")
+        raise OptionError(
+            f"{name} must be a whole number, not {raw!r}",
+            "not_whole_number",
+            name=name,
+            value=str(raw)[:40],
+        )
     if isinstance(raw, int):
         return raw
     if (
@@ -168,7 +177,12 @@ def _whole_number(name: str, raw: Any) -> int:
         and len(raw.strip()) <= 3
     ):
         return int(raw.strip())
-    raise OptionError(f"{name} must be a whole number, not {raw!r}")
+    raise OptionError(
+        f"{name} must be a whole number, not {raw!r}",
+        "not_whole_number",
+        name=name,
+        value=str(raw)[:40],
+    )
 
 
 def _on_off(name: str, raw: Any) -> bool:
@@ -177,7 +191,9 @@ def _on_off(name: str, raw: Any) -> bool:
         return True
     if value in (False, "off", "false", "no"):
         return False
-    raise OptionError(f"{name} must be on or off, not {raw!r}")
+    raise OptionError(
+        f"{name} must be on or off, not {raw!r}", "not_on_off", name=name, value=str(raw)[:40]
+    )
 
 
 def _move_limit(raw: Any) -> int:
@@ -187,7 +203,10 @@ def _move_limit(raw: Any) -> int:
     if value is None or not 0 <= value <= MAX_MOVE_LIMIT:
         raise OptionError(
             f"move_limit must be a whole number of actions each from 0 (off) to "
-            f"{MAX_MOVE_LIMIT}, not {raw!r}"
+            f"{MAX_MOVE_LIMIT}, not {raw!r}",
+            "move_limit_range",
+            most=MAX_MOVE_LIMIT,
+            value=str(raw)[:40],
         )
     return value
 
@@ -195,7 +214,9 @@ def _move_limit(raw: Any) -> int:
 def _tiebreak(raw: Any) -> str:
     value = raw.strip().lower() if isinstance(raw, str) else raw
     if value not in TIEBREAKS:
-        raise OptionError(f"tiebreak must be 'either' or 'both', not {raw!r}")
+        raise OptionError(
+            f"tiebreak must be 'either' or 'both', not {raw!r}", "bad_tiebreak", value=str(raw)[:40]
+        )
     return value
 
 

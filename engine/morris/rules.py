@@ -424,7 +424,9 @@ def _on_off(name: str, value: object) -> bool:
             return True
         if word in ("off", "false", "no", "0"):
             return False
-    raise OptionError(f"{name} must be on or off, not {value!r}")
+    raise OptionError(
+        f"{name} must be on or off, not {value!r}", "not_on_off", name=name, value=str(value)[:40]
+    )
 
 
 def _move_limit(value: object) -> int:
@@ -436,7 +438,10 @@ def _move_limit(value: object) -> int:
     if number is None or not 0 <= number <= MAX_MOVE_LIMIT:
         raise OptionError(
             f"move_limit must be a whole number of moves from 0 (off) to {MAX_MOVE_LIMIT}, "
-            f"not {value!r}"
+            f"not {value!r}",
+            "move_limit_range",
+            most=MAX_MOVE_LIMIT,
+            value=str(value)[:40],
         )
     return number
 

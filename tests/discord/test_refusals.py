@@ -249,3 +249,11 @@ async def test_a_typo_in_a_variant_or_an_option_is_refused_in_the_readers_langua
         harness, ALICE, "challenge", game="abalone", opponent=BOB, options="flying=on", locale="eo"
     )
     assert eo == "nekonata opcio de Abalone: 'flying'; la opcioj estas repetition, move_limit", eo
+    hu_value = await refused(
+        harness, ALICE, "practice", game="morris", options="flying=maybe", locale="hu"
+    )
+    assert hu_value == "a(z) flying értéke on vagy off lehet, nem 'maybe'", hu_value
+    fixed = await refused(
+        harness, ALICE, "practice", game="atmalof", variant="junior", options="rows=9", locale="is"
+    )
+    assert fixed == "afbrigðið junior hefur rows=6; notaðu afbrigðið custom til að breyta því"
