@@ -437,7 +437,7 @@ def _move_limit(value: object) -> int:
         number = int(value.strip())
     if number is None or not 0 <= number <= MAX_MOVE_LIMIT:
         raise OptionError(
-            f"move_limit must be a whole number of moves from 0 (off) to {MAX_MOVE_LIMIT}, "
+            f"move_limit must be a whole number of moves each from 0 (off) to {MAX_MOVE_LIMIT}, "
             f"not {value!r}",
             "move_limit_range",
             most=MAX_MOVE_LIMIT,

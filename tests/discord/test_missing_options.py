@@ -62,7 +62,7 @@ def test_errors_written_for_players_are_known_by_type_not_by_class_name() -> Non
     too_much = ClockSpecError("increment_most", most=60)
     assert say(message_for(too_much)) == "an increment is at most 60 seconds" == str(too_much)
     said = say(message_for(too_much), "hu")  # a message of the catalog: the reader's language
-    assert said == "a lépésenkénti időjóváírás legfeljebb 60 másodperc", said
+    assert said == "a lépésenkénti többletidő legfeljebb 60 másodperc", said
     assert say(message_for(BadInput("rows must be 4 to 12"))) == "rows must be 4 to 12"
 
     class LooksLikeSpecError(ValueError):  # a bug, whatever its name says

@@ -233,7 +233,7 @@ async def test_a_clock_that_cannot_be_used_is_refused_in_the_readers_language(
     hu = await refused(
         harness, ALICE, "challenge", game="morris", opponent=BOB, clock="tea", locale="hu"
     )
-    assert hu.startswith("'tea' nem értelmezhető időbeállításként"), hu
+    assert hu.startswith("„tea” nem értelmezhető időbeállításként"), hu
 
 
 async def test_a_typo_in_a_variant_or_an_option_is_refused_in_the_readers_language(
@@ -244,16 +244,17 @@ async def test_a_typo_in_a_variant_or_an_option_is_refused_in_the_readers_langua
     english = await refused(harness, ALICE, "practice", game="atmalof", variant="juniour")
     assert english.startswith("unknown Atmalof variant 'juniour': choose one of standard"), english
     hu = await refused(harness, ALICE, "practice", game="morris", variant="lasker", locale="hu")
-    assert hu.startswith("ismeretlen Malom-változat: 'lasker'; válassz ezek közül: "), hu
+    assert hu.startswith("ismeretlen Malom-változat: „lasker”; válassz ezek közül: "), hu
     eo = await refused(
         harness, ALICE, "challenge", game="abalone", opponent=BOB, options="flying=on", locale="eo"
     )
-    assert eo == "nekonata opcio de Abalone: 'flying'; la opcioj estas repetition, move_limit", eo
+    assert eo == "nekonata opcio de Abalone: „flying“; la opcioj estas repetition, move_limit", eo
     hu_value = await refused(
         harness, ALICE, "practice", game="morris", options="flying=maybe", locale="hu"
     )
-    assert hu_value == "a(z) flying értéke on vagy off lehet, nem 'maybe'", hu_value
+    assert hu_value == "a(z) flying értéke csak on vagy off lehet, nem „maybe”", hu_value
     fixed = await refused(
         harness, ALICE, "practice", game="atmalof", variant="junior", options="rows=9", locale="is"
     )
-    assert fixed == "afbrigðið junior hefur rows=6; notaðu afbrigðið custom til að breyta því"
+    said = "afbrigðið junior hefur alltaf rows=6; notaðu afbrigðið custom til að breyta rows"
+    assert fixed == said, fixed
