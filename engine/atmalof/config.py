@@ -224,34 +224,77 @@ def _check_sane(v: dict[str, Any]) -> None:
     rows, cols, line, pieces = v["rows"], v["cols"], v["line"], v["pieces"]
     for name in ("rows", "cols"):
         if not MIN_SIZE <= v[name] <= MAX_SIZE:
-            raise OptionError(f"{name} must be between {MIN_SIZE} and {MAX_SIZE}, not {v[name]}")
+            raise OptionError(
+                f"{name} must be between {MIN_SIZE} and {MAX_SIZE}, not {v[name]}",
+                "size_range",
+                name=name,
+                least=MIN_SIZE,
+                most=MAX_SIZE,
+                value=v[name],
+            )
     for name, size in (("beyond_rows", "rows"), ("beyond_cols", "cols")):
         if v[name] < 0:
-            raise OptionError(f"{name} cannot be negative ({v[name]})")
+            raise OptionError(
+                f"{name} cannot be negative ({v[name]})",
+                "beyond_negative",
+                name=name,
+                value=v[name],
+            )
         if v[name] >= v[size]:
-            raise OptionError(f"{name} ({v[name]}) must be smaller than {size} ({v[size]})")
+            raise OptionError(
+                f"{name} ({v[name]}) must be smaller than {size} ({v[size]})",
+                "beyond_too_big",
+                name=name,
+                value=v[name],
+                size=size,
+                size_value=v[size],
+            )
     if cols - v["beyond_cols"] < 2:
         raise OptionError(
             f"announcing a row would roll a die of {cols - v['beyond_cols']} face(s) "
-            f"(cols - beyond_cols); a die needs at least 2"
+            f"(cols - beyond_cols); a die needs at least 2",
+            "row_die_too_small",
+            faces=cols - v["beyond_cols"],
         )
     if rows - v["beyond_rows"] < 2:
         raise OptionError(
             f"announcing a column would roll a die of {rows - v['beyond_rows']} face(s) "
-            f"(rows - beyond_rows); a die needs at least 2"
+            f"(rows - beyond_rows); a die needs at least 2",
+            "col_die_too_small",
+            faces=rows - v["beyond_rows"],
         )
     if line < MIN_LINE:
-        raise OptionError(f"line must be at least {MIN_LINE}, not {line}")
+        raise OptionError(
+            f"line must be at least {MIN_LINE}, not {line}",
+            "line_too_short",
+            least=MIN_LINE,
+            value=line,
+        )
     if line > max(rows, cols):
-        raise OptionError(f"a line of {line} cannot fit on a {rows}x{cols} board")
+        raise OptionError(
+            f"a line of {line} cannot fit on a {rows}x{cols} board",
+            "line_too_long",
+            line=line,
+            rows=rows,
+            cols=cols,
+        )
     if pieces < line:
         raise OptionError(
-            f"pieces ({pieces}) must be at least line ({line}), or nobody could make a line"
+            f"pieces ({pieces}) must be at least line ({line}), or nobody could make a line",
+            "too_few_pieces",
+            pieces=pieces,
+            line=line,
         )
     if 2 * pieces > rows * cols:
         raise OptionError(
             f"{pieces} pieces each need {2 * pieces} squares, "
-            f"but a {rows}x{cols} board has only {rows * cols}"
+            f"but a {rows}x{cols} board has only {rows * cols}",
+            "too_many_pieces",
+            pieces=pieces,
+            squares=2 * pieces,
+            rows=rows,
+            cols=cols,
+            board=rows * cols,
         )
 
 

@@ -258,3 +258,10 @@ async def test_a_typo_in_a_variant_or_an_option_is_refused_in_the_readers_langua
     )
     said = "afbrigðið junior hefur alltaf rows=6; notaðu afbrigðið custom til að breyta rows"
     assert fixed == said, fixed
+    board = "rows=7 cols=7 line=9"  # a custom board that cannot work
+    english = await refused(harness, ALICE, "practice", game="atmalof", variant="custom",
+                            options=board)  # fmt: skip
+    assert english == "a line of 9 cannot fit on a 7x7 board", english
+    hu_board = await refused(harness, ALICE, "practice", game="atmalof", variant="custom",
+                             options=board, locale="hu")  # fmt: skip
+    assert hu_board == "9 bábuból álló sor nem fér el egy 7x7 mezős táblán", hu_board
