@@ -33,7 +33,7 @@ from PIL import Image
 import engine
 from engine.core import EngineError, Outcome, Termination
 from render import replay as _replay
-from render.board import BoardRenderer, end_reason, ended_status, who
+from render.board import BoardRenderer, end_reason, ended_status, one_after_another, who
 from render.canvas import Canvas, Mapped, canvas_on, map_boxes, mapped
 from render.frame import Card, Status, bands, draw_card, draw_footer, draw_header, move_label
 from render.model import MAX_SIZE, MIN_SIZE, Last, Layout, RenderError, check_size
@@ -358,10 +358,7 @@ def alt_text(
         parts.append(w.t("alt.to_move", who=who(names, sides, state.to_move, w)))
     said = r.said_turns(_lasts(last), w)
     if said:  # one "Last:", the turns after it as the status line joins them
-        what = said[0]
-        for turn in said[1:]:
-            what = w.t("status.then", first=what, second=turn)
-        parts.append(w.t("alt.last", what=what))
+        parts.append(w.t("alt.last", what=one_after_another(said, w)))
     parts.extend(r.describe_position(state, names, w, over=outcome is not None))
     text = " ".join(parts)
     if len(text) > MAX_ALT_TEXT:

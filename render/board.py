@@ -114,6 +114,15 @@ def who(names: tuple[str, str], sides: tuple[str, str], side: int, w: Words) -> 
     return name if name == sides[side] else w.t("who.named", name=name, side=sides[side])
 
 
+def one_after_another(said: Sequence[str], w: Words) -> str:
+    """Turns said one after the other, as the status line and the alt text's "Last:" both say
+    them ("White placed g7, Black placed d2")."""
+    text = said[0]
+    for turn in said[1:]:
+        text = w.t("status.then", first=text, second=turn)
+    return text
+
+
 def end_reason(
     outcome: Outcome, names: tuple[str, str], sides: tuple[str, str], w: Words, **params: object
 ) -> str:

@@ -30,7 +30,7 @@ from engine.morris import (
 )
 from engine.morris import layout as board_layout
 from engine.morris.board import Layout as Board
-from render.board import BoardRenderer, result_status, who
+from render.board import BoardRenderer, one_after_another, result_status, who
 from render.frame import Hand, Status, bands, board_box
 from render.model import Last, Layout
 from render.paint import (
@@ -309,10 +309,7 @@ class MorrisRenderer(BoardRenderer):
             key = "morris.to_place" if men_in_hand(state, state.to_move) else "status.to_move"
             return Status(w.t(key, who=who(names, sides, state.to_move, w)))
         parts = [self._said(last, w, taken) for last, taken in _turns(lasts)]
-        text = parts[0]
-        for part in parts[1:]:
-            text = w.t("status.then", first=text, second=part)
-        return Status(text)
+        return Status(one_after_another(parts, w))
 
     def said(self, last: Last, w: Words) -> str:
         return self._said(last, w, None)
