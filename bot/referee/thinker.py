@@ -66,21 +66,25 @@ class Thinker:
         """The bot's turn in ``state``: its action, and the removal a mill owes (engine.ai's
         ``choose_turn``, in the worker)."""
         work = functools.partial(engine.ai.choose_turn, game, state, level, seed, nodes=nodes)
-        for attempt in range(2):
-            pool = self._executor()
-            try:
-                # submitted from a thread: the first submit starts the worker process (about
-                # 80 ms, measured by bench/practice_referee.py), which must not stall the loop
-                future = await asyncio.to_thread(pool.submit, work)
-                return await asyncio.wait_for(asyncio.wrap_future(future), THINK_TIMEOUT)
-            except BrokenProcessPool:
-                # Its worker died (killed, out of memory): search once more in a new one, so
-                # the bot answers now rather than at the sweeper's next look; a search that
-                # kills its worker again fails.
-                self._discard(pool)
-                if attempt:
-                    raise
-        raise AssertionError("unreachable")
+        try:
+            return await self._run(work)
+        except BrokenProcessPool:
+            # Its worker died (killed, out of memory): search once more in a new one, so the
+            # bot answers now rather than at the sweeper's next look; work that kills its
+            # worker again fails.
+            return await self._run(work)
+
+    async def _run(self, work: functools.partial[Any]) -> Any:
+        """``work`` in a worker; a pool found broken is shut down (the next run makes one)."""
+        pool = self._executor()
+        try:
+            # submitted from a thread: the first submit starts the worker process (about 80 ms,
+            # measured by bench/practice_referee.py), which must not stall the loop
+            future = await asyncio.to_thread(pool.submit, work)
+            return await asyncio.wait_for(asyncio.wrap_future(future), THINK_TIMEOUT)
+        except BrokenProcessPool:
+            self._discard(pool)
+            raise
 
     def _discard(self, pool: Executor) -> None:
         """Shut ``pool`` down, and forget it if it is still the one searches use: a search that
