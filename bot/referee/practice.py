@@ -10,10 +10,10 @@ processes (``bot.referee.thinker``), so the event loop never waits for it. When 
   command's own replies): it moves when it is its turn, accepts every takeback the player asks
   for, and answers a draw offer by ``draw_refusal``: it declines one made before its game is
   properly under way, or when it stands better, and accepts the rest;
-- in the sweeper (``waiting``, which ``Upkeep.sweep`` answers one game at a time): a practice
-  game whose turn is the bot's and has waited ``STALE_TURN_AFTER`` seconds (a restart
-  mid-search, a worker that failed) gets its move; the first sweep of a process takes every
-  such game at once.
+- in the sweeper (``waiting``, which ``Upkeep.sweep`` answers as many at a time as there are
+  workers): a practice game whose turn is the bot's and has waited ``STALE_TURN_AFTER`` seconds
+  (a restart mid-search, a worker that failed) gets its move; the first sweep of a process
+  takes every such game at once.
 """
 
 from __future__ import annotations
@@ -230,7 +230,7 @@ class Practice:
 
     # --- the bot's answers ----------------------------------------------------------------
 
-    async def answers(self, after: Reply, *, sweeping: bool = False) -> AsyncIterator[Reply]:
+    async def answers(self, after: Reply, *, sweeping: bool = False) -> AsyncGenerator[Reply, None]:
         """The bot's public replies after ``after`` (a command's last reply) in its game, in
         the order to show them: nothing unless it is a practice game that waits for the bot.
         An announcement is yielded before its die is rolled. A store fault ends them (the
@@ -364,11 +364,12 @@ class Practice:
     async def waiting(
         self, now: float, mine: Callable[[int | None], bool], *, first: bool
     ) -> AsyncGenerator[GameRow, None]:
-        """A page's practice games waiting for the bot with no command to answer them, one
-        at a time, for the sweeper to answer each before it asks for the next (``mine``: this
-        process's servers; ``first``: any waiting game, else one whose turn is
+        """A page's practice games waiting for the bot with no command to answer them, in
+        the order of their ids, each looked at when the sweeper asks for the next (``mine``:
+        this process's servers; ``first``: any waiting game, else one whose turn is
         ``STALE_TURN_AFTER`` old). The cursor moves past a game only when the next is asked
-        for: a sweep stopped by a store fault starts the next one there, not a page later."""
+        for; a sweep stopped by a store fault sets it back to the first game it could not
+        answer (``Upkeep.bot_turns``), so the next sweep starts there, not a page later."""
         games = await self.ctx.store.practice_games(self.scan_after, SWEEP_PAGE)
         for g in games:
             if (

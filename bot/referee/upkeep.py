@@ -5,6 +5,7 @@ is yielded as notices to post, each as soon as it is decided."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Callable
 from contextlib import aclosing
 
@@ -29,6 +30,7 @@ from bot.referee.replies import (
     Where,
 )
 from bot.shards import Shards
+from bot.store import GameRow
 from engine import Outcome, Termination
 
 
@@ -66,15 +68,8 @@ class Upkeep:
                 yield notice
         async for notice in self.clocks(now, mine):
             yield notice
-        async with aclosing(self.practice.waiting(now, mine, first=first)) as waiting:
-            async for g in waiting:
-                asked = Reply(text="", game_id=g.id)
-                async for reply in self.practice.answers(asked, sweeping=True):
-                    yield Notice(where_of(g), reply)
-                # the bot's search took a second or two: flags that fell meanwhile fall now,
-                # not after every other practice game of the page
-                async for notice in self.clocks(now + self.ctx.now() - began, mine):
-                    yield notice
+        async for notice in self.bot_turns(now, began, mine, first=first):
+            yield notice
         for c in await self.ctx.store.expired_challenges(now):
             if not mine(c.guild_id):
                 continue
@@ -87,6 +82,78 @@ class Upkeep:
         if mine(None):
             await self.ctx.store.prune_requests(now - REQUESTS_KEPT_FOR, REQUESTS_PRUNED_PER_SWEEP)
         self.swept = True
+
+    async def bot_turns(
+        self, now: float, began: float, mine: Callable[[int | None], bool], *, first: bool
+    ) -> AsyncIterator[Notice]:
+        """The practice games waiting for the bot, answered ``practice_workers`` at a time (as
+        many as there are processes to search them; after a restart of a busy bot they queue),
+        each notice yielded as soon as it exists. While the bot searches, the flags are judged
+        every ``CLOCKS_EVERY`` seconds and after each game it answers, so a flag that falls
+        during a search falls then, not after the page's last game.
+
+        A store fault in one game starts no further game, lets the answers under way finish
+        (a move they store is shown), and then raises; the next sweep starts at the first game
+        that failed. Stopped from outside (a shutdown), the answers under way are cancelled."""
+        width = max(1, self.ctx.practice_workers)
+        told: asyncio.Queue[tuple[GameRow, Reply | None]] = asyncio.Queue()
+        running: dict[int, asyncio.Task[None]] = {}
+        fault: Exception | None = None  # the first store fault: no further game starts
+        unanswered: list[int] = []  # games whose answer failed: the next sweep redoes them
+
+        async def answer(g: GameRow) -> None:
+            try:
+                asked = Reply(text="", game_id=g.id)
+                async with aclosing(self.practice.answers(asked, sweeping=True)) as replies:
+                    async for reply in replies:
+                        await told.put((g, reply))
+            finally:
+                told.put_nowait((g, None))  # this game is done, or failed: see its task
+
+        def clock_time() -> float:
+            return now + self.ctx.now() - began
+
+        try:
+            async with aclosing(self.practice.waiting(now, mine, first=first)) as waiting:
+                more = True
+                while True:
+                    while more and fault is None and len(running) < width:
+                        try:
+                            waits = await anext(waiting, None)
+                        except Exception as exc:  # the look at the next game failed
+                            waits, fault = None, exc
+                        if waits is None:
+                            more = False
+                        else:
+                            running[waits.id] = asyncio.create_task(answer(waits))
+                    if not running:
+                        break
+                    try:
+                        g, reply = await asyncio.wait_for(told.get(), CLOCKS_EVERY)
+                    except TimeoutError:  # a search under way: judge the flags meanwhile
+                        async for notice in self.clocks(clock_time(), mine):
+                            yield notice
+                        continue
+                    if reply is not None:
+                        yield Notice(where_of(g), reply)
+                        continue
+                    try:
+                        await running.pop(g.id)
+                    except Exception as exc:  # a store fault: the others under way finish
+                        fault = fault or exc
+                        unanswered.append(g.id)
+                        continue
+                    async for notice in self.clocks(clock_time(), mine):
+                        yield notice
+        finally:
+            for task in running.values():  # stopped from outside, or the clocks' own fault
+                task.cancel()
+            await asyncio.gather(*running.values(), return_exceptions=True)
+            unanswered += running
+            if unanswered:  # the next sweep starts at the first of them, not past it
+                self.practice.scan_after = min(self.practice.scan_after, min(unanswered) - 1)
+        if fault is not None:
+            raise fault
 
     async def clocks(self, now: float, mine: Callable[[int | None], bool]) -> AsyncIterator[Notice]:
         """The clocks' part of a sweep: games whose flag fell by ``now`` end on time, and an
@@ -167,6 +234,8 @@ class Upkeep:
                 yield Notice(where_of(g), await board_reply(self.ctx, g, state, [said]))
 
 
+CLOCKS_EVERY = 1.0
+"""While the sweeper waits for the bot's searches, the flags are judged this often (seconds)."""
 RESUME_AFTER = 10.0
 """A turn begun this many seconds before a process's first sweep may have time given back; a
 younger one keeps its clock (a restart that quick cost its player nothing worth saying)."""

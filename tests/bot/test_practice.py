@@ -23,7 +23,7 @@ import engine.ai
 from bot.clock import ManualClock
 from bot.i18n import say
 from bot.ladder_store import ladders, rating_change, season_of
-from bot.referee import Referee, practice
+from bot.referee import Referee, practice, upkeep
 from bot.referee.names import CONSOLE_BOT
 from bot.referee.practice import DRAW_FROM_PLY
 from bot.referee.replies import Actor, LostTurn, Moved, Notice, Reply, ReplyKind, Result, Where
@@ -471,6 +471,109 @@ async def test_a_flag_that_falls_while_the_bot_searches_is_judged_before_the_nex
     assert [n.where for n in told] == [places[0], THERE, places[1]]
     (fell,) = [e for e in told[1].reply.events if isinstance(e, Result)]
     assert fell.termination == "timeout" and fell.winner == 1  # bob's flag: carol wins
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+async def test_the_sweeper_searches_as_many_waiting_games_at_once_as_it_has_workers(
+    store: Store, clock: ManualClock, monkeypatch: pytest.MonkeyPatch, workers: int
+) -> None:
+    """After a restart of a busy bot, PRACTICE_WORKERS processes search that many waiting
+    games at once (the sweeper answered them one after another, however many workers there
+    were). Each search waits a moment for a second one to begin: with two workers one always
+    does, with one it never can."""
+    real_turn = Thinker.turn
+    under_way, most = 0, 0
+    second_began = asyncio.Event()
+
+    async def turn(self: Thinker, *args: Any, **kwargs: Any) -> list[Any]:
+        nonlocal under_way, most
+        under_way += 1
+        most = max(most, under_way)
+        if under_way >= 2:
+            second_began.set()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(second_began.wait(), 0.5)
+        try:
+            return await real_turn(self, *args, **kwargs)
+        finally:
+            under_way -= 1
+
+    monkeypatch.setattr(Thinker, "turn", turn)
+    places = await waiting_after_a_restart(store, clock, 3)
+    second = Referee(store, clock, render=False, practice_nodes=NODES, practice_workers=workers)
+    try:
+        notices = await swept(second)
+    finally:
+        await second.close()
+    assert most == workers
+    assert sorted(n.where.channel_id for n in notices) == [w.channel_id for w in places]
+    assert [await bot_has_answered(store, w) for w in places] == [True, True, True]
+
+
+async def test_a_flag_that_falls_during_the_bots_search_is_judged_during_it(
+    store: Store, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The sweeper judges the flags while it waits for a search, every CLOCKS_EVERY seconds:
+    a flag that fell in a search was judged only once the search ended (up to two seconds at
+    level 5, while the player whose flag it was could still move)."""
+    monkeypatch.setattr(upkeep, "CLOCKS_EVERY", 0.01)
+    real_turn = Thinker.turn
+    flag_told = asyncio.Event()
+
+    async def turn(self: Thinker, *args: Any, **kwargs: Any) -> list[Any]:
+        clock.advance(61)  # a flag falls while the bot searches ...
+        with contextlib.suppress(TimeoutError):  # ... and goes on once the flag is told
+            await asyncio.wait_for(flag_told.wait(), 10)
+        return await real_turn(self, *args, **kwargs)
+
+    monkeypatch.setattr(Thinker, "turn", turn)
+    places = await waiting_after_a_restart(store, clock, 1)
+    second = Referee(store, clock, render=False, practice_nodes=NODES)
+    try:
+        made = await second.challenge(
+            THERE, BOB, "morris", opponent=CAROL, clock="1+0", starter="me"
+        )
+        assert made.ok, made.text
+        assert (await second.accept(THERE, CAROL)).ok
+        told: list[Notice] = []
+        async for notice in second.sweep():
+            told.append(notice)
+            flag_told.set()
+    finally:
+        await second.close()
+    assert [n.where for n in told] == [THERE, places[0]]
+    (fell,) = [e for e in told[0].reply.events if isinstance(e, Result)]
+    assert fell.termination == "timeout" and fell.winner == 1  # bob's flag: carol wins
+    assert bot_moves([told[1].reply], 1)
+
+
+async def test_a_store_fault_with_two_workers_shows_every_move_it_stored(
+    store: Store, store_url: str, clock: ManualClock
+) -> None:
+    """Two workers answer two games at once when the store fails: the sweep raises, but the
+    answer still under way in the other game finishes first, and a move it stored is shown
+    (none is stored and never told), and the next sweep answers every game that is left."""
+    places = await waiting_after_a_restart(store, clock, 4)
+    second = Referee(store, clock, render=False, practice_nodes=NODES, practice_workers=2)
+    told: list[Where] = []
+    try:
+        async with contextlib.AsyncExitStack() as faults:
+            with pytest.raises(StoreUnavailable):
+                async for notice in second.sweep():
+                    told.append(notice.where)
+                    if len(told) == 1:
+                        await faults.enter_async_context(store_fault(store, store_url))
+        answered = [w for w in places if await bot_has_answered(store, w)]
+        assert sorted(w.channel_id for w in told) == [w.channel_id for w in answered]
+        assert 1 <= len(answered) < len(places)
+        again = await swept(second)  # still the process's first sweep: every game left
+        assert sorted(n.where.channel_id for n in again) == [
+            w.channel_id for w in places if w not in answered
+        ]
+        assert [await bot_has_answered(store, w) for w in places] == [True] * 4
+        assert await swept(second) == []
+    finally:
+        await second.close()
 
 
 async def test_the_thinker_answers_from_its_worker_and_starts_a_new_one_after_close() -> None:
