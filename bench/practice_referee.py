@@ -1,8 +1,10 @@
 """The practice opponent through the referee: how long the bot takes to answer a move at a level
 (wall clock, its search in the worker process), and that the event loop stays free meanwhile
 (the longest gap of a 10 ms ticker while the bot thinks, and a move in a game between people
-made during the search). Real SQLite file, no rendering. ``PRACTICE_REFEREE_MOVES`` (default 4)
-player moves per game, ``PRACTICE_REFEREE_LEVEL`` (default 5)."""
+made during the search), and after a restart, how long a backlog of waiting practice games takes
+the sweeper with one worker and with two. Real SQLite file, no rendering.
+``PRACTICE_REFEREE_MOVES`` (default 4) player moves per game, ``PRACTICE_REFEREE_LEVEL`` (default
+5), ``PRACTICE_REFEREE_BACKLOG`` (default 6) games waiting after the restart."""
 
 from __future__ import annotations
 
@@ -82,6 +84,43 @@ async def one_game(referee: Referee, game: str, n: int, level: int, first: bool)
     )
 
 
+async def backlog(path: str, games: int, level: int, workers: int) -> str:
+    """``games`` Abalone games, each waiting for the bot after its player's first move when the
+    process died; a new process's first sweep answers them ``workers`` at a time. When each
+    move was shown, and how long after it was stored (it starts its player's clock)."""
+    store = await SqliteStore.open(path)
+    try:
+        before = Referee(store, render=False, per_user_limits=False)
+        places = [Where(1, 9000 + 100 * workers + i) for i in range(games)]
+        for i, where in enumerate(places):
+            player = Actor(1000 + i, f"p{i}")
+            await before.practice(where, player, "abalone", bot=CONSOLE_BOT, level=level)
+            moves = await before.legal_moves(where, player)
+            if moves:
+                await before.act(where, player, moves[0])
+        await before.close()
+        after = Referee(store, render=False, per_user_limits=False, practice_workers=workers)
+        began, shown = time.time(), []
+        try:
+            async for notice in after.sweep():
+                shown.append((notice.where.channel_id, time.time()))
+        finally:
+            await after.close()
+        lags = []
+        for channel, at in shown:
+            g = await store.latest_game(channel)
+            if g is not None and g.turn_started_at is not None:
+                lags.append(at - g.turn_started_at)
+    finally:
+        await store.close()
+    return (
+        f"backlog of {games} abalone games at level {level} after a restart, {workers} "
+        f"worker(s): all answered in {shown[-1][1] - began if shown else float('nan'):.2f} s "
+        f"(shown at {', '.join(f'{at - began:.2f}' for _, at in shown)} s), each shown at most "
+        f"{max(lags, default=float('nan')) * 1000:.1f} ms after it was stored"
+    )
+
+
 async def run() -> None:
     n = int(os.environ.get("PRACTICE_REFEREE_MOVES", "4"))
     level = int(os.environ.get("PRACTICE_REFEREE_LEVEL", "5"))
@@ -94,6 +133,9 @@ async def run() -> None:
         finally:
             await referee.close()
             await store.close()
+        waiting = int(os.environ.get("PRACTICE_REFEREE_BACKLOG", "6"))
+        for workers in (1, 2):
+            print(await backlog(str(Path(tmp) / f"backlog{workers}.db"), waiting, level, workers))
 
 
 def main() -> None:
