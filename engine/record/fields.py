@@ -144,7 +144,7 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     for key, value in pairs:
         if key in data:
             english = f"not JSON of a record: the key {key[:40]!r} appears twice"
-            raise RecordError(Problem("duplicate_key", english, key=key[:40]))
+            raise RecordError(Problem("duplicate_key", english, repeated=key[:40]))
         data[key] = value
     return data
 
