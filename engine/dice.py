@@ -127,7 +127,8 @@ def _seed_bytes(seed: str) -> bytes:
     try:
         raw = bytes.fromhex(seed)
     except (ValueError, TypeError):
-        raise EngineError("a dice seed is written as hex digits") from None
+        raise EngineError("a dice seed is written as hex digits", "seed_not_hex") from None
     if len(raw) < MIN_SEED_BYTES:
-        raise EngineError(f"a dice seed needs at least {MIN_SEED_BYTES} bytes")
+        english = f"a dice seed needs at least {MIN_SEED_BYTES} bytes"
+        raise EngineError(english, "seed_too_short", least=MIN_SEED_BYTES)
     return raw

@@ -22,7 +22,15 @@ from bot.referee.replays import MAX_GIF_BYTES, replay_gif
 from bot.referee.replies import Reply, Where
 from bot.texts import outcome_msg, players_msg
 from engine import EngineError, Outcome, get_game
-from engine.record import MAX_ACTIONS, MAX_JSON_CHARS, Record, RecordError, replay, verify
+from engine.record import (
+    MAX_ACTIONS,
+    MAX_JSON_CHARS,
+    Record,
+    RecordError,
+    problem_of,
+    replay,
+    verify,
+)
 from render import Last
 
 log = logging.getLogger(__name__)
@@ -53,11 +61,13 @@ class Imports:
         try:
             record = Record.from_json(data, max_chars=MAX_IMPORT_BYTES, max_rows=MAX_ACTIONS)
         except RecordError as exc:
-            raise Refusal("import_unreadable", {"name": name, "exc": str(exc)}) from exc
+            why = problem_msg(problem_of(exc))  # English as is, another language from its code
+            raise Refusal("import_unreadable", {"name": name, "exc": why}) from exc
         try:
             verdict = verify(record)
         except EngineError as exc:  # a game module refusing what verify did not foresee
-            raise Refusal("import_uncheckable", {"name": name, "exc": str(exc)}) from exc
+            why = problem_msg(problem_of(exc))
+            raise Refusal("import_uncheckable", {"name": name, "exc": why}) from exc
         players = players_msg([p.name for p in record.players])
         lines = [  # the verdict first: a picture must never read as proof of a forged result
             *verdict_lines(verdict),
@@ -74,9 +84,7 @@ class Imports:
         try:
             states = replay(record)
         except EngineError as exc:
-            lines.append(
-                msg("import.no_picture", reason=problem_msg(exc.args[0] if exc.args else exc))
-            )
+            lines.append(msg("import.no_picture", reason=problem_msg(problem_of(exc))))
             return Reply(
                 text=say_all(lines), lines=lines, chain=record.head, chain_label="Log head"
             )

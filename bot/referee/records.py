@@ -27,6 +27,7 @@ from engine.record import (
     RecordEvent,
     Verification,
     iso_time,
+    problem_of,
     verify,
 )
 
@@ -144,9 +145,8 @@ async def check_stored(store: Store, g: GameRow) -> Verification:
         try:
             entries.append(log_entry(row))
         except (EngineError, ValueError) as exc:
-            said = Problem(
-                "row_unreadable", f"row {number} cannot be read: {exc}", n=number, why=str(exc)
-            )
+            english = f"row {number} cannot be read: {exc}"
+            said = Problem("row_unreadable", english, n=number, why=problem_of(exc))
             return Verification(False, number, said)
     try:
         record = build_log_record(g, [])
@@ -157,7 +157,8 @@ async def check_stored(store: Store, g: GameRow) -> Verification:
         else:
             record = Record(**{**_fields(record), "log": tuple(entries)})
     except EngineError as exc:
-        said = Problem("game_unreadable", f"the game's row cannot be read: {exc}", why=str(exc))
+        english = f"the game's row cannot be read: {exc}"
+        said = Problem("game_unreadable", english, why=problem_of(exc))
         return Verification(False, None, said)
     verdict = verify(record, head=g.last_hash)
     extra: list[Note] = []

@@ -52,6 +52,7 @@ from engine.record.fields import (
     VERSION,
     VERSIONS,
     RecordError,
+    problem_of,
 )
 from engine.record.format import (
     LogEntry,
@@ -129,6 +130,7 @@ __all__ = [
     "iso_time",
     "live_line",
     "log_row",
+    "problem_of",
     "replay",
     "replay_steps",
     "row_hash",

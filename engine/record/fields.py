@@ -78,184 +78,6 @@ _KIND = re.compile(r"[a-z][a-z-]{0,29}")
 _HASH = re.compile(r"[0-9a-f]{64}")
 
 
-class RecordError(EngineError):
-    """A record that is malformed (not one that is well-formed but wrong: see ``verify``)."""
-
-
-# --- field checks -------------------------------------------------------------------------
-
-
-def _no_constant(name: str) -> Any:
-    raise RecordError(f"not JSON: {name} is not a number")
-
-
-def _bounded_int(digits: str) -> int:
-    """A JSON integer of at most ``MAX_INT_DIGITS`` digits (Python refuses > 4,300 with a
-    ValueError deep in ``json``; no field of a record needs more than a few)."""
-    if len(digits.lstrip("-")) > MAX_INT_DIGITS:
-        raise RecordError(f"a number has more than {MAX_INT_DIGITS} digits")
-    return int(digits)
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """An object whose keys are all different: a repeated key would let two readers see two
-    different records in one text (most keep the last, some the first)."""
-    data: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in data:
-            raise RecordError(f"not JSON of a record: the key {key[:40]!r} appears twice")
-        data[key] = value
-    return data
-
-
-_BRACKETS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
-
-
-def _check_nesting(text: str) -> None:
-    """Refuse lists and objects nested deeper than ``MAX_DEPTH`` before parsing: deep nesting
-    makes ``json`` (and every later walk of the value) hit Python's recursion limit."""
-    depth = 0
-    for match in _BRACKETS.finditer(text):
-        token = match.group()
-        if token in "[{":
-            depth += 1
-            if depth > MAX_DEPTH:
-                raise RecordError(f"not JSON: lists or objects nested over {MAX_DEPTH} deep")
-        elif token in "]}":
-            depth -= 1
-
-
-def _check_strings(data: Any) -> None:
-    """Refuse text with a lone surrogate (JSON's ``\\ud800``): it is not Unicode text, cannot
-    be written as UTF-8, and so cannot be hashed. Also bounds the nesting of values built in
-    Python (``_check_nesting`` does it for text)."""
-    stack = [(data, 0)]
-    while stack:
-        value, depth = stack.pop()
-        if isinstance(value, str):
-            _no_surrogate(value)
-        elif isinstance(value, dict | list):
-            if depth >= MAX_DEPTH:
-                raise RecordError(f"not a record: lists or objects nested over {MAX_DEPTH} deep")
-            if isinstance(value, dict):
-                for key in value:
-                    if isinstance(key, str):
-                        _no_surrogate(key)
-            items = value.values() if isinstance(value, dict) else value
-            stack.extend((item, depth + 1) for item in items)
-
-
-def _no_surrogate(value: str) -> None:
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        raise RecordError(
-            f"not a record: the text {value[:40]!r} holds a lone surrogate (not Unicode)"
-        ) from None
-
-
-def _wrap(where: str, make: Callable[[], Any]) -> Any:
-    try:
-        return make()
-    except RecordError as exc:
-        raise RecordError(f"{where}{exc}") from None
-
-
-def _fields(data: Any, names: tuple[str, ...], label: str) -> dict[str, Any]:
-    if not isinstance(data, dict):
-        raise RecordError(f"{label} must be an object")
-    missing = [n for n in names if n not in data]
-    if missing:
-        raise RecordError(f"{label} misses the field {missing[0]!r}")
-    extra = sorted(set(data) - set(names))
-    if extra:
-        raise RecordError(f"{label} has an unknown field {extra[0]!r}")
-    return {n: data[n] for n in names}
-
-
-def _text(value: Any, name: str, limit: int) -> str:
-    if not isinstance(value, str):
-        raise RecordError(f"{name} must be text, not {type(value).__name__}")
-    if not value or len(value) > limit:
-        raise RecordError(f"{name} must be 1 to {limit} characters")
-    _no_surrogate(value)
-    return value
-
-
-def _positive(value: Any, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise RecordError(f"{name} must be a whole number from 1, not {value!r}")
-    return value
-
-
-def _side(value: Any, name: str) -> int:
-    if isinstance(value, bool) or value not in (0, 1) or not isinstance(value, int):
-        raise RecordError(f"{name} must be 0 or 1, not {value!r}")
-    return value
-
-
-def _roll(value: Any, name: str) -> int | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= dice.MAX_FACES:
-        raise RecordError(f"{name} must be a face 1..{dice.MAX_FACES} or null, not {value!r}")
-    return value
-
-
-def _time(value: Any, name: str) -> str:
-    _text(value, name, MAX_TIME)
-    try:
-        moment = datetime.fromisoformat(value)
-    except ValueError:
-        raise RecordError(f"{name} must be an ISO 8601 time, not {value!r}") from None
-    offset = moment.utcoffset()
-    if offset is None or offset.total_seconds() != 0:
-        raise RecordError(f"{name} must be in UTC (ending in Z), not {value!r}")
-    return value
-
-
-def _hash(value: Any, name: str) -> str:
-    if not isinstance(value, str) or not _HASH.fullmatch(value):
-        raise RecordError(f"{name} must be 64 lower-case hex digits")
-    return value
-
-
-def _options(value: Any) -> None:
-    if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
-        raise RecordError("options must be an object with text keys")
-    _check_strings(value)
-    try:
-        text = json.dumps(value, allow_nan=False, separators=(",", ":"))
-    except (TypeError, ValueError) as exc:
-        raise RecordError(f"options must be plain JSON values: {exc}") from None
-    if len(text) > MAX_OPTIONS_CHARS:
-        raise RecordError(f"options must be at most {MAX_OPTIONS_CHARS} characters of JSON")
-
-
-def _note(value: Any) -> dict[str, Any]:
-    if value is None:
-        return {}
-    if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
-        raise RecordError("note must be an object with text keys")
-    _check_strings(dict(value))
-    try:
-        text = json.dumps(dict(value), allow_nan=False, sort_keys=True, separators=(",", ":"))
-    except (TypeError, ValueError) as exc:
-        raise RecordError(f"note must hold plain JSON values: {exc}") from None
-    if len(text) > MAX_NOTE_CHARS:
-        raise RecordError(f"note must be at most {MAX_NOTE_CHARS} characters of JSON")
-    return json.loads(text)
-
-
-def _outcome(value: Any) -> None:
-    if not isinstance(value, Outcome) or not isinstance(value.termination, Termination):
-        raise RecordError("result must be an Outcome")
-    if value.winner is not None:
-        _side(value.winner, "result.winner")
-    if not isinstance(value.reason, str) or len(value.reason) > MAX_REASON:
-        raise RecordError(f"result.reason must be text of at most {MAX_REASON} characters")
-
-
 class Problem(str):
     """What is wrong with a record, in English (it is a ``str``: callers that only read the text
     need nothing new), with the same as data: ``code`` and ``params`` (parameters may be
@@ -281,3 +103,238 @@ def engine_problem(exc: EngineError) -> Problem:
         reason=getattr(exc, "code", None),
         engine_params=dict(getattr(exc, "params", {}) or {}),
     )
+
+
+class RecordError(EngineError):
+    """A record that is malformed (not one that is well-formed but wrong: see ``verify``). Its
+    argument is a ``Problem`` (``problem.<code>`` says it in another language)."""
+
+
+def problem_of(exc: BaseException) -> Problem | str:
+    """What an error says about a record: its ``Problem``, an engine refusal as one, or else
+    its English text."""
+    said = exc.args[0] if exc.args else ""
+    if isinstance(said, Problem):
+        return said
+    if isinstance(exc, EngineError):
+        return engine_problem(exc)
+    return str(exc)
+
+
+# --- field checks -------------------------------------------------------------------------
+
+
+def _no_constant(name: str) -> Any:
+    raise RecordError(Problem("not_json_constant", f"not JSON: {name} is not a number", name=name))
+
+
+def _bounded_int(digits: str) -> int:
+    """A JSON integer of at most ``MAX_INT_DIGITS`` digits (Python refuses > 4,300 with a
+    ValueError deep in ``json``; no field of a record needs more than a few)."""
+    if len(digits.lstrip("-")) > MAX_INT_DIGITS:
+        english = f"a number has more than {MAX_INT_DIGITS} digits"
+        raise RecordError(Problem("number_too_long", english, most=MAX_INT_DIGITS))
+    return int(digits)
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object whose keys are all different: a repeated key would let two readers see two
+    different records in one text (most keep the last, some the first)."""
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            english = f"not JSON of a record: the key {key[:40]!r} appears twice"
+            raise RecordError(Problem("duplicate_key", english, repeated=key[:40]))
+        data[key] = value
+    return data
+
+
+_BRACKETS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def _check_nesting(text: str) -> None:
+    """Refuse lists and objects nested deeper than ``MAX_DEPTH`` before parsing: deep nesting
+    makes ``json`` (and every later walk of the value) hit Python's recursion limit."""
+    depth = 0
+    for match in _BRACKETS.finditer(text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                english = f"not JSON: lists or objects nested over {MAX_DEPTH} deep"
+                raise RecordError(Problem("json_too_deep", english, most=MAX_DEPTH))
+        elif token in "]}":
+            depth -= 1
+
+
+def _check_strings(data: Any) -> None:
+    """Refuse text with a lone surrogate (JSON's ``\\ud800``): it is not Unicode text, cannot
+    be written as UTF-8, and so cannot be hashed. Also bounds the nesting of values built in
+    Python (``_check_nesting`` does it for text)."""
+    stack = [(data, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, str):
+            _no_surrogate(value)
+        elif isinstance(value, dict | list):
+            if depth >= MAX_DEPTH:
+                english = f"not a record: lists or objects nested over {MAX_DEPTH} deep"
+                raise RecordError(Problem("value_too_deep", english, most=MAX_DEPTH))
+            if isinstance(value, dict):
+                for key in value:
+                    if isinstance(key, str):
+                        _no_surrogate(key)
+            items = value.values() if isinstance(value, dict) else value
+            stack.extend((item, depth + 1) for item in items)
+
+
+def _no_surrogate(value: str) -> None:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        quoted = repr(value[:40])  # repr writes the surrogate as \ud800: the text stays sayable
+        english = f"not a record: the text {quoted} holds a lone surrogate (not Unicode)"
+        raise RecordError(Problem("lone_surrogate", english, text=quoted)) from None
+
+
+def _wrap(where: str, make: Callable[[], Any]) -> Any:
+    try:
+        return make()
+    except RecordError as exc:
+        raise RecordError(at_place(where, problem_of(exc))) from None
+
+
+def at_place(where: str, problem: Problem | str) -> Problem:
+    """``problem`` found in one part of the record (``where``: "players[0]: ", "log[3]: ")."""
+    place = where.removesuffix(": ")
+    return Problem("at_place", f"{where}{problem}", place=place, problem=problem)
+
+
+def part(label: str) -> Problem | str:
+    """A part of a record as a problem names it: "the record", "the player", "the action",
+    "the event" are said in each language (``problem.part_<name>``); a field's own name
+    ("dice", "result") is a JSON key, the same in every language."""
+    if label.startswith("the "):
+        return Problem(f"part_{label.removeprefix('the ')}", label)
+    return label
+
+
+def _fields(data: Any, names: tuple[str, ...], label: str) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise RecordError(Problem("not_an_object", f"{label} must be an object", label=part(label)))
+    missing = [n for n in names if n not in data]
+    if missing:
+        english = f"{label} misses the field {missing[0]!r}"
+        raise RecordError(Problem("missing_field", english, label=part(label), field=missing[0]))
+    extra = sorted(set(data) - set(names))
+    if extra:
+        english = f"{label} has an unknown field {extra[0]!r}"
+        raise RecordError(
+            Problem("unknown_field", english, label=part(label), field=extra[0][:100])
+        )
+    return {n: data[n] for n in names}
+
+
+def _text(value: Any, name: str, limit: int) -> str:
+    if not isinstance(value, str):
+        kind = type(value).__name__
+        english = f"{name} must be text, not {kind}"
+        raise RecordError(Problem("not_text", english, name=name, kind=kind))
+    if not value or len(value) > limit:
+        english = f"{name} must be 1 to {limit} characters"
+        raise RecordError(Problem("text_length", english, name=name, most=limit))
+    _no_surrogate(value)
+    return value
+
+
+def _said(value: Any) -> str:
+    """A value the record holds, as a problem quotes it (bounded: it is the reader's text)."""
+    return repr(value)[:100]
+
+
+def _positive(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        english = f"{name} must be a whole number from 1, not {value!r}"
+        raise RecordError(Problem("not_positive", english, name=name, value=_said(value)))
+    return value
+
+
+def _side(value: Any, name: str) -> int:
+    if isinstance(value, bool) or value not in (0, 1) or not isinstance(value, int):
+        english = f"{name} must be 0 or 1, not {value!r}"
+        raise RecordError(Problem("not_a_seat", english, name=name, value=_said(value)))
+    return value
+
+
+def _roll(value: Any, name: str) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= dice.MAX_FACES:
+        english = f"{name} must be a face 1..{dice.MAX_FACES} or null, not {value!r}"
+        problem = Problem("not_a_face", english, name=name, most=dice.MAX_FACES, value=_said(value))
+        raise RecordError(problem)
+    return value
+
+
+def _time(value: Any, name: str) -> str:
+    _text(value, name, MAX_TIME)
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        english = f"{name} must be an ISO 8601 time, not {value!r}"
+        raise RecordError(Problem("not_a_time", english, name=name, value=_said(value))) from None
+    offset = moment.utcoffset()
+    if offset is None or offset.total_seconds() != 0:
+        english = f"{name} must be in UTC (ending in Z), not {value!r}"
+        raise RecordError(Problem("not_utc", english, name=name, value=_said(value)))
+    return value
+
+
+def _hash(value: Any, name: str) -> str:
+    if not isinstance(value, str) or not _HASH.fullmatch(value):
+        english = f"{name} must be 64 lower-case hex digits"
+        raise RecordError(Problem("not_a_hash", english, name=name))
+    return value
+
+
+def _options(value: Any) -> None:
+    if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
+        english = "options must be an object with text keys"
+        raise RecordError(Problem("not_text_keys", english, name="options"))
+    _check_strings(value)
+    try:
+        text = json.dumps(value, allow_nan=False, separators=(",", ":"))
+    except (TypeError, ValueError) as exc:
+        english = f"options must be plain JSON values: {exc}"
+        raise RecordError(Problem("options_not_plain", english, why=str(exc))) from None
+    if len(text) > MAX_OPTIONS_CHARS:
+        english = f"options must be at most {MAX_OPTIONS_CHARS} characters of JSON"
+        raise RecordError(Problem("json_too_long", english, name="options", most=MAX_OPTIONS_CHARS))
+
+
+def _note(value: Any) -> dict[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
+        english = "note must be an object with text keys"
+        raise RecordError(Problem("not_text_keys", english, name="note"))
+    _check_strings(dict(value))
+    try:
+        text = json.dumps(dict(value), allow_nan=False, sort_keys=True, separators=(",", ":"))
+    except (TypeError, ValueError) as exc:
+        english = f"note must hold plain JSON values: {exc}"
+        raise RecordError(Problem("note_not_plain", english, why=str(exc))) from None
+    if len(text) > MAX_NOTE_CHARS:
+        english = f"note must be at most {MAX_NOTE_CHARS} characters of JSON"
+        raise RecordError(Problem("json_too_long", english, name="note", most=MAX_NOTE_CHARS))
+    return json.loads(text)
+
+
+def _outcome(value: Any) -> None:
+    if not isinstance(value, Outcome) or not isinstance(value.termination, Termination):
+        raise RecordError(Problem("not_an_outcome", "result must be an Outcome"))
+    if value.winner is not None:
+        _side(value.winner, "result.winner")
+    if not isinstance(value.reason, str) or len(value.reason) > MAX_REASON:
+        english = f"result.reason must be text of at most {MAX_REASON} characters"
+        raise RecordError(Problem("reason_too_long", english, most=MAX_REASON))

@@ -26,6 +26,7 @@ from engine.record.fields import (
     MAX_VARIANT,
     VERSION,
     VERSIONS,
+    Problem,
     RecordError,
     _bounded_int,
     _check_nesting,
@@ -40,6 +41,8 @@ from engine.record.fields import (
     _time,
     _unique_keys,
     _wrap,
+    at_place,
+    engine_problem,
 )
 from engine.record.rows import event_row, log_row
 
@@ -73,9 +76,9 @@ class RecordAction:
     def __post_init__(self) -> None:
         log_row(self.seq, self.side, self.actor, self.notation, self.roll, self.at)
         if not isinstance(self.actor, str):
-            raise RecordError("actor must be text")
+            raise RecordError(Problem("text_only", "actor must be text", name="actor"))
         if not isinstance(self.at, str):
-            raise RecordError("at must be ISO 8601 text")
+            raise RecordError(Problem("iso_text", "at must be ISO 8601 text", name="at"))
         _hash(self.hash, "hash")
 
     def row(self) -> dict[str, Any]:
@@ -115,11 +118,11 @@ class RecordEvent:
     def __post_init__(self) -> None:
         event_row(self.kind, self.seat, self.actor, self.at, self.note)
         if self.actor is not None and not isinstance(self.actor, str):
-            raise RecordError("actor must be text or null")
+            raise RecordError(Problem("text_or_null", "actor must be text or null", name="actor"))
         if not isinstance(self.at, str):
-            raise RecordError("at must be ISO 8601 text")
+            raise RecordError(Problem("iso_text", "at must be ISO 8601 text", name="at"))
         if not isinstance(self.note, dict):
-            raise RecordError("note must be an object")
+            raise RecordError(Problem("not_an_object", "note must be an object", label="note"))
         _hash(self.hash, "hash")
 
     def row(self) -> dict[str, Any]:
@@ -200,14 +203,19 @@ class Record:
         if not isinstance(self.log, tuple) or not all(
             isinstance(e, RecordAction | RecordEvent) for e in self.log
         ):
-            raise RecordError("log must be a tuple of RecordAction and RecordEvent")
+            english = "log must be a tuple of RecordAction and RecordEvent"
+            raise RecordError(Problem("log_not_rows", english))
         if self.log:
             line = live_line(self.log)
             if self.actions and self.actions != line:
-                raise RecordError("actions must be the log's live line (or left empty)")
+                english = "actions must be the log's live line (or left empty)"
+                raise RecordError(Problem("not_the_live_line", english))
             object.__setattr__(self, "actions", line)
         if self.game not in GAME_NAMES:
-            raise RecordError(f"game must be one of {', '.join(GAME_NAMES)}, not {self.game!r}")
+            choices = ", ".join(GAME_NAMES)
+            english = f"game must be one of {choices}, not {self.game!r}"
+            problem = Problem("not_a_game", english, choices=choices, value=repr(self.game)[:100])
+            raise RecordError(problem)
         _text(self.variant, "variant", MAX_VARIANT)
         _options(self.options)
         if (
@@ -215,10 +223,12 @@ class Record:
             or len(self.players) != 2
             or not all(isinstance(p, Player) for p in self.players)
         ):
-            raise RecordError("players must be two players, seat 0 then seat 1")
+            english = "players must be two players, seat 0 then seat 1"
+            raise RecordError(Problem("not_two_players", english))
         _text(self.game_id, "game_id", MAX_ID)
         if not _GAME_ID.fullmatch(self.game_id):
-            raise RecordError("game_id may hold only letters, digits and . _ : -")
+            english = "game_id may hold only letters, digits and . _ : -"
+            raise RecordError(Problem("bad_game_id", english))
         _time(self.created, "created")
         if self.ended is not None:
             _time(self.ended, "ended")
@@ -228,25 +238,30 @@ class Record:
             try:
                 dice.commitment(self.seed)
             except EngineError as exc:
-                raise RecordError(f"dice seed: {exc}") from None
+                problem = Problem("bad_seed", f"dice seed: {exc}", why=engine_problem(exc))
+                raise RecordError(problem) from None
         if not isinstance(self.actions, tuple) or not all(
             isinstance(a, RecordAction) for a in self.actions
         ):
-            raise RecordError("actions must be a tuple of RecordAction")
+            english = "actions must be a tuple of RecordAction"
+            raise RecordError(Problem("actions_not_rows", english))
         if self.result is not None:
             _outcome(self.result)
         if (self.accept is None) != (self.words is None):
-            raise RecordError("a version 3 record has both the accept id and the dice words")
+            english = "a version 3 record has both the accept id and the dice words"
+            raise RecordError(Problem("accept_and_words", english))
         if self.accept is not None:
             if not self.log:
-                raise RecordError("a version 3 record has a log")
+                raise RecordError(Problem("v3_without_log", "a version 3 record has a log"))
             _text(self.accept, "dice accept id", MAX_ID)
             ids = sorted(p.id for p in self.players)
             if not isinstance(self.words, dict) or sorted(self.words) != ids:
-                raise RecordError("dice words must be an object with one entry per player id")
+                english = "dice words must be an object with one entry per player id"
+                raise RecordError(Problem("words_per_player", english))
             for text in self.words.values():
                 if not isinstance(text, str) or len(text) > dice.MAX_WORDS:
-                    raise RecordError(f"dice words are text of at most {dice.MAX_WORDS} characters")
+                    english = f"dice words are text of at most {dice.MAX_WORDS} characters"
+                    raise RecordError(Problem("words_too_long", english, most=dice.MAX_WORDS))
                 _no_surrogate(text)
 
     @property
@@ -331,11 +346,12 @@ class Record:
             try:
                 text = bytes(text).decode("utf-8")
             except UnicodeDecodeError:
-                raise RecordError("a record is UTF-8 text") from None
+                raise RecordError(Problem("not_utf8", "a record is UTF-8 text")) from None
         if not isinstance(text, str):
-            raise RecordError("a record is JSON text")
+            raise RecordError(Problem("not_json_text", "a record is JSON text"))
         if max_chars is not None and len(text) > max_chars:
-            raise RecordError(f"a record here is at most {max_chars:,} characters")
+            english = f"a record here is at most {max_chars:,} characters"
+            raise RecordError(Problem("record_too_long", english, most=max_chars))
         _check_nesting(text)
         try:
             data = json.loads(
@@ -344,8 +360,12 @@ class Record:
                 parse_int=_bounded_int,
                 object_pairs_hook=_unique_keys,
             )
-        except (json.JSONDecodeError, RecursionError) as exc:
-            raise RecordError(f"not JSON: {exc}") from None
+        except json.JSONDecodeError as exc:
+            english = f"not JSON: {exc}"
+            where = {"line": exc.lineno, "column": exc.colno, "char": exc.pos}
+            raise RecordError(Problem("not_json", english, why=exc.msg, **where)) from None
+        except RecursionError as exc:
+            raise RecordError(Problem("not_json_other", f"not JSON: {exc}", why=str(exc))) from None
         _check_strings(data)
         return cls.from_dict(data, max_rows=max_rows)
 
@@ -372,30 +392,38 @@ class Record:
             "the record",
         )
         if top["format"] != FORMAT:
-            raise RecordError(f"format must be {FORMAT!r}, not {top['format']!r}")
+            english = f"format must be {FORMAT!r}, not {top['format']!r}"
+            problem = Problem("bad_format", english, wanted=FORMAT, value=repr(top["format"])[:100])
+            raise RecordError(problem)
         if version not in VERSIONS or isinstance(version, bool):
-            raise RecordError(f"unsupported record version {version!r} (this reads 1, 2 and 3)")
+            english = f"unsupported record version {version!r} (this reads 1, 2 and 3)"
+            raise RecordError(Problem("bad_version", english, value=repr(version)[:100]))
         if not isinstance(top["options"], dict):
-            raise RecordError("options must be an object")
+            english = "options must be an object"
+            raise RecordError(Problem("not_an_object", english, label="options"))
         players = top["players"]
         if not isinstance(players, list) or len(players) != 2:
-            raise RecordError("players must be a list of two players (seat 0, seat 1)")
+            english = "players must be a list of two players (seat 0, seat 1)"
+            raise RecordError(Problem("players_not_two", english))
         seats = []
         for seat, entry in enumerate(players):
             where = f"players[{seat}]: "
             fields = _wrap(where, partial(_fields, entry, ("seat", "id", "name"), "the player"))
             if fields["seat"] != seat or isinstance(fields["seat"], bool):
-                raise RecordError(f"{where}seat must be {seat}")
+                wrong = Problem("wrong_seat", f"seat must be {seat}", seat=seat)
+                raise RecordError(at_place(where, wrong))
             seats.append(_wrap(where, partial(Player, fields["id"], fields["name"])))
         dice_names = ("commitment", "seed", "accept", "words")[: 4 if version == 3 else 2]
         dice_fields = _fields(top["dice"], dice_names, "dice")
         actions = top[rows_key]
         if not isinstance(actions, list):
-            raise RecordError(f"{rows_key} must be a list")
+            raise RecordError(Problem("not_a_list", f"{rows_key} must be a list", name=rows_key))
         if max_rows is not None and len(actions) > max_rows:
-            raise RecordError(
-                f"a record here holds at most {max_rows} {rows_key} rows, not {len(actions)}"
+            english = f"a record here holds at most {max_rows} {rows_key} rows, not {len(actions)}"
+            problem = Problem(
+                "too_many_rows", english, most=max_rows, name=rows_key, count=len(actions)
             )
+            raise RecordError(problem)
         parsed = tuple(
             _wrap(f"{rows_key}[{i}]: ", partial(_log_entry, a, rows_key == "log"))
             for i, a in enumerate(actions)
@@ -406,9 +434,9 @@ class Record:
             try:
                 termination = Termination(fields["termination"])
             except ValueError:
-                raise RecordError(
-                    f"result.termination {fields['termination']!r} is not a known ending"
-                ) from None
+                value = repr(fields["termination"])[:100]
+                english = f"result.termination {fields['termination']!r} is not a known ending"
+                raise RecordError(Problem("unknown_ending", english, value=value)) from None
             result = Outcome(termination, fields["winner"], fields["reason"])
         return cls(
             game=top["game"],

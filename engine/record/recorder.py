@@ -14,7 +14,7 @@ from engine.core import (
     Outcome,
     Termination,
 )
-from engine.record.fields import ENDING_EVENTS, FULL_VERSION, RecordError
+from engine.record.fields import ENDING_EVENTS, FULL_VERSION, Problem, RecordError
 from engine.record.format import LogEntry, Player, Record, RecordAction, RecordEvent
 from engine.record.rows import chain_hash, event_row, iso_time, row_hash
 
@@ -137,7 +137,8 @@ class Recorder:
     ) -> RecordEvent:
         """Append a referee's event to a version 2 log (``log=True``)."""
         if self._log is None:
-            raise RecordError("events belong to a version 2 record: Recorder(..., log=True)")
+            english = "events belong to a version 2 record: Recorder(..., log=True)"
+            raise RecordError(Problem("events_need_log", english))
         at = at if at is not None else iso_time(self._clock())
         row = event_row(kind, seat, actor, at, note)
         entry = RecordEvent(kind, seat, row["actor"], at, row["note"], chain_hash(self._head, row))

@@ -24,7 +24,9 @@ def start(record: Record) -> tuple[Game[Any, Any], Any]:
     try:
         state = game.new(record.variant, **stored_options(record.game, record.options))
     except OptionError as exc:
-        raise RecordError(f"the record's variant and options cannot start a game: {exc}") from None
+        english = f"the record's variant and options cannot start a game: {exc}"
+        why = engine_problem(exc)
+        raise RecordError(Problem("cannot_start", english, game=record.game, why=why)) from None
     return game, state
 
 

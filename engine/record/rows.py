@@ -12,6 +12,7 @@ from engine.record.fields import (
     _KIND,
     MAX_ID,
     MAX_NOTATION,
+    Problem,
     RecordError,
     _note,
     _positive,
@@ -27,7 +28,8 @@ from engine.record.fields import (
 def iso_time(moment: datetime) -> str:
     """The canonical time text of records and log rows: UTC, milliseconds, ``Z``."""
     if moment.tzinfo is None or moment.utcoffset() is None:
-        raise RecordError("a record time needs a time zone (use UTC)")
+        english = "a record time needs a time zone (use UTC)"
+        raise RecordError(Problem("time_without_zone", english))
     moment = moment.astimezone(UTC)
     return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
 
@@ -99,7 +101,8 @@ def event_row(
     if isinstance(at, datetime):
         at = iso_time(at)
     if not isinstance(kind, str) or not _KIND.fullmatch(kind):
-        raise RecordError(f"event kind must be 1 to 30 lower-case letters or '-', not {kind!r}")
+        english = f"event kind must be 1 to 30 lower-case letters or '-', not {kind!r}"
+        raise RecordError(Problem("bad_event_kind", english, value=repr(kind)[:100]))
     return {
         "event": kind,
         "seat": None if seat is None else _side(seat, "seat"),

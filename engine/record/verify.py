@@ -29,6 +29,7 @@ from engine.record.fields import (
     TOSS_NUMBER,
     Problem,
     engine_problem,
+    problem_of,
 )
 from engine.record.format import Record, RecordAction, RecordEvent
 from engine.record.replay import start
@@ -114,7 +115,7 @@ def verify(record: Record, head: str | None = None) -> Verification:
     try:
         game, state = start(record)
     except EngineError as exc:
-        return walk.verdict(None, str(exc))
+        return walk.verdict(None, problem_of(exc))
     if record.log:
         return _verify_log(walk, game, state, head)
     for number, entry in enumerate(record.actions, start=1):

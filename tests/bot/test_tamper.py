@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 import pytest
 
+from bot.i18n import reply_words
 from bot.referee import Referee
 from bot.referee.records import check_stored
 from bot.store import Store
@@ -152,3 +153,38 @@ async def test_verify_reports_the_head_and_the_store_agreeing(
     assert f"head #{g.last_hash[:10]}" in reply.text
     assert "the game's row agrees with the log" in reply.text
     assert "coin toss" not in reply.text or "recomputed" in reply.text
+
+
+UNREADABLE = {  # a stored value no record may hold: the verdict names it in the reader's language
+    "row": (
+        "UPDATE actions SET at = 'yesterday' WHERE link = 2",
+        "at must be an ISO 8601 time",
+        "Hiba: a(z) 2. sor nem olvasható: a(z) at értéke ISO 8601 szerinti időpont lehet",
+    ),
+    "game": (
+        "UPDATE games SET variant = ''",
+        "variant must be 1 to 40 characters",
+        "Hiba: a játszma sora nem olvasható: a(z) variant hossza 1 és 40 karakter között lehet",
+    ),
+}
+
+
+@pytest.mark.sqlite_only
+@pytest.mark.parametrize("what", list(UNREADABLE))
+async def test_an_unreadable_stored_row_is_named_in_the_readers_language(
+    finished: int, referee: Referee, db_path: str, what: str
+) -> None:
+    sql, english, hungarian = UNREADABLE[what]
+    db = sqlite3.connect(db_path, isolation_level=None)
+    try:
+        for trigger in TRIGGERS:
+            db.execute(f"DROP TRIGGER {trigger}")
+        db.execute(sql)
+    finally:
+        db.close()
+    reply = await referee.verify(HERE)
+    assert english in reply_words(reply, "en"), reply_words(reply, "en")
+    for lang in ("hu", "eo", "is"):
+        said = reply_words(reply, lang)
+        assert english not in said and "cannot be read" not in said, (lang, said)
+    assert reply_words(reply, "hu").startswith(hungarian)

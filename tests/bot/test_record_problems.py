@@ -1,0 +1,232 @@
+"""A record file broken in many ways (by hand or by accident) is refused with a reason each
+language can say: the engine's RecordError carries a Problem whose every code has a catalog
+entry, English keeps the engine's own words, and /import in Hungarian (or Esperanto, Icelandic)
+does not show the English sentence."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from bot.i18n import reply_words
+from bot.referee import Referee
+from bot.referee.imports import MAX_IMPORT_BYTES
+from engine.record import MAX_ACTIONS, Problem, Record, RecordError, replay
+from tests.bot.conftest import ALICE, BOB, HERE, start
+from translations import LANGUAGES, words
+
+pytestmark = pytest.mark.sqlite_only  # the store only makes the record; the file is the test
+
+Edit = Callable[[dict[str, Any]], None]
+
+
+def _set(path: str, value: Any) -> Edit:
+    def edit(data: dict[str, Any]) -> None:
+        *parents, last = path.split(".")
+        target: Any = data
+        for key in parents:
+            target = target[int(key)] if key.isdigit() else target[key]
+        target[int(last) if last.isdigit() else last] = value
+
+    return edit
+
+
+def _delete(path: str) -> Edit:
+    def edit(data: dict[str, Any]) -> None:
+        *parents, last = path.split(".")
+        target: Any = data
+        for key in parents:
+            target = target[int(key)] if key.isdigit() else target[key]
+        del target[int(last) if last.isdigit() else last]
+
+    return edit
+
+
+def _nested(depth: int) -> str:
+    return "[" * depth + "]" * depth
+
+
+def _future_version(data: dict[str, Any]) -> None:
+    data["version"] = 99
+    data["actions"] = data.pop("log")  # a version this reader does not know keeps "actions"
+
+
+def _too_many_rows(data: dict[str, Any]) -> None:
+    data["log"] = [data["log"][1]] * (MAX_ACTIONS + 1)
+
+
+# name -> (how the good record's text is broken, the code of the problem said first)
+EDITS: dict[str, tuple[Edit, str]] = {
+    "unknown field": (_set("seed", "x"), "unknown_field"),
+    "missing field": (_delete("game_id"), "missing_field"),
+    "missing dice field": (_delete("dice.seed"), "missing_field"),
+    "player misses a field": (_delete("players.1.name"), "at_place"),
+    "wrong type": (_set("variant", 7), "not_text"),
+    "player id wrong type": (_set("players.0.id", 111), "at_place"),
+    "empty text": (_set("variant", ""), "text_length"),
+    "wrong seat": (_set("players.1.seat", 0), "at_place"),
+    "bad format": (_set("format", "pgn"), "bad_format"),
+    "bad version": (_future_version, "bad_version"),
+    "unknown game": (_set("game", "chess"), "not_a_game"),
+    "bad seed": (_set("dice.seed", "xyz"), "bad_seed"),
+    "short seed": (_set("dice.seed", "ab" * 8), "bad_seed"),
+    "bad commitment": (_set("dice.commitment", "ABC"), "not_a_hash"),
+    "dice words": (_set("dice.words", {"x": "y"}), "words_per_player"),
+    "bad time": (_set("created", "not a time"), "not_a_time"),
+    "not utc": (_set("ended", "2025-01-01T12:00:00+01:00"), "not_utc"),
+    "players not two": (_set("players", []), "players_not_two"),
+    "bad game id": (_set("game_id", "a|b"), "bad_game_id"),
+    "options not an object": (_set("options", []), "not_an_object"),
+    "options too long": (_set("options.x", "y" * 5000), "json_too_long"),
+    "dice not an object": (_set("dice", None), "not_an_object"),
+    "log not a list": (_set("log", {}), "not_a_list"),
+    "too many rows": (_too_many_rows, "too_many_rows"),
+    "row not an object": (_set("log.1", []), "at_place"),
+    "bad seq": (_set("log.1.seq", 0), "at_place"),
+    "bad side": (_set("log.1.side", 2), "at_place"),
+    "bad roll": (_set("log.1.roll", 999), "at_place"),
+    "bad hash": (_set("log.1.hash", "0" * 63), "at_place"),
+    "bad event kind": (_set("log.2.event", "Resign!"), "at_place"),
+    "unknown ending": (_set("result.termination", "checkmate"), "unknown_ending"),
+    "result winner": (_set("result.winner", 2), "not_a_seat"),
+    "result reason": (_set("result.reason", "x" * 501), "reason_too_long"),
+    "bad variant": (_set("variant", "nope"), "cannot_start"),  # the engine's own refusal inside
+    "bad option": (_set("options.flying", "maybe"), "cannot_start"),
+}
+
+# name -> (the broken text from the good one's, the code of the problem said first)
+TEXTS: dict[str, tuple[Callable[[str], str | bytes], str]] = {
+    "not json": (lambda _: "{not json", "not_json"),
+    "not utf-8": (lambda _: b"\xff\xfe{}", "not_utf8"),
+    "a list": (lambda _: "[1, 2]", "not_an_object"),
+    "duplicate key": (lambda t: t.rstrip()[:-1] + ', "game_id": "other"}', "duplicate_key"),
+    "nested too deep": (lambda t: t.replace("true", _nested(40), 1), "json_too_deep"),
+    "huge number": (lambda t: t.replace(": 50", ": " + "9" * 40, 1), "number_too_long"),
+    "nan": (lambda t: t.replace(": 50", ": NaN", 1), "not_json_constant"),
+    "lone surrogate": (lambda t: t.replace('"alice"', '"\\ud800lice"', 1), "lone_surrogate"),
+}
+
+
+@pytest.fixture
+async def good(referee: Referee) -> str:
+    """A real record: a Morris game made through the referee, one move, then a resignation."""
+    await start(referee, "morris")
+    assert (await referee.act(HERE, ALICE, "place d7")).ok
+    assert (await referee.resign(HERE, BOB)).ok
+    data = (await referee.record(HERE)).file
+    assert data is not None
+    return data.decode()
+
+
+def broken(good: str, name: str) -> tuple[str | bytes, str]:
+    if name in TEXTS:
+        make, code = TEXTS[name]
+        return make(good), code
+    edit, code = EDITS[name]
+    data = json.loads(good)
+    edit(data)
+    return json.dumps(data), code
+
+
+def refusal(text: str | bytes) -> Problem:
+    """The problem the engine names, on the path /import takes: read the file (with /import's
+    bounds), then start and replay it."""
+    with pytest.raises(RecordError) as raised:
+        record = Record.from_json(text, max_chars=MAX_IMPORT_BYTES, max_rows=MAX_ACTIONS)
+        replay(record)
+    problem = raised.value.args[0]
+    assert isinstance(problem, Problem), repr(problem)
+    return problem
+
+
+def walk(problem: Problem) -> Iterator[Problem]:
+    """A problem and every problem inside it."""
+    yield problem
+    for value in problem.params.values():
+        if isinstance(value, Problem):
+            yield from walk(value)
+
+
+def catalog_keys(problem: Problem) -> Iterator[str]:
+    """The catalog keys that say ``problem`` (an engine refusal: its own ``engine.*`` key)."""
+    for inner in walk(problem):
+        if inner.code == "engine":
+            reason = inner.params["reason"]
+            game_key = f"engine.{inner.params.get('game', 'morris')}.{reason}"
+            yield game_key if game_key in words("en") else f"engine.{reason}"
+        else:
+            yield f"problem.{inner.code}"
+
+
+ALL = [*EDITS, *TEXTS]
+
+
+@pytest.mark.parametrize("name", ALL)
+async def test_each_broken_record_names_a_coded_problem_every_language_can_say(
+    good: str, name: str
+) -> None:
+    text, code = broken(good, name)
+    problem = refusal(text)
+    assert problem.code == code, str(problem)
+    for key in catalog_keys(problem):
+        for lang in LANGUAGES:
+            assert key in words(lang), f"{lang} lacks {key} ({problem})"
+    for inner in walk(problem):  # the English catalog says what the engine says
+        if inner.code != "engine":
+            params = {k: str(v) if isinstance(v, Problem) else v for k, v in inner.params.items()}
+            assert words("en").t(f"problem.{inner.code}", **params) == str(inner), inner.code
+
+
+async def test_an_engine_refusal_inside_is_said_from_its_own_code(good: str) -> None:
+    problem = refusal(broken(good, "bad variant")[0])
+    inner = problem.params["why"]
+    assert isinstance(inner, Problem) and inner.code == "engine"
+    assert inner.params["reason"] == "unknown_variant"
+    seed = refusal(broken(good, "short seed")[0]).params["why"]
+    assert isinstance(seed, Problem) and seed.params["reason"] == "seed_too_short"
+    assert seed.params["engine_params"] == {"least": 16}
+
+
+@pytest.mark.parametrize("name", ALL)
+async def test_import_says_the_problem_in_the_readers_language(
+    referee: Referee, good: str, name: str
+) -> None:
+    text, _ = broken(good, name)
+    english = str(refusal(text))
+    data = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
+    reply = await referee.import_record(HERE, data, name="record.json")
+    assert english in reply_words(reply, "en")
+    for lang in ("hu", "eo", "is"):
+        said = reply_words(reply, lang)
+        assert english not in said, (lang, said)
+        assert "record.json" in said
+    hungarian = reply_words(reply, "hu")
+    if reply.reason:  # refused before any check: the file is no record
+        assert hungarian.startswith("record.json nem olvasható jegyzőkönyv: "), hungarian
+    else:  # a record that cannot start a game: the verdict says why
+        assert "cannot start a game" not in hungarian and "Morris" not in hungarian, hungarian
+
+
+async def test_the_hungarian_reasons_read_as_hungarian(referee: Referee, good: str) -> None:
+    async def hungarian(name: str) -> str:
+        text, _ = broken(good, name)
+        data = text if isinstance(text, bytes) else text.encode()
+        return reply_words(await referee.import_record(HERE, data, name="record.json"), "hu")
+
+    assert (await hungarian("unknown field")) == (
+        "record.json nem olvasható jegyzőkönyv: a jegyzőkönyv: ismeretlen „seed” mező"
+    )
+    assert (await hungarian("unknown game")).endswith(
+        "a game értéke ezek egyike lehet: atmalof, morris, abalone; nem 'chess'"
+    )
+    assert "players[1]: a jegyzőkönyv" not in await hungarian("player misses a field")
+    assert (await hungarian("player misses a field")).endswith(
+        "players[1]: a játékos: hiányzik a(z) „name” mező"
+    )
+    assert "a kockamaghoz legalább 16 bájt kell" in await hungarian("short seed")
+    option = await hungarian("bad option")
+    assert "a jegyzőkönyv változatával és beállításaival nem indítható játszma" in option
+    assert "flying must be on or off" not in option
