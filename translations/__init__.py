@@ -138,6 +138,12 @@ class Words:
             text = self._gnu.gettext(key)
         return fill(text, params) if params else text.replace("{{", "{").replace("}}", "}")
 
+    def template(self, key: str, n: object = None) -> str:
+        """The message ``key`` with its placeholders unfilled (the form for ``n`` if plural)."""
+        if key in self._plural:
+            return str(self._gnu.ngettext(key, key, int(n)))  # type: ignore[call-overload, arg-type]
+        return str(self._gnu.gettext(key))
+
     def get(self, key: str, /, **params: object) -> str | None:
         """``t`` for a key that may not be in this catalog (command descriptions)."""
         return self.t(key, **params) if key in self._keys else None

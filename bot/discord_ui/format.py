@@ -31,6 +31,13 @@ COLOUR_FINISHED = discord.Colour(0xC9A227)
 COLOUR_INFO = discord.Colour(0x4F6D9A)
 
 
+def escaped(text: str) -> str:
+    """Someone's text as Discord shows it literally: no markdown (a name like
+    ``[free nitro](https://…)`` would be a link in the bot's own message, ``**x**`` bold) and no
+    mention (``@everyone`` pings nobody anyway: ``allowed_mentions``; it is not even styled)."""
+    return discord.utils.escape_markdown(discord.utils.escape_mentions(text))
+
+
 def clip(text: str, limit: int) -> str:
     """Text cut to Discord's limit, marking the cut."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -98,7 +105,7 @@ def to_message(reply: Reply, *, title: Msg | None = None, lang: str = "en") -> O
     if not reply.public:
         files = [f for f in (board_file(reply), attached_file(reply)) if f is not None]
         return Outgoing(
-            content=clip(reply_words(reply, lang), CONTENT_LIMIT),
+            content=clip(reply_words(reply, lang, escaped), CONTENT_LIMIT),
             files=files,
             view=buttons_view(reply.buttons, lang),  # a private question (a hopeless drop)
             ephemeral=True,
@@ -106,7 +113,7 @@ def to_message(reply: Reply, *, title: Msg | None = None, lang: str = "en") -> O
     colour = COLOUR_FINISHED if reply.finished else COLOUR_OK
     if reply.game_id is None and reply.image is None:
         colour = COLOUR_INFO
-    text = reply_words(reply, lang).strip()
+    text = reply_words(reply, lang, escaped).strip()
     embed = discord.Embed(
         title=say(title, lang) if title is not None else None,
         description=clip(text, EMBED_DESCRIPTION_LIMIT) or None,

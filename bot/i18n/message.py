@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
+from string import Formatter
 from typing import Any
 
 from babel.numbers import format_decimal
 
 from translations import DEFAULT, words
+
+Markup = Callable[[str], str]
+"""How a front end keeps someone's text from being read as its own markup (Discord escapes
+markdown and mentions; the console needs nothing): applied to every text value a sentence
+carries (names, typed words, an engine's English), never to a catalog's own words."""
 
 PLAIN = "plain"  # text that is the same in every language: names, notation, someone's own words
 CODED = "coded"  # a sentence whose English is made elsewhere (the engine), said by its code
@@ -56,18 +63,35 @@ def coded(key: str, english: str, **params: Any) -> Msg:
     return Msg(CODED, {"key": key, "en": english, "params": params})
 
 
-def _value(value: Any, lang: str) -> Any:
+def _value(value: Any, lang: str, markup: Markup | None, code: bool) -> Any:
     if isinstance(value, Msg):
-        return say(value, lang)
+        return say(value, lang, markup)
     if isinstance(value, list | tuple) and value and all(isinstance(v, Msg) for v in value):
-        return words(lang).t("list.separator").join(say(v, lang) for v in value)
+        sep = words(lang).t("list.separator")
+        return sep.join(say(v, lang, markup) for v in value)
+    if markup is not None and isinstance(value, str) and not code:
+        return markup(value)
     return value
 
 
-def say(message: Msg, lang: str = "en") -> str:
-    """The sentence in ``lang`` (``en``, ``hu``, ``eo``, ``is``)."""
+@lru_cache(maxsize=4096)
+def in_code(template: str) -> frozenset[str]:
+    """The placeholders a message puts between backticks (`` `{command}` ``): text in a code
+    span is shown as it is, so a front end's markup escapes would show there as backslashes."""
+    inside, names = False, set()
+    for literal, name, _, _ in Formatter().parse(template):
+        inside ^= literal.count("`") % 2 == 1
+        if name and inside:
+            names.add(name)
+    return frozenset(names)
+
+
+def say(message: Msg, lang: str = "en", markup: Markup | None = None) -> str:
+    """The sentence in ``lang`` (``en``, ``hu``, ``eo``, ``is``); ``markup`` escapes the text
+    values it carries for a front end that reads markup (see ``Markup``)."""
     if message.key == PLAIN:
-        return str(message.params["text"])
+        text = str(message.params["text"])
+        return markup(text) if markup is not None else text
     if message.key == NUMBER:
         pattern = "0." + "0" * int(message.params["digits"]) if message.params["digits"] else "0"
         return format_decimal(message.params["value"], format=pattern, locale=lang)
@@ -75,20 +99,23 @@ def say(message: Msg, lang: str = "en") -> str:
         english = str(message.params["en"])
         key = str(message.params["key"])
         if lang == "en" or key not in words(lang):
-            return english
+            return markup(english) if markup is not None else english
         try:
-            return say(Msg(key, dict(message.params["params"])), lang)
+            return say(Msg(key, dict(message.params["params"])), lang, markup)
         except (KeyError, IndexError, ValueError):  # the catalog wants params this site lacks
-            return english
+            return markup(english) if markup is not None else english
     if message.key not in words(lang):  # a gap the catalog test reports; never a crash
         lang = DEFAULT
-    params = {k: _value(v, lang) for k, v in message.params.items()}
+    code = in_code(words(lang).template(message.key, message.params.get("n"))) if markup else ()
+    params = {k: _value(v, lang, markup, k in code) for k, v in message.params.items()}
     return words(lang).t(message.key, **params)
 
 
-def say_all(messages: Iterable[Msg], lang: str = "en", sep: str = "\n") -> str:
+def say_all(
+    messages: Iterable[Msg], lang: str = "en", sep: str = "\n", markup: Markup | None = None
+) -> str:
     """Several sentences, one per line (or joined by ``sep``)."""
-    return sep.join(say(m, lang) for m in messages)
+    return sep.join(say(m, lang, markup) for m in messages)
 
 
 _MSG = "$msg"  # marks a nested sentence in ``to_data``'s JSON

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from bot.i18n.message import Msg, coded, plain, say, say_all
+from bot.i18n.message import Markup, Msg, coded, plain, say, say_all
 from translations import words
 
 
@@ -27,22 +27,22 @@ class Sayable(Protocol):
     def notice(self) -> str | None: ...
 
 
-def refusal_words(reason: str, params: dict[str, Any], lang: str) -> str:
+def refusal_words(
+    reason: str, params: dict[str, Any], lang: str, markup: Markup | None = None
+) -> str:
     """Why a command was refused. The engine's reasons are said from their own codes
     (``engine.<game>.<code>``); English keeps the engine's own sentence, and a reason a
     catalog does not have says that sentence too."""
     if reason == "engine":
         english = str(params.get("message", ""))
-        if lang == "en":
-            return english
-        key = engine_key(params, lang)
-        if key is None:
-            return english
-        try:
-            return say(Msg(key, engine_params(params)), lang)
-        except (KeyError, IndexError, ValueError):  # a raise site with other params
-            return english
-    return say(Msg(f"refusal.{reason}", params), lang)
+        key = None if lang == "en" else engine_key(params, lang)
+        if key is not None:
+            try:
+                return say(Msg(key, engine_params(params)), lang, markup)
+            except (KeyError, IndexError, ValueError):  # a raise site with other params
+                pass
+        return markup(english) if markup is not None else english
+    return say(Msg(f"refusal.{reason}", params), lang, markup)
 
 
 def engine_msg(params: dict[str, Any]) -> Msg:
@@ -86,14 +86,15 @@ def engine_params(params: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def reply_words(reply: Sayable, lang: str = "en") -> str:
-    """The reply's text in ``lang``."""
+def reply_words(reply: Sayable, lang: str = "en", markup: Markup | None = None) -> str:
+    """The reply's text in ``lang``; ``markup`` escapes the text values its sentences carry
+    (a name, a typed word) for a front end that reads markup."""
     if reply.reason:
-        return refusal_words(reply.reason, reply.params, lang)
+        return refusal_words(reply.reason, reply.params, lang, markup)
     if reply.lines:
-        return say_all(reply.lines, lang)
+        return say_all(reply.lines, lang, markup=markup)
     if reply.notice:  # a notice alone: its code says it
-        return say(Msg(f"notice.{reply.notice}", reply.params), lang)
+        return say(Msg(f"notice.{reply.notice}", reply.params), lang, markup)
     return reply.text
 
 

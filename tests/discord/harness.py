@@ -22,6 +22,7 @@ import contextvars
 import datetime as dt
 import itertools
 import json
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -43,6 +44,14 @@ _current: contextvars.ContextVar[Exchange | None] = contextvars.ContextVar(
     "harness_exchange", default=None
 )
 _ids = itertools.count(800_000_000_000_000_000)
+
+
+_ESCAPE = re.compile(r"\\([\\_*~|`>\[\]#-])")
+
+
+def shown(markdown: str) -> str:
+    """Text as Discord shows it, as far as escapes go: ``no\\_remill`` reads ``no_remill``."""
+    return _ESCAPE.sub(r"\1", markdown).replace("\u200b", "")
 
 
 def snowflake() -> int:
@@ -90,7 +99,14 @@ class Call:
 
     @property
     def text(self) -> str:
-        """Content and every embed's visible text, for assertions that do not care where."""
+        """Content and every embed's visible text as a reader sees it (markdown's escapes and
+        the zero-width spaces that break mentions do not show), for assertions that do not care
+        where: ``raw`` is what was sent."""
+        return shown(self.raw)
+
+    @property
+    def raw(self) -> str:
+        """Content and every embed's text as sent (markdown escapes included)."""
         parts = [self.content]
         for embed in self.embeds:
             parts += [embed.get("title") or "", embed.get("description") or ""]

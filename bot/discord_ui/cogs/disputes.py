@@ -19,7 +19,7 @@ from discord.ext import commands
 
 from bot.discord_ui.app import RefereeBot, here, where_of
 from bot.discord_ui.cogs.info import replay_gif
-from bot.discord_ui.format import Outgoing, to_message
+from bot.discord_ui.format import Outgoing, escaped, to_message
 from bot.discord_ui.guards import expensive
 from bot.discord_ui.tree import UserFacingError
 from bot.i18n import Msg, msg, say
@@ -78,10 +78,11 @@ class Disputes(commands.Cog):
             log.warning("could not post the dispute in thread %s", room.id)
             await interaction.followup.send(**packet.kwargs())
             return
+        opened = msg(
+            "discord.dispute_opened", name=escaped(interaction.user.display_name), room=room.mention
+        )
         await interaction.followup.send(
-            f"{interaction.user.display_name} opened a dispute: the game is frozen. The players "
-            f"and the moderators look at it in {room.mention}.",
-            allowed_mentions=discord.AllowedMentions.none(),
+            say(opened, public), allowed_mentions=discord.AllowedMentions.none()
         )
 
     async def _private_room(
