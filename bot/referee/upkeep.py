@@ -175,6 +175,8 @@ class Upkeep:
                 reply = await self.ctx.end(g, state, outcome, None, None, "timeout", at=now)
             except Conflict:  # a command landed first: it saw the flag itself
                 continue
+            # nobody's command ended it, and its players may have walked away: tell them
+            reply.mentions = [p for seat, p in enumerate(g.players) if seat != g.bot_seat]
             yield Notice(where_of(g), reply)
         for g in await self.ctx.store.stale_rolls(now - STALE_ROLL_AFTER):
             if not mine(g.guild_id):

@@ -433,7 +433,7 @@ async def test_a_restart_gives_the_turn_it_interrupted_its_time_again(
     assert [n.reply.game_id for n in notices] == [(await store.active_game(HERE.channel_id)).id]
     said = notices[0].reply.text
     assert (
-        "The referee was away: the time that passed meanwhile does not count, and bob (Black)'s "
+        "The bot was offline for a while: that time does not count, and bob (Black)'s "
         "turn starts " in said
     )
     assert "again with 1:00 on the clock." in said
@@ -551,3 +551,16 @@ async def test_history_and_record(referee: Referee) -> None:
     assert (
         record.file and b'"notation": "place d7"' in record.file and b'"seed": null' in record.file
     )
+
+
+async def test_a_flag_the_sweeper_finds_pings_both_players(
+    referee: Referee, clock: ManualClock
+) -> None:
+    """Nobody's command ended the game, and its players may have walked away: the notice pings
+    them both (a game over said after someone's own command pings nobody)."""
+    await start(referee, "morris", clock="1+0")
+    await play(referee, HERE, ALICE, "place d7")
+    clock.advance(61)
+    (notice,) = await swept(referee)
+    assert "ran out of time" in notice.reply.text
+    assert sorted(notice.reply.mentions) == sorted([ALICE.id, BOB.id])

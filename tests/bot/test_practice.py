@@ -576,6 +576,18 @@ async def test_a_store_fault_with_two_workers_shows_every_move_it_stored(
         await second.close()
 
 
+async def test_a_flag_the_sweeper_finds_in_practice_pings_the_person_never_the_bot(
+    referee: Referee, clock: ManualClock
+) -> None:
+    await swept(referee)  # this process's first sweep is done
+    _, seat = await start(referee, clock="1+0", starter="them")  # the bot moves, alice's clock
+    clock.advance(61)
+    (notice,) = await swept(referee)
+    (fell,) = [e for e in notice.reply.events if isinstance(e, Result)]
+    assert fell.termination == "timeout" and fell.winner == seat
+    assert notice.reply.mentions == [ALICE.id]
+
+
 async def test_the_thinker_answers_from_its_worker_and_starts_a_new_one_after_close() -> None:
     thinker = Thinker()
     try:
