@@ -576,6 +576,46 @@ async def test_a_store_fault_with_two_workers_shows_every_move_it_stored(
         await second.close()
 
 
+async def test_a_store_fault_in_one_game_lets_the_search_under_way_in_another_store_its_move(
+    store: Store, store_url: str, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two workers answer two games; the first game's move cannot be saved (the store fails
+    just then) while the second game's search is still under way, and the store is back
+    before that search ends: the second game's answer goes on, its move is stored and shown,
+    and then the sweep raises; the next sweep answers the first game. (The two workers'
+    store-fault test cannot tell this from cancelling the other answer at once: its fault
+    stops both games' writes.)"""
+    real_turn = Thinker.turn
+    second = Referee(store, clock, render=False, practice_nodes=NODES, practice_workers=2)
+    fault = store_fault(store, store_url)
+
+    async def turn(self: Thinker, game: str, state: Any, level: int, seed: int, *rest: Any) -> Any:
+        found = await real_turn(self, game, state, level, seed, *rest)
+        if seed // 100_003 == 1:  # the first game: its move is about to be stored
+            await fault.__aenter__()
+        else:  # the other: ends once the first game's answer has failed, the store back
+            while 1 in second.practice_games.thinking:
+                await asyncio.sleep(0.01)
+            await fault.__aexit__(None, None, None)
+        return found
+
+    monkeypatch.setattr(Thinker, "turn", turn)
+    places = await waiting_after_a_restart(store, clock, 2)
+    told: list[Where] = []
+    try:
+        with pytest.raises(StoreUnavailable):
+            async for notice in second.sweep():
+                told.append(notice.where)
+        assert told == places[1:]
+        assert [await bot_has_answered(store, w) for w in places] == [False, True]
+        monkeypatch.setattr(Thinker, "turn", real_turn)
+        again = await swept(second)
+        assert [n.where for n in again] == places[:1]
+        assert [await bot_has_answered(store, w) for w in places] == [True, True]
+    finally:
+        await second.close()
+
+
 async def test_the_thinker_answers_from_its_worker_and_starts_a_new_one_after_close() -> None:
     thinker = Thinker()
     try:
