@@ -616,6 +616,36 @@ async def test_a_store_fault_in_one_game_lets_the_search_under_way_in_another_st
         await second.close()
 
 
+async def test_a_sweep_its_reader_closes_has_cancelled_the_answers_under_way_when_the_close_returns(
+    store: Store, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The front end stops reading a sweep (a shutdown closes its iterator) while a second
+    game's search is under way: once the close returns, that answer is cancelled, so the
+    referee and the store that close next have no answer left running. Referee.sweep and
+    Upkeep.sweep iterated the inner generators without closing them, so the close reached
+    bot_turns only later, from the garbage collector's finalizer, and its answers ran on."""
+    real_turn = Thinker.turn
+    searches = 0
+
+    async def turn(self: Thinker, *args: Any, **kwargs: Any) -> list[Any]:
+        nonlocal searches
+        searches += 1
+        if searches > 1:  # the other game's search takes long
+            await asyncio.sleep(30)
+        return await real_turn(self, *args, **kwargs)
+
+    monkeypatch.setattr(Thinker, "turn", turn)
+    await waiting_after_a_restart(store, clock, 2)
+    second = Referee(store, clock, render=False, practice_nodes=NODES, practice_workers=2)
+    try:
+        async with contextlib.aclosing(second.sweep()) as sweep:
+            async for _notice in sweep:
+                break  # the reader stops after the first notice
+        assert second.practice_games.thinking == set()  # no answer under way any more
+    finally:
+        await second.close()
+
+
 async def test_the_thinker_answers_from_its_worker_and_starts_a_new_one_after_close() -> None:
     thinker = Thinker()
     try:
