@@ -646,6 +646,44 @@ async def test_a_sweep_its_reader_closes_has_cancelled_the_answers_under_way_whe
         await second.close()
 
 
+@pytest.mark.sqlite_only
+async def test_an_answer_cancelled_while_its_write_waits_for_the_file_leaves_no_transaction_open(
+    store: Store, other: Store, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reader closes a sweep while the second game's answer waits for SQLite's write lock
+    (another process holds it): the answer is cancelled there, and once the other process lets
+    go the store's connection is not left inside a transaction (the write aiosqlite's thread
+    still ran after the cancel), so the next sweep answers that game."""
+    real_turn = Thinker.turn
+    go = asyncio.Event()
+
+    async def turn(self: Thinker, game: str, state: Any, level: int, seed: int, *rest: Any) -> Any:
+        if seed // 100_003 != 1:  # the second game's search ends when the test says
+            await go.wait()
+        return await real_turn(self, game, state, level, seed, *rest)
+
+    monkeypatch.setattr(Thinker, "turn", turn)
+    places = await waiting_after_a_restart(store, clock, 2)
+    second = Referee(store, clock, render=False, practice_nodes=NODES, practice_workers=2)
+    try:
+        async with contextlib.aclosing(second.sweep()) as sweep:
+            async for notice in sweep:
+                assert notice.where == places[0]
+                await other.db.execute("BEGIN IMMEDIATE")  # type: ignore[attr-defined]
+                go.set()
+                await asyncio.sleep(0.5)  # the second game's move waits for the file's lock
+                break
+        await other.db.execute("ROLLBACK")  # type: ignore[attr-defined]
+        await asyncio.sleep(0.2)
+        assert not store.db.in_transaction  # type: ignore[attr-defined]
+        monkeypatch.setattr(Thinker, "turn", real_turn)
+        again = await swept(second)
+        assert [n.where for n in again] == places[1:]
+        assert [await bot_has_answered(store, w) for w in places] == [True, True]
+    finally:
+        await second.close()
+
+
 async def test_the_thinker_answers_from_its_worker_and_starts_a_new_one_after_close() -> None:
     thinker = Thinker()
     try:
