@@ -331,10 +331,13 @@ class RefereeBot(commands.AutoShardedBot):
         process's shards); returns how many notices went out. A store fault ends the sweep
         with StoreUnavailable, after what it had done was posted."""
         posted = 0
-        async for notice in self.referee.sweep(shards=self.own_shards):
-            if await self.post_notice(notice):
-                posted += 1
-                self.beat()  # a long sweep (practice games after a restart) is a working one
+        # closed here, not by the garbage collector: a shutdown cancels this while a notice is
+        # posted, and the sweep's practice answers under way must be cancelled with it
+        async with contextlib.aclosing(self.referee.sweep(shards=self.own_shards)) as notices:
+            async for notice in notices:
+                if await self.post_notice(notice):
+                    posted += 1
+                    self.beat()  # a long sweep (practice games after a restart) is a working one
         self.metrics.active_games.set(await self.referee.running_games(self.own_shards))
         return posted
 

@@ -29,7 +29,8 @@ read; the work itself is in the services.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping
+from contextlib import aclosing
 from typing import Any
 
 from bot.clock import Clock
@@ -627,15 +628,17 @@ class Referee:
 
     async def sweep(
         self, now: float | None = None, *, shards: Shards | None = None
-    ) -> AsyncIterator[Notice]:
+    ) -> AsyncGenerator[Notice, None]:
         """End games whose flag fell, finish stale rolls, expire challenges, move for the bot
         where a practice game waits for it: ``async for notice in referee.sweep()``, each
         notice posted as it comes (a bot's move starts its player's clock; the next practice
         game's search takes a second or two). A store fault raises ``StoreUnavailable`` out of
         the loop after the notices already yielded: post those, and sweep again later.
         ``shards``: only those servers (a process serving some of the bot's shards)."""
-        async for notice in self.upkeep.sweep(now, shards=shards):
-            yield notice
+        # closed with this one: a reader that stops closes the sweep's answers under way now
+        async with aclosing(self.upkeep.sweep(now, shards=shards)) as notices:
+            async for notice in notices:
+                yield notice
 
     async def running_games(self, shards: Shards | None = None) -> int:
         """Active games in the servers of ``shards`` (None: all): the active-games gauge."""

@@ -6,7 +6,7 @@ is yielded as notices to post, each as soon as it is decided."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, Callable
 from contextlib import aclosing
 
 import engine
@@ -46,7 +46,7 @@ class Upkeep:
 
     async def sweep(
         self, now: float | None = None, *, shards: Shards | None = None
-    ) -> AsyncIterator[Notice]:
+    ) -> AsyncGenerator[Notice, None]:
         """End games whose flag fell, finish stale rolls, move for the bot where a practice
         game waits for it, expire challenges: each notice yielded as soon as it is decided
         (a bot's move starts its player's clock, so the front end posts it at once, and the
@@ -64,12 +64,17 @@ class Upkeep:
         mine = shards.owns if shards is not None else _everyone
         first = not self.swept
         if first:  # before any flag is judged: the outage's time is given back
-            async for notice in self.resume_clocks(now, mine):
+            async with aclosing(self.resume_clocks(now, mine)) as notices:
+                async for notice in notices:
+                    yield notice
+        async with aclosing(self.clocks(now, mine)) as notices:
+            async for notice in notices:
                 yield notice
-        async for notice in self.clocks(now, mine):
-            yield notice
-        async for notice in self.bot_turns(now, began, mine, first=first):
-            yield notice
+        # closed with the sweep (a reader that stops): its answers under way are cancelled then,
+        # not when the garbage collector finalizes the generator
+        async with aclosing(self.bot_turns(now, began, mine, first=first)) as notices:
+            async for notice in notices:
+                yield notice
         for c in await self.ctx.store.expired_challenges(now):
             if not mine(c.guild_id):
                 continue
@@ -85,7 +90,7 @@ class Upkeep:
 
     async def bot_turns(
         self, now: float, began: float, mine: Callable[[int | None], bool], *, first: bool
-    ) -> AsyncIterator[Notice]:
+    ) -> AsyncGenerator[Notice, None]:
         """The practice games waiting for the bot, answered ``practice_workers`` at a time (as
         many as there are processes to search them; after a restart of a busy bot they queue),
         each notice yielded as soon as it exists. While the bot searches, the flags are judged
@@ -131,8 +136,9 @@ class Upkeep:
                     try:
                         g, reply = await asyncio.wait_for(told.get(), CLOCKS_EVERY)
                     except TimeoutError:  # a search under way: judge the flags meanwhile
-                        async for notice in self.clocks(clock_time(), mine):
-                            yield notice
+                        async with aclosing(self.clocks(clock_time(), mine)) as notices:
+                            async for notice in notices:
+                                yield notice
                         continue
                     if reply is not None:
                         yield Notice(where_of(g), reply)
@@ -143,8 +149,9 @@ class Upkeep:
                         fault = fault or exc
                         unanswered.append(g.id)
                         continue
-                    async for notice in self.clocks(clock_time(), mine):
-                        yield notice
+                    async with aclosing(self.clocks(clock_time(), mine)) as notices:
+                        async for notice in notices:
+                            yield notice
         finally:
             for task in running.values():  # stopped from outside, or the clocks' own fault
                 task.cancel()
@@ -155,7 +162,9 @@ class Upkeep:
         if fault is not None:
             raise fault
 
-    async def clocks(self, now: float, mine: Callable[[int | None], bool]) -> AsyncIterator[Notice]:
+    async def clocks(
+        self, now: float, mine: Callable[[int | None], bool]
+    ) -> AsyncGenerator[Notice, None]:
         """The clocks' part of a sweep: games whose flag fell by ``now`` end on time, and an
         announcement whose roll a crash interrupted is rolled (and a practice game's bot
         answers the roll)."""
@@ -195,7 +204,7 @@ class Upkeep:
 
     async def resume_clocks(
         self, now: float, mine: Callable[[int | None], bool]
-    ) -> AsyncIterator[Notice]:
+    ) -> AsyncGenerator[Notice, None]:
         """A process's first sweep: every clocked turn that began before it started is left at
         least the time its player had when it began, up to ``RESUME_MOST``. The clocks ran
         while no referee was there to take a move (a flag could fall in a restart the players

@@ -250,8 +250,12 @@ class SqliteStore(Store):
                 try:
                     yield tx
                 except BaseException:
-                    if db.in_transaction:
-                        await db.execute("ROLLBACK")
+                    # A cancelled statement still runs in aiosqlite's thread, its BEGIN IMMEDIATE
+                    # with it (in_transaction is False until then): the ROLLBACK queued behind
+                    # it ends that transaction too, before the lock lets another command in.
+                    if tx.begun or db.in_transaction:
+                        with suppress(sqlite3.Error):  # a BEGIN that failed began nothing
+                            await db.execute("ROLLBACK")
                     raise
                 if not tx.begun:
                     return  # no statement ran: nothing began, nothing to commit

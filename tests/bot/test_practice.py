@@ -588,6 +588,114 @@ async def test_a_flag_the_sweeper_finds_in_practice_pings_the_person_never_the_b
     assert notice.reply.mentions == [ALICE.id]
 
 
+async def test_a_store_fault_in_one_game_lets_the_search_under_way_in_another_store_its_move(
+    store: Store, store_url: str, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two workers answer two games; the first game's move cannot be saved (the store fails
+    just then) while the second game's search is still under way, and the store is back
+    before that search ends: the second game's answer goes on, its move is stored and shown,
+    and then the sweep raises; the next sweep answers the first game. (The two workers'
+    store-fault test cannot tell this from cancelling the other answer at once: its fault
+    stops both games' writes.)"""
+    real_turn = Thinker.turn
+    second = Referee(store, clock, render=False, practice_nodes=NODES, practice_workers=2)
+    fault = store_fault(store, store_url)
+
+    async def turn(self: Thinker, game: str, state: Any, level: int, seed: int, *rest: Any) -> Any:
+        found = await real_turn(self, game, state, level, seed, *rest)
+        if seed // 100_003 == 1:  # the first game: its move is about to be stored
+            await fault.__aenter__()
+        else:  # the other: ends once the first game's answer has failed, the store back
+            while 1 in second.practice_games.thinking:
+                await asyncio.sleep(0.01)
+            await fault.__aexit__(None, None, None)
+        return found
+
+    monkeypatch.setattr(Thinker, "turn", turn)
+    places = await waiting_after_a_restart(store, clock, 2)
+    told: list[Where] = []
+    try:
+        with pytest.raises(StoreUnavailable):
+            async for notice in second.sweep():
+                told.append(notice.where)
+        assert told == places[1:]
+        assert [await bot_has_answered(store, w) for w in places] == [False, True]
+        monkeypatch.setattr(Thinker, "turn", real_turn)
+        again = await swept(second)
+        assert [n.where for n in again] == places[:1]
+        assert [await bot_has_answered(store, w) for w in places] == [True, True]
+    finally:
+        await second.close()
+
+
+async def test_a_sweep_its_reader_closes_has_cancelled_the_answers_under_way_when_the_close_returns(
+    store: Store, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The front end stops reading a sweep (a shutdown closes its iterator) while a second
+    game's search is under way: once the close returns, that answer is cancelled, so the
+    referee and the store that close next have no answer left running. Referee.sweep and
+    Upkeep.sweep iterated the inner generators without closing them, so the close reached
+    bot_turns only later, from the garbage collector's finalizer, and its answers ran on."""
+    real_turn = Thinker.turn
+    searches = 0
+
+    async def turn(self: Thinker, *args: Any, **kwargs: Any) -> list[Any]:
+        nonlocal searches
+        searches += 1
+        if searches > 1:  # the other game's search takes long
+            await asyncio.sleep(30)
+        return await real_turn(self, *args, **kwargs)
+
+    monkeypatch.setattr(Thinker, "turn", turn)
+    await waiting_after_a_restart(store, clock, 2)
+    second = Referee(store, clock, render=False, practice_nodes=NODES, practice_workers=2)
+    try:
+        async with contextlib.aclosing(second.sweep()) as sweep:
+            async for _notice in sweep:
+                break  # the reader stops after the first notice
+        assert second.practice_games.thinking == set()  # no answer under way any more
+    finally:
+        await second.close()
+
+
+@pytest.mark.sqlite_only
+async def test_an_answer_cancelled_while_its_write_waits_for_the_file_leaves_no_transaction_open(
+    store: Store, other: Store, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reader closes a sweep while the second game's answer waits for SQLite's write lock
+    (another process holds it): the answer is cancelled there, and once the other process lets
+    go the store's connection is not left inside a transaction (the write aiosqlite's thread
+    still ran after the cancel), so the next sweep answers that game."""
+    real_turn = Thinker.turn
+    go = asyncio.Event()
+
+    async def turn(self: Thinker, game: str, state: Any, level: int, seed: int, *rest: Any) -> Any:
+        if seed // 100_003 != 1:  # the second game's search ends when the test says
+            await go.wait()
+        return await real_turn(self, game, state, level, seed, *rest)
+
+    monkeypatch.setattr(Thinker, "turn", turn)
+    places = await waiting_after_a_restart(store, clock, 2)
+    second = Referee(store, clock, render=False, practice_nodes=NODES, practice_workers=2)
+    try:
+        async with contextlib.aclosing(second.sweep()) as sweep:
+            async for notice in sweep:
+                assert notice.where == places[0]
+                await other.db.execute("BEGIN IMMEDIATE")  # type: ignore[attr-defined]
+                go.set()
+                await asyncio.sleep(0.5)  # the second game's move waits for the file's lock
+                break
+        await other.db.execute("ROLLBACK")  # type: ignore[attr-defined]
+        await asyncio.sleep(0.2)
+        assert not store.db.in_transaction  # type: ignore[attr-defined]
+        monkeypatch.setattr(Thinker, "turn", real_turn)
+        again = await swept(second)
+        assert [n.where for n in again] == places[1:]
+        assert [await bot_has_answered(store, w) for w in places] == [True, True]
+    finally:
+        await second.close()
+
+
 async def test_the_thinker_answers_from_its_worker_and_starts_a_new_one_after_close() -> None:
     thinker = Thinker()
     try:
