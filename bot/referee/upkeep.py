@@ -97,8 +97,8 @@ class Upkeep:
         every ``CLOCKS_EVERY`` seconds and after each game it answers, so a flag that falls
         during a search falls then, not after the page's last game.
 
-        A store fault in one game starts no further game, lets the answers under way finish
-        (a move they store is shown), and then raises; the next sweep starts at the first game
+        A store fault (in one game, or in judging the flags) starts no further game, lets the
+        answers under way finish (a move they store is shown), and then raises; the next sweep starts at the first game
         that failed. Stopped from outside (a shutdown), the answers under way are cancelled."""
         width = max(1, self.ctx.practice_workers)
         told: asyncio.Queue[tuple[GameRow, Reply | None]] = asyncio.Queue()
@@ -136,24 +136,26 @@ class Upkeep:
                     try:
                         g, reply = await asyncio.wait_for(told.get(), CLOCKS_EVERY)
                     except TimeoutError:  # a search under way: judge the flags meanwhile
+                        pass
+                    else:
+                        if reply is not None:
+                            yield Notice(where_of(g), reply)
+                            continue
+                        try:
+                            await running.pop(g.id)  # a game answered: judge the flags now
+                        except Exception as exc:  # a store fault: the others under way finish
+                            fault = fault or exc
+                            unanswered.append(g.id)
+                    if fault is not None:
+                        continue
+                    try:
                         async with aclosing(self.clocks(clock_time(), mine)) as notices:
                             async for notice in notices:
                                 yield notice
-                        continue
-                    if reply is not None:
-                        yield Notice(where_of(g), reply)
-                        continue
-                    try:
-                        await running.pop(g.id)
-                    except Exception as exc:  # a store fault: the others under way finish
-                        fault = fault or exc
-                        unanswered.append(g.id)
-                        continue
-                    async with aclosing(self.clocks(clock_time(), mine)) as notices:
-                        async for notice in notices:
-                            yield notice
+                    except Exception as exc:  # the clocks' store fault: as an answer's
+                        fault = exc
         finally:
-            for task in running.values():  # stopped from outside, or the clocks' own fault
+            for task in running.values():  # stopped from outside: a reader closed the sweep
                 task.cancel()
             await asyncio.gather(*running.values(), return_exceptions=True)
             unanswered += running
