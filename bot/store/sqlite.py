@@ -305,7 +305,14 @@ class SqliteStore(Store):
         async with self._lock:
             db = self.db
             try:
-                await db.execute("BEGIN")
+                try:
+                    await db.execute("BEGIN")
+                except asyncio.CancelledError:
+                    # the BEGIN still runs in aiosqlite's thread: end its read there, before the
+                    # lock lets a write in (it could not begin inside an open transaction)
+                    with suppress(sqlite3.Error):
+                        await db.execute("COMMIT")
+                    raise
                 try:
                     yield db
                 finally:

@@ -5,7 +5,9 @@ version only one lands (even from two connections, or two processes' stores, at 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
+import time
 
 import asyncpg
 import pytest
@@ -164,3 +166,29 @@ async def test_a_move_is_written_in_two_trips_to_the_database_thread(
     assert len(trips) == 2  # the statements, then ROLLBACK
     assert await store.request_reply("r2") is None
     assert len(await store.log(1)) == 2  # the start event and the one move
+
+
+@pytest.mark.sqlite_only
+async def test_a_read_cancelled_while_its_begin_waits_leaves_no_transaction_open(
+    store: Store,
+) -> None:
+    """A reading cancelled while its BEGIN waits in aiosqlite's thread (behind a slow
+    statement): the BEGIN still runs there after the cancel, and the read it opened must be
+    ended before the store's lock lets a write in, which cannot begin inside it."""
+    db = store.db  # type: ignore[attr-defined]
+
+    async def read() -> None:
+        async with store.reading() as reader:
+            await reader.game(1)
+
+    busy = asyncio.ensure_future(db._execute(time.sleep, 0.3))  # the thread is busy
+    task = asyncio.create_task(read())
+    await asyncio.sleep(0.05)  # the read's BEGIN waits behind the sleep
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+    await busy
+    await asyncio.sleep(0.05)
+    assert not db.in_transaction
+    async with store.reading() as reader:  # the store reads and writes as before
+        assert await reader.game(1) is None
