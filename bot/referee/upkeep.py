@@ -98,8 +98,9 @@ class Upkeep:
         during a search falls then, not after the page's last game.
 
         A store fault (in one game, or in judging the flags) starts no further game, lets the
-        answers under way finish (a move they store is shown), and then raises; the next sweep starts at the first game
-        that failed. Stopped from outside (a shutdown), the answers under way are cancelled."""
+        answers under way finish (a move they store is shown), and then raises; the next sweep
+        starts at the first game that failed. Stopped from outside (a shutdown), the answers
+        under way are cancelled."""
         width = max(1, self.ctx.practice_workers)
         told: asyncio.Queue[tuple[GameRow, Reply | None]] = asyncio.Queue()
         running: dict[int, asyncio.Task[None]] = {}
