@@ -567,7 +567,7 @@ async def test_a_reopened_table_shows_the_clocks_given_back_not_the_outage(
     assert "bob (Blue)'s turn starts again with 5:00 on the clock" in text, text
     assert text.count("Clocks:") == 1 and "Clocks: Red 5:07, Blue 5:00" in text, text
     unfinished = text.index("A game from an earlier run is still being played")
-    assert unfinished < text.index("was away"), text
+    assert unfinished < text.index("was offline"), text
 
 
 async def test_a_line_without_a_name_before_its_colon_is_nobody_s(tmp_path: Path) -> None:
