@@ -32,6 +32,7 @@ from engine.record.fields import (
     _check_nesting,
     _check_strings,
     _fields,
+    _finite_float,
     _hash,
     _no_constant,
     _no_surrogate,
@@ -43,6 +44,7 @@ from engine.record.fields import (
     _wrap,
     at_place,
     engine_problem,
+    json_syntax,
 )
 from engine.record.rows import event_row, log_row
 
@@ -358,14 +360,17 @@ class Record:
                 text,
                 parse_constant=_no_constant,
                 parse_int=_bounded_int,
+                parse_float=_finite_float,
                 object_pairs_hook=_unique_keys,
             )
-        except json.JSONDecodeError as exc:
-            english = f"not JSON: {exc}"
+        except json.JSONDecodeError as exc:  # Python's words said plainly, where it stopped
+            why = json_syntax(exc.msg)
+            english = f"not JSON: {why} (line {exc.lineno}, column {exc.colno})"
             where = {"line": exc.lineno, "column": exc.colno, "char": exc.pos}
-            raise RecordError(Problem("not_json", english, why=exc.msg, **where)) from None
-        except RecursionError as exc:
-            raise RecordError(Problem("not_json_other", f"not JSON: {exc}", why=str(exc))) from None
+            raise RecordError(Problem("not_json", english, why=why, **where)) from None
+        except RecursionError:
+            why = json_syntax("")
+            raise RecordError(Problem("not_json_other", f"not JSON: {why}", why=why)) from None
         _check_strings(data)
         return cls.from_dict(data, max_rows=max_rows)
 

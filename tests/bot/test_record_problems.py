@@ -15,6 +15,7 @@ from bot.i18n import reply_words
 from bot.referee import Referee
 from bot.referee.imports import MAX_IMPORT_BYTES
 from engine.record import MAX_ACTIONS, Problem, Record, RecordError, replay
+from engine.record.fields import JSON_SYNTAX, json_syntax
 from tests.bot.conftest import ALICE, BOB, HERE, start
 from translations import LANGUAGES, words
 
@@ -107,6 +108,28 @@ TEXTS: dict[str, tuple[Callable[[str], str | bytes], str]] = {
     "huge number": (lambda t: t.replace(": 50", ": " + "9" * 40, 1), "number_too_long"),
     "nan": (lambda t: t.replace(": 50", ": NaN", 1), "not_json_constant"),
     "lone surrogate": (lambda t: t.replace('"alice"', '"\\ud800lice"', 1), "lone_surrogate"),
+    "not json at all": (lambda _: "hello, this is my game, I won!", "not_json"),
+    "cut short": (lambda t: t[: len(t) // 2], "not_json"),
+    "text not closed": (lambda t: t.replace('"standard"', '"standard', 1), "not_json"),
+    "extra data": (lambda t: t + "}", "not_json"),
+    "bad escape": (lambda t: t.replace('"standard"', '"stan\\dard"', 1), "not_json"),
+    "number too large": (lambda t: t.replace(": 50", ": 1e999", 1), "number_too_large"),
+    "note number too large": (
+        lambda t: t.replace('"winner": 0}', '"winner": 1e999}', 1),
+        "number_too_large",
+    ),
+}
+
+JSON_SAYS = {  # what Python's JSON reader says -> the plain words' code (no Python in any language)
+    "{": "json_name_missing",
+    "[": "json_value_missing",
+    '{"a" 1}': "json_colon_missing",
+    '{"a": 1 "b": 2}': "json_comma_missing",
+    '"abc': "json_text_unclosed",
+    '"a\nb"': "json_control_character",
+    '"\\x"': "json_bad_escape",
+    '"\\u12"': "json_bad_unicode",
+    "{} x": "json_extra_data",
 }
 
 
@@ -230,3 +253,31 @@ async def test_the_hungarian_reasons_read_as_hungarian(referee: Referee, good: s
     option = await hungarian("bad option")
     assert "a jegyzőkönyv változatával és beállításaival nem indítható játszma" in option
     assert "flying must be on or off" not in option
+
+
+@pytest.mark.parametrize(("text", "code"), JSON_SAYS.items())
+def test_python_json_words_are_said_plainly(text: str, code: str) -> None:
+    problem = refusal(text)
+    assert problem.code == "not_json"
+    assert problem.params["why"].code == code
+    assert {"line", "column"} <= set(problem.params)
+    english = str(problem)
+    assert "Expecting" not in english and "(char " not in english, english
+    assert "(line 1, column " in english
+
+
+def test_every_json_refusal_has_its_own_words_in_every_language() -> None:
+    codes = [code for _, code, _ in JSON_SYNTAX]
+    assert len(set(codes)) == len(codes)
+    assert json_syntax("Something Python may say one day").code == "json_syntax"
+    assert json_syntax("Unexpected UTF-8 BOM (decode using utf-8-sig)").code == "json_bom"
+    trailing = "Illegal trailing comma before end of object"  # Python 3.13's words
+    assert json_syntax(trailing).code == "json_trailing_comma"
+    for begins, code, english in JSON_SYNTAX:
+        assert json_syntax(begins).code == code
+        assert words("en").t(f"problem.{code}") == english
+        for lang in ("hu", "eo", "is"):
+            said = words(lang).t(f"problem.{code}")
+            assert said != english and begins not in said, (lang, code, said)
+    for lang in LANGUAGES:
+        assert "problem.json_syntax" in words(lang)
