@@ -345,12 +345,13 @@ class Record:
         verify); a reader that must bound its work, like the bot's /import, passes
         ``max_chars`` and ``max_rows`` (``MAX_JSON_CHARS`` and ``MAX_ACTIONS``)."""
         if isinstance(text, bytes | bytearray):
-            try:
-                text = bytes(text).decode("utf-8")
+            try:  # an editor may save a byte order mark first: it is no part of the record
+                text = bytes(text).decode("utf-8-sig")
             except UnicodeDecodeError:
                 raise RecordError(Problem("not_utf8", "a record is UTF-8 text")) from None
         if not isinstance(text, str):
             raise RecordError(Problem("not_json_text", "a record is JSON text"))
+        text = text.removeprefix("\ufeff")
         if max_chars is not None and len(text) > max_chars:
             english = f"a record here is at most {max_chars:,} characters"
             raise RecordError(Problem("record_too_long", english, most=max_chars))

@@ -281,3 +281,16 @@ def test_every_json_refusal_has_its_own_words_in_every_language() -> None:
             assert said != english and begins not in said, (lang, code, said)
     for lang in LANGUAGES:
         assert "problem.json_syntax" in words(lang)
+
+
+@pytest.mark.parametrize("mark", [b"\xef\xbb\xbf", "\ufeff"])
+async def test_a_record_saved_with_a_byte_order_mark_reads(good: str, mark: bytes | str) -> None:
+    """An editor may save UTF-8 with a byte order mark first: it is no part of the record."""
+    text = mark + good.encode() if isinstance(mark, bytes) else mark + good
+    assert Record.from_json(text).to_json() == good
+
+
+async def test_import_reads_a_record_with_a_byte_order_mark(referee: Referee, good: str) -> None:
+    reply = await referee.import_record(HERE, b"\xef\xbb\xbf" + good.encode(), name="bom.json")
+    assert reply.ok and reply.text.startswith("Verified: ")
+    assert "Imported bom.json: " in reply_words(reply, "en")
