@@ -378,6 +378,11 @@ class Record:
     @classmethod
     def from_dict(cls, data: Any, *, max_rows: int | None = None) -> Record:
         version = data.get("version") if isinstance(data, dict) else None
+        if isinstance(data, dict):  # which fields a record has depends on these two
+            if "format" in data:
+                _format(data["format"])
+            if "version" in data:
+                _version(version)
         rows_key = "log" if version in (LOG_VERSION, FULL_VERSION) else "actions"
         top = _fields(
             data,
@@ -397,13 +402,6 @@ class Record:
             ),
             "the record",
         )
-        if top["format"] != FORMAT:
-            english = f"format must be {FORMAT!r}, not {top['format']!r}"
-            problem = Problem("bad_format", english, wanted=FORMAT, value=repr(top["format"])[:100])
-            raise RecordError(problem)
-        if version not in VERSIONS or isinstance(version, bool):
-            english = f"unsupported record version {version!r} (this reads 1, 2 and 3)"
-            raise RecordError(Problem("bad_version", english, value=repr(version)[:100]))
         if not isinstance(top["options"], dict):
             english = "options must be an object"
             raise RecordError(Problem("not_an_object", english, label="options"))
@@ -460,6 +458,18 @@ class Record:
             accept=dice_fields.get("accept"),
             words=dice_fields.get("words"),
         )
+
+
+def _format(value: Any) -> None:
+    if value != FORMAT:
+        english = f"format must be {FORMAT!r}, not {value!r}"
+        raise RecordError(Problem("bad_format", english, wanted=FORMAT, value=repr(value)[:100]))
+
+
+def _version(value: Any) -> None:
+    if value not in VERSIONS or isinstance(value, bool):
+        english = f"unsupported record version {value!r} (this reads 1, 2 and 3)"
+        raise RecordError(Problem("bad_version", english, value=repr(value)[:100]))
 
 
 def _log_entry(data: Any, events_allowed: bool) -> LogEntry:

@@ -55,6 +55,12 @@ def _future_version(data: dict[str, Any]) -> None:
     data["actions"] = data.pop("log")  # a version this reader does not know keeps "actions"
 
 
+def _future_format(data: dict[str, Any]) -> None:
+    data["format"] = "lichess/pgn"
+    data["version"] = 99
+    data["moves"] = data.pop("log")  # another format: its fields are its own
+
+
 def _too_many_rows(data: dict[str, Any]) -> None:
     data["log"] = [data["log"][1]] * (MAX_ACTIONS + 1)
 
@@ -71,6 +77,9 @@ EDITS: dict[str, tuple[Edit, str]] = {
     "wrong seat": (_set("players.1.seat", 0), "at_place"),
     "bad format": (_set("format", "pgn"), "bad_format"),
     "bad version": (_future_version, "bad_version"),
+    "future version keeps its log": (_set("version", 99), "bad_version"),
+    "version is text": (_set("version", "3"), "bad_version"),
+    "bad format, version 99": (_future_format, "bad_format"),
     "unknown game": (_set("game", "chess"), "not_a_game"),
     "bad seed": (_set("dice.seed", "xyz"), "bad_seed"),
     "short seed": (_set("dice.seed", "ab" * 8), "bad_seed"),
