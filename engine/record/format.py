@@ -59,8 +59,8 @@ class Player:
     name: str
 
     def __post_init__(self) -> None:
-        _text(self.id, "player id", MAX_ID)
-        _text(self.name, "player name", MAX_ID)
+        _text(self.id, "id", MAX_ID)  # JSON keys: a problem names them as the file does
+        _text(self.name, "name", MAX_ID)
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,9 +234,9 @@ class Record:
         _time(self.created, "created")
         if self.ended is not None:
             _time(self.ended, "ended")
-        _hash(self.commitment, "dice commitment")
+        _hash(self.commitment, "dice.commitment")
         if self.seed is not None:
-            _text(self.seed, "dice seed", MAX_SEED_HEX)
+            _text(self.seed, "dice.seed", MAX_SEED_HEX)
             try:
                 dice.commitment(self.seed)
             except EngineError as exc:
@@ -255,7 +255,7 @@ class Record:
         if self.accept is not None:
             if not self.log:
                 raise RecordError(Problem("v3_without_log", "a version 3 record has a log"))
-            _text(self.accept, "dice accept id", MAX_ID)
+            _text(self.accept, "dice.accept", MAX_ID)
             ids = sorted(p.id for p in self.players)
             if not isinstance(self.words, dict) or sorted(self.words) != ids:
                 english = "dice words must be an object with one entry per player id"

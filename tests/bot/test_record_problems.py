@@ -73,6 +73,8 @@ EDITS: dict[str, tuple[Edit, str]] = {
     "player misses a field": (_delete("players.1.name"), "at_place"),
     "wrong type": (_set("variant", 7), "not_text"),
     "player id wrong type": (_set("players.0.id", 111), "at_place"),
+    "player name too long": (_set("players.1.name", "X" * 5000), "at_place"),
+    "accept id wrong type": (_set("dice.accept", 5), "not_text"),
     "empty text": (_set("variant", ""), "text_length"),
     "wrong seat": (_set("players.1.seat", 0), "at_place"),
     "bad format": (_set("format", "pgn"), "bad_format"),
@@ -206,6 +208,8 @@ async def test_each_broken_record_names_a_coded_problem_every_language_can_say(
     for key in catalog_keys(problem):
         for lang in LANGUAGES:
             assert key in words(lang), f"{lang} lacks {key} ({problem})"
+    for inner in walk(problem):  # a field is named by its JSON key, the same in every language
+        assert " " not in str(inner.params.get("name", "")), inner
     for inner in walk(problem):  # the English catalog says what the engine says
         if inner.code != "engine":
             params = {k: str(v) if isinstance(v, Problem) else v for k, v in inner.params.items()}
@@ -259,6 +263,9 @@ async def test_the_hungarian_reasons_read_as_hungarian(referee: Referee, good: s
         "players[1]: a játékos: hiányzik a(z) „name” mező"
     )
     assert "a kockamaghoz legalább 16 bájt kell" in await hungarian("short seed")
+    assert (await hungarian("player name too long")).endswith(
+        "players[1]: a(z) name hossza 1 és 100 karakter között lehet"
+    )
     option = await hungarian("bad option")
     assert "a jegyzőkönyv változatával és beállításaival nem indítható játszma" in option
     assert "flying must be on or off" not in option
