@@ -339,7 +339,7 @@ def _check_start(record: Record, entry: RecordEvent) -> str | None:
     }
     for name, value in wanted.items():
         if note.get(name) != value:
-            english = f"the record's {name} is not the one logged at the start"
+            english = f"the record does not match the start row's {name!r}"
             return Problem("start_field", english, field=name)
     if entry.at != record.created:
         return Problem("created_time", "the record's created time is not the start row's time")

@@ -310,3 +310,12 @@ async def test_import_reads_a_record_with_a_byte_order_mark(referee: Referee, go
     reply = await referee.import_record(HERE, b"\xef\xbb\xbf" + good.encode(), name="bom.json")
     assert reply.ok and reply.text.startswith("Verified: ")
     assert "Imported bom.json: " in reply_words(reply, "en")
+
+
+async def test_a_changed_name_says_which_start_field_differs(referee: Referee, good: str) -> None:
+    data = json.loads(good)
+    data["players"][1]["name"] = "Mallory"
+    reply = await referee.import_record(HERE, json.dumps(data).encode(), name="name.json")
+    english = reply_words(reply, "en")
+    assert "the record does not match the start row's 'names'" in english, english
+    assert "a jegyzőkönyv nem egyezik a kezdősor „names” mezőjével" in reply_words(reply, "hu")
