@@ -338,7 +338,8 @@ async def test_the_console_disputes_exports_and_imports(tmp_path: Path) -> None:
     out = io.StringIO()
     await console.play(str(tmp_path / "d.db"), io.StringIO(script), out, images, render=False)
     text = out.getvalue()
-    assert "Imported game-1.json: morris standard" in text and "Verified: Nine Men's Morris" in text
+    assert "Imported game-1.json: Nine Men's Morris standard" in text
+    assert "Verified: Nine Men's Morris" in text
     assert "Problem: row 2 (action 1, 'place a6')" in text
 
 
