@@ -74,7 +74,7 @@ class Imports:
             msg(  # "Imported" after a problem read as success: a forgery is only read
                 "import.summary" if verdict.ok else "import.summary_unverified",
                 name=name,
-                game=record.game,
+                game=msg(f"game.{record.game}"),  # as the verdict's line says it
                 variant=record.variant,
                 players=players,
                 version=record.version,

@@ -4,6 +4,7 @@ checks of each field (a record is untrusted text: every field is bounded and typ
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Callable, Mapping
 from datetime import datetime
@@ -121,6 +122,50 @@ def problem_of(exc: BaseException) -> Problem | str:
     return str(exc)
 
 
+# --- JSON's own refusals, in plain words ---------------------------------------------------
+
+JSON_SYNTAX: tuple[tuple[str, str, str], ...] = (
+    # (how Python's json message starts, the problem's code, its English)
+    ("Expecting value", "json_value_missing", "a value is missing"),
+    (
+        "Expecting property name",
+        "json_name_missing",
+        "a field name in double quotes is missing",
+    ),
+    ("Expecting ':'", "json_colon_missing", "a ':' is missing after a field name"),
+    ("Expecting ','", "json_comma_missing", "a ',' is missing between two values"),
+    ("Unterminated string", "json_text_unclosed", 'a text is missing its closing "'),
+    (
+        "Invalid control character",
+        "json_control_character",
+        "a text holds a line break, tab or other control character",
+    ),
+    ("Invalid \\uXXXX", "json_bad_unicode", "a \\u in a text is not followed by 4 hex digits"),
+    (
+        "Invalid \\escape",
+        "json_bad_escape",
+        "a backslash (\\) in a text is followed by a character JSON does not allow there",
+    ),
+    ("Extra data", "json_extra_data", "there is more after the record's end"),
+    ("Unexpected UTF-8 BOM", "json_bom", "the text starts with a byte order mark"),
+    (
+        "Illegal trailing comma",
+        "json_trailing_comma",
+        "a ',' comes right before the end of a list or object",
+    ),
+)
+"""Python's ``json`` refuses text with one of a few fixed messages (some with a detail after
+them): each has a code of its own, so no language shows Python's wording."""
+
+
+def json_syntax(message: str) -> Problem:
+    """What Python's ``json`` message ``message`` means, in plain words (``problem.json_*``)."""
+    for start, code, english in JSON_SYNTAX:
+        if message.startswith(start):
+            return Problem(code, english)
+    return Problem("json_syntax", "something here is not written as JSON allows")
+
+
 # --- field checks -------------------------------------------------------------------------
 
 
@@ -135,6 +180,26 @@ def _bounded_int(digits: str) -> int:
         english = f"a number has more than {MAX_INT_DIGITS} digits"
         raise RecordError(Problem("number_too_long", english, most=MAX_INT_DIGITS))
     return int(digits)
+
+
+def _finite_float(digits: str) -> float:
+    """A JSON number with a fraction or exponent that a float holds (1e999 would be infinite,
+    which no JSON writer can write back)."""
+    value = float(digits)
+    if not math.isfinite(value):
+        english = f"the number {digits[:40]} is too large"
+        raise RecordError(Problem("number_too_large", english, number=digits[:40]))
+    return value
+
+
+def _not_plain(exc: Exception) -> Problem:
+    """Why ``json.dumps`` refused a value built in Python, in plain words (not its message)."""
+    if isinstance(exc, TypeError):
+        english = "a value is not text, a number, true, false, null, a list or an object"
+        return Problem("json_not_a_value", english)
+    if "ircular" in str(exc):
+        return Problem("json_circular", "a list or object holds itself")
+    return Problem("json_not_finite", "a number is infinite or not a number")
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -305,8 +370,9 @@ def _options(value: Any) -> None:
     try:
         text = json.dumps(value, allow_nan=False, separators=(",", ":"))
     except (TypeError, ValueError) as exc:
-        english = f"options must be plain JSON values: {exc}"
-        raise RecordError(Problem("options_not_plain", english, why=str(exc))) from None
+        why = _not_plain(exc)
+        english = f"options must be plain JSON values: {why}"
+        raise RecordError(Problem("options_not_plain", english, why=why)) from None
     if len(text) > MAX_OPTIONS_CHARS:
         english = f"options must be at most {MAX_OPTIONS_CHARS} characters of JSON"
         raise RecordError(Problem("json_too_long", english, name="options", most=MAX_OPTIONS_CHARS))
@@ -322,8 +388,9 @@ def _note(value: Any) -> dict[str, Any]:
     try:
         text = json.dumps(dict(value), allow_nan=False, sort_keys=True, separators=(",", ":"))
     except (TypeError, ValueError) as exc:
-        english = f"note must hold plain JSON values: {exc}"
-        raise RecordError(Problem("note_not_plain", english, why=str(exc))) from None
+        why = _not_plain(exc)
+        english = f"note must hold plain JSON values: {why}"
+        raise RecordError(Problem("note_not_plain", english, why=why)) from None
     if len(text) > MAX_NOTE_CHARS:
         english = f"note must be at most {MAX_NOTE_CHARS} characters of JSON"
         raise RecordError(Problem("json_too_long", english, name="note", most=MAX_NOTE_CHARS))

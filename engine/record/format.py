@@ -32,6 +32,7 @@ from engine.record.fields import (
     _check_nesting,
     _check_strings,
     _fields,
+    _finite_float,
     _hash,
     _no_constant,
     _no_surrogate,
@@ -43,6 +44,7 @@ from engine.record.fields import (
     _wrap,
     at_place,
     engine_problem,
+    json_syntax,
 )
 from engine.record.rows import event_row, log_row
 
@@ -57,8 +59,8 @@ class Player:
     name: str
 
     def __post_init__(self) -> None:
-        _text(self.id, "player id", MAX_ID)
-        _text(self.name, "player name", MAX_ID)
+        _text(self.id, "id", MAX_ID)  # JSON keys: a problem names them as the file does
+        _text(self.name, "name", MAX_ID)
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,9 +234,9 @@ class Record:
         _time(self.created, "created")
         if self.ended is not None:
             _time(self.ended, "ended")
-        _hash(self.commitment, "dice commitment")
+        _hash(self.commitment, "dice.commitment")
         if self.seed is not None:
-            _text(self.seed, "dice seed", MAX_SEED_HEX)
+            _text(self.seed, "dice.seed", MAX_SEED_HEX)
             try:
                 dice.commitment(self.seed)
             except EngineError as exc:
@@ -253,7 +255,7 @@ class Record:
         if self.accept is not None:
             if not self.log:
                 raise RecordError(Problem("v3_without_log", "a version 3 record has a log"))
-            _text(self.accept, "dice accept id", MAX_ID)
+            _text(self.accept, "dice.accept", MAX_ID)
             ids = sorted(p.id for p in self.players)
             if not isinstance(self.words, dict) or sorted(self.words) != ids:
                 english = "dice words must be an object with one entry per player id"
@@ -343,12 +345,13 @@ class Record:
         verify); a reader that must bound its work, like the bot's /import, passes
         ``max_chars`` and ``max_rows`` (``MAX_JSON_CHARS`` and ``MAX_ACTIONS``)."""
         if isinstance(text, bytes | bytearray):
-            try:
-                text = bytes(text).decode("utf-8")
+            try:  # an editor may save a byte order mark first: it is no part of the record
+                text = bytes(text).decode("utf-8-sig")
             except UnicodeDecodeError:
                 raise RecordError(Problem("not_utf8", "a record is UTF-8 text")) from None
         if not isinstance(text, str):
             raise RecordError(Problem("not_json_text", "a record is JSON text"))
+        text = text.removeprefix("\ufeff")
         if max_chars is not None and len(text) > max_chars:
             english = f"a record here is at most {max_chars:,} characters"
             raise RecordError(Problem("record_too_long", english, most=max_chars))
@@ -358,20 +361,28 @@ class Record:
                 text,
                 parse_constant=_no_constant,
                 parse_int=_bounded_int,
+                parse_float=_finite_float,
                 object_pairs_hook=_unique_keys,
             )
-        except json.JSONDecodeError as exc:
-            english = f"not JSON: {exc}"
+        except json.JSONDecodeError as exc:  # Python's words said plainly, where it stopped
+            why = json_syntax(exc.msg)
+            english = f"not JSON: {why} (line {exc.lineno}, column {exc.colno})"
             where = {"line": exc.lineno, "column": exc.colno, "char": exc.pos}
-            raise RecordError(Problem("not_json", english, why=exc.msg, **where)) from None
-        except RecursionError as exc:
-            raise RecordError(Problem("not_json_other", f"not JSON: {exc}", why=str(exc))) from None
+            raise RecordError(Problem("not_json", english, why=why, **where)) from None
+        except RecursionError:
+            why = json_syntax("")
+            raise RecordError(Problem("not_json_other", f"not JSON: {why}", why=why)) from None
         _check_strings(data)
         return cls.from_dict(data, max_rows=max_rows)
 
     @classmethod
     def from_dict(cls, data: Any, *, max_rows: int | None = None) -> Record:
         version = data.get("version") if isinstance(data, dict) else None
+        if isinstance(data, dict):  # which fields a record has depends on these two
+            if "format" in data:
+                _format(data["format"])
+            if "version" in data:
+                _version(version)
         rows_key = "log" if version in (LOG_VERSION, FULL_VERSION) else "actions"
         top = _fields(
             data,
@@ -391,13 +402,6 @@ class Record:
             ),
             "the record",
         )
-        if top["format"] != FORMAT:
-            english = f"format must be {FORMAT!r}, not {top['format']!r}"
-            problem = Problem("bad_format", english, wanted=FORMAT, value=repr(top["format"])[:100])
-            raise RecordError(problem)
-        if version not in VERSIONS or isinstance(version, bool):
-            english = f"unsupported record version {version!r} (this reads 1, 2 and 3)"
-            raise RecordError(Problem("bad_version", english, value=repr(version)[:100]))
         if not isinstance(top["options"], dict):
             english = "options must be an object"
             raise RecordError(Problem("not_an_object", english, label="options"))
@@ -454,6 +458,18 @@ class Record:
             accept=dice_fields.get("accept"),
             words=dice_fields.get("words"),
         )
+
+
+def _format(value: Any) -> None:
+    if value != FORMAT:
+        english = f"format must be {FORMAT!r}, not {value!r}"
+        raise RecordError(Problem("bad_format", english, wanted=FORMAT, value=repr(value)[:100]))
+
+
+def _version(value: Any) -> None:
+    if value not in VERSIONS or isinstance(value, bool):
+        english = f"unsupported record version {value!r} (this reads 1, 2 and 3)"
+        raise RecordError(Problem("bad_version", english, value=repr(value)[:100]))
 
 
 def _log_entry(data: Any, events_allowed: bool) -> LogEntry:

@@ -200,15 +200,16 @@ def _conclude(
     else:
         walk.note(
             "covers_all",
-            "chain: covers every field (the start row holds the game, options, names, accept "
-            "id and dice words, and its time is when the game was created; the end row, written "
-            "when the game ends, holds when it ended)",
+            "chain: covers every field (the start row holds the game, options, names, the id of "
+            "the command that started the game and the dice words, and its time is when the game "
+            "was created; the end row, written when the game ends, holds when it ended)",
         )
         tossed = any(code == "toss_recomputed" for code, _ in walk.findings)
         if walk.rolls or tossed or record.seed is None:
             walk.note(
                 "dice_mixed",
-                f"dice: every roll mixes accept id {record.accept} and the players' words",
+                "dice: every roll mixes the id of the command that started the game "
+                f"({record.accept}) and the players' words",
                 accept=record.accept,
             )
         else:  # a chosen starter and no die (Morris, Abalone): "every roll" would be about none
@@ -339,7 +340,7 @@ def _check_start(record: Record, entry: RecordEvent) -> str | None:
     }
     for name, value in wanted.items():
         if note.get(name) != value:
-            english = f"the record's {name} is not the one logged at the start"
+            english = f"the record does not match the start row's {name!r}"
             return Problem("start_field", english, field=name)
     if entry.at != record.created:
         return Problem("created_time", "the record's created time is not the start row's time")

@@ -228,6 +228,22 @@ async def test_an_abort_is_still_told_as_an_abort(referee: Referee) -> None:
         assert abort in said and VOIDED[lang] not in said, (lang, said)
 
 
+async def test_a_players_abort_says_who_aborted_in_every_language(referee: Referee) -> None:
+    """English keeps the stored reason; another language says as much from the name in it."""
+    await start(referee, "morris")
+    aborted = await referee.abort(HERE, ALICE)
+    said = {
+        "en": "no result (aborted by alice before both moved)",
+        "hu": "nincs eredmény (alice megszakította, mielőtt mindketten léptek volna)",
+        "eo": "sen rezulto (ĉesigita de alice antaŭ ol ambaŭ movis)",
+        "is": "(alice hætti við leikinn áður en báðir höfðu leikið)",
+    }
+    later = await referee.board(HERE)
+    for lang, text in said.items():
+        for reply in (aborted, later):
+            assert text in reply_words(reply, lang), (lang, reply_words(reply, lang))
+
+
 async def test_award_decides_a_frozen_game(referee: Referee, store: Store) -> None:
     await start(referee, "morris")
     await morris_moves(referee, 2)
@@ -338,7 +354,8 @@ async def test_the_console_disputes_exports_and_imports(tmp_path: Path) -> None:
     out = io.StringIO()
     await console.play(str(tmp_path / "d.db"), io.StringIO(script), out, images, render=False)
     text = out.getvalue()
-    assert "Imported game-1.json: morris standard" in text and "Verified: Nine Men's Morris" in text
+    assert "Imported game-1.json: Nine Men's Morris standard" in text
+    assert "Verified: Nine Men's Morris" in text
     assert "Problem: row 2 (action 1, 'place a6')" in text
 
 

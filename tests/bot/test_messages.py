@@ -180,7 +180,8 @@ async def test_an_imported_forged_record_shows_the_verdict_first_and_says_what_i
     data = (await referee.record(HERE)).file
     good = await referee.import_record(HERE, data, name="good.json")
     first = good.text.splitlines()[0]
-    assert first.startswith("Verified") and "Imported good.json: morris standard" in good.text
+    assert first.startswith("Verified")
+    assert "Imported good.json: Nine Men's Morris standard" in good.text
     assert "Shown: the position after the record's 1 action: alice (White) wins" in good.text
     assert seen[-1].outcome is not None and seen[-1].outcome.winner == 0
     record = json.loads(data)
@@ -189,7 +190,7 @@ async def test_an_imported_forged_record_shows_the_verdict_first_and_says_what_i
     forged = await referee.import_record(HERE, json.dumps(record).encode(), name="forged.json")
     first = forged.text.splitlines()[0]
     assert first.startswith("Problem:"), forged.text
-    assert "Read forged.json, which does not verify: morris standard" in forged.text
+    assert "Read forged.json, which does not verify: Nine Men's Morris standard" in forged.text
     assert "Imported" not in forged.text  # not a word of success after the problem
     assert "stated result (bob (Black) wins" in forged.text and "not drawn" in forged.text
     assert seen[-1].outcome is None  # the picture claims no winner the check did not confirm

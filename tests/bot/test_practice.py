@@ -21,7 +21,7 @@ import pytest
 import engine
 import engine.ai
 from bot.clock import ManualClock
-from bot.i18n import say
+from bot.i18n import reply_words, say
 from bot.ladder_store import ladders, rating_change, season_of
 from bot.referee import Referee, practice, upkeep
 from bot.referee.names import CONSOLE_BOT
@@ -143,6 +143,11 @@ async def test_a_whole_game_against_the_bot_is_legal_and_verifies(
     assert any(isinstance(e, Result) for r in replies for e in r.events)
     verified = await referee.verify(HERE)
     assert verified.ok and verified.text.startswith("Verified"), verified.text
+    if game == "atmalof":  # no challenge was accepted: the id is the command's that started it
+        said = "every roll mixes the id of the command that started the game ("
+        assert said in verified.text and "accept id" not in verified.text, verified.text
+        hungarian = "minden dobásba belekeveredik a játszmát elindító parancs azonosítója ("
+        assert hungarian in reply_words(verified, "hu")
     g = await referee.store.latest_game(HERE.channel_id)
     assert g is not None and g.rated == 0
     assert await rating_change(referee.store, g.id) is None  # never on a ladder

@@ -15,6 +15,7 @@ from bot.i18n import reply_words
 from bot.referee import Referee
 from bot.referee.imports import MAX_IMPORT_BYTES
 from engine.record import MAX_ACTIONS, Problem, Record, RecordError, replay
+from engine.record.fields import JSON_SYNTAX, json_syntax
 from tests.bot.conftest import ALICE, BOB, HERE, start
 from translations import LANGUAGES, words
 
@@ -54,6 +55,12 @@ def _future_version(data: dict[str, Any]) -> None:
     data["actions"] = data.pop("log")  # a version this reader does not know keeps "actions"
 
 
+def _future_format(data: dict[str, Any]) -> None:
+    data["format"] = "lichess/pgn"
+    data["version"] = 99
+    data["moves"] = data.pop("log")  # another format: its fields are its own
+
+
 def _too_many_rows(data: dict[str, Any]) -> None:
     data["log"] = [data["log"][1]] * (MAX_ACTIONS + 1)
 
@@ -66,10 +73,15 @@ EDITS: dict[str, tuple[Edit, str]] = {
     "player misses a field": (_delete("players.1.name"), "at_place"),
     "wrong type": (_set("variant", 7), "not_text"),
     "player id wrong type": (_set("players.0.id", 111), "at_place"),
+    "player name too long": (_set("players.1.name", "X" * 5000), "at_place"),
+    "accept id wrong type": (_set("dice.accept", 5), "not_text"),
     "empty text": (_set("variant", ""), "text_length"),
     "wrong seat": (_set("players.1.seat", 0), "at_place"),
     "bad format": (_set("format", "pgn"), "bad_format"),
     "bad version": (_future_version, "bad_version"),
+    "future version keeps its log": (_set("version", 99), "bad_version"),
+    "version is text": (_set("version", "3"), "bad_version"),
+    "bad format, version 99": (_future_format, "bad_format"),
     "unknown game": (_set("game", "chess"), "not_a_game"),
     "bad seed": (_set("dice.seed", "xyz"), "bad_seed"),
     "short seed": (_set("dice.seed", "ab" * 8), "bad_seed"),
@@ -107,6 +119,28 @@ TEXTS: dict[str, tuple[Callable[[str], str | bytes], str]] = {
     "huge number": (lambda t: t.replace(": 50", ": " + "9" * 40, 1), "number_too_long"),
     "nan": (lambda t: t.replace(": 50", ": NaN", 1), "not_json_constant"),
     "lone surrogate": (lambda t: t.replace('"alice"', '"\\ud800lice"', 1), "lone_surrogate"),
+    "not json at all": (lambda _: "hello, this is my game, I won!", "not_json"),
+    "cut short": (lambda t: t[: len(t) // 2], "not_json"),
+    "text not closed": (lambda t: t.replace('"standard"', '"standard', 1), "not_json"),
+    "extra data": (lambda t: t + "}", "not_json"),
+    "bad escape": (lambda t: t.replace('"standard"', '"stan\\dard"', 1), "not_json"),
+    "number too large": (lambda t: t.replace(": 50", ": 1e999", 1), "number_too_large"),
+    "note number too large": (
+        lambda t: t.replace('"winner": 0}', '"winner": 1e999}', 1),
+        "number_too_large",
+    ),
+}
+
+JSON_SAYS = {  # what Python's JSON reader says -> the plain words' code (no Python in any language)
+    "{": "json_name_missing",
+    "[": "json_value_missing",
+    '{"a" 1}': "json_colon_missing",
+    '{"a": 1 "b": 2}': "json_comma_missing",
+    '"abc': "json_text_unclosed",
+    '"a\nb"': "json_control_character",
+    '"\\x"': "json_bad_escape",
+    '"\\u12"': "json_bad_unicode",
+    "{} x": "json_extra_data",
 }
 
 
@@ -174,6 +208,8 @@ async def test_each_broken_record_names_a_coded_problem_every_language_can_say(
     for key in catalog_keys(problem):
         for lang in LANGUAGES:
             assert key in words(lang), f"{lang} lacks {key} ({problem})"
+    for inner in walk(problem):  # a field is named by its JSON key, the same in every language
+        assert " " not in str(inner.params.get("name", "")), inner
     for inner in walk(problem):  # the English catalog says what the engine says
         if inner.code != "engine":
             params = {k: str(v) if isinstance(v, Problem) else v for k, v in inner.params.items()}
@@ -227,6 +263,60 @@ async def test_the_hungarian_reasons_read_as_hungarian(referee: Referee, good: s
         "players[1]: a játékos: hiányzik a(z) „name” mező"
     )
     assert "a kockamaghoz legalább 16 bájt kell" in await hungarian("short seed")
+    assert (await hungarian("player name too long")).endswith(
+        "players[1]: a(z) name hossza 1 és 100 karakter között lehet"
+    )
     option = await hungarian("bad option")
     assert "a jegyzőkönyv változatával és beállításaival nem indítható játszma" in option
     assert "flying must be on or off" not in option
+
+
+@pytest.mark.parametrize(("text", "code"), JSON_SAYS.items())
+def test_python_json_words_are_said_plainly(text: str, code: str) -> None:
+    problem = refusal(text)
+    assert problem.code == "not_json"
+    assert problem.params["why"].code == code
+    assert {"line", "column"} <= set(problem.params)
+    english = str(problem)
+    assert "Expecting" not in english and "(char " not in english, english
+    assert "(line 1, column " in english
+
+
+def test_every_json_refusal_has_its_own_words_in_every_language() -> None:
+    codes = [code for _, code, _ in JSON_SYNTAX]
+    assert len(set(codes)) == len(codes)
+    assert json_syntax("Something Python may say one day").code == "json_syntax"
+    assert json_syntax("Unexpected UTF-8 BOM (decode using utf-8-sig)").code == "json_bom"
+    trailing = "Illegal trailing comma before end of object"  # Python 3.13's words
+    assert json_syntax(trailing).code == "json_trailing_comma"
+    for begins, code, english in JSON_SYNTAX:
+        assert json_syntax(begins).code == code
+        assert words("en").t(f"problem.{code}") == english
+        for lang in ("hu", "eo", "is"):
+            said = words(lang).t(f"problem.{code}")
+            assert said != english and begins not in said, (lang, code, said)
+    for lang in LANGUAGES:
+        assert "problem.json_syntax" in words(lang)
+
+
+@pytest.mark.parametrize("mark", [b"\xef\xbb\xbf", "\ufeff"])
+async def test_a_record_saved_with_a_byte_order_mark_reads(good: str, mark: bytes | str) -> None:
+    """An editor may save UTF-8 with a byte order mark first: it is no part of the record."""
+    text = mark + good.encode() if isinstance(mark, bytes) else mark + good
+    assert Record.from_json(text).to_json() == good
+
+
+async def test_import_reads_a_record_with_a_byte_order_mark(referee: Referee, good: str) -> None:
+    reply = await referee.import_record(HERE, b"\xef\xbb\xbf" + good.encode(), name="bom.json")
+    assert reply.ok and reply.text.startswith("Verified: ")
+    assert "Imported bom.json: Nine Men's Morris standard, " in reply_words(reply, "en")
+    assert "Importálva: bom.json: Malom standard, " in reply_words(reply, "hu")
+
+
+async def test_a_changed_name_says_which_start_field_differs(referee: Referee, good: str) -> None:
+    data = json.loads(good)
+    data["players"][1]["name"] = "Mallory"
+    reply = await referee.import_record(HERE, json.dumps(data).encode(), name="name.json")
+    english = reply_words(reply, "en")
+    assert "the record does not match the start row's 'names'" in english, english
+    assert "a jegyzőkönyv nem egyezik a kezdősor „names” mezőjével" in reply_words(reply, "hu")
