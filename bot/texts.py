@@ -168,10 +168,6 @@ def outcome_msg(
     if counted:
         key = "end.tiebreak_counted"
         params.update(counted)
-    if key == "end.aborted":  # a player's /abort: who, from the name the reason holds
-        for name in dict.fromkeys(names):
-            if english == abort_reason(name):
-                key, params["name"] = "end.aborted_by", name
     reason = coded(key, english, **params)
     if outcome.winner is not None:
         who = _who_msg(game, names, sides, outcome.winner)
@@ -179,12 +175,6 @@ def outcome_msg(
     if outcome.termination is Termination.ABORTED:
         return Msg("outcome.aborted", {"reason": reason})
     return Msg("outcome.draw", {"reason": reason})
-
-
-def abort_reason(name: str) -> str:
-    """The reason a player's /abort stores (English, as every stored reason is): ``outcome_msg``
-    knows it by the player's name, and says it in another language with that name."""
-    return f"aborted by {name} before both moved"
 
 
 def players_msg(names: Sequence[str]) -> Msg:

@@ -217,7 +217,7 @@ class Endings:
         g, state, seat, prefix = await self.ctx.playing(where, actor)
         if g.moved & (1 << seat):
             raise Refusal("abort_too_late", game_id=g.id)
-        outcome = Outcome(Termination.ABORTED, None, texts.abort_reason(actor.name))
+        outcome = Outcome(Termination.ABORTED, None, f"aborted by {actor.name} before both moved")
         return await self.ctx.end(g, state, outcome, actor, seat, "abort", prefix=prefix)
 
     async def claim(self, where: Where, actor: Actor) -> Reply:

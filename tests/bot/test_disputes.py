@@ -228,22 +228,6 @@ async def test_an_abort_is_still_told_as_an_abort(referee: Referee) -> None:
         assert abort in said and VOIDED[lang] not in said, (lang, said)
 
 
-async def test_a_players_abort_says_who_aborted_in_every_language(referee: Referee) -> None:
-    """English keeps the stored reason; another language says as much from the name in it."""
-    await start(referee, "morris")
-    aborted = await referee.abort(HERE, ALICE)
-    said = {
-        "en": "no result (aborted by alice before both moved)",
-        "hu": "nincs eredmény (alice megszakította, mielőtt mindketten léptek volna)",
-        "eo": "sen rezulto (ĉesigita de alice antaŭ ol ambaŭ movis)",
-        "is": "(alice hætti við leikinn áður en báðir höfðu leikið)",
-    }
-    later = await referee.board(HERE)
-    for lang, text in said.items():
-        for reply in (aborted, later):
-            assert text in reply_words(reply, lang), (lang, reply_words(reply, lang))
-
-
 async def test_award_decides_a_frozen_game(referee: Referee, store: Store) -> None:
     await start(referee, "morris")
     await morris_moves(referee, 2)
