@@ -401,6 +401,19 @@ async def store_fault(store: Store, store_url: str) -> AsyncIterator[None]:
         await blocker.close()  # its transaction and lock end with it
 
 
+async def swept_into_a_fault(referee: Referee, store: Store, store_url: str) -> list[Where]:
+    """Where a sweep told something before it raised StoreUnavailable: the store fails from
+    just after the first notice until the sweep has raised (``store_fault``)."""
+    told: list[Where] = []
+    async with contextlib.AsyncExitStack() as faults:
+        with pytest.raises(StoreUnavailable):
+            async for notice in referee.sweep():
+                told.append(notice.where)
+                if len(told) == 1:
+                    await faults.enter_async_context(store_fault(store, store_url))
+    return told
+
+
 async def test_a_sweep_shows_each_bot_move_before_it_searches_the_next_game(
     store: Store, clock: ManualClock
 ) -> None:
@@ -433,14 +446,8 @@ async def test_a_store_fault_partway_through_a_sweep_loses_no_bot_move(
     monkeypatch.setattr(practice, "SWEEP_PAGE", 2)  # three games: two pages
     places = await waiting_after_a_restart(store, clock, 3)
     second = Referee(store, clock, render=False, practice_nodes=NODES)
-    told: list[Where] = []
     try:
-        async with contextlib.AsyncExitStack() as faults:
-            with pytest.raises(StoreUnavailable):
-                async for notice in second.sweep():
-                    told.append(notice.where)
-                    if len(told) == 1:
-                        await faults.enter_async_context(store_fault(store, store_url))
+        told = await swept_into_a_fault(second, store, store_url)
         assert told == places[:1]
         assert [await bot_has_answered(store, w) for w in places] == [True, False, False]
         again = await swept(second)  # at the same moment: only a first sweep answers now
@@ -560,14 +567,8 @@ async def test_a_store_fault_with_two_workers_shows_every_move_it_stored(
     (none is stored and never told), and the next sweep answers every game that is left."""
     places = await waiting_after_a_restart(store, clock, 4)
     second = Referee(store, clock, render=False, practice_nodes=NODES, practice_workers=2)
-    told: list[Where] = []
     try:
-        async with contextlib.AsyncExitStack() as faults:
-            with pytest.raises(StoreUnavailable):
-                async for notice in second.sweep():
-                    told.append(notice.where)
-                    if len(told) == 1:
-                        await faults.enter_async_context(store_fault(store, store_url))
+        told = await swept_into_a_fault(second, store, store_url)
         answered = [w for w in places if await bot_has_answered(store, w)]
         assert sorted(w.channel_id for w in told) == [w.channel_id for w in answered]
         assert 1 <= len(answered) < len(places)
