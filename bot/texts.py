@@ -113,6 +113,7 @@ def result_line(
     outcome: Outcome,
     *,
     voided: str | None = None,
+    aborted_by: int | None = None,
     state: Any = None,
 ) -> Msg:
     """ "Game over: alice (Red) wins (Blue resigned)."; with the final ``state``, a tie-break
@@ -121,7 +122,10 @@ def result_line(
     counted = None
     if state is not None and outcome.termination is Termination.TIEBREAK:
         counted = tiebreak_counts(g.game, state)
-    said = outcome_msg(g.game, g.names, sides, outcome, options, voided=voided, counted=counted)
+    said = outcome_msg(
+        g.game, g.names, sides, outcome, options, voided=voided, counted=counted,
+        aborted_by=aborted_by,
+    )  # fmt: skip
     return Msg("board.game_over", {"outcome": said})
 
 
@@ -145,6 +149,7 @@ def outcome_msg(
     *,
     voided: str | None = None,
     counted: Mapping[str, Any] | None = None,
+    aborted_by: int | None = None,
 ) -> Msg:
     """ "alice (Red) wins (Blue resigned)", "a draw (...)", "no result (aborted by ...)" as
     data: the reason is the engine's or the referee's English, said elsewhere by how the game
@@ -152,7 +157,8 @@ def outcome_msg(
     names (Atmalof's line length: "five in a row"). ``voided``: the moderator's reason when
     the log's ending event is a void ("" if it gave none), which ends by ``aborted`` too but
     is said as a void ("voided by a moderator: ..."). ``counted``: an Atmalof tie-break's
-    counts (``tiebreak_counts``), said with it."""
+    counts (``tiebreak_counts``), said with it. ``aborted_by``: the seat whose /abort ended
+    it (the log's ending event), said with its name in every language."""
     english = outcome.reason.rstrip(".")
     loser: Any = ""
     if outcome.winner is not None:
@@ -165,6 +171,8 @@ def outcome_msg(
     if voided is not None and outcome.termination is Termination.ABORTED:
         key = "end.voided_why" if voided else "end.voided"
         params["why"] = voided
+    elif aborted_by is not None and outcome.termination is Termination.ABORTED:
+        key, params["name"] = "end.aborted_by", names[aborted_by]
     if counted:
         key = "end.tiebreak_counted"
         params.update(counted)

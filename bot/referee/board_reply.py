@@ -13,7 +13,7 @@ from bot.ladder.ratings import is_provisional
 from bot.ladder_store import LoggedChange
 from bot.referee import boards
 from bot.referee.boards import BoardView
-from bot.referee.records import outcome_of, void_reason
+from bot.referee.records import Ending, ending, outcome_of
 from bot.referee.replies import ButtonKind, ButtonSpec, Event, Rated, Reply, ReplyKind
 from bot.store import GameRow
 
@@ -46,7 +46,8 @@ async def board_reply(
     events: list[Event] = []
     buttons: list[ButtonSpec] = []
     outcome = outcome_of(g)
-    voided = None if outcome is None else await void_reason(ctx.store, g)
+    ended = Ending() if outcome is None else await ending(ctx.store, g)
+    voided = ended.voided
     if g.status == "active" and state is not None:
         to_move = state.to_move
         line = texts.turn_line(g, sides, to_move)
@@ -71,7 +72,9 @@ async def board_reply(
         if ping and to_move != g.bot_seat:
             mentions.append(mover)
     elif outcome is not None:
-        lines.append(texts.result_line(g, sides, outcome, voided=voided, state=state))
+        lines.append(
+            texts.result_line(g, sides, outcome, voided=voided, aborted_by=ended.by, state=state)
+        )
         change = await ladder_store.rating_change(ctx.store, g.id)
         if change is not None:
             rated = rated_event(change)

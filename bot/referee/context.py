@@ -24,7 +24,7 @@ from bot.lru import LRU
 from bot.referee import boards
 from bot.referee.board_reply import Said, as_lines, board_reply, removal_pending, said_after
 from bot.referee.boards import Renderer
-from bot.referee.records import iso, outcome_of, void_reason
+from bot.referee.records import ending, iso, outcome_of
 from bot.referee.replies import (
     Actor,
     Event,
@@ -274,8 +274,10 @@ class Context:
             return None
         sides = engine.get_game(g.game).side_names
         options = json.loads(g.options or "{}")
-        voided = await void_reason(self.store, g)
-        return texts.outcome_msg(g.game, g.names, sides, outcome, options, voided=voided)
+        ended = await ending(self.store, g)
+        return texts.outcome_msg(
+            g.game, g.names, sides, outcome, options, voided=ended.voided, aborted_by=ended.by
+        )
 
     async def busy(self, where: Where, actor: Actor) -> Msg:
         """What keeps this channel busy, as ``actor`` needs to hear it (a ``channel_busy``

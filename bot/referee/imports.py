@@ -17,7 +17,7 @@ from bot.referee import boards
 from bot.referee.boards import BoardView
 from bot.referee.context import Context
 from bot.referee.proof import problem_msg, verdict_lines
-from bot.referee.records import record_void_reason
+from bot.referee.records import record_ending
 from bot.referee.replays import MAX_GIF_BYTES, replay_gif
 from bot.referee.replies import Reply, Where
 from bot.texts import outcome_msg, players_msg
@@ -130,10 +130,11 @@ def _shown_line(record: Record, verified: bool, outcome: Outcome | None) -> Msg:
     if verified:
         if outcome is None:
             return msg("import.shown_running", n=n)
-        voided = record_void_reason(record)
+        ended = record_ending(record)
         said = outcome_msg(
-            record.game, names, game.side_names, outcome, record.options, voided=voided
-        )
+            record.game, names, game.side_names, outcome, record.options,
+            voided=ended.voided, aborted_by=ended.by,
+        )  # fmt: skip
         return msg("import.shown_result", n=n, outcome=said)
     if record.result is not None:
         stated = outcome_msg(
@@ -142,7 +143,8 @@ def _shown_line(record: Record, verified: bool, outcome: Outcome | None) -> Msg:
             game.side_names,
             record.result,
             record.options,
-            voided=record_void_reason(record),
+            voided=record_ending(record).voided,
+            aborted_by=record_ending(record).by,
         )
         return msg("import.shown_unconfirmed", n=n, outcome=stated)
     return msg("import.shown_replayed", n=n)

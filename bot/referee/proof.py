@@ -20,9 +20,9 @@ from bot.referee.context import (
 from bot.referee.records import (
     VERIFY_PROGRAM,
     check_stored,
+    ending,
     outcome_of,
     stored_record,
-    void_reason,
 )
 from bot.referee.replays import MAX_GIF_BYTES, replay_gif
 from bot.referee.replies import (
@@ -93,8 +93,10 @@ class Proof:
         outcome = outcome_of(g)
         if outcome is not None and (not chunk or chunk[-1] is rows[-1]):  # after the last move
             sides = engine.get_game(g.game).side_names
-            voided = await void_reason(self.ctx.store, g)
-            lines.append(texts.result_line(g, sides, outcome, voided=voided))
+            ended = await ending(self.ctx.store, g)
+            lines.append(
+                texts.result_line(g, sides, outcome, voided=ended.voided, aborted_by=ended.by)
+            )
         if g.pending:
             lines.append(msg("history.pending", action=g.pending))
         return Reply(

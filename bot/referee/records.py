@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -47,23 +47,40 @@ def outcome_of(g: GameRow) -> Outcome | None:
     return Outcome(Termination(g.termination), g.winner, g.reason or "")
 
 
-async def void_reason(store: Store, g: GameRow) -> str | None:
-    """The moderator's reason ("" for none) when the game's ending event is a void, else None:
-    a void ends by ``aborted`` like an abort, and is told apart by its event's kind."""
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """Who or what ended an aborted game, from its log's ending event: a moderator's void
+    (``voided``: its reason, "" for none; a void ends by ``aborted`` like an abort, and is
+    told apart by its event's kind) or a player's /abort (``by``: their seat)."""
+
+    voided: str | None = None
+    by: int | None = None
+
+
+def _ending(kind: str, seat: int | None, note: dict[str, Any]) -> Ending:
+    if kind == "void":
+        return Ending(voided=str(note.get("reason") or ""))
+    if kind == "abort" and seat is not None:  # a moderator's abort has no seat
+        return Ending(by=seat)
+    return Ending()
+
+
+async def ending(store: Store, g: GameRow) -> Ending:
+    """How the stored game ``g`` was aborted (nothing for a game that was not)."""
     if g.termination != Termination.ABORTED.value:
-        return None
+        return Ending()
     for event in reversed(await store.events(g.id)):
         if event.kind in ENDING_EVENTS:
-            return str(event.details.get("reason") or "") if event.kind == "void" else None
-    return None
+            return _ending(event.kind, event.seat, event.details)
+    return Ending()
 
 
-def record_void_reason(record: Record) -> str | None:
-    """The same for a record: its log's ending event (a record without a log: None)."""
+def record_ending(record: Record) -> Ending:
+    """The same for a record: its log's ending event (a record without a log: nothing)."""
     for entry in reversed(record.log):
         if isinstance(entry, RecordEvent) and entry.kind in ENDING_EVENTS:
-            return str(entry.note.get("reason") or "") if entry.kind == "void" else None
-    return None
+            return _ending(entry.kind, entry.seat, entry.note)
+    return Ending()
 
 
 def build_record(g: GameRow, actions: Sequence[ActionRow]) -> Record:

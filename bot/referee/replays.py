@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import render
 import translations
-from bot.referee.records import record_void_reason
+from bot.referee.records import record_ending
 from engine.record import Record
 
 MAX_GIF_BYTES = 8 * 1024 * 1024
@@ -24,7 +24,7 @@ def replay_gif(
     """The record's replay as a GIF of at most ``max_bytes`` (frames are dropped to fit), in
     ``theme`` and ``lang`` (None: the dark theme, English); a voided game's last frame says so
     rather than "aborted"."""
-    voided = record_void_reason(record) is not None
+    voided = record_ending(record).voided is not None
     words = translations.words(lang or "en")
     return render.replay_gif(
         record, theme=theme or "dark", max_bytes=max_bytes, words=words, voided=voided

@@ -411,3 +411,24 @@ async def test_a_forged_records_verdict_is_said_in_the_readers_language(
     row = words(lang).t("problem.row_action", n=2, k=1, action="'place a6'")
     assert row in said[0], said
     assert all(english_in(line, lang) == [] for line in said), said
+
+
+async def test_a_players_abort_says_who_aborted_in_every_language(referee: Referee) -> None:
+    """Who aborted is the log's ending event's seat, said with its name in every language
+    (English keeps the stored reason; the others said only "aborted"). A moderator's abort
+    names nobody."""
+    await start(referee, "morris")
+    aborted = await referee.abort(HERE, ALICE)
+    said = {
+        "en": "no result (aborted by alice before both moved)",
+        "hu": "nincs eredmény (alice megszakította, mielőtt mindketten léptek volna)",
+        "eo": "ĉesigita de alice antaŭ ol ambaŭ movis",
+        "is": "alice hætti við leikinn áður en báðir höfðu leikið",
+    }
+    later = await referee.board(HERE)
+    for lang, text in said.items():
+        for reply in (aborted, later):
+            assert text in reply_words(reply, lang), (lang, reply_words(reply, lang))
+    await start(referee, "morris")
+    stopped = await referee.moderator_abort(HERE, MOD, "wrong channel")
+    assert "nincs eredmény (megszakítva)" in reply_words(stopped, "hu"), reply_words(stopped, "hu")
