@@ -300,9 +300,26 @@ def _fields(data: Any, names: tuple[str, ...], label: str) -> dict[str, Any]:
     return {n: data[n] for n in names}
 
 
+_JSON_KINDS: dict[type, tuple[str, str]] = {
+    bool: ("json_kind_boolean", "true or false"),
+    int: ("json_kind_number", "a number"),
+    float: ("json_kind_number", "a number"),
+    type(None): ("json_kind_null", "null"),
+    list: ("json_kind_list", "a list"),
+    dict: ("json_kind_object", "an object"),
+}
+
+
+def json_kind(value: Any) -> Problem:
+    """What kind of JSON value ``value`` is, in words (``problem.json_kind_*``): a player
+    reads "a number", not Python's "int"."""
+    code, english = _JSON_KINDS.get(type(value), ("json_kind_other", "another kind of value"))
+    return Problem(code, english)
+
+
 def _text(value: Any, name: str, limit: int) -> str:
     if not isinstance(value, str):
-        kind = type(value).__name__
+        kind = json_kind(value)
         english = f"{name} must be text, not {kind}"
         raise RecordError(Problem("not_text", english, name=name, kind=kind))
     if not value or len(value) > limit:
