@@ -114,6 +114,7 @@ def result_line(
     *,
     voided: str | None = None,
     aborted_by: int | None = None,
+    stopped: str | None = None,
     state: Any = None,
 ) -> Msg:
     """ "Game over: alice (Red) wins (Blue resigned)."; with the final ``state``, a tie-break
@@ -124,7 +125,7 @@ def result_line(
         counted = tiebreak_counts(g.game, state)
     said = outcome_msg(
         g.game, g.names, sides, outcome, options, voided=voided, counted=counted,
-        aborted_by=aborted_by,
+        aborted_by=aborted_by, stopped=stopped,
     )  # fmt: skip
     return Msg("board.game_over", {"outcome": said})
 
@@ -150,6 +151,7 @@ def outcome_msg(
     voided: str | None = None,
     counted: Mapping[str, Any] | None = None,
     aborted_by: int | None = None,
+    stopped: str | None = None,
 ) -> Msg:
     """ "alice (Red) wins (Blue resigned)", "a draw (...)", "no result (aborted by ...)" as
     data: the reason is the engine's or the referee's English, said elsewhere by how the game
@@ -158,7 +160,8 @@ def outcome_msg(
     the log's ending event is a void ("" if it gave none), which ends by ``aborted`` too but
     is said as a void ("voided by a moderator: ..."). ``counted``: an Atmalof tie-break's
     counts (``tiebreak_counts``), said with it. ``aborted_by``: the seat whose /abort ended
-    it (the log's ending event), said with its name in every language."""
+    it (the log's ending event), said with its name in every language; ``stopped``: a
+    moderator's abort's reason, said with it."""
     english = outcome.reason.rstrip(".")
     loser: Any = ""
     if outcome.winner is not None:
@@ -173,6 +176,8 @@ def outcome_msg(
         params["why"] = voided
     elif aborted_by is not None and outcome.termination is Termination.ABORTED:
         key, params["name"] = "end.aborted_by", names[aborted_by]
+    elif stopped is not None and outcome.termination is Termination.ABORTED:
+        key, params["why"] = "end.aborted_by_moderator", stopped
     if counted:
         key = "end.tiebreak_counted"
         params.update(counted)

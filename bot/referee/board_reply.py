@@ -73,7 +73,15 @@ async def board_reply(
             mentions.append(mover)
     elif outcome is not None:
         lines.append(
-            texts.result_line(g, sides, outcome, voided=voided, aborted_by=ended.by, state=state)
+            texts.result_line(
+                g,
+                sides,
+                outcome,
+                voided=voided,
+                aborted_by=ended.by,
+                stopped=ended.stopped,
+                state=state,
+            )
         )
         change = await ladder_store.rating_change(ctx.store, g.id)
         if change is not None:

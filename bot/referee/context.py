@@ -276,7 +276,14 @@ class Context:
         options = json.loads(g.options or "{}")
         ended = await ending(self.store, g)
         return texts.outcome_msg(
-            g.game, g.names, sides, outcome, options, voided=ended.voided, aborted_by=ended.by
+            g.game,
+            g.names,
+            sides,
+            outcome,
+            options,
+            voided=ended.voided,
+            aborted_by=ended.by,
+            stopped=ended.stopped,
         )
 
     async def busy(self, where: Where, actor: Actor) -> Msg:

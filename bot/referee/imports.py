@@ -133,7 +133,7 @@ def _shown_line(record: Record, verified: bool, outcome: Outcome | None) -> Msg:
         ended = record_ending(record)
         said = outcome_msg(
             record.game, names, game.side_names, outcome, record.options,
-            voided=ended.voided, aborted_by=ended.by,
+            voided=ended.voided, aborted_by=ended.by, stopped=ended.stopped,
         )  # fmt: skip
         return msg("import.shown_result", n=n, outcome=said)
     if record.result is not None:
@@ -145,6 +145,7 @@ def _shown_line(record: Record, verified: bool, outcome: Outcome | None) -> Msg:
             record.options,
             voided=record_ending(record).voided,
             aborted_by=record_ending(record).by,
+            stopped=record_ending(record).stopped,
         )
         return msg("import.shown_unconfirmed", n=n, outcome=stated)
     return msg("import.shown_replayed", n=n)

@@ -95,7 +95,14 @@ class Proof:
             sides = engine.get_game(g.game).side_names
             ended = await ending(self.ctx.store, g)
             lines.append(
-                texts.result_line(g, sides, outcome, voided=ended.voided, aborted_by=ended.by)
+                texts.result_line(
+                    g,
+                    sides,
+                    outcome,
+                    voided=ended.voided,
+                    aborted_by=ended.by,
+                    stopped=ended.stopped,
+                )
             )
         if g.pending:
             lines.append(msg("history.pending", action=g.pending))

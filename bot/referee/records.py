@@ -51,17 +51,21 @@ def outcome_of(g: GameRow) -> Outcome | None:
 class Ending:
     """Who or what ended an aborted game, from its log's ending event: a moderator's void
     (``voided``: its reason, "" for none; a void ends by ``aborted`` like an abort, and is
-    told apart by its event's kind) or a player's /abort (``by``: their seat)."""
+    told apart by its event's kind), a moderator's abort (``stopped``: its reason) or a
+    player's /abort (``by``: their seat)."""
 
     voided: str | None = None
     by: int | None = None
+    stopped: str | None = None
 
 
 def _ending(kind: str, seat: int | None, note: dict[str, Any]) -> Ending:
     if kind == "void":
         return Ending(voided=str(note.get("reason") or ""))
-    if kind == "abort" and seat is not None:  # a moderator's abort has no seat
-        return Ending(by=seat)
+    if kind == "abort":  # a player's has their seat, a moderator's none (and a reason)
+        if seat is not None:
+            return Ending(by=seat)
+        return Ending(stopped=str(note.get("reason") or ""))
     return Ending()
 
 

@@ -193,7 +193,12 @@ VOIDED = {
     "eo": "nuligita de moderiganto",
     "is": "stjórnandi ógilti leikinn",
 }
-ABORTED = {"hu": "megszakítva", "eo": "ĉesigita", "is": "hætt við leikinn"}
+ABORTED = {  # a moderator's abort, with its reason
+    "hu": "moderátor megszakította: wrong channel",
+    "eo": "ĉesigita de moderiganto: wrong channel",
+    "is": "stjórnandi hætti við leikinn: wrong channel",
+}
+ABORT_WORD = {"hu": "megszakít", "eo": "ĉesig", "is": "hætt"}  # in any abort's sentence
 
 
 async def test_a_void_is_told_as_a_moderators_void_not_as_an_abort(
@@ -209,9 +214,9 @@ async def test_a_void_is_told_as_a_moderators_void_not_as_an_abort(
     for lang, void in VOIDED.items():
         for reply in (voided, board):
             said = reply_words(reply, lang)
-            assert f"{void}: engine use" in said and ABORTED[lang] not in said, (lang, said)
+            assert f"{void}: engine use" in said and ABORT_WORD[lang] not in said, (lang, said)
         said = reply_words(verified, lang)
-        assert void in said and ABORTED[lang] not in said, (lang, said)
+        assert void in said and ABORT_WORD[lang] not in said, (lang, said)
     assert "no result (voided by moderator mod: engine use)" in board.board_text
     said = "Nine Men's Morris standard, 2 actions, 4 log rows, no result (voided by moderator mod"
     assert f"Verified: {said}" in verified.text, verified.text
@@ -416,7 +421,7 @@ async def test_a_forged_records_verdict_is_said_in_the_readers_language(
 async def test_a_players_abort_says_who_aborted_in_every_language(referee: Referee) -> None:
     """Who aborted is the log's ending event's seat, said with its name in every language
     (English keeps the stored reason; the others said only "aborted"). A moderator's abort
-    names nobody."""
+    is said with the moderator's reason."""
     await start(referee, "morris")
     aborted = await referee.abort(HERE, ALICE)
     said = {
@@ -431,4 +436,5 @@ async def test_a_players_abort_says_who_aborted_in_every_language(referee: Refer
             assert text in reply_words(reply, lang), (lang, reply_words(reply, lang))
     await start(referee, "morris")
     stopped = await referee.moderator_abort(HERE, MOD, "wrong channel")
-    assert "nincs eredmény (megszakítva)" in reply_words(stopped, "hu"), reply_words(stopped, "hu")
+    assert "nincs eredmény (moderátor megszakította: wrong channel)" in reply_words(stopped, "hu")
+    assert "aborted by moderator mod: wrong channel" in reply_words(stopped, "en")
