@@ -196,7 +196,7 @@ async def check_stored(store: Store, g: GameRow) -> Verification:
         elif start is not None and start.details.get("toss") != g.toss:
             logged = start.details.get("toss")
             english = f"the game shows coin toss {g.toss}, but the log has {logged}"
-            problem = Problem("store_toss", english, toss=g.toss, logged=logged)
+            problem = Problem("store_toss", english, toss=g.toss, log_toss=logged)
         else:
             short = chain.short(g.last_hash)
             english = f"store: the game's row agrees with the log (head #{short})"

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import pytest
 
-from bot.i18n import reply_words
+from bot.i18n import msg, reply_words, say
 from bot.referee import Referee
 from bot.referee.records import check_stored
 from bot.store import Store
@@ -188,3 +188,24 @@ async def test_an_unreadable_stored_row_is_named_in_the_readers_language(
         said = reply_words(reply, lang)
         assert english not in said and "cannot be read" not in said, (lang, said)
     assert reply_words(reply, "hu").startswith(hungarian)
+
+
+@pytest.mark.sqlite_only
+async def test_a_toss_the_log_does_not_hold_is_said_as_none_not_as_a_running_game(
+    finished: int, referee: Referee, db_path: str
+) -> None:
+    """The start row of a game whose first mover was chosen has no toss: a toss written into
+    the game's row later is named against the log's nothing, in every language (``logged``
+    is the toss here, not a result, though a result problem has a param of that name)."""
+    db = sqlite3.connect(db_path, isolation_level=None)
+    try:
+        db.execute("UPDATE games SET toss = 1")
+    finally:
+        db.close()
+    reply = await referee.verify(HERE)
+    english = reply_words(reply, "en")
+    assert "the game shows coin toss 1, but the log has None" in english, english
+    for lang in ("hu", "eo", "is"):
+        said = reply_words(reply, lang)
+        assert say(msg("verify.running"), lang) not in said, (lang, said)
+        assert "None" in said, (lang, said)
