@@ -208,8 +208,9 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     data: dict[str, Any] = {}
     for key, value in pairs:
         if key in data:
-            english = f"not JSON of a record: the key {key[:40]!r} appears twice"
-            raise RecordError(Problem("duplicate_key", english, repeated=key[:40]))
+            repeated = key[:40]
+            english = f"not JSON of a record: the key '{repeated}' appears twice"
+            raise RecordError(Problem("duplicate_key", english, repeated=repeated))
         data[key] = value
     return data
 
@@ -289,14 +290,13 @@ def _fields(data: Any, names: tuple[str, ...], label: str) -> dict[str, Any]:
         raise RecordError(Problem("not_an_object", f"{label} must be an object", label=part(label)))
     missing = [n for n in names if n not in data]
     if missing:
-        english = f"{label} misses the field {missing[0]!r}"
+        english = f"{label} misses the field '{missing[0]}'"
         raise RecordError(Problem("missing_field", english, label=part(label), field=missing[0]))
     extra = sorted(set(data) - set(names))
     if extra:
-        english = f"{label} has an unknown field {extra[0]!r}"
-        raise RecordError(
-            Problem("unknown_field", english, label=part(label), field=extra[0][:100])
-        )
+        field = extra[0][:100]  # the reader's key: bounded, said as the catalog says it
+        english = f"{label} has an unknown field '{field}'"
+        raise RecordError(Problem("unknown_field", english, label=part(label), field=field))
     return {n: data[n] for n in names}
 
 
@@ -336,14 +336,14 @@ def _said(value: Any) -> str:
 
 def _positive(value: Any, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        english = f"{name} must be a whole number from 1, not {value!r}"
+        english = f"{name} must be a whole number from 1, not {_said(value)}"
         raise RecordError(Problem("not_positive", english, name=name, value=_said(value)))
     return value
 
 
 def _side(value: Any, name: str) -> int:
     if isinstance(value, bool) or value not in (0, 1) or not isinstance(value, int):
-        english = f"{name} must be 0 or 1, not {value!r}"
+        english = f"{name} must be 0 or 1, not {_said(value)}"
         raise RecordError(Problem("not_a_seat", english, name=name, value=_said(value)))
     return value
 
@@ -352,7 +352,7 @@ def _roll(value: Any, name: str) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= dice.MAX_FACES:
-        english = f"{name} must be a face 1..{dice.MAX_FACES} or null, not {value!r}"
+        english = f"{name} must be a face 1..{dice.MAX_FACES} or null, not {_said(value)}"
         problem = Problem("not_a_face", english, name=name, most=dice.MAX_FACES, value=_said(value))
         raise RecordError(problem)
     return value
@@ -363,11 +363,11 @@ def _time(value: Any, name: str) -> str:
     try:
         moment = datetime.fromisoformat(value)
     except ValueError:
-        english = f"{name} must be an ISO 8601 time, not {value!r}"
+        english = f"{name} must be an ISO 8601 time, not {_said(value)}"
         raise RecordError(Problem("not_a_time", english, name=name, value=_said(value))) from None
     offset = moment.utcoffset()
     if offset is None or offset.total_seconds() != 0:
-        english = f"{name} must be in UTC (ending in Z), not {value!r}"
+        english = f"{name} must be in UTC (ending in Z), not {_said(value)}"
         raise RecordError(Problem("not_utc", english, name=name, value=_said(value)))
     return value
 

@@ -215,8 +215,9 @@ class Record:
             object.__setattr__(self, "actions", line)
         if self.game not in GAME_NAMES:
             choices = ", ".join(GAME_NAMES)
-            english = f"game must be one of {choices}, not {self.game!r}"
-            problem = Problem("not_a_game", english, choices=choices, value=repr(self.game)[:100])
+            value = repr(self.game)[:100]
+            english = f"game must be one of {choices}, not {value}"
+            problem = Problem("not_a_game", english, choices=choices, value=value)
             raise RecordError(problem)
         _text(self.variant, "variant", MAX_VARIANT)
         _options(self.options)
@@ -439,7 +440,7 @@ class Record:
                 termination = Termination(fields["termination"])
             except ValueError:
                 value = repr(fields["termination"])[:100]
-                english = f"result.termination {fields['termination']!r} is not a known ending"
+                english = f"result.termination {value} is not a known ending"
                 raise RecordError(Problem("unknown_ending", english, value=value)) from None
             result = Outcome(termination, fields["winner"], fields["reason"])
         return cls(
@@ -462,14 +463,16 @@ class Record:
 
 def _format(value: Any) -> None:
     if value != FORMAT:
-        english = f"format must be {FORMAT!r}, not {value!r}"
-        raise RecordError(Problem("bad_format", english, wanted=FORMAT, value=repr(value)[:100]))
+        said = repr(value)[:100]
+        english = f"format must be {FORMAT!r}, not {said}"
+        raise RecordError(Problem("bad_format", english, wanted=FORMAT, value=said))
 
 
 def _version(value: Any) -> None:
     if value not in VERSIONS or isinstance(value, bool):
-        english = f"unsupported record version {value!r} (this reads 1, 2 and 3)"
-        raise RecordError(Problem("bad_version", english, value=repr(value)[:100]))
+        said = repr(value)[:100]
+        english = f"unsupported record version {said} (this reads 1, 2 and 3)"
+        raise RecordError(Problem("bad_version", english, value=said))
 
 
 def _log_entry(data: Any, events_allowed: bool) -> LogEntry:

@@ -101,8 +101,9 @@ def event_row(
     if isinstance(at, datetime):
         at = iso_time(at)
     if not isinstance(kind, str) or not _KIND.fullmatch(kind):
-        english = f"event kind must be 1 to 30 lower-case letters or '-', not {kind!r}"
-        raise RecordError(Problem("bad_event_kind", english, value=repr(kind)[:100]))
+        said = repr(kind)[:100]
+        english = f"event kind must be 1 to 30 lower-case letters or '-', not {said}"
+        raise RecordError(Problem("bad_event_kind", english, value=said))
     return {
         "event": kind,
         "seat": None if seat is None else _side(seat, "seat"),

@@ -107,6 +107,18 @@ EDITS: dict[str, tuple[Edit, str]] = {
     "result reason": (_set("result.reason", "x" * 501), "reason_too_long"),
     "bad variant": (_set("variant", "nope"), "cannot_start"),  # the engine's own refusal inside
     "bad option": (_set("options.flying", "maybe"), "cannot_start"),
+    # the reader's own values, long or quoted: the English says them as the catalog does, cut
+    "long unknown ending": (_set("result.termination", "x" * 300), "unknown_ending"),
+    "long winner": (_set("result.winner", "w" * 300), "not_a_seat"),
+    "long game": (_set("game", "g" * 300), "not_a_game"),
+    "long format": (_set("format", "f" * 300), "bad_format"),
+    "long version": (_set("version", "9" * 300), "bad_version"),
+    "long event kind": (_set("log.2.event", "K" * 300), "at_place"),
+    "long seq": (_set("log.1.seq", "s" * 300), "at_place"),
+    "long roll": (_set("log.1.roll", "r" * 300), "at_place"),
+    "time of control characters": (_set("created", "\x00" * 40), "not_a_time"),
+    "unknown field with a quote": (_set("it's", 1), "unknown_field"),
+    "long unknown field": (_set("k" * 300, 1), "unknown_field"),
 }
 
 # name -> (the broken text from the good one's, the code of the problem said first)
@@ -118,6 +130,10 @@ TEXTS: dict[str, tuple[Callable[[str], str | bytes], str]] = {
     "nested too deep": (lambda t: t.replace("true", _nested(40), 1), "json_too_deep"),
     "huge number": (lambda t: t.replace(": 50", ": " + "9" * 40, 1), "number_too_long"),
     "nan": (lambda t: t.replace(": 50", ": NaN", 1), "not_json_constant"),
+    "duplicate key with a quote": (
+        lambda t: t.rstrip()[:-1] + ', "it\'s": 1, "it\'s": 2}',
+        "duplicate_key",
+    ),
     "lone surrogate": (lambda t: t.replace('"alice"', '"\\ud800lice"', 1), "lone_surrogate"),
     "not json at all": (lambda _: "hello, this is my game, I won!", "not_json"),
     "cut short": (lambda t: t[: len(t) // 2], "not_json"),
