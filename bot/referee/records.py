@@ -65,7 +65,9 @@ def _ending(kind: str, seat: int | None, note: dict[str, Any]) -> Ending:
     if kind == "abort":  # a player's has their seat, a moderator's none (and a reason)
         if seat is not None:
             return Ending(by=seat)
-        return Ending(stopped=str(note.get("reason") or ""))
+        # trimmed, as the result's English says it (endings.moderator_abort); none: an abort
+        why = str(note.get("reason") or "").strip()
+        return Ending(stopped=why or None)
     return Ending()
 
 

@@ -16,7 +16,7 @@ from bot.console import table as console
 from bot.console.format import reply_text
 from bot.i18n import reply_words
 from bot.referee import Referee
-from bot.referee.records import check_stored, stored_record
+from bot.referee.records import Ending, _ending, check_stored, stored_record
 from bot.referee.replies import Actor, Reply, Where
 from bot.store import Store
 from engine.record import Record, verify
@@ -438,3 +438,24 @@ async def test_a_players_abort_says_who_aborted_in_every_language(referee: Refer
     stopped = await referee.moderator_abort(HERE, MOD, "wrong channel")
     assert "nincs eredmény (moderátor megszakította: wrong channel)" in reply_words(stopped, "hu")
     assert "aborted by moderator mod: wrong channel" in reply_words(stopped, "en")
+
+
+async def test_a_moderators_abort_says_its_reason_as_the_english_does(referee: Referee) -> None:
+    """The log keeps the reason as typed; the result says it trimmed, as the English
+    result does, in every language."""
+    await start(referee, "morris")
+    stopped = await referee.moderator_abort(HERE, MOD, "   wrong channel   ")
+    assert "aborted by moderator mod: wrong channel)" in reply_words(stopped, "en")
+    said = reply_words(stopped, "hu")
+    assert "nincs eredmény (moderátor megszakította: wrong channel)" in said, said
+
+
+def test_an_abort_with_neither_seat_nor_reason_is_said_as_an_abort() -> None:
+    """A record's abort event may hold no seat and no reason (a record is untrusted): it is
+    said as 'aborted', not as a moderator's reason that is empty ("aborted by a moderator: ")."""
+    assert _ending("abort", None, {}) == Ending()
+    assert _ending("abort", None, {"reason": "  "}) == Ending()
+    assert _ending("abort", None, {"reason": " why "}) == Ending(stopped="why")
+    assert _ending("abort", 1, {}) == Ending(by=1)
+    assert _ending("void", None, {}) == Ending(voided="")
+    assert _ending("resign", 0, {"reason": "x"}) == Ending()
