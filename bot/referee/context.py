@@ -24,7 +24,7 @@ from bot.lru import LRU
 from bot.referee import boards
 from bot.referee.board_reply import Said, as_lines, board_reply, removal_pending, said_after
 from bot.referee.boards import Renderer
-from bot.referee.records import ending, iso, outcome_of
+from bot.referee.records import ending, event_ending, iso, outcome_of
 from bot.referee.replies import (
     Actor,
     Event,
@@ -520,8 +520,10 @@ class Context:
             logged["result_reason"] = outcome.reason
         event = NewEvent(kind, now, seat=seat, user_id=actor.id if actor else None, note=logged)
         sides = engine.get_game(g.game).side_names
-        voided = str(logged.get("reason") or "") if kind == "void" else None
-        result = texts.result_line(g, sides, outcome, voided=voided)
+        ended = event_ending(kind, seat, logged)  # as board_reply says it from the log
+        result = texts.result_line(
+            g, sides, outcome, voided=ended.voided, aborted_by=ended.by, stopped=ended.stopped
+        )
         first = self.request(g, f"{prefix}{say(result)}", [*as_lines(prefix), result])
         g = await change_game(self.store, g, changes, events=[event], request=first)  # Conflict
         self.states.pop(g.id, None)

@@ -8,7 +8,7 @@ older games export their live line of actions (version 1). ``stored_record`` and
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -59,7 +59,8 @@ class Ending:
     stopped: str | None = None
 
 
-def _ending(kind: str, seat: int | None, note: dict[str, Any]) -> Ending:
+def event_ending(kind: str, seat: int | None, note: Mapping[str, Any]) -> Ending:
+    """How an ending event of ``kind`` (its ``seat`` and ``note``) ended the game."""
     if kind == "void":
         return Ending(voided=str(note.get("reason") or ""))
     if kind == "abort":  # a player's has their seat, a moderator's none (and a reason)
@@ -77,7 +78,7 @@ async def ending(store: Store, g: GameRow) -> Ending:
         return Ending()
     for event in reversed(await store.events(g.id)):
         if event.kind in ENDING_EVENTS:
-            return _ending(event.kind, event.seat, event.details)
+            return event_ending(event.kind, event.seat, event.details)
     return Ending()
 
 
@@ -85,7 +86,7 @@ def record_ending(record: Record) -> Ending:
     """The same for a record: its log's ending event (a record without a log: nothing)."""
     for entry in reversed(record.log):
         if isinstance(entry, RecordEvent) and entry.kind in ENDING_EVENTS:
-            return _ending(entry.kind, entry.seat, entry.note)
+            return event_ending(entry.kind, entry.seat, entry.note)
     return Ending()
 
 

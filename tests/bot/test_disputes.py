@@ -16,7 +16,7 @@ from bot.console import table as console
 from bot.console.format import reply_text
 from bot.i18n import reply_words
 from bot.referee import Referee
-from bot.referee.records import Ending, _ending, check_stored, stored_record
+from bot.referee.records import Ending, check_stored, event_ending, stored_record
 from bot.referee.replies import Actor, Reply, Where
 from bot.store import Store
 from engine.record import Record, verify
@@ -453,9 +453,9 @@ async def test_a_moderators_abort_says_its_reason_as_the_english_does(referee: R
 def test_an_abort_with_neither_seat_nor_reason_is_said_as_an_abort() -> None:
     """A record's abort event may hold no seat and no reason (a record is untrusted): it is
     said as 'aborted', not as a moderator's reason that is empty ("aborted by a moderator: ")."""
-    assert _ending("abort", None, {}) == Ending()
-    assert _ending("abort", None, {"reason": "  "}) == Ending()
-    assert _ending("abort", None, {"reason": " why "}) == Ending(stopped="why")
-    assert _ending("abort", 1, {}) == Ending(by=1)
-    assert _ending("void", None, {}) == Ending(voided="")
-    assert _ending("resign", 0, {"reason": "x"}) == Ending()
+    assert event_ending("abort", None, {}) == Ending()
+    assert event_ending("abort", None, {"reason": "  "}) == Ending()
+    assert event_ending("abort", None, {"reason": " why "}) == Ending(stopped="why")
+    assert event_ending("abort", 1, {}) == Ending(by=1)
+    assert event_ending("void", None, {}) == Ending(voided="")
+    assert event_ending("resign", 0, {"reason": "x"}) == Ending()

@@ -141,3 +141,16 @@ async def test_twins_in_flight_at_once_end_the_game_once(referee: Referee, store
     assert one.text in two.text or two.text in one.text
     g = await store.latest_game(HERE.channel_id)
     assert [e.kind for e in await store.events(g.id)].count("resign") == 1
+
+
+async def test_a_twin_in_flight_of_an_abort_says_who_aborted(referee: Referee) -> None:
+    """The answer a twin finds while the first is under way (written with the change) says the
+    result as the first answer does: who aborted, in every language."""
+    await start(referee, "morris")
+    one, two = await asyncio.gather(
+        referee.abort(HERE, ALICE, request_id="twin"),
+        referee.abort(HERE, ALICE, request_id="twin"),
+    )
+    for reply in (one, two):
+        said = reply_words(reply, "hu")
+        assert "alice megszakította, mielőtt mindketten léptek volna" in said, said
