@@ -22,6 +22,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from bot.i18n import Msg, msg
 from bot.store import Store, open_store
 
 SHOWN = (
@@ -52,6 +53,20 @@ class ForgetReport:
     def empty(self) -> bool:
         return not any(self.counts.values()) and not self.players_removed
 
+    def said(self) -> list[Msg]:
+        """What was removed and what was kept, as sentences a moderator reads in their
+        language (``lines`` is the operator's English report)."""
+        shown = sorted(self.counts.items(), key=lambda item: SHOWN.index(item[0]))
+        counts = [
+            msg("forget.count", what=msg(f"forget.kind.{KINDS[what]}"), n=n)
+            for what, n in [*shown, ("players", self.players_removed)]
+            if n or what == "players"
+        ]
+        lines = [msg("forget.removed", counts=counts)]
+        if self.players_kept:
+            lines.append(msg("forget.kept", n=self.players_kept))
+        return lines
+
     def lines(self) -> list[str]:
         verb = "removed" if self.deleted else "would remove"
         shown = sorted(self.counts.items(), key=lambda item: SHOWN.index(item[0]))
@@ -67,6 +82,13 @@ class ForgetReport:
 
 
 SINGULAR = {"rating log entries": "rating log entry", "settings": "settings"}
+KINDS = {
+    **{what: what for what in SHOWN if " " not in what},
+    "rating log entries": "rating_log",
+    "request answers": "request_answers",
+    "players": "players",
+}
+"""Each count's catalog key (``forget.kind.<key>``)."""
 
 
 def _count(n: int, what: str) -> str:

@@ -10,6 +10,7 @@ import translations
 from bot import ladder_store, texts
 from bot.errors import Refusal
 from bot.forget import forget_guild
+from bot.i18n import say_all
 from bot.referee.context import (
     Context,
     known_themes,
@@ -102,7 +103,8 @@ class ServerSettings:
         report = await forget_guild(self.ctx.store, where.guild_id)
         for game_id in report.game_ids:
             self.ctx.states.pop(game_id, None)
-        return Reply(text="\n".join(report.lines()), ephemeral=True)
+        lines = report.said()
+        return Reply(text=say_all(lines), lines=lines, ephemeral=True)
 
 
 def notice(code: str, params: dict[str, Any], *, ephemeral: bool = False) -> Reply:

@@ -22,6 +22,7 @@ from bot.__main__ import main
 from bot.clock import ManualClock
 from bot.config import Config
 from bot.forget import cli, forget_guild
+from bot.i18n import reply_words
 from bot.referee import Referee
 from bot.referee.records import check_stored
 from bot.referee.replies import Actor, Where
@@ -132,8 +133,11 @@ async def test_a_moderator_forgets_the_server_and_only_what_others_need_stays(
 
     reply = await referee.forget_server(at(GONE, 10), MOD)
     assert reply.ok and reply.ephemeral
-    assert f"server {GONE}: removed 5 games" in reply.text
-    assert "kept the name and id of 1 player(s)" in reply.text
+    assert "Removed from this server: games: 5, " in reply.text
+    assert "Kept the name and id of 1 player who also plays on other servers" in reply.text
+    hungarian = reply_words(reply, "hu")  # a moderator reads it in their language
+    assert "Törölve erről a szerverről: játszmák: 5, " in hungarian
+    assert "Megmaradt 1 játékos neve és azonosítója" in hungarian
     await assert_forgotten(store, db_path, gone, kept)
     assert triggers(db_path) == before  # the logs are append-only again
     with pytest.raises(sqlite3.IntegrityError, match="append-only"):
@@ -142,7 +146,7 @@ async def test_a_moderator_forgets_the_server_and_only_what_others_need_stays(
             await db.execute("DELETE FROM actions WHERE game_id = ?", (kept[0],))
 
     again = await referee.forget_server(at(GONE, 10), MOD)
-    assert "removed 0 players" in again.text and "games" not in again.text
+    assert again.text == "Removed from this server: players: 0."  # nothing else was left
     # the server can play again, and server 2 goes on
     await start(referee, "morris", at(GONE, 10), CAROL, BOB)
     assert (await referee.board(at(STAYS, 40))).ok
