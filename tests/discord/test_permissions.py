@@ -519,7 +519,7 @@ COLUMNS = (
         "referee forget-server",
         empty_channel,
         moderator_cells("")
-        | dict.fromkeys(("moderator", "foreign_moderator"), Ok("removed", private=True)),
+        | dict.fromkeys(("moderator", "foreign_moderator"), Ok("Removed from", private=True)),
         values={"confirm": True},
     ),
 )
