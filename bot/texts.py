@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import engine
@@ -107,14 +108,27 @@ def side_msg(game: str, seat: int) -> Msg:
     return Msg(f"side.{game}.{seat}")
 
 
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """Who or what ended an aborted game, from its log's ending event
+    (``bot.referee.records.ending``): a moderator's void (``voided``: its reason, "" for none;
+    a void ends by ``aborted`` like an abort, and is told apart by its event's kind), a
+    moderator's abort (``stopped``: its reason) or a player's /abort (``by``: their seat)."""
+
+    voided: str | None = None
+    by: int | None = None
+    stopped: str | None = None
+
+
+NOT_ABORTED = Ending()
+
+
 def result_line(
     g: GameRow,
     sides: tuple[str, str],
     outcome: Outcome,
     *,
-    voided: str | None = None,
-    aborted_by: int | None = None,
-    stopped: str | None = None,
+    ended: Ending = NOT_ABORTED,
     state: Any = None,
 ) -> Msg:
     """ "Game over: alice (Red) wins (Blue resigned)."; with the final ``state``, a tie-break
@@ -123,10 +137,7 @@ def result_line(
     counted = None
     if state is not None and outcome.termination is Termination.TIEBREAK:
         counted = tiebreak_counts(g.game, state)
-    said = outcome_msg(
-        g.game, g.names, sides, outcome, options, voided=voided, counted=counted,
-        aborted_by=aborted_by, stopped=stopped,
-    )  # fmt: skip
+    said = outcome_msg(g.game, g.names, sides, outcome, options, ended=ended, counted=counted)
     return Msg("board.game_over", {"outcome": said})
 
 
@@ -148,20 +159,16 @@ def outcome_msg(
     outcome: Outcome,
     options: Mapping[str, Any] | None = None,
     *,
-    voided: str | None = None,
+    ended: Ending = NOT_ABORTED,
     counted: Mapping[str, Any] | None = None,
-    aborted_by: int | None = None,
-    stopped: str | None = None,
 ) -> Msg:
     """ "alice (Red) wins (Blue resigned)", "a draw (...)", "no result (aborted by ...)" as
     data: the reason is the engine's or the referee's English, said elsewhere by how the game
     ended (``end.<termination>``). ``options``: the game's full options, for what an ending
-    names (Atmalof's line length: "five in a row"). ``voided``: the moderator's reason when
-    the log's ending event is a void ("" if it gave none), which ends by ``aborted`` too but
-    is said as a void ("voided by a moderator: ..."). ``counted``: an Atmalof tie-break's
-    counts (``tiebreak_counts``), said with it. ``aborted_by``: the seat whose /abort ended
-    it (the log's ending event), said with its name in every language; ``stopped``: a
-    moderator's abort's reason, said with it."""
+    names (Atmalof's line length: "five in a row"). ``ended``: who or what aborted it (a void
+    is said as a void, "voided by a moderator: ..."; a player's /abort with their name; a
+    moderator's with their reason), in every language. ``counted``: an Atmalof tie-break's
+    counts (``tiebreak_counts``), said with it."""
     english = outcome.reason.rstrip(".")
     loser: Any = ""
     if outcome.winner is not None:
@@ -171,13 +178,15 @@ def outcome_msg(
     if options and "line" in options:
         params["k"] = options["line"]
     key = f"end.{outcome.termination.value}"
-    if voided is not None and outcome.termination is Termination.ABORTED:
-        key = "end.voided_why" if voided else "end.voided"
-        params["why"] = voided
-    elif aborted_by is not None and outcome.termination is Termination.ABORTED:
-        key, params["name"] = "end.aborted_by", names[aborted_by]
-    elif stopped is not None and outcome.termination is Termination.ABORTED:
-        key, params["why"] = "end.aborted_by_moderator", stopped
+    if outcome.termination is not Termination.ABORTED:
+        pass
+    elif ended.voided is not None:
+        key = "end.voided_why" if ended.voided else "end.voided"
+        params["why"] = ended.voided
+    elif ended.by is not None:
+        key, params["name"] = "end.aborted_by", names[ended.by]
+    elif ended.stopped is not None:
+        key, params["why"] = "end.aborted_by_moderator", ended.stopped
     if counted:
         key = "end.tiebreak_counted"
         params.update(counted)

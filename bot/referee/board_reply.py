@@ -13,7 +13,7 @@ from bot.ladder.ratings import is_provisional
 from bot.ladder_store import LoggedChange
 from bot.referee import boards
 from bot.referee.boards import BoardView
-from bot.referee.records import Ending, ending, outcome_of
+from bot.referee.records import ending, outcome_of
 from bot.referee.replies import ButtonKind, ButtonSpec, Event, Rated, Reply, ReplyKind
 from bot.store import GameRow
 
@@ -46,8 +46,7 @@ async def board_reply(
     events: list[Event] = []
     buttons: list[ButtonSpec] = []
     outcome = outcome_of(g)
-    ended = Ending() if outcome is None else await ending(ctx.store, g)
-    voided = ended.voided
+    ended = texts.NOT_ABORTED if outcome is None else await ending(ctx.store, g)
     if g.status == "active" and state is not None:
         to_move = state.to_move
         line = texts.turn_line(g, sides, to_move)
@@ -72,17 +71,7 @@ async def board_reply(
         if ping and to_move != g.bot_seat:
             mentions.append(mover)
     elif outcome is not None:
-        lines.append(
-            texts.result_line(
-                g,
-                sides,
-                outcome,
-                voided=voided,
-                aborted_by=ended.by,
-                stopped=ended.stopped,
-                state=state,
-            )
-        )
+        lines.append(texts.result_line(g, sides, outcome, ended=ended, state=state))
         change = await ladder_store.rating_change(ctx.store, g.id)
         if change is not None:
             rated = rated_event(change)
@@ -96,7 +85,15 @@ async def board_reply(
         None
         if state is None
         else BoardView(
-            g.game, state, last, theme, g.names, outcome, moves=g.seq, lang=lang, voided=voided
+            g.game,
+            state,
+            last,
+            theme,
+            g.names,
+            outcome,
+            moves=g.seq,
+            lang=lang,
+            voided=ended.voided,
         )
     )
     image = None if view is None else await boards.png(ctx.renderer, view)

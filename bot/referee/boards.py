@@ -122,7 +122,7 @@ def text_board(view: BoardView) -> str:
         sides,
         view.outcome,
         {"line": line} if line else None,
-        voided=view.voided,
+        ended=texts.Ending(voided=view.voided),
     )
     over = say(msg("board.text_over", outcome=said), view.lang or "en")
     return f"{head}\n{counts}; {over}" if counts else f"{head}\n{over}".lstrip("\n")

@@ -275,16 +275,7 @@ class Context:
         sides = engine.get_game(g.game).side_names
         options = json.loads(g.options or "{}")
         ended = await ending(self.store, g)
-        return texts.outcome_msg(
-            g.game,
-            g.names,
-            sides,
-            outcome,
-            options,
-            voided=ended.voided,
-            aborted_by=ended.by,
-            stopped=ended.stopped,
-        )
+        return texts.outcome_msg(g.game, g.names, sides, outcome, options, ended=ended)
 
     async def busy(self, where: Where, actor: Actor) -> Msg:
         """What keeps this channel busy, as ``actor`` needs to hear it (a ``channel_busy``
@@ -521,9 +512,7 @@ class Context:
         event = NewEvent(kind, now, seat=seat, user_id=actor.id if actor else None, note=logged)
         sides = engine.get_game(g.game).side_names
         ended = event_ending(kind, seat, logged)  # as board_reply says it from the log
-        result = texts.result_line(
-            g, sides, outcome, voided=ended.voided, aborted_by=ended.by, stopped=ended.stopped
-        )
+        result = texts.result_line(g, sides, outcome, ended=ended)
         first = self.request(g, f"{prefix}{say(result)}", [*as_lines(prefix), result])
         g = await change_game(self.store, g, changes, events=[event], request=first)  # Conflict
         self.states.pop(g.id, None)

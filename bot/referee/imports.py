@@ -132,9 +132,8 @@ def _shown_line(record: Record, verified: bool, outcome: Outcome | None) -> Msg:
             return msg("import.shown_running", n=n)
         ended = record_ending(record)
         said = outcome_msg(
-            record.game, names, game.side_names, outcome, record.options,
-            voided=ended.voided, aborted_by=ended.by, stopped=ended.stopped,
-        )  # fmt: skip
+            record.game, names, game.side_names, outcome, record.options, ended=ended
+        )
         return msg("import.shown_result", n=n, outcome=said)
     if record.result is not None:
         stated = outcome_msg(
@@ -143,9 +142,7 @@ def _shown_line(record: Record, verified: bool, outcome: Outcome | None) -> Msg:
             game.side_names,
             record.result,
             record.options,
-            voided=record_ending(record).voided,
-            aborted_by=record_ending(record).by,
-            stopped=record_ending(record).stopped,
+            ended=record_ending(record),
         )
         return msg("import.shown_unconfirmed", n=n, outcome=stated)
     return msg("import.shown_replayed", n=n)

@@ -94,16 +94,7 @@ class Proof:
         if outcome is not None and (not chunk or chunk[-1] is rows[-1]):  # after the last move
             sides = engine.get_game(g.game).side_names
             ended = await ending(self.ctx.store, g)
-            lines.append(
-                texts.result_line(
-                    g,
-                    sides,
-                    outcome,
-                    voided=ended.voided,
-                    aborted_by=ended.by,
-                    stopped=ended.stopped,
-                )
-            )
+            lines.append(texts.result_line(g, sides, outcome, ended=ended))
         if g.pending:
             lines.append(msg("history.pending", action=g.pending))
         return Reply(
@@ -239,8 +230,8 @@ def _result_msg(
     if outcome is None:
         return msg("verify.running")
     sides = engine.get_game(game).side_names
-    voided = "" if ended_by == "void" else None
-    return texts.outcome_msg(game, sides, sides, outcome, options, voided=voided)
+    ended = texts.Ending(voided="") if ended_by == "void" else texts.NOT_ABORTED
+    return texts.outcome_msg(game, sides, sides, outcome, options, ended=ended)
 
 
 def _summary(verdict: Verification) -> Msg:

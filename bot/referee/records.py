@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
 from bot.store import ActionRow, EventRow, GameRow, Store
+from bot.texts import NOT_ABORTED, Ending
 from engine import EngineError, Outcome, Termination, chain, dice
 from engine.record import (
     ENDING_EVENTS,
@@ -47,18 +48,6 @@ def outcome_of(g: GameRow) -> Outcome | None:
     return Outcome(Termination(g.termination), g.winner, g.reason or "")
 
 
-@dataclass(frozen=True, slots=True)
-class Ending:
-    """Who or what ended an aborted game, from its log's ending event: a moderator's void
-    (``voided``: its reason, "" for none; a void ends by ``aborted`` like an abort, and is
-    told apart by its event's kind), a moderator's abort (``stopped``: its reason) or a
-    player's /abort (``by``: their seat)."""
-
-    voided: str | None = None
-    by: int | None = None
-    stopped: str | None = None
-
-
 def event_ending(kind: str, seat: int | None, note: Mapping[str, Any]) -> Ending:
     """How an ending event of ``kind`` (its ``seat`` and ``note``) ended the game."""
     if kind == "void":
@@ -69,17 +58,17 @@ def event_ending(kind: str, seat: int | None, note: Mapping[str, Any]) -> Ending
         # trimmed, as the result's English says it (endings.moderator_abort); none: an abort
         why = str(note.get("reason") or "").strip()
         return Ending(stopped=why or None)
-    return Ending()
+    return NOT_ABORTED
 
 
 async def ending(store: Store, g: GameRow) -> Ending:
     """How the stored game ``g`` was aborted (nothing for a game that was not)."""
     if g.termination != Termination.ABORTED.value:
-        return Ending()
+        return NOT_ABORTED
     for event in reversed(await store.events(g.id)):
         if event.kind in ENDING_EVENTS:
             return event_ending(event.kind, event.seat, event.details)
-    return Ending()
+    return NOT_ABORTED
 
 
 def record_ending(record: Record) -> Ending:
@@ -87,7 +76,7 @@ def record_ending(record: Record) -> Ending:
     for entry in reversed(record.log):
         if isinstance(entry, RecordEvent) and entry.kind in ENDING_EVENTS:
             return event_ending(entry.kind, entry.seat, entry.note)
-    return Ending()
+    return NOT_ABORTED
 
 
 def build_record(g: GameRow, actions: Sequence[ActionRow]) -> Record:
