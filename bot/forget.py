@@ -53,14 +53,18 @@ class ForgetReport:
     def empty(self) -> bool:
         return not any(self.counts.values()) and not self.players_removed
 
+    def _shown(self) -> list[tuple[str, int]]:
+        """The kinds of row that had any, in the order people read (``SHOWN``)."""
+        return sorted(
+            ((what, n) for what, n in self.counts.items() if n), key=lambda i: SHOWN.index(i[0])
+        )
+
     def said(self) -> list[Msg]:
         """What was removed and what was kept, as sentences a moderator reads in their
         language (``lines`` is the operator's English report)."""
-        shown = sorted(self.counts.items(), key=lambda item: SHOWN.index(item[0]))
         counts = [
-            msg("forget.count", what=msg(f"forget.kind.{KINDS[what]}"), n=n)
-            for what, n in [*shown, ("players", self.players_removed)]
-            if n or what == "players"
+            msg("forget.count", what=msg(f"forget.kind.{what.replace(' ', '_')}"), n=n)
+            for what, n in [*self._shown(), ("players", self.players_removed)]
         ]
         lines = [msg("forget.removed", counts=counts)]
         if self.players_kept:
@@ -69,8 +73,7 @@ class ForgetReport:
 
     def lines(self) -> list[str]:
         verb = "removed" if self.deleted else "would remove"
-        shown = sorted(self.counts.items(), key=lambda item: SHOWN.index(item[0]))
-        parts = [_count(n, what) for what, n in shown if n]
+        parts = [_count(n, what) for what, n in self._shown()]
         parts.append(_count(self.players_removed, "players"))
         lines = [f"server {self.guild_id}: {verb} " + ", ".join(parts)]
         if self.players_kept:
@@ -82,13 +85,6 @@ class ForgetReport:
 
 
 SINGULAR = {"rating log entries": "rating log entry", "settings": "settings"}
-KINDS = {
-    **{what: what for what in SHOWN if " " not in what},
-    "rating log entries": "rating_log",
-    "request answers": "request_answers",
-    "players": "players",
-}
-"""Each count's catalog key (``forget.kind.<key>``)."""
 
 
 def _count(n: int, what: str) -> str:

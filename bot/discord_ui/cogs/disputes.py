@@ -79,10 +79,10 @@ class Disputes(commands.Cog):
             await interaction.followup.send(**packet.kwargs())
             return
         opened = msg(
-            "discord.dispute_opened", name=escaped(interaction.user.display_name), room=room.mention
+            "discord.dispute_opened", name=interaction.user.display_name, room=room.mention
         )
         await interaction.followup.send(
-            say(opened, public), allowed_mentions=discord.AllowedMentions.none()
+            say(opened, public, escaped), allowed_mentions=discord.AllowedMentions.none()
         )
 
     async def _private_room(
