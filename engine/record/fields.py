@@ -192,12 +192,16 @@ def _finite_float(digits: str) -> float:
     return value
 
 
-def _not_plain(exc: Exception) -> Problem:
-    """Why ``json.dumps`` refused a value built in Python, in plain words (not its message)."""
+def _not_plain(value: Any, exc: Exception) -> Problem:
+    """Why ``json.dumps`` refused ``value`` (built in Python), in plain words. Told apart by
+    what ``json`` does, not by its message: a value it writes once NaN and infinity are
+    allowed held such a number; one it still refuses holds itself."""
     if isinstance(exc, TypeError):
         english = "a value is not text, a number, true, false, null, a list or an object"
         return Problem("json_not_a_value", english)
-    if "ircular" in str(exc):
+    try:
+        json.dumps(value)
+    except ValueError:
         return Problem("json_circular", "a list or object holds itself")
     return Problem("json_not_finite", "a number is infinite or not a number")
 
@@ -387,7 +391,7 @@ def _options(value: Any) -> None:
     try:
         text = json.dumps(value, allow_nan=False, separators=(",", ":"))
     except (TypeError, ValueError) as exc:
-        why = _not_plain(exc)
+        why = _not_plain(value, exc)
         english = f"options must be plain JSON values: {why}"
         raise RecordError(Problem("options_not_plain", english, why=why)) from None
     if len(text) > MAX_OPTIONS_CHARS:
@@ -405,7 +409,7 @@ def _note(value: Any) -> dict[str, Any]:
     try:
         text = json.dumps(dict(value), allow_nan=False, sort_keys=True, separators=(",", ":"))
     except (TypeError, ValueError) as exc:
-        why = _not_plain(exc)
+        why = _not_plain(dict(value), exc)
         english = f"note must hold plain JSON values: {why}"
         raise RecordError(Problem("note_not_plain", english, why=why)) from None
     if len(text) > MAX_NOTE_CHARS:

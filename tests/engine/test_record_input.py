@@ -80,3 +80,14 @@ def test_a_record_built_in_python_refuses_a_lone_surrogate_and_deep_notes() -> N
         rec.event("dispute", note={"reason": deep})
     with pytest.raises(RecordError, match="surrogate"):
         Recorder("atmalof", players=(("1", "A\udc00"), ("2", "B")))
+
+
+def test_a_note_built_in_python_says_which_value_json_cannot_write() -> None:
+    """An infinite number and a value that is no JSON at all get their own problems, told
+    apart by what ``json`` does with them, not by its message."""
+    rec = Recorder("atmalof", seed=SEED, log=True)
+    for value, code in ((float("inf"), "json_not_finite"), (object(), "json_not_a_value")):
+        with pytest.raises(RecordError) as refused:
+            rec.event("dispute", note={"reason": value})
+        problem = refused.value.args[0]
+        assert (problem.code, problem.params["why"].code) == ("note_not_plain", code)
