@@ -95,6 +95,24 @@ class Problem(str):
         return made
 
 
+def quoted(value: Any) -> str:
+    """A value a record holds, as a problem quotes it: written as JSON (``"chess"``, ``null``,
+    ``true``), the language of the file its reader wrote, where Python's ``repr`` said
+    ``'chess'``, ``None``, ``True``; bounded to 100 characters, since it is the reader's text.
+    Text JSON cannot say in UTF-8 (a lone surrogate) is written with ``\\u`` escapes, and a
+    value JSON cannot write at all (a Python-built record's) falls back to ``repr``."""
+    if isinstance(value, str):
+        value = value[:100]  # the bound first: a long text is not written whole to be cut
+    try:
+        said = json.dumps(value, ensure_ascii=False)
+        said.encode("utf-8")
+    except UnicodeEncodeError:
+        said = json.dumps(value)
+    except (TypeError, ValueError, RecursionError):
+        said = repr(value)
+    return said[:100]
+
+
 def engine_problem(exc: EngineError) -> Problem:
     """An engine refusal inside a problem: its English, its reason code and parameters (said
     in another language from ``engine.<game>.<code>``)."""
@@ -262,9 +280,9 @@ def _no_surrogate(value: str) -> None:
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
-        quoted = repr(value[:40])  # repr writes the surrogate as \ud800: the text stays sayable
-        english = f"not a record: the text {quoted} holds a lone surrogate (not Unicode)"
-        raise RecordError(Problem("lone_surrogate", english, text=quoted)) from None
+        said = quoted(value[:40])  # written as \ud800: the text stays sayable
+        english = f"not a record: the text {said} holds a lone surrogate (not Unicode)"
+        raise RecordError(Problem("lone_surrogate", english, text=said)) from None
 
 
 def _wrap(where: str, make: Callable[[], Any]) -> Any:
@@ -333,22 +351,17 @@ def _text(value: Any, name: str, limit: int) -> str:
     return value
 
 
-def _said(value: Any) -> str:
-    """A value the record holds, as a problem quotes it (bounded: it is the reader's text)."""
-    return repr(value)[:100]
-
-
 def _positive(value: Any, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        english = f"{name} must be a whole number from 1, not {_said(value)}"
-        raise RecordError(Problem("not_positive", english, name=name, value=_said(value)))
+        english = f"{name} must be a whole number from 1, not {quoted(value)}"
+        raise RecordError(Problem("not_positive", english, name=name, value=quoted(value)))
     return value
 
 
 def _side(value: Any, name: str) -> int:
     if isinstance(value, bool) or value not in (0, 1) or not isinstance(value, int):
-        english = f"{name} must be 0 or 1, not {_said(value)}"
-        raise RecordError(Problem("not_a_seat", english, name=name, value=_said(value)))
+        english = f"{name} must be 0 or 1, not {quoted(value)}"
+        raise RecordError(Problem("not_a_seat", english, name=name, value=quoted(value)))
     return value
 
 
@@ -356,8 +369,9 @@ def _roll(value: Any, name: str) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= dice.MAX_FACES:
-        english = f"{name} must be a face 1..{dice.MAX_FACES} or null, not {_said(value)}"
-        problem = Problem("not_a_face", english, name=name, most=dice.MAX_FACES, value=_said(value))
+        said = quoted(value)
+        english = f"{name} must be a face 1..{dice.MAX_FACES} or null, not {said}"
+        problem = Problem("not_a_face", english, name=name, most=dice.MAX_FACES, value=said)
         raise RecordError(problem)
     return value
 
@@ -367,12 +381,12 @@ def _time(value: Any, name: str) -> str:
     try:
         moment = datetime.fromisoformat(value)
     except ValueError:
-        english = f"{name} must be an ISO 8601 time, not {_said(value)}"
-        raise RecordError(Problem("not_a_time", english, name=name, value=_said(value))) from None
+        english = f"{name} must be an ISO 8601 time, not {quoted(value)}"
+        raise RecordError(Problem("not_a_time", english, name=name, value=quoted(value))) from None
     offset = moment.utcoffset()
     if offset is None or offset.total_seconds() != 0:
-        english = f"{name} must be in UTC (ending in Z), not {_said(value)}"
-        raise RecordError(Problem("not_utc", english, name=name, value=_said(value)))
+        english = f"{name} must be in UTC (ending in Z), not {quoted(value)}"
+        raise RecordError(Problem("not_utc", english, name=name, value=quoted(value)))
     return value
 
 

@@ -45,6 +45,7 @@ from engine.record.fields import (
     at_place,
     engine_problem,
     json_syntax,
+    quoted,
 )
 from engine.record.rows import event_row, log_row
 
@@ -215,7 +216,7 @@ class Record:
             object.__setattr__(self, "actions", line)
         if self.game not in GAME_NAMES:
             choices = ", ".join(GAME_NAMES)
-            value = repr(self.game)[:100]
+            value = quoted(self.game)
             english = f"game must be one of {choices}, not {value}"
             problem = Problem("not_a_game", english, choices=choices, value=value)
             raise RecordError(problem)
@@ -439,7 +440,7 @@ class Record:
             try:
                 termination = Termination(fields["termination"])
             except ValueError:
-                value = repr(fields["termination"])[:100]
+                value = quoted(fields["termination"])
                 english = f"result.termination {value} is not a known ending"
                 raise RecordError(Problem("unknown_ending", english, value=value)) from None
             result = Outcome(termination, fields["winner"], fields["reason"])
@@ -463,14 +464,14 @@ class Record:
 
 def _format(value: Any) -> None:
     if value != FORMAT:
-        said = repr(value)[:100]
-        english = f"format must be {FORMAT!r}, not {said}"
+        said = quoted(value)
+        english = f"format must be {quoted(FORMAT)}, not {said}"
         raise RecordError(Problem("bad_format", english, wanted=FORMAT, value=said))
 
 
 def _version(value: Any) -> None:
     if value not in VERSIONS or isinstance(value, bool):
-        said = repr(value)[:100]
+        said = quoted(value)
         english = f"unsupported record version {said} (this reads 1, 2 and 3)"
         raise RecordError(Problem("bad_version", english, value=said))
 

@@ -12,7 +12,7 @@ from engine.core import (
     OptionError,
     ParseError,
 )
-from engine.record.fields import Problem, RecordError, engine_problem
+from engine.record.fields import Problem, RecordError, engine_problem, quoted
 from engine.record.format import Record
 
 # --- replay and verification --------------------------------------------------------------
@@ -58,13 +58,13 @@ def replay_steps(
             action = game.parse(state, entry.notation)
             after = game.apply(state, action, entry.roll)
         except ParseError as exc:
-            english = f"{entry.notation!r} is not a command of {game.title}: {exc}"
-            problem = Problem("not_a_command", english, action=repr(entry.notation),
+            english = f"{quoted(entry.notation)} is not a command of {game.title}: {exc}"
+            problem = Problem("not_a_command", english, action=quoted(entry.notation),
                               game=game.name, why=engine_problem(exc))  # fmt: skip
             raise RecordError(_at(number, problem)) from None
         except IllegalAction as exc:
-            english = f"{entry.notation!r} is illegal here: {exc}"
-            problem = Problem("illegal", english, action=repr(entry.notation), game=game.name,
+            english = f"{quoted(entry.notation)} is illegal here: {exc}"
+            problem = Problem("illegal", english, action=quoted(entry.notation), game=game.name,
                               why=engine_problem(exc))  # fmt: skip
             raise RecordError(_at(number, problem)) from None
         yield state, action, entry.roll, after

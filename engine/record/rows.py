@@ -20,6 +20,7 @@ from engine.record.fields import (
     _side,
     _text,
     _time,
+    quoted,
 )
 
 # --- the log row and its hash: shared with the store ----------------------------------------
@@ -101,7 +102,7 @@ def event_row(
     if isinstance(at, datetime):
         at = iso_time(at)
     if not isinstance(kind, str) or not _KIND.fullmatch(kind):
-        said = repr(kind)[:100]
+        said = quoted(kind)
         english = f"event kind must be 1 to 30 lower-case letters or '-', not {said}"
         raise RecordError(Problem("bad_event_kind", english, value=said))
     return {

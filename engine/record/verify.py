@@ -30,6 +30,7 @@ from engine.record.fields import (
     Problem,
     engine_problem,
     problem_of,
+    quoted,
 )
 from engine.record.format import Record, RecordAction, RecordEvent
 from engine.record.replay import start
@@ -260,8 +261,8 @@ def _verify_log(walk: _Walk, game: Game[Any, Any], first: Any, head: str | None)
             return walk.verdict(number, Problem("after_end", english, n=number))
         if isinstance(entry, RecordAction):
             k, notation = len(line.states), entry.notation
-            label = Problem("row_action", f"row {number} (action {k}, {notation!r})",
-                            n=number, k=k, action=repr(notation))  # fmt: skip
+            label = Problem("row_action", f"row {number} (action {k}, {quoted(notation)})",
+                            n=number, k=k, action=quoted(notation))  # fmt: skip
             if number == 1:
                 english = f"{label}: the log must open with the start event"
                 return walk.verdict(number, Problem("start_first", english, row=label))
@@ -340,7 +341,7 @@ def _check_start(record: Record, entry: RecordEvent) -> str | None:
     }
     for name, value in wanted.items():
         if note.get(name) != value:
-            english = f"the record does not match the start row's {name!r}"
+            english = f"the record does not match the start row's {quoted(name)}"
             return Problem("start_field", english, field=name)
     if entry.at != record.created:
         return Problem("created_time", "the record's created time is not the start row's time")
@@ -380,8 +381,8 @@ def _check_event(
     elif entry.kind in LINE_EVENTS:
         to, live = note.get("to"), len(line.states) - 1
         if isinstance(to, bool) or not isinstance(to, int) or not 0 <= to <= live:
-            english = f"it must go back to an action from 0 to {live}, not {to!r}"
-            return Problem("line_target", english, live=live, to=repr(to))
+            english = f"it must go back to an action from 0 to {live}, not {quoted(to)}"
+            return Problem("line_target", english, live=live, to=quoted(to))
         line.undone += live - to
         del line.states[to + 1 :]
     elif entry.kind in ENDING_EVENTS:
@@ -419,6 +420,7 @@ def _check_action(
     """The state after ``entry``, or a string saying what is wrong with it."""
     names = game.side_names
     text = entry.notation
+    said = quoted(text)
     if entry.seq != number:
         english = f"its number is {entry.seq} (rows are missing, repeated or out of order)"
         return Problem("seq_mismatch", english, seq=entry.seq)
@@ -428,37 +430,36 @@ def _check_action(
                        to_move=state.to_move)  # fmt: skip
     seated = walk.record.players[entry.side].id
     if walk.record.version >= FULL_VERSION and entry.actor != seated:
-        english = f"the actor {entry.actor!r} is not {names[entry.side]}'s player ({seated!r})"
+        actor, player = quoted(entry.actor), quoted(seated)
+        english = f"the actor {actor} is not {names[entry.side]}'s player ({player})"
         return Problem("wrong_actor", english, game=game.name, side=entry.side,
-                       actor=repr(entry.actor), seated=repr(seated))  # fmt: skip
+                       actor=actor, seated=player)  # fmt: skip
     over = game.result(state)
     if over is not None:
-        english = f"{text!r} comes after the game ended ({over.reason})"
-        return Problem("after_game_end", english, action=repr(text), game=game.name, outcome=over)
+        english = f"{said} comes after the game ended ({over.reason})"
+        return Problem("after_game_end", english, action=said, game=game.name, outcome=over)
     try:
         action = game.parse(state, text)
     except ParseError as exc:
-        english = f"{text!r} is not a command of {game.title}: {exc}"
+        english = f"{said} is not a command of {game.title}: {exc}"
         return Problem(
-            "not_a_command", english, action=repr(text), game=game.name, why=engine_problem(exc)
+            "not_a_command", english, action=said, game=game.name, why=engine_problem(exc)
         )
     except IllegalAction as exc:
-        english = f"{text!r} is illegal here: {exc}"
-        return Problem(
-            "illegal", english, action=repr(text), game=game.name, why=engine_problem(exc)
-        )
+        english = f"{said} is illegal here: {exc}"
+        return Problem("illegal", english, action=said, game=game.name, why=engine_problem(exc))
     canonical = game.notation(state, action)
     if canonical != text:
-        english = f"{text!r} is not written canonically (expected {canonical!r})"
-        return Problem("not_canonical", english, action=repr(text), expected=repr(canonical))
+        english = f"{said} is not written canonically (expected {quoted(canonical)})"
+        return Problem("not_canonical", english, action=said, expected=quoted(canonical))
     faces = game.die_faces(state, action)
     if faces is None and entry.roll is not None:
-        english = f"{text!r} rolls no die, but the record has roll {entry.roll}"
-        return Problem("roll_unexpected", english, action=repr(text), roll=entry.roll)
+        english = f"{said} rolls no die, but the record has roll {entry.roll}"
+        return Problem("roll_unexpected", english, action=said, roll=entry.roll)
     if faces is not None:
         if entry.roll is None:
-            english = f"{text!r} rolls a {faces}-sided die, but the record has no roll"
-            return Problem("roll_missing", english, action=repr(text), faces=faces)
+            english = f"{said} rolls a {faces}-sided die, but the record has no roll"
+            return Problem("roll_missing", english, action=said, faces=faces)
         if not 1 <= entry.roll <= faces:
             english = f"roll {entry.roll} is not a face of a {faces}-sided die"
             return Problem("roll_face", english, roll=entry.roll, faces=faces)
@@ -472,10 +473,8 @@ def _check_action(
     try:
         after = game.apply(state, action, entry.roll)
     except IllegalAction as exc:
-        english = f"{text!r} is illegal here: {exc}"
-        return Problem(
-            "illegal", english, action=repr(text), game=game.name, why=engine_problem(exc)
-        )
+        english = f"{said} is illegal here: {exc}"
+        return Problem("illegal", english, action=said, game=game.name, why=engine_problem(exc))
     unchained = _link(walk, entry)
     return after if unchained is None else unchained
 

@@ -345,7 +345,7 @@ async def test_the_console_disputes_exports_and_imports(tmp_path: Path) -> None:
     text = out.getvalue()
     assert "Imported game-1.json: Nine Men's Morris standard" in text
     assert "Verified: Nine Men's Morris" in text
-    assert "Problem: row 2 (action 1, 'place a6')" in text
+    assert 'Problem: row 2 (action 1, "place a6")' in text
 
 
 async def test_restore_says_the_clocks_continue_from_their_current_times(
@@ -413,7 +413,7 @@ async def test_a_forged_records_verdict_is_said_in_the_readers_language(
                        lang=lang)  # fmt: skip
     said = [line for line in out.getvalue().splitlines() if "place a6" in line]
     assert said, out.getvalue()
-    row = words(lang).t("problem.row_action", n=2, k=1, action="'place a6'")
+    row = words(lang).t("problem.row_action", n=2, k=1, action='"place a6"')
     assert row in said[0], said
     assert all(english_in(line, lang) == [] for line in said), said
 

@@ -284,8 +284,8 @@ def _delete(path: str) -> Callable[[dict], None]:
 
 MALFORMED = [
     (_set("version", 99), "unsupported record version 99"),
-    (_set("version", True), "unsupported record version True"),
-    (_set("format", "pgn"), "format must be 'board-referee/record'"),
+    (_set("version", True), "unsupported record version true"),
+    (_set("format", "pgn"), 'format must be "board-referee/record", not "pgn"'),
     (_delete("game_id"), "the record misses the field 'game_id'"),
     (_delete("actions"), "the record misses the field 'actions'"),
     (_set("extra", 1), "the record has an unknown field 'extra'"),
@@ -367,7 +367,7 @@ def test_a_reader_may_bound_the_rows_but_a_record_has_no_limit(finished: Record)
 
 def test_replay_stops_at_an_illegal_action(running: Record) -> None:
     bad = edited(running, _set("actions.2.notation", "fly away"))
-    with pytest.raises(RecordError, match=r"action 3: 'fly away' is not a command of Atmalof"):
+    with pytest.raises(RecordError, match=r'action 3: "fly away" is not a command of Atmalof'):
         replay(bad)
 
 
@@ -466,7 +466,7 @@ def test_an_illegal_move_is_named_with_its_reason(finished: Record) -> None:
 
     verdict = verify(edited(finished, forge, rehash=True))
     assert verdict.first_bad == i + 1
-    assert verdict.reason == f"action {i + 1}: {text!r} is illegal here: {square} is occupied"
+    assert verdict.reason == f'action {i + 1}: "{text}" is illegal here: {square} is occupied'
 
 
 def test_a_changed_time_breaks_the_chain(finished: Record) -> None:

@@ -91,3 +91,30 @@ def test_a_note_built_in_python_says_which_value_json_cannot_write() -> None:
             rec.event("dispute", note={"reason": value})
         problem = refused.value.args[0]
         assert (problem.code, problem.params["why"].code) == ("note_not_plain", code)
+
+
+@pytest.mark.parametrize(
+    ("edit", "shown"),
+    [
+        ({"game": "chess"}, 'not "chess"'),
+        ({"game": None}, "not null"),
+        ({"version": True}, "version true"),
+        ({"format": ["pgn", 1.5]}, 'not ["pgn", 1.5]'),
+        ({"game": "šakk"}, 'not "šakk"'),
+    ],
+)
+def test_a_refused_value_is_quoted_as_the_files_json(edit: dict, shown: str) -> None:
+    """The reader wrote JSON, so the value they wrote comes back as JSON (``"chess"``,
+    ``null``, ``true``), not as Python's ``'chess'``, ``None``, ``True``."""
+    data = dict(json.loads(_text()), **edit)
+    with pytest.raises(RecordError) as refused:
+        Record.from_json(json.dumps(data))
+    assert shown in str(refused.value), refused.value
+
+
+def test_a_quoted_value_is_bounded_and_always_sayable() -> None:
+    from engine.record.fields import quoted
+
+    assert quoted("x" * 5000) == '"' + "x" * 99  # the reader's text, cut to 100 characters
+    assert quoted("\ud800ab") == '"\\ud800ab"'  # no lone surrogate reaches a reply
+    assert quoted({1, 2}) == "{1, 2}"  # a Python-built record's value JSON cannot write

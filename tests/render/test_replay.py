@@ -92,7 +92,7 @@ def test_a_record_with_an_illegal_action_is_a_render_error() -> None:
     rec.play("place d7")
     record = rec.finish()
     broken = replace(record, actions=(replace(record.actions[0], notation="place z9"),))
-    with pytest.raises(RenderError, match="cannot replay this record: action 1: 'place z9'"):
+    with pytest.raises(RenderError, match='cannot replay this record: action 1: "place z9"'):
         replay_gif(broken)
 
 
