@@ -272,7 +272,7 @@ async def test_the_hungarian_reasons_read_as_hungarian(referee: Referee, good: s
         "record.json nem olvasható jegyzőkönyv: a jegyzőkönyv: ismeretlen „seed” mező"
     )
     assert (await hungarian("unknown game")).endswith(
-        "a game értéke ezek egyike lehet: atmalof, morris, abalone; nem \"chess\""
+        'a game értéke ezek egyike lehet: atmalof, morris, abalone; nem "chess"'
     )
     assert "players[1]: a jegyzőkönyv" not in await hungarian("player misses a field")
     assert (await hungarian("player misses a field")).endswith(
@@ -334,5 +334,5 @@ async def test_a_changed_name_says_which_start_field_differs(referee: Referee, g
     data["players"][1]["name"] = "Mallory"
     reply = await referee.import_record(HERE, json.dumps(data).encode(), name="name.json")
     english = reply_words(reply, "en")
-    assert "the record does not match the start row's \"names\"" in english, english
+    assert 'the record does not match the start row\'s "names"' in english, english
     assert "a jegyzőkönyv nem egyezik a kezdősor „names” mezőjével" in reply_words(reply, "hu")

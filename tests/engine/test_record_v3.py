@@ -59,7 +59,7 @@ def test_a_version_3_record_round_trips_and_verifies() -> None:
 EDITS: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
     "a player's name": (
         lambda d: d["players"][1].update(name="Bobby"),
-        "the record does not match the start row's \"names\"",
+        'the record does not match the start row\'s "names"',
     ),
     "created": (
         lambda d: d.update(created="2020-01-01T00:00:00.000Z"),
@@ -75,15 +75,15 @@ EDITS: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
     ),
     "the options": (
         lambda d: d["options"].update(move_limit=40),
-        "the record does not match the start row's \"options\"",
+        'the record does not match the start row\'s "options"',
     ),
     "the accept id": (
         lambda d: d["dice"].update(accept="999"),
-        "the record does not match the start row's \"accept\"",
+        'the record does not match the start row\'s "accept"',
     ),
     "the words": (
         lambda d: d["dice"]["words"].update({"222": "mine"}),
-        "the record does not match the start row's \"words\"",
+        'the record does not match the start row\'s "words"',
     ),
     "a downgrade to version 2": (
         lambda d: (d.update(version=2), d["dice"].pop("accept"), d["dice"].pop("words")),
