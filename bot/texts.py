@@ -110,17 +110,21 @@ def side_msg(game: str, seat: int) -> Msg:
 
 @dataclass(frozen=True, slots=True)
 class Ending:
-    """Who or what ended an aborted game, from its log's ending event
+    """Who ended a game beyond what its result says, from its log's ending event
     (``bot.referee.records.ending``): a moderator's void (``voided``: its reason, "" for none;
     a void ends by ``aborted`` like an abort, and is told apart by its event's kind), a
-    moderator's abort (``stopped``: its reason) or a player's /abort (``by``: their seat)."""
+    moderator's abort (``stopped``: its reason), a moderator's award (``awarded``: its reason)
+    or a player's /abort (``by``: their seat). ``moderator``: the name of the moderator who
+    did it ("" in a log from before the events named them)."""
 
     voided: str | None = None
     by: int | None = None
     stopped: str | None = None
+    awarded: str | None = None
+    moderator: str = ""
 
 
-NOT_ABORTED = Ending()
+NOT_TOLD = Ending()
 
 
 def result_line(
@@ -128,7 +132,7 @@ def result_line(
     sides: tuple[str, str],
     outcome: Outcome,
     *,
-    ended: Ending = NOT_ABORTED,
+    ended: Ending = NOT_TOLD,
     state: Any = None,
 ) -> Msg:
     """ "Game over: alice (Red) wins (Blue resigned)."; with the final ``state``, a tie-break
@@ -159,7 +163,7 @@ def outcome_msg(
     outcome: Outcome,
     options: Mapping[str, Any] | None = None,
     *,
-    ended: Ending = NOT_ABORTED,
+    ended: Ending = NOT_TOLD,
     counted: Mapping[str, Any] | None = None,
 ) -> Msg:
     """ "alice (Red) wins (Blue resigned)", "a draw (...)", "no result (aborted by ...)" as
@@ -178,15 +182,23 @@ def outcome_msg(
     if options and "line" in options:
         params["k"] = options["line"]
     key = f"end.{outcome.termination.value}"
-    if outcome.termination is not Termination.ABORTED:
+    params["name"] = ended.moderator
+    if outcome.termination is Termination.AWARDED:
+        if ended.awarded and ended.moderator:
+            key, params["why"] = "end.awarded_by", ended.awarded
+    elif outcome.termination is not Termination.ABORTED:
         pass
     elif ended.voided is not None:
         key = "end.voided_why" if ended.voided else "end.voided"
+        if ended.voided and ended.moderator:
+            key = "end.voided_by"
         params["why"] = ended.voided
     elif ended.by is not None:
         key, params["name"] = "end.aborted_by", names[ended.by]
     elif ended.stopped is not None:
         key, params["why"] = "end.aborted_by_moderator", ended.stopped
+        if ended.moderator:
+            key = "end.stopped_by"
     if counted:
         key = "end.tiebreak_counted"
         params.update(counted)

@@ -46,7 +46,7 @@ async def board_reply(
     events: list[Event] = []
     buttons: list[ButtonSpec] = []
     outcome = outcome_of(g)
-    ended = texts.NOT_ABORTED if outcome is None else await ending(ctx.store, g)
+    ended = texts.NOT_TOLD if outcome is None else await ending(ctx.store, g)
     if g.status == "active" and state is not None:
         to_move = state.to_move
         line = texts.turn_line(g, sides, to_move)

@@ -264,7 +264,8 @@ class Endings:
         g, state = await moderated(self.ctx, where, actor, reason, "abort")
         text = f"aborted by moderator {actor.name}: {reason.strip()[:MAX_REASON]}"
         outcome = Outcome(Termination.ABORTED, None, text)
-        return await self.ctx.end(g, state, outcome, actor, None, "abort", note={"reason": reason})
+        note = {"reason": reason, "moderator": actor.name}
+        return await self.ctx.end(g, state, outcome, actor, None, "abort", note=note)
 
     async def award(self, where: Where, actor: Actor, winner: Actor | None, reason: str) -> Reply:
         """A moderator decides the game: ``winner`` a player of it, or None for a draw."""
@@ -276,7 +277,8 @@ class Endings:
                 raise Refusal("winner_not_playing", {"winner_name": winner.name}, game_id=g.id)
         text = f"decided by moderator {actor.name}: {reason.strip()[:MAX_REASON]}"
         outcome = Outcome(Termination.AWARDED, seat, text)
-        return await self.ctx.end(g, state, outcome, actor, None, "award", note={"reason": reason})
+        note = {"reason": reason, "moderator": actor.name}
+        return await self.ctx.end(g, state, outcome, actor, None, "award", note=note)
 
     async def agree_draw(
         self, g: GameRow, state: Any, actor: Actor, seat: int, prefix: str

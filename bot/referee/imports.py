@@ -70,7 +70,7 @@ class Imports:
             raise Refusal("import_uncheckable", {"name": name, "exc": why}) from exc
         players = players_msg([p.name for p in record.players])
         lines = [  # the verdict first: a picture must never read as proof of a forged result
-            *verdict_lines(verdict),
+            *verdict_lines(verdict, record_ending(record)),
             msg(  # "Imported" after a problem read as success: a forgery is only read
                 "import.summary" if verdict.ok else "import.summary_unverified",
                 name=name,

@@ -286,8 +286,9 @@ class Moderation:
             "number": number,
             "why": why,
             "undone": ", ".join(a.action for a in gone),
+            "n": len(gone),
         }
-        shown = await board_reply(self.ctx, g, state, texts.notice_text("restored", said))
+        shown = await board_reply(self.ctx, g, state, msg("notice.restored", **said))
         shown.notice, shown.params = "restored", said
         return shown
 
@@ -297,7 +298,8 @@ class Moderation:
         g, state = loaded
         why = _reason(reason)
         outcome = Outcome(Termination.ABORTED, None, f"voided by moderator {actor.name}: {why}")
-        return await self.ctx.end(g, state, outcome, actor, None, "void", note={"reason": why})
+        note = {"reason": why, "moderator": actor.name}
+        return await self.ctx.end(g, state, outcome, actor, None, "void", note=note)
 
     # --- the moderators' role -----------------------------------------------------------------
 

@@ -155,7 +155,7 @@ class Proof:
         if g is None:
             raise Refusal("no_game")
         verdict = await check_stored(self.ctx.store, g)
-        lines = verdict_lines(verdict)
+        lines = verdict_lines(verdict, await ending(self.ctx.store, g))
         return Reply(
             text=say_all(lines),
             lines=lines,
@@ -166,17 +166,19 @@ class Proof:
         )
 
 
-def verdict_lines(verdict: Verification) -> list[Msg]:
+def verdict_lines(verdict: Verification, ended: texts.Ending = texts.NOT_TOLD) -> list[Msg]:
     """A verification's verdict and what it checked, as sentences. English keeps the engine's
     own words (``engine.record`` writes them); another language says each line from its code
-    (``verify.<code>``), and what is wrong with a forged record from ``problem.<code>``."""
+    (``verify.<code>``), and what is wrong with a forged record from ``problem.<code>``.
+    ``ended``: who ended the verified game, from its log's ending event (a moderator's name
+    and reason; the verdict itself knows only the event's kind)."""
     key = "verify.ok" if verdict.ok else "verify.problem"
-    reason = _summary(verdict) if verdict.ok else problem_msg(verdict.reason)
+    reason = _summary(verdict, ended) if verdict.ok else problem_msg(verdict.reason)
     lines = [msg(key, reason=reason)]
     findings = verdict.findings if len(verdict.findings) == len(verdict.details) else ()
     for i, english in enumerate(verdict.details):
         code, params = findings[i] if findings else ("", {})
-        lines.append(msg("verify.detail", detail=_finding(code, english, params)))
+        lines.append(msg("verify.detail", detail=_finding(code, english, params, ended)))
     return lines
 
 
@@ -209,7 +211,9 @@ def problem_msg(problem: object, game: str | None = None) -> Msg:
     return coded(f"problem.{code}", str(problem), **params)
 
 
-def _finding(code: str, english: str, params: Mapping[str, Any]) -> Msg:
+def _finding(
+    code: str, english: str, params: Mapping[str, Any], ended: texts.Ending = texts.NOT_TOLD
+) -> Msg:
     if not code:
         return problem_msg(english)  # a problem the referee's own checks noted, or plain
     said = dict(params)
@@ -217,24 +221,31 @@ def _finding(code: str, english: str, params: Mapping[str, Any]) -> Msg:
         game, options = str(said.pop("game")), said.pop("options", None)  # "by two pieces"
         ended_by = said.pop("ended_by", None)
         return msg(
-            "verify.result", outcome=_result_msg(game, said.get("outcome"), options, ended_by)
+            "verify.result",
+            outcome=_result_msg(game, said.get("outcome"), options, ended_by, ended),
         )
     return coded(f"verify.{code}", english, **said)
 
 
 def _result_msg(
-    game: str, outcome: Outcome | None, options: Any = None, ended_by: str | None = None
+    game: str,
+    outcome: Outcome | None,
+    options: Any = None,
+    ended_by: str | None = None,
+    ended: texts.Ending = texts.NOT_TOLD,
 ) -> Msg:
     """A verified result from the sides' point of view ("White wins (Black resigned)"); a
-    void (``ended_by``, the log's ending event) as a moderator's void."""
+    void (``ended_by``, the log's ending event) as a moderator's void, and with ``ended`` (the
+    same event read whole) who voided, aborted or awarded it and why."""
     if outcome is None:
         return msg("verify.running")
     sides = engine.get_game(game).side_names
-    ended = texts.Ending(voided="") if ended_by == "void" else texts.NOT_ABORTED
+    if ended == texts.NOT_TOLD and ended_by == "void":
+        ended = texts.Ending(voided="")
     return texts.outcome_msg(game, sides, sides, outcome, options, ended=ended)
 
 
-def _summary(verdict: Verification) -> Msg:
+def _summary(verdict: Verification, ended: texts.Ending = texts.NOT_TOLD) -> Msg:
     """A positive verdict's first line: the game, what was replayed, the result, and what an
     older record version leaves out."""
     data = verdict.summary
@@ -250,7 +261,7 @@ def _summary(verdict: Verification) -> Msg:
         variant=data["variant"],
         counted=counted,
         result=_result_msg(
-            str(data["game"]), data["outcome"], data.get("options"), data.get("ended_by")
+            str(data["game"]), data["outcome"], data.get("options"), data.get("ended_by"), ended
         ),
     )
     if not data["seed_revealed"]:

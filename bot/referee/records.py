@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot.store import ActionRow, EventRow, GameRow, Store
-from bot.texts import NOT_ABORTED, Ending
+from bot.texts import NOT_TOLD, Ending
 from engine import EngineError, Outcome, Termination, chain, dice
 from engine.record import (
     ENDING_EVENTS,
@@ -50,25 +50,28 @@ def outcome_of(g: GameRow) -> Outcome | None:
 
 def event_ending(kind: str, seat: int | None, note: Mapping[str, Any]) -> Ending:
     """How an ending event of ``kind`` (its ``seat`` and ``note``) ended the game."""
+    moderator = note.get("moderator")
+    name = moderator[:100] if isinstance(moderator, str) else ""  # a hostile record: text only
+    why = str(note.get("reason") or "").strip()  # trimmed, as the result's English says it
     if kind == "void":
-        return Ending(voided=str(note.get("reason") or ""))
+        return Ending(voided=why, moderator=name)
     if kind == "abort":  # a player's has their seat, a moderator's none (and a reason)
         if seat is not None:
             return Ending(by=seat)
-        # trimmed, as the result's English says it (endings.moderator_abort); none: an abort
-        why = str(note.get("reason") or "").strip()
-        return Ending(stopped=why or None)
-    return NOT_ABORTED
+        return Ending(stopped=why or None, moderator=name)  # no reason: said as an abort
+    if kind == "award":
+        return Ending(awarded=why or None, moderator=name)
+    return NOT_TOLD
 
 
 async def ending(store: Store, g: GameRow) -> Ending:
-    """How the stored game ``g`` was aborted (nothing for a game that was not)."""
-    if g.termination != Termination.ABORTED.value:
-        return NOT_ABORTED
+    """How the stored game ``g`` was aborted or awarded (nothing for a game that was not)."""
+    if g.termination not in (Termination.ABORTED.value, Termination.AWARDED.value):
+        return NOT_TOLD
     for event in reversed(await store.events(g.id)):
         if event.kind in ENDING_EVENTS:
             return event_ending(event.kind, event.seat, event.details)
-    return NOT_ABORTED
+    return NOT_TOLD
 
 
 def record_ending(record: Record) -> Ending:
@@ -76,7 +79,7 @@ def record_ending(record: Record) -> Ending:
     for entry in reversed(record.log):
         if isinstance(entry, RecordEvent) and entry.kind in ENDING_EVENTS:
             return event_ending(entry.kind, entry.seat, entry.note)
-    return NOT_ABORTED
+    return NOT_TOLD
 
 
 def build_record(g: GameRow, actions: Sequence[ActionRow]) -> Record:

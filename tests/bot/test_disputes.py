@@ -11,14 +11,16 @@ from pathlib import Path
 
 import pytest
 
+from bot import texts
 from bot.clock import ManualClock
 from bot.console import table as console
 from bot.console.format import reply_text
-from bot.i18n import reply_words
+from bot.i18n import reply_words, say
 from bot.referee import Referee
 from bot.referee.records import Ending, check_stored, event_ending, stored_record
 from bot.referee.replies import Actor, Reply, Where
 from bot.store import Store
+from engine.core import Outcome, Termination
 from engine.record import Record, verify
 from tests.bot.conftest import ALICE, BOB, CAROL, HERE, MOD, THERE, play, start, swept
 from tests.languages import english_in
@@ -158,6 +160,10 @@ async def test_restore_continues_from_an_earlier_action_and_keeps_the_later_ones
     assert not (await referee.restore(HERE, MOD, 1, "")).ok  # a reason is required
     reply = await referee.restore(HERE, MOD, 1, "both agree")
     assert reply.ok and "drop col 2, drop row 3 left the game" in reply.text
+    assert "(they stay in the log)" in reply.text  # two actions: said in the plural
+    for lang in ("eo", "hu", "is"):  # was the English notice on every server
+        said = reply_words(reply, lang)
+        assert english_in(said, lang) == [] and "drop col 2, drop row 3" in said, said
     g = await store.game(1)
     assert g.seq == 1 and g.frozen_at is None and g.rolls == 3  # rolls keep counting
     assert (await play(referee, HERE, BOB, "drop col 5")).ok
@@ -188,16 +194,17 @@ async def test_void_ends_the_game_unrated_with_the_reason_logged(
     assert (await check_stored(store, g)).ok
 
 
-VOIDED = {
-    "hu": "moderátor érvénytelenítette",
-    "eo": "nuligita de moderiganto",
-    "is": "stjórnandi ógilti leikinn",
+VOIDED = {  # a moderator's void, with their name
+    "hu": "mod moderátor érvénytelenítette",
+    "eo": "nuligita de moderiganto mod",
+    "is": "stjórnandinn mod ógilti leikinn",
 }
-ABORTED = {  # a moderator's abort, with its reason
-    "hu": "moderátor megszakította: wrong channel",
-    "eo": "ĉesigita de moderiganto: wrong channel",
-    "is": "stjórnandi hætti við leikinn: wrong channel",
+ABORTED = {  # a moderator's abort, with their name and reason
+    "hu": "mod moderátor megszakította: wrong channel",
+    "eo": "ĉesigita de moderiganto mod: wrong channel",
+    "is": "stjórnandinn mod hætti við leikinn: wrong channel",
 }
+
 ABORT_WORD = {"hu": "megszakít", "eo": "ĉesig", "is": "hætt"}  # in any abort's sentence
 
 
@@ -243,6 +250,27 @@ async def test_award_decides_a_frozen_game(referee: Referee, store: Store) -> No
     assert (g.winner, g.termination) == (1, "awarded")
     assert [k for k, _ in await kinds(store)] == ["start", "dispute", "award"]
     assert (await check_stored(store, g)).ok
+
+
+async def test_an_award_says_who_decided_and_why_in_every_language(
+    referee: Referee, store: Store
+) -> None:
+    """The result, the board and the verdict shown later name the moderator and their reason
+    in every language (from the award event's note), as the English always did; a log from
+    before the note named the moderator says "decided by a moderator"."""
+    await start(referee, "morris")
+    await morris_moves(referee, 2)
+    awarded = await referee.award(HERE, MOD, BOB, "alice admitted it")
+    later = [await referee.board(HERE), await referee.verify(HERE)]
+    for lang in ("en", "eo", "hu", "is"):
+        decided = words(lang).t("end.awarded_by", name="mod", why="alice admitted it")
+        for reply in (awarded, *later):
+            assert decided in reply_words(reply, lang), (lang, reply_words(reply, lang))
+    assert "decided by moderator mod: alice admitted it" in awarded.text
+    old = event_ending("award", None, {"reason": "alice admitted it"})
+    outcome = Outcome(Termination.AWARDED, 1, "decided by moderator mod: alice admitted it")
+    said = texts.outcome_msg("morris", ("alice", "bob"), ("White", "Black"), outcome, ended=old)
+    assert say(said, "eo") == "bob (Nigro) venkas (decidita de moderiganto)"
 
 
 async def test_resuming_a_game_without_a_clock_says_nothing_of_clocks(referee: Referee) -> None:
@@ -436,7 +464,9 @@ async def test_a_players_abort_says_who_aborted_in_every_language(referee: Refer
             assert text in reply_words(reply, lang), (lang, reply_words(reply, lang))
     await start(referee, "morris")
     stopped = await referee.moderator_abort(HERE, MOD, "wrong channel")
-    assert "nincs eredmény (moderátor megszakította: wrong channel)" in reply_words(stopped, "hu")
+    assert "nincs eredmény (mod moderátor megszakította: wrong channel)" in reply_words(
+        stopped, "hu"
+    )
     assert "aborted by moderator mod: wrong channel" in reply_words(stopped, "en")
 
 
@@ -447,7 +477,7 @@ async def test_a_moderators_abort_says_its_reason_as_the_english_does(referee: R
     stopped = await referee.moderator_abort(HERE, MOD, "   wrong channel   ")
     assert "aborted by moderator mod: wrong channel)" in reply_words(stopped, "en")
     said = reply_words(stopped, "hu")
-    assert "nincs eredmény (moderátor megszakította: wrong channel)" in said, said
+    assert "nincs eredmény (mod moderátor megszakította: wrong channel)" in said, said
 
 
 def test_an_abort_with_neither_seat_nor_reason_is_said_as_an_abort() -> None:

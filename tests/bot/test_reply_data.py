@@ -163,4 +163,5 @@ async def test_a_moderators_resume_and_restore_are_notices_with_their_parameters
         "number": 1,
         "why": "agreed",
         "undone": "place d1",
+        "n": 1,
     }
