@@ -13,13 +13,13 @@ import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from babel.dates import format_date
 from PIL import Image, ImageDraw
 
 from render.model import RenderError
-from render.paint import fit_text, font, printable
+from render.paint import fit_text, font, printable, text_width
 from render.theme import RGB, Theme, get_theme
 from translations import Words, words
 
@@ -213,6 +213,89 @@ class Standing:
         )
 
 
+Ink = Literal["text", "muted", "accent"]  # a colour of the theme
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """One text of the leaderboard as drawn: at ``xy`` by Pillow's ``anchor`` ("rm": its right
+    end, halfway up), ``px`` pixels high, in the theme's ``ink``."""
+
+    text: str
+    xy: tuple[float, float]
+    px: int
+    anchor: str
+    ink: Ink = "text"
+    bold: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One drawn row of the leaderboard: its top, whether it is the caller's (highlighted) or
+    striped (every other row of the top), its texts."""
+
+    y: int
+    you: bool
+    striped: bool
+    cells: tuple[Cell, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """Where everything of a leaderboard goes, in final pixels: the column headers, the rows
+    (the caller's own last, below the "…" at ``more_y``, when it is not among the top)."""
+
+    px: int
+    head_h: int
+    row_h: int
+    headers: tuple[Cell, ...]
+    lines: tuple[Line, ...]
+    more_y: float | None
+    bottom: int  # below the last row
+
+
+COLUMNS = ("rank", "player", "rating", "wld", "games_column")  # their headers: chart.<key>
+MIN_NAME_EMS = 5  # the least room a name gets before the headers give way: ~8 letters
+MIN_HEADER_PX = 10
+
+
+def leaderboard_table(
+    rows: Sequence[Standing],
+    *,
+    caller: Standing | None = None,
+    width: int = 600,
+    words: Words | None = None,
+) -> Table:
+    """The leaderboard's layout: each column as wide as its widest text in this language (its
+    header or a value, as the font measures them), laid from the right edge with a gap between
+    columns, the names taking the room left. Headers shrink, then are cut to their values'
+    width, only when the width would leave a name less than ``MIN_NAME_EMS`` font sizes."""
+    width = _side(width, "width")
+    top = list(rows[:MAX_ROWS])
+    extra = caller is not None and all(not (r.you or r == caller) for r in top)
+    shown = [*top, caller] if extra and caller is not None else top
+    px = max(12, round(width / 30))
+    row_h = round(px * 1.9)
+    head_h = round(px * 3.9)
+    w = _words(words)
+    cols = _columns(shown, [w.t(f"chart.{key}") for key in COLUMNS], width, px)
+    header_y = head_h - round(px * 0.8)
+    headers = tuple(
+        Cell(text, (x, header_y), cols.header_px, anchor + "m", "muted")
+        for text, (x, anchor) in zip(cols.headers, cols.anchors, strict=True)
+    )
+    lines, y, more_y = [], head_h, None
+    for i, row in enumerate(shown):
+        if i == len(top):  # the caller, below a gap
+            gap_h = round(row_h * 0.6)
+            more_y, y = y + gap_h / 2, y + gap_h
+        striped = i % 2 == 0 and i < len(top)
+        lines.append(Line(y, row.you, striped, _cells(row, y + row_h / 2, cols, px)))
+        y += row_h
+    bottom = y if shown else head_h + row_h
+    return Table(px, head_h, row_h, headers, tuple(lines), more_y, bottom)
+
+
 def leaderboard_png(
     rows: Sequence[Standing],
     title: str,
@@ -223,99 +306,121 @@ def leaderboard_png(
     footnote: str | None = None,
     words: Words | None = None,
 ) -> bytes:
-    """The standings as a table: rank, name, rating ("1662?" when provisional), W/L/D, games.
+    """The standings as a table: rank, name, rating ("1662?" when provisional), W/L/D, games,
+    where ``leaderboard_table`` lays them out.
 
     ``caller`` is drawn below a gap when it is not already among ``rows``. At most ``MAX_ROWS``.
     """
     colours = get_theme(theme)
-    width = _side(width, "width")
-    rows = list(rows[:MAX_ROWS])
-    extra = caller is not None and all(not (r.you or r == caller) for r in rows)
-    px = max(12, round(width / 30))
-    row_h = round(px * 1.9)
-    head_h = round(px * 3.9)
+    table = leaderboard_table(rows, caller=caller, width=width, words=words)
+    px, row_h = table.px, table.row_h
     foot_h = round(px * 1.8) if footnote else round(px * 0.6)
-    gap_h = round(row_h * 0.6) if extra else 0
-    body = max(1, len(rows) + (1 if extra else 0)) * row_h + gap_h
-    height = head_h + body + foot_h
-    img = Image.new("RGB", (width, height), colours.background)
-    w = _words(words)
+    img = Image.new("RGB", (width, table.bottom + foot_h), colours.background)
     draw = ImageDraw.Draw(img)
     margin = round(px * 0.8)
     _text(draw, (margin, round(px * 0.6)), title, px + 4, colours.text, "la")
-    cols = _columns(width, margin, px)
-    header_y = head_h - round(px * 0.8)
-    for label, (x, anchor) in zip(
-        (w.t(f"chart.{key}") for key in ("rank", "player", "rating", "wld", "games_column")),
-        cols,
-        strict=True,
-    ):
-        _text(draw, (x, header_y), label, px - 2, colours.muted, anchor[0] + "m")
-    y = head_h
-    if not rows and not extra:
-        _text(draw, (width / 2, y + row_h / 2), w.t("chart.no_players"), px, colours.muted, "mm")
-    for i, row in enumerate(rows):
-        _row(draw, colours, row, y, row_h, width, margin, cols, px, striped=i % 2 == 0)
-        y += row_h
-    if extra and caller is not None:
-        _text(draw, (width / 2, y + gap_h / 2), "…", px, colours.muted, "mm")
-        y += gap_h
-        _row(draw, colours, caller, y, row_h, width, margin, cols, px, striped=False)
-        y += row_h
+    for cell in table.headers:
+        _cell(draw, colours, cell)
+    if not table.lines:
+        no_one = _words(words).t("chart.no_players")
+        _text(draw, (width / 2, table.head_h + row_h / 2), no_one, px, colours.muted, "mm")
+    for line in table.lines:
+        y = line.y
+        if line.you:
+            draw.rectangle((0, y, width, y + row_h - 1), fill=colours.panel)
+            draw.rectangle((0, y, max(3, px // 4), y + row_h - 1), fill=colours.accent)
+        elif line.striped:
+            box = (margin // 2, y, width - margin // 2, y + row_h - 1)
+            draw.rectangle(box, fill=_mix(colours, 0.35))
+        for cell in line.cells:
+            _cell(draw, colours, cell)
+    if table.more_y is not None:
+        _text(draw, (width / 2, table.more_y), "…", px, colours.muted, "mm")
     if footnote:
-        _text(draw, (margin, y + foot_h / 2), footnote, px - 3, colours.muted, "lm")
+        _text(draw, (margin, table.bottom + foot_h / 2), footnote, px - 3, colours.muted, "lm")
     return _png(img)
 
 
-def _columns(width: int, margin: int, px: int) -> list[tuple[float, str]]:
-    """x and anchor of each column: rank (right), name (left), rating, W/L/D, games (right)."""
-    games_x = width - margin
-    wld_x = games_x - px * 4.2
-    rating_x = wld_x - px * 6.6
-    return [
-        (margin + px * 1.9, "r"),
-        (margin + px * 2.6, "l"),
-        (rating_x, "r"),
-        (wld_x, "r"),
-        (games_x, "r"),
-    ]
+@dataclass(frozen=True, slots=True)
+class _Columns:
+    """x and anchor of each column (rank and numbers by their right end, the name by its left),
+    the room a name has, and the headers as they fit, at ``header_px``."""
+
+    anchors: tuple[tuple[float, str], ...]
+    name_room: float
+    headers: tuple[str, ...]
+    header_px: int
 
 
-def _row(
-    draw: ImageDraw.ImageDraw,
-    colours: Theme,
-    row: Standing,
-    y: float,
-    h: int,
-    width: int,
-    margin: int,
-    cols: list[tuple[float, str]],
-    px: int,
-    *,
-    striped: bool,
-) -> None:
-    if row.you:
-        draw.rectangle((0, y, width, y + h - 1), fill=colours.panel)
-        draw.rectangle((0, y, max(3, px // 4), y + h - 1), fill=colours.accent)
-    elif striped:
-        draw.rectangle((margin // 2, y, width - margin // 2, y + h - 1), fill=_mix(colours, 0.35))
-    mid = y + h / 2
-    ink = colours.text
+def _values(row: Standing) -> tuple[str, str, str, str, str]:
     rank = "–" if row.rank is None else str(row.rank)
-    name_room = cols[2][0] - px * 4.6 - cols[1][0]
-    name, name_px = _fit(row.name, name_room, px, max(10, px - 5), bold=row.you)
-    rating = f"{row.rating:.0f}"
-    cells = (
-        (rank, colours.muted if row.rank is None else ink, px),
-        (name, ink, name_px),
-        (rating, colours.accent if row.you else ink, px),
-        (f"{row.wins} / {row.losses} / {row.draws}", colours.muted, px - 2),
-        (str(row.games), colours.muted, px - 2),
+    wld = f"{row.wins} / {row.losses} / {row.draws}"
+    return rank, printable(row.name), f"{row.rating:.0f}", wld, str(row.games)
+
+
+def _columns(shown: Sequence[Standing], titles: list[str], width: int, px: int) -> _Columns:
+    """The columns from the measured widths of the headers and the values, right to left."""
+    values = [_values(row) for row in shown]
+    sizes = (px, px, px, px - 2, px - 2)  # rank, name, rating, W/L/D, games
+    value_w = [
+        max((text_width(v[i], sizes[i]) for v in values), default=0.0) if i != 1 else 0.0
+        for i in range(len(COLUMNS))
+    ]
+    value_w[0] = max(value_w[0], text_width("00", px))  # a tenth player moves no column
+    titles = [printable(t) for t in titles]
+    for header_px in range(px - 2, MIN_HEADER_PX - 1, -1):
+        cols = _place(titles, header_px, value_w, width, px)
+        if cols.name_room >= MIN_NAME_EMS * px:
+            return cols
+    # Still too narrow: the numbers' headers are cut to the width of their numbers.
+    cut = [
+        t if i == 1 else fit_text(t, max(value_w[i], px), MIN_HEADER_PX, MIN_HEADER_PX)[0]
+        for i, t in enumerate(titles)
+    ]
+    return _place(cut, MIN_HEADER_PX, value_w, width, px)
+
+
+def _place(
+    titles: list[str], header_px: int, value_w: list[float], width: int, px: int
+) -> _Columns:
+    margin, gap = round(px * 0.8), round(px * 0.9)
+    col_w = [max(v, text_width(t, header_px)) for v, t in zip(value_w, titles, strict=True)]
+    mark = text_width(PROVISIONAL_MARK, px) + 1  # after the rating, before the next column
+    games_x = width - margin
+    wld_x = games_x - col_w[4] - gap
+    rating_x = wld_x - col_w[3] - gap - mark
+    rank_x = margin + col_w[0]
+    name_x = rank_x + round(px * 0.7)
+    name_room = rating_x - col_w[2] - gap - name_x
+    player = fit_text(titles[1], max(0.0, name_room), header_px, header_px)[0]
+    return _Columns(
+        ((rank_x, "r"), (name_x, "l"), (rating_x, "r"), (wld_x, "r"), (games_x, "r")),
+        name_room,
+        (titles[0], player, *titles[2:]),
+        header_px,
     )
-    for (text, fill, size), (x, anchor) in zip(cells, cols, strict=True):
-        _text(draw, (x, mid), text, size, fill, anchor + "m", bold=row.you and text == name)
+
+
+def _cells(row: Standing, mid: float, cols: _Columns, px: int) -> tuple[Cell, ...]:
+    """One row's texts; the name shrunk, then cut, to its room, so it never covers the rating."""
+    rank, name, rating, wld, games = _values(row)
+    name, name_px = _fit(name, cols.name_room, px, max(10, px - 5), bold=row.you)
+    (rank_x, _), (name_x, _), (rating_x, _), (wld_x, _), (games_x, _) = cols.anchors
+    cells = [
+        Cell(rank, (rank_x, mid), px, "rm", "muted" if row.rank is None else "text"),
+        Cell(name, (name_x, mid), name_px, "lm", "text", bold=row.you),
+        Cell(rating, (rating_x, mid), px, "rm", "accent" if row.you else "text"),
+        Cell(wld, (wld_x, mid), px - 2, "rm", "muted"),
+        Cell(games, (games_x, mid), px - 2, "rm", "muted"),
+    ]
     if row.provisional:  # after the number, so the digits of every row stay aligned
-        _text(draw, (cols[2][0] + 1, mid), PROVISIONAL_MARK, px, colours.muted, "lm")
+        cells.append(Cell(PROVISIONAL_MARK, (rating_x + 1, mid), px, "lm", "muted"))
+    return tuple(cells)
+
+
+def _cell(draw: ImageDraw.ImageDraw, colours: Theme, cell: Cell) -> None:
+    ink = {"text": colours.text, "muted": colours.muted, "accent": colours.accent}[cell.ink]
+    _text(draw, cell.xy, cell.text, cell.px, ink, cell.anchor, bold=cell.bold)
 
 
 def _mix(colours: Theme, t: float) -> RGB:

@@ -25,6 +25,7 @@ from engine.abalone import AbaloneState
 from engine.abalone.board import CELL_INDEX
 from engine.core import Termination
 from render import THEME_NAMES, Last, board_png, replay_gif
+from render.chart import Standing, leaderboard_png
 from render.samples import random_game
 from translations import words
 
@@ -215,6 +216,25 @@ NATIVE_PLAYERS = {
 }
 
 
+def ladder(out: Path, lang: str, players: tuple[str, ...]) -> list[str]:
+    """The ladder in ``lang`` with these names (and a long one; the second player is the
+    caller, below the top), at 600 px and at 400 px."""
+    w = words(lang)
+    names = [players[0], "Wolfeschlegelsteinhausenbergerdorff Hubert", "Eve", "Zoë"]
+    rows = [
+        Standing(i + 1, name, 1812 - 47 * i, i % 2 == 1, 131 + i, 70 + i, 52, 9)
+        for i, name in enumerate(names)
+    ]
+    caller = Standing(27, players[1], 1203, True, 12, 5, 6, 1, you=True)
+    title = w.t("ladder.title", ladder=w.t("game.morris"), season=3)
+    made = []
+    for width, folder in ((600, ""), (400, "small/")):
+        name = f"{lang}/{folder}ladder.png" if lang != "en" else f"{folder}ladder.png"
+        (out / name).write_bytes(leaderboard_png(rows, title, caller=caller, width=width, words=w))
+        made.append(name)
+    return made[:1]  # the small one shows beside it
+
+
 def languages(out: Path) -> list[str]:
     """Every scene in each other language (dark theme; ``OUT/<lang>/``, 400 px beside it)."""
     names = []
@@ -230,6 +250,7 @@ def languages(out: Path) -> list[str]:
             img = Image.open(io.BytesIO(png)).convert("RGB")
             img.resize((400, 400), resample=3).save(out / lang / "small" / f"{scene.name}.png")
             names.append(name)
+        names += ladder(out, lang, players)
         frames = random_game("morris", seed=2, plies=40)
         name = f"{lang}/replay-morris.gif"
         (out / name).write_bytes(replay_gif(frames, players=players, words=w))
@@ -259,6 +280,7 @@ def main(argv: list[str] | None = None) -> None:
         frames = random_game(game, seed=seed, plies=80)
         (out / f"replay-{game}.gif").write_bytes(replay_gif(frames, players=PLAYERS))
         names.append(f"replay-{game}.gif")
+    names += ladder(out, "en", PLAYERS)
     names += languages(out)
     rows = "\n".join(
         f'<figure><img src="{n}" width="400"><img src="{_small(n)}"><figcaption>{n}</figcaption>'

@@ -101,6 +101,7 @@ class Imports:
             _names(record),
             outcome,
             moves=len(record.actions),
+            lang=lang,  # the server's, as a game's board here: its words and its alt text
         )
         image = await boards.png(self.ctx.renderer, view)
         reply = Reply(

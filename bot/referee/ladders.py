@@ -135,14 +135,14 @@ class Ladders:
         names = await ladder_store.names(self.ctx.store, table)
         title = ladder_title(key, season)
         lines = leaderboard_lines(board, names, title, actor, include_provisional)
-        text = say_all(lines)
         image = await self._leaderboard_image(where, board, names, title, actor)
         return Reply(
-            text=text,
+            text=say_all(lines),
             lines=lines,
             image=image,
             image_name=f"ladder-{key.replace('/', '-')}-s{season}.png",
-            image_alt=text,
+            # the picture in words, in the language its words are drawn in (the server's)
+            image_alt=say_all(lines, await self._language(where)),
         )
 
     async def _leaderboard_image(
@@ -227,7 +227,7 @@ class Ladders:
             lines=lines,
             image=image,
             image_name=f"rating-{who.id}.png",
-            image_alt=say(msg("stats.chart_alt", name=who.name)),
+            image_alt=say(msg("stats.chart_alt", name=who.name), await self._language(where)),
         )
 
     async def _has_played(self, guild_id: int | None, player: int, game: str | None) -> bool:
