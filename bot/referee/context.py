@@ -132,9 +132,15 @@ class Context:
         return settings.get("theme"), settings.get("language") or self.language
 
     async def game_here(self, where: Where, game_id: int | None) -> GameRow | None:
+        """The game ``game_id``, else the latest game played here, else, in a thread with no
+        game of its own, the latest of the thread's channel: a moderator reads a disputed game's
+        board, history and record in the dispute's private thread."""
         if game_id is not None:
             return await self.store.game(game_id)
-        return await self.store.latest_game(where.channel_id)
+        g = await self.store.latest_game(where.channel_id)
+        if g is None and where.parent_id is not None:
+            g = await self.store.latest_game(where.parent_id)
+        return g
 
     async def state(self, g: GameRow) -> Any:
         """The game's position: cached by chain head, else replayed from the stored log."""

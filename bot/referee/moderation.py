@@ -144,7 +144,7 @@ class Moderation:
             if g is None and where.parent_id is not None:  # a dispute's private thread
                 g = await self.ctx.store.latest_game(where.parent_id)
         if g is None:
-            raise Refusal("no_game")
+            raise await nothing_to_moderate(self.ctx, where)
         if action:
             own_game(g, actor, action)
         return g, await state_or_last_good(self.ctx, g)
@@ -333,7 +333,7 @@ async def moderated(
         raise Refusal("reason_needed")
     g = await game_for_moderator(ctx, where)
     if g is None:
-        raise Refusal("no_game")
+        raise await nothing_to_moderate(ctx, where)
     own_game(g, actor, action)
     return g, await state_or_last_good(ctx, g)
 
@@ -362,6 +362,20 @@ def own_game(g: GameRow, actor: Actor, action: str) -> None:
         g.id,
     )
     raise Refusal("own_game", game_id=g.id)
+
+
+async def nothing_to_moderate(ctx: Context, where: Where) -> Refusal:
+    """Why a moderator has no game to decide here: the game here (or in the channel of this
+    dispute thread) has already ended, said with its result, so a second award or a void after
+    an award is not answered "challenge someone"; the thread's game is no longer frozen (it is
+    decided in its channel); else no game at all."""
+    last = await ctx.game_here(where, None)
+    if last is None:
+        return Refusal("moderation_no_game")
+    said = await ctx.ended_msg(last)
+    if said is not None:
+        return Refusal("moderation_game_over", {"outcome": said}, game_id=last.id)
+    return Refusal("moderation_not_disputed", game_id=last.id)  # a thread's: its channel's
 
 
 async def game_for_moderator(ctx: Context, where: Where) -> GameRow | None:

@@ -251,7 +251,7 @@ class Play:
     async def board(self, where: Where, first: list[Msg] | None = None) -> Reply:
         """The current position of the channel's game (or its latest finished game); ``first``:
         sentences to put before it."""
-        g = await self.ctx.store.latest_game(where.channel_id)
+        g = await self.ctx.game_here(where, None)
         if g is None:
             raise await self.ctx.no_game(where)
         try:

@@ -84,8 +84,25 @@ async def test_a_dispute_opens_a_private_thread_when_the_bot_may(harness: Harnes
     assert "opened a dispute" in posted[-1].text and posted[-1].files
     assert f"<#{thread}>" in opened.text  # the channel is pointed to the thread
     # moderators answer in the thread: it finds the frozen game of its channel
+    # and read it there: the board, the log, the record, the verdict (the thread has no game)
+    expected = {
+        "board": "Frozen for a dispute",
+        "history": "2. Black: place b2",
+        "record": "game-1",
+        "verify": "Verified",
+    }
+    for path, said in expected.items():
+        seen = await harness.slash(MODERATOR, path, channel=thread)
+        assert said in seen.text + " ".join(n for n, _, _ in seen.files), (path, seen.text)
+    assert (await harness.slash(MODERATOR, "board", channel=thread)).files  # its picture
     resumed = await harness.slash(MODERATOR, "referee resume", channel=thread, reason="ok")
     assert not resumed.all_ephemeral and "resumes the game" in resumed.text
+    resumed_here = await harness.slash(MODERATOR, "referee void", channel=thread, reason="x")
+    assert resumed_here.all_ephemeral and "no longer disputed" in resumed_here.text
+    awarded = await harness.slash(MODERATOR, "referee award", reason="x", winner=BOB)
+    assert "decided by moderator" in awarded.text
+    again = await harness.slash(MODERATOR, "referee void", channel=thread, reason="oops")
+    assert again.all_ephemeral and again.text.startswith("the game here has already ended: Bob")
 
 
 async def test_frozen_clocks_let_no_flag_fall_and_resume_keeps_the_banks(
