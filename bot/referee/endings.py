@@ -37,8 +37,13 @@ class Endings:
         self.ctx = ctx
 
     async def resign(self, where: Where, actor: Actor) -> Reply:
-        """Give up: the opponent wins. A repeated ``request_id`` is answered once."""
+        """Give up: the opponent wins. A repeated ``request_id`` is answered once. In a rated
+        game a player who has not acted yet aborts instead (refused, pointed to ``/abort``), as
+        on the chess servers: a result with no move played would move two ratings for nothing,
+        and two friends could trade points that way."""
         g, state, seat, prefix = await self.ctx.playing(where, actor)
+        if g.rated and not g.moved & (1 << seat):
+            raise Refusal("resign_before_moving", game_id=g.id)
         sides = engine.get_game(g.game).side_names
         outcome = Outcome(Termination.RESIGNATION, 1 - seat, f"{sides[seat]} resigned")
         return await self.ctx.end(g, state, outcome, actor, seat, "resign", prefix=prefix)

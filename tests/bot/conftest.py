@@ -132,6 +132,16 @@ async def play(referee: Referee, where: Where, actor: Actor, text: str) -> Reply
     return reply
 
 
+async def both_act(referee: Referee, where: Where, first: Actor, second: Actor) -> None:
+    """``first`` then ``second`` play their first legal action: a rated game can then be
+    resigned by either (a player who has not acted aborts instead)."""
+    for mover in (first, second):
+        moves = await referee.legal_for(where, mover)
+        assert moves, f"{mover.name} has nothing to play"
+        reply = await play(referee, where, mover, moves[0])
+        assert reply.ok, reply.text
+
+
 async def random_game(
     referee: Referee, where: Where, players: dict[int, Actor], seed: int, limit: int = 2000
 ) -> Reply:

@@ -20,17 +20,32 @@ from bot.referee import Referee
 from bot.referee.replies import Actor, Where
 from bot.store import SqliteStore, Store
 from bot.store.migrations import LATEST, MIGRATIONS
-from tests.bot.conftest import ALICE, BOB, CAROL, HERE, MOD, THERE, play, poke, rows, start, swept
+from tests.bot.conftest import (
+    ALICE,
+    BOB,
+    CAROL,
+    HERE,
+    MOD,
+    THERE,
+    both_act,
+    play,
+    poke,
+    rows,
+    start,
+    swept,
+)
 
 GUILD = HERE.guild_id
 DAVE = Actor(404, "dave")
 
 
 async def resigned(referee: Referee, winner: Actor, loser: Actor, **kwargs) -> str:
-    """A rated game that ``loser`` resigns at once; the result message."""
+    """A rated game that ``loser`` resigns after one action each; the result message."""
     kwargs.setdefault("rated", True)
     await start(referee, kwargs.pop("game", "morris"), first=winner, second=loser, **kwargs)
-    reply = await referee.resign(kwargs.get("where", HERE), loser)
+    where = kwargs.get("where", HERE)
+    await both_act(referee, where, winner, loser)
+    reply = await referee.resign(where, loser)
     assert reply.ok and reply.finished, reply.text
     return reply.text
 
@@ -77,6 +92,7 @@ async def test_nobody_can_play_themselves_and_a_self_game_would_not_count(
     refused = await referee.challenge(HERE, ALICE, "morris", opponent=ALICE, rated=True)
     assert not refused.ok and "yourself" in refused.text
     await start(referee, "morris", rated=True)
+    await both_act(referee, HERE, ALICE, BOB)
     await poke(store, "UPDATE games SET player1 = player0")  # as if the seats were one
     game = await store.active_game(HERE.channel_id)
     assert await referee.resign(HERE, ALICE)
@@ -317,6 +333,7 @@ async def test_games_that_end_out_of_clock_order_are_refolded(
     await play(referee, HERE, ALICE, "place d7")  # bob's flag falls 60 s after this
     t = clock.t
     await start(referee, "morris", rated=True, where=THERE, first=BOB, second=CAROL)
+    await both_act(referee, THERE, BOB, CAROL)
     clock.advance(61)
     assert (await referee.resign(THERE, CAROL)).ok  # ends at t + 61
     (notice,) = await swept(referee, now=t + 60.5)  # bob's timeout ends at t + 60.5: earlier
@@ -401,6 +418,7 @@ def test_migration_3_is_the_ladder_schema() -> None:
 async def test_console_ladder_and_stats_commands(referee: Referee, store: Store) -> None:
     table = Where(guild_id=None, channel_id=77)
     await start(referee, "morris", where=table, rated=True)
+    await both_act(referee, table, ALICE, BOB)
     await referee.resign(table, BOB)
     people = {"alice": ALICE, "bob": BOB}
     board = await referee.handle(table, BOB, "ladder morris all", people=people)

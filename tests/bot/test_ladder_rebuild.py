@@ -24,7 +24,7 @@ from bot.ladder_cli import main as ladder_cli
 from bot.referee import Referee
 from bot.referee.replies import Reply, Where
 from bot.store import SqliteStore, StoreUnavailable
-from tests.bot.conftest import ALICE, BOB, CAROL, HERE, start
+from tests.bot.conftest import ALICE, BOB, CAROL, HERE, both_act, start
 
 ROOT = Path(__file__).resolve().parents[2]
 GUILD = HERE.guild_id
@@ -38,6 +38,7 @@ async def many_rated_games(path: str, copies: int) -> None:
     store = await SqliteStore.open(path)
     referee = Referee(store, ManualClock(), render=False, per_user_limits=False)
     await start(referee, "morris", rated=True)
+    await both_act(referee, HERE, ALICE, BOB)
     assert (await referee.resign(HERE, BOB)).finished
     await store.close()
     db = sqlite3.connect(path, isolation_level=None)
@@ -69,6 +70,7 @@ async def many_rated_games(path: str, copies: int) -> None:
 
 async def resign_one(referee: Referee, where: Where) -> None:
     await start(referee, "morris", where=where, first=ALICE, second=CAROL, rated=True)
+    await both_act(referee, where, ALICE, CAROL)
     assert (await referee.resign(where, CAROL)).finished
 
 

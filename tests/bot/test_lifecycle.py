@@ -7,7 +7,7 @@ from bot.referee import Referee
 from bot.referee.replies import ButtonKind, Where
 from bot.store import Store
 from engine import Termination, dice
-from tests.bot.conftest import ALICE, BOB, CAROL, HERE, MOD, THERE, play, start, swept
+from tests.bot.conftest import ALICE, BOB, CAROL, HERE, MOD, THERE, both_act, play, start, swept
 
 THREAD = Where(guild_id=1, channel_id=12, parent_id=10)
 
@@ -93,6 +93,9 @@ async def test_the_coin_toss_is_a_verifiable_roll(referee: Referee, store: Store
 
 async def test_a_rated_game_says_so_as_it_starts(referee: Referee) -> None:
     rated = await start(referee, "morris", rated=True)
+    before = await referee.resign(HERE, ALICE)  # nothing played yet: /abort, not a result
+    assert before.reason == "resign_before_moving" and not before.finished
+    await both_act(referee, HERE, ALICE, BOB)
     assert "Rated: the result counts on this server's ladder." in rated.text
     await referee.resign(HERE, ALICE)
     casual = await start(referee, "morris")

@@ -23,7 +23,7 @@ from bot.referee import Referee
 from bot.referee.replies import Actor, Where
 from bot.store import SchemaTooNew, StoreUnavailable, open_store
 from bot.store.postgres import PostgresStore
-from tests.bot.conftest import ALICE, BOB, HERE, play, start
+from tests.bot.conftest import ALICE, BOB, HERE, both_act, play, start
 from tests.postgres import Postgres
 
 
@@ -241,6 +241,8 @@ async def test_two_processes_ending_games_of_one_player_both_count(
         for _ in range(3):
             await start(a, "morris", rated=True)
             await start(a, "morris", where=there, second=carol, rated=True)
+            await both_act(a, HERE, ALICE, BOB)
+            await both_act(a, there, ALICE, carol)
             ended = await asyncio.gather(a.resign(HERE, BOB), b.resign(there, carol))
             assert all(r.ok and r.finished for r in ended)
         table = await ladder_store.ratings(pg, 1, "morris", 1)

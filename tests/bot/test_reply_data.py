@@ -13,7 +13,7 @@ from bot.i18n import say
 from bot.referee import Referee
 from bot.referee.replies import LostTurn, Moved, Rated, ReplyKind, Result
 from bot.store import Store
-from tests.bot.conftest import ALICE, BOB, CAROL, HERE, MOD, THERE, play, start
+from tests.bot.conftest import ALICE, BOB, CAROL, HERE, MOD, THERE, both_act, play, start
 
 
 async def test_a_move_is_a_public_move_event_addressed_to_the_player_to_move(
@@ -119,6 +119,7 @@ async def test_offers_and_answers_are_notices_with_their_code_and_parameters(
 
 async def test_a_rated_ending_carries_the_rating_change_as_data(referee: Referee) -> None:
     await start(referee, "morris", rated=True)
+    await both_act(referee, HERE, ALICE, BOB)
     ended = await referee.resign(HERE, BOB)
     result, rated = ended.events
     assert isinstance(result, Result) and result.winner == 0

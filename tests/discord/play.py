@@ -44,6 +44,26 @@ async def start_game(
     return accepted
 
 
+async def both_act(h: Harness, first: Person, second: Person, *, channel: int = CHANNEL_ID) -> None:
+    """``first`` then ``second`` play their first legal action (autocomplete's first choice):
+    a rated game can then be resigned by either (one who has not acted aborts instead)."""
+    for person in (first, second):
+        choices = await h.autocomplete(person, "play", "command", channel=channel)
+        offered = [c["value"] for c in choices if not c["name"].startswith(MORE)]
+        assert offered, f"{person.name} has nothing to play"
+        played = await h.slash(person, "play", channel=channel, command=offered[0])
+        assert not played.first.ephemeral, played.text
+
+
+async def rated_win(h: Harness, winner: Person, loser: Person, game: str = "morris") -> str:
+    """A rated game ``loser`` resigns after one action each; the public result's text."""
+    await start_game(h, winner, loser, game, rated=True)
+    await both_act(h, winner, loser)
+    resigned = await h.slash(loser, "resign")
+    assert not resigned.first.ephemeral, resigned.text
+    return resigned.text
+
+
 async def to_move(
     h: Harness, players: tuple[Person, Person], channel: int
 ) -> tuple[Person | None, list[str]]:

@@ -6,16 +6,9 @@ from __future__ import annotations
 from bot.referee.replies import Where
 from tests.discord.conftest import ALICE, BOB, CAROL, MODERATOR
 from tests.discord.harness import CHANNEL_ID, GUILD_ID, Harness
-from tests.discord.play import PNG, start_game
+from tests.discord.play import PNG, rated_win, start_game
 
 HERE = Where(guild_id=GUILD_ID, channel_id=CHANNEL_ID)
-
-
-async def rated_win(h: Harness, winner, loser, game: str = "morris") -> str:
-    await start_game(h, winner, loser, game, rated=True)
-    resigned = await h.slash(loser, "resign")
-    assert not resigned.first.ephemeral, resigned.text
-    return resigned.text
 
 
 async def test_the_result_message_shows_each_players_rating_change(harness: Harness) -> None:

@@ -8,7 +8,7 @@ import pytest
 
 from tests.discord.conftest import ALICE, BOB, CAROL, MODERATOR
 from tests.discord.harness import Exchange, Harness, Upload
-from tests.discord.play import PNG, start_game
+from tests.discord.play import PNG, rated_win
 from tests.discord.test_disputes import morris_game
 from tests.languages import english_in
 from translations import words
@@ -25,12 +25,6 @@ def picture_alt(exchange: Exchange, prefix: str) -> str:
 
 async def server_in(h: Harness, lang: str) -> None:
     await h.slash(MODERATOR, "referee settings", language=lang)
-
-
-async def rated_win(h: Harness, winner, loser) -> None:
-    await start_game(h, winner, loser, "morris", rated=True)
-    resigned = await h.slash(loser, "resign")
-    assert not resigned.first.ephemeral, resigned.text
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -26,7 +26,7 @@ from bot.clock import ManualClock
 from bot.discord_ui.app import RefereeBot
 from bot.discord_ui.cogs.referee_mod import NOT_A_MODERATOR
 from bot.discord_ui.tree import BOTS_REFUSED, UNEXPECTED
-from bot.i18n import say
+from bot.i18n import msg, say
 from bot.referee import Referee
 from bot.referee.replies import Where
 from bot.store import SqliteStore, Store
@@ -278,7 +278,7 @@ def moderator_cells(text: str) -> dict[str, Ok | No]:
         moderator=Ok(text),
         dm=No(DM_TEXT),
         **NO_BOTS,
-        foreign_moderator=No(texts.NO_GAME),
+        foreign_moderator=No(say(msg("refusal.moderation_no_game"))),  # a moderator's words
     )
 
 
