@@ -6,6 +6,7 @@ python -m bot sync GUILD_ID           publish the slash commands to one server (
 python -m bot sync --global           publish them to every server (may take an hour)
 python -m bot store forget --guild ID remove one server's data (see docs/privacy.md)
 python -m bot store check [--db PATH] check the database file's integrity (read-only)
+python -m bot store backup --to FILE  copy the SQLite database to a new file, safe while it runs
 python -m bot store copy --from PATH --to postgresql://...   move the history to PostgreSQL
 python -m bot ladder rebuild          recompute the ladders from the stored games
 python -m bot health                  exit 0 while the heartbeat is fresh (Docker's health check)
@@ -22,7 +23,7 @@ import time
 from collections.abc import Sequence
 
 import translations
-from bot.config import Config, ConfigError
+from bot.config import Config, ConfigError, database
 
 NO_TOKEN = (
     "DISCORD_TOKEN is not set, so the bot is not connecting to Discord.\n"
@@ -70,6 +71,9 @@ def parser() -> argparse.ArgumentParser:
     forget.add_argument("--yes", action="store_true", help="delete (without it: only count)")
     check = store_sub.add_parser("check", help="check the database file's integrity (read-only)")
     check.add_argument("--db", default=None, help="the file (default: REFEREE_DB)")
+    backup = store_sub.add_parser("backup", help="copy the database to a new file, while it runs")
+    backup.add_argument("--to", dest="target", required=True, help="the new file")
+    backup.add_argument("--db", default=None, help="the database (default: REFEREE_DB)")
     move = store_sub.add_parser("copy", help="copy a SQLite file to PostgreSQL, then verify")
     move.add_argument("--from", dest="source", required=True, help="the SQLite file")
     move.add_argument("--to", dest="target", required=True, help="a postgresql:// URL")
@@ -119,23 +123,24 @@ def _command(argv: Sequence[str] | None) -> int:
         return run_console(config)
     if command == "sync":
         return _sync(config, args.guild, everywhere=args.everywhere)
-    if command == "store" and args.store_command == "check":
-        from pathlib import Path
+    if command == "store" and args.store_command in ("check", "backup"):
+        from bot.store.cli import main as store_cli
 
-        from bot.store import is_url
-        from bot.store.cli import check
-
-        where = args.db or config.db_path
-        if is_url(where):  # never echo the URL: it may hold the password
-            print(
-                "store check reads a SQLite file; PostgreSQL checks its own pages", file=sys.stderr
-            )
+        try:
+            where = database(args.db, "--db") if args.db else config.db_path
+        except ConfigError as exc:
+            print(f"configuration error: {exc}", file=sys.stderr)
             return 2
-        return check(Path(where), sys.stdout)
+        return store_cli(_store_argv(args), where, sys.stdout)
     if command == "store" and args.store_command == "copy":
         from bot.store.copy import cli as copy_cli
 
-        return copy_cli(args.source, args.target, sys.stdout)
+        try:
+            source = database(args.source, "--from")
+        except ConfigError as exc:
+            print(f"configuration error: {exc}", file=sys.stderr)
+            return 2
+        return copy_cli(source, args.target, sys.stdout)
     if command == "store":
         from bot.forget import cli as forget_cli
 
@@ -157,6 +162,14 @@ def _command(argv: Sequence[str] | None) -> int:
     from bot.console.table import run_console
 
     return run_console(config)
+
+
+def _store_argv(args: argparse.Namespace) -> list[str]:
+    """``store check`` or ``store backup`` again as ``bot.store.cli`` reads them (its --db is
+    passed on its own, already read)."""
+    if args.store_command == "backup":
+        return ["backup", "--to", args.target]
+    return ["check"]
 
 
 def _sync(config: Config, guild: int | None, *, everywhere: bool) -> int:

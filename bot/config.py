@@ -6,6 +6,7 @@ The token is kept out of ``repr`` and logs; ``Config.from_env()`` reads, validat
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +30,33 @@ class ConfigError(RefereeError, ValueError):
 def is_url(db: str) -> bool:
     """A database URL (PostgreSQL) rather than a SQLite file path."""
     return db.startswith(("postgresql://", "postgres://"))
+
+
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://")
+SQLITE_URL = "sqlite:///"
+
+
+def database(text: str, name: str = "REFEREE_DB") -> str:
+    """Where the database is: a SQLite file path or a ``postgresql://`` URL, as written. A
+    ``sqlite:///PATH`` URL is its path (``sqlite:///data/referee.db``: relative,
+    ``sqlite:////srv/referee.db``: absolute, as SQLAlchemy reads them). Any other URL is a
+    ConfigError naming only its scheme (the rest may hold a password): taken as a path it would
+    make folders named after the server and the password."""
+    found = _SCHEME.match(text)
+    if found is None or is_url(text):
+        return text
+    scheme = found.group(1)
+    if text.startswith(SQLITE_URL) and text != SQLITE_URL:
+        return text.removeprefix(SQLITE_URL)
+    if scheme.lower() == "sqlite":
+        raise ConfigError(
+            f"{name}: write a SQLite URL as sqlite:///relative/path or sqlite:////absolute/path "
+            "(no host), or just the file's path"
+        )
+    raise ConfigError(
+        f"{name} is a {scheme}:// URL; the bot stores in a SQLite file (a path) or PostgreSQL "
+        "(a postgresql:// URL)"
+    )
 
 
 def redacted(db: str) -> str:
@@ -66,7 +94,7 @@ class Config:
         empty: default)."""
         env = os.environ if env is None else env
         token = (env.get("DISCORD_TOKEN") or "").strip() or None
-        db_path = (env.get("REFEREE_DB") or "").strip() or str(DEFAULT_DB)
+        db_path = database((env.get("REFEREE_DB") or "").strip() or str(DEFAULT_DB))
         level = (env.get("LOG_LEVEL") or "INFO").strip().upper()
         if level not in LOG_LEVELS:
             raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}")

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from bot.i18n import Msg, msg
-from bot.store import Store, open_store
+from bot.store import Access, Store, open_store
 
 SHOWN = (
     "games",
@@ -109,7 +109,9 @@ async def forget_guild(store: Store, guild_id: int, *, delete: bool = True) -> F
 
 
 async def _forget(db_path: str, guild_id: int, delete: bool) -> ForgetReport:
-    store = await open_store(db_path)
+    # counting only reads: it never creates, migrates or switches the file (nor does deleting
+    # create one: a mistyped REFEREE_DB is refused, not reported as a server with no data)
+    store = await open_store(db_path, Access.EXISTING if delete else Access.READ)
     try:
         return await forget_guild(store, guild_id, delete=delete)
     finally:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from bot.ladder_store import RebuildRaced, RebuildReport, rebuild_store
-from bot.store import open_store
+from bot.store import Access, open_store
 
 MAX_SHOWN = 20
 
@@ -31,7 +31,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 async def rebuild(db_path: str, guild: int | None, check: bool) -> RebuildReport:
-    store = await open_store(db_path)
+    store = await open_store(db_path, Access.READ if check else Access.EXISTING)
     try:
         return await rebuild_store(store, guild, check=check)
     finally:

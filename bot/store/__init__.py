@@ -9,6 +9,7 @@ Nothing outside this package touches a store's private members or writes SQL
 
 from bot.errors import Conflict as GameMovedOn  # the store's name for it
 from bot.errors import StoreUnavailable
+from bot.store.files import Access
 from bot.store.protocol import (
     ActionRow,
     ChallengeRow,
@@ -36,18 +37,21 @@ def is_url(where: str) -> bool:
     return where.startswith(("postgresql://", "postgres://"))
 
 
-async def open_store(url: str) -> Store:
+async def open_store(url: str, access: Access = Access.CREATE) -> Store:
     """The store at ``url``, opened and migrated: a ``postgresql://`` URL (PostgreSQL, for
-    several processes) or a SQLite file path (or ':memory:')."""
+    several processes) or a SQLite file path (or ':memory:'). ``access``: what may happen to a
+    SQLite file (``Access``: the bot may create one; operators' commands open an existing
+    database of this bot only, and those that only read never write it)."""
     if is_url(url):
         from bot.store.postgres import PostgresStore  # asyncpg only when it is used
 
         return await PostgresStore.open(url)
-    return await SqliteStore.open(url)
+    return await SqliteStore.open(url, access=access)
 
 
 __all__ = [
     "BUSY_TIMEOUT_MS",
+    "Access",
     "ActionRow",
     "ChallengeRow",
     "ChannelBusy",

@@ -21,6 +21,7 @@ from typing import Any, TextIO, cast
 
 import asyncpg
 
+from bot.store.files import Kind, inspect, read_only_uri
 from bot.store.migrations import LATEST
 from bot.store.postgres_schema import migrate
 from bot.store.verify import chain_problem
@@ -74,9 +75,16 @@ async def _column_types(conn: asyncpg.Connection, table: str) -> dict[str, str]:
 
 
 def _source(path: Path) -> sqlite3.Connection:
-    if not path.is_file():
+    """A read-only connection to this bot's database at ``path``, at the newest schema."""
+    try:
+        found = inspect(path)
+    except (OSError, sqlite3.Error) as exc:
+        raise CopyError(f"{path}: cannot read it: {exc}") from exc
+    if found.kind is Kind.MISSING:
         raise CopyError(f"{path}: no database file there")
-    db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    if found.kind is not Kind.OURS:
+        raise CopyError(f"{path} is not a database of this bot: {found.why}")
+    db = sqlite3.connect(read_only_uri(path), uri=True)
     version = int(db.execute("PRAGMA user_version").fetchone()[0])
     if version != LATEST:
         db.close()

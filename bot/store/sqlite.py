@@ -38,7 +38,7 @@ import aiosqlite
 from bot import deadline
 from bot.errors import Conflict as GameMovedOn
 from bot.errors import StoreUnavailable
-from bot.store.files import FileIdentity, prepare
+from bot.store.files import Access, FileIdentity, Kind, inspect, make_new, read_only_uri, tighten
 from bot.store.migrations import LATEST, MIGRATIONS, statements
 from bot.store.protocol import (
     ActionRow,
@@ -143,20 +143,31 @@ class SqliteStore(Store):
 
     @classmethod
     async def open(
-        cls, path: str | Path, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS, check: bool = True
+        cls,
+        path: str | Path,
+        *,
+        busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+        check: bool = True,
+        access: Access = Access.CREATE,
     ) -> SqliteStore:
-        """Open (creating the file and its folder, owner-only, if needed), check the file's
-        integrity (``check``: a bounded quick_check) and migrate to the newest schema.
+        """Open the database, check the file's integrity (``check``: a bounded quick_check) and
+        migrate it to the newest schema. ``access``: CREATE (the bot) makes a new file (and its
+        folder, owner-only) where nothing is; EXISTING (an operator's command that writes)
+        opens only a database of this bot that is there; READ (a command that only reads)
+        also never writes: a read-only connection, no migration, no switch to WAL.
 
         Raises SchemaTooNew, before writing anything, for a file from a newer bot;
         StoreDamaged for a file the check finds damaged; StoreUnavailable when the folder or
-        file cannot be made or opened. Each with one log line that names the file.
+        file cannot be made or opened, or the path holds something that is not this bot's
+        database (nothing there is changed). Each with one log line that names the file.
         """
         path = str(path)
+        read_only = access is Access.READ
         try:
             if path != ":memory:":
-                prepare(Path(path))
-            db = await aiosqlite.connect(path, isolation_level=None)
+                _admit(Path(path), access)
+            where = read_only_uri(Path(path)) if read_only and path != ":memory:" else path
+            db = await aiosqlite.connect(where, isolation_level=None, uri=where != path)
         except (OSError, sqlite3.Error) as exc:
             error = _cannot_open(path, exc)
             if error is exc:
@@ -170,13 +181,23 @@ class SqliteStore(Store):
             await db.execute(f"PRAGMA busy_timeout = {max(int(busy_timeout_ms), OPEN_TIMEOUT_MS)}")
             store._lock = _AnswerInTime(store, int(busy_timeout_ms))  # type: ignore[assignment]
             rows = await db.execute_fetchall("PRAGMA user_version")
-            _refuse_newer(path, int(next(iter(rows))[0]))  # before anything writes the file
+            version = int(next(iter(rows))[0])
+            _refuse_newer(path, version)  # before anything writes the file
+            if read_only and version != LATEST:
+                raise _refused(
+                    path,
+                    f"its schema is version {version}, this bot's is {LATEST}, and this command "
+                    "only reads: start the bot on it once (it migrates the file), then run it "
+                    "again",
+                )
             if check:
                 await _quick_check(db, path)
-            await _into_wal(db, OPEN_TIMEOUT_MS)
-            await db.execute("PRAGMA synchronous = NORMAL")  # durable across a crash in WAL
+            if not read_only:
+                await _into_wal(db, OPEN_TIMEOUT_MS)
+                await db.execute("PRAGMA synchronous = NORMAL")  # durable across a crash in WAL
             await db.execute("PRAGMA foreign_keys = ON")
-            await store.migrate()
+            if not read_only:
+                await store.migrate()
             await db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
             if path != ":memory:":
                 store._file = FileIdentity.of(path)
@@ -281,7 +302,8 @@ class SqliteStore(Store):
         log.critical(
             "the database file %s was deleted or replaced while the bot runs; refusing every "
             "write from now on (nothing more is acknowledged), first refused: %s. Stop the bot, "
-            "restore the file from a backup if you have one, and start it again",
+            "restore the file from a backup if you have one (docs/reliability.md, Backups), and "
+            "start it again",
             self.path,
             what,
         )
@@ -950,7 +972,8 @@ def _cannot_open(path: str, exc: BaseException) -> StoreUnavailable | BaseExcept
 def _damaged(path: str, found: str) -> StoreDamaged:
     message = (
         f"refusing to open {path}: the integrity check found it damaged ({found}). Restore it "
-        "from a backup; `python -m bot store check` lists the problems"
+        "from a backup (docs/reliability.md, Backups); `python -m bot store check` lists the "
+        "problems"
     )
     log.critical(message)
     return StoreDamaged("the database file is damaged", f"opening {path}")
@@ -965,6 +988,38 @@ async def _quick_check(db: aiosqlite.Connection, path: str) -> None:
     if found != ["ok"]:
         more = f"; {len(found) - 1} more" if len(found) > 1 else ""
         raise _damaged(path, found[0] + more)
+
+
+def _admit(path: Path, access: Access) -> None:
+    """Let the opener at ``path`` only if it holds this bot's database, or is a new one the bot
+    may make (``Access.CREATE`` only): anything else is refused with one line, and nothing
+    there is changed (no file or folder made, no mode changed, nothing written)."""
+    found = inspect(path)
+    if found.kind is Kind.MISSING:
+        if access is not Access.CREATE:
+            where = "" if path.is_absolute() else f" ({path.absolute()})"
+            raise _refused(
+                str(path),
+                f"there is no database file there{where}; nothing was created (only the bot "
+                "itself, `python -m bot`, makes a new one). Check REFEREE_DB",
+            )
+        make_new(path)
+        return
+    if found.kind is Kind.FOREIGN or (found.kind is Kind.NEW and access is not Access.CREATE):
+        raise _refused(
+            str(path),
+            f"{found.why}; nothing there was changed. Check REFEREE_DB (or the path given)",
+        )
+    if found.kind is Kind.OURS:
+        _refuse_newer(str(path), found.version)
+    if access is not Access.READ:
+        tighten(path)
+
+
+def _refused(path: str, why: str) -> StoreUnavailable:
+    """One critical line, ``refusing to open PATH: WHY``, and the error to raise."""
+    log.critical("refusing to open %s: %s", path, why)
+    return StoreUnavailable(why.split(";")[0], f"opening {path}")
 
 
 def _refuse_newer(path: str, version: int) -> None:

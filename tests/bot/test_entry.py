@@ -7,6 +7,7 @@ command line would have made.
 
 from __future__ import annotations
 
+import io
 import os
 import subprocess
 import sys
@@ -108,6 +109,12 @@ def test_ladder_subcommands_still_reach_the_ladder_cli(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv("REFEREE_DB", str(tmp_path / "l.db"))
+    assert main(["ladder", "rebuild", "--check"]) == 3  # no database there: none is made
+    assert not (tmp_path / "l.db").exists()
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(["console"]) == 0  # the bot itself makes it
+    capsys.readouterr()
     assert main(["ladder", "rebuild", "--check"]) == 0
     assert "no differences" in capsys.readouterr().out
     assert main(["ladder", "rebuild", "--guild", "x"]) == 2

@@ -1,0 +1,471 @@
+"""What is at REFEREE_DB (or --db) decides what may happen there: a text file, a folder or
+another application's SQLite file is refused untouched; only the bot itself makes a new
+database, and only where nothing is; the operator's commands open an existing database of this
+bot, and those that only check never write it; ``store check`` refuses what is not this bot's
+database, and ``store backup`` makes a copy that is.
+
+Every case is a real file on disk, opened by the real commands (``python -m bot ...`` through
+``bot.__main__.main``, or a subprocess where the working folder matters).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import os
+import shutil
+import sqlite3
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.__main__ import main
+from bot.clock import ManualClock
+from bot.config import Config, ConfigError
+from bot.referee import Referee
+from bot.referee.replies import Where
+from bot.store import Access, SqliteStore, StoreUnavailable
+from bot.store.cli import main as store_main
+from bot.store.migrations import LATEST, MIGRATIONS, statements
+from tests.bot.conftest import ALICE, BOB
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Every command that opens REFEREE_DB: the bot's console, and the operator's commands.
+COMMANDS = [
+    ["console"],
+    ["ladder", "rebuild"],
+    ["ladder", "rebuild", "--check"],
+    ["store", "forget", "--guild", "1"],
+    ["store", "forget", "--guild", "1", "--yes"],
+]
+MAINTENANCE = COMMANDS[1:]
+CHECK_ONLY = [["ladder", "rebuild", "--check"], ["store", "forget", "--guild", "1"]]
+
+
+def mode(path: Path) -> int:
+    return stat.S_IMODE(os.stat(path).st_mode)
+
+
+def snapshot(folder: Path) -> dict[str, tuple[int, str]]:
+    """Every file under ``folder`` (the folder itself too): its mode and content's digest."""
+    found = {".": (mode(folder), "")}
+    for path in sorted(folder.rglob("*")):
+        digest = hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else ""
+        found[str(path.relative_to(folder))] = (mode(path), digest)
+    return found
+
+
+@pytest.fixture
+def console_input(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The console reads `quit` if it gets as far as opening."""
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.setattr("sys.stdin", __import__("io").StringIO("quit\n"))
+
+
+def store_lines(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.name == "bot.store"]
+
+
+def foreign_sqlite(path: Path) -> None:
+    """Another application's database: one `invoices` table, rollback journal."""
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL)")
+    db.execute("INSERT INTO invoices (total) VALUES (9.5)")
+    db.commit()
+    db.close()
+
+
+async def file_with_games(path: Path, *, keep_open: bool = False) -> Referee:
+    """A database of this bot with three games (left open, in WAL, with ``keep_open``)."""
+    referee = Referee(await SqliteStore.open(path), ManualClock(), render=False)
+    for n in range(3):
+        where = Where(1, 100 + n)
+        await referee.challenge(where, ALICE, "morris", opponent=BOB, starter="me")
+        await referee.accept(where, BOB)
+        await referee.act(where, ALICE, "place d7")
+    if not keep_open:
+        await referee.store.close()
+    return referee
+
+
+def schema_file(path: Path, version: int, journal: str = "delete") -> None:
+    """This bot's database at schema ``version``, made by the migrations themselves."""
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute(f"PRAGMA journal_mode = {journal}")
+    for script in MIGRATIONS[:version]:
+        for statement in statements(script):
+            db.execute(statement)
+    db.execute(f"PRAGMA user_version = {version}")
+    db.close()
+
+
+# --- 1. a wrong REFEREE_DB is refused before anything changes ------------------------------
+
+
+@pytest.mark.parametrize("argv", COMMANDS, ids=" ".join)
+def test_a_text_file_as_the_database_is_refused_untouched(
+    argv: list[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    console_input: None,
+) -> None:
+    folder = tmp_path / "etc"
+    folder.mkdir(mode=0o755)
+    folder.chmod(0o755)
+    passwd = folder / "passwd"
+    passwd.write_text("root:x:0:0\n")
+    passwd.chmod(0o644)
+    before = snapshot(folder)
+    monkeypatch.setenv("REFEREE_DB", str(passwd))
+    assert main(argv) == 3
+    assert snapshot(folder) == before  # no mode changed, nothing made beside it
+    (line,) = store_lines(caplog)  # one line, and no talk of "readable by other users"
+    assert line.startswith(f"refusing to open {passwd}: it is not a database"), line
+
+
+@pytest.mark.parametrize("argv", [["console"], ["ladder", "rebuild"]], ids=" ".join)
+def test_a_folder_or_another_applications_database_is_refused_untouched(
+    argv: list[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    console_input: None,
+) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o755)
+    foreign_sqlite(shared / "app.db")
+    (shared / "app.db").chmod(0o644)
+    before = snapshot(tmp_path)
+    for where, said in [(shared, "it is a folder"), (shared / "app.db", "invoices")]:
+        caplog.clear()
+        monkeypatch.setenv("REFEREE_DB", str(where))
+        assert main(argv) == 3
+        assert snapshot(tmp_path) == before
+        (line,) = store_lines(caplog)
+        assert line.startswith(f"refusing to open {where}: ") and said in line, line
+
+
+async def test_a_folder_the_bot_did_not_make_keeps_its_mode(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A folder that was there (shared, like /tmp/x 0711, or the repository's data/) is the
+    operator's: the bot's files in it are owner-only, and the folder stays as it was."""
+    shared = tmp_path / "x"
+    shared.mkdir()
+    shared.chmod(0o711)
+    store = await SqliteStore.open(shared / "referee.db")
+    await store.close()
+    assert mode(shared) == 0o711 and mode(shared / "referee.db") == 0o600
+    (shared / "referee.db").chmod(0o644)  # as an older version left it
+    caplog.clear()
+    store = await SqliteStore.open(shared / "referee.db")
+    await store.close()
+    assert mode(shared) == 0o711 and mode(shared / "referee.db") == 0o600
+    (line,) = store_lines(caplog)
+    assert "0644 -> 0600" in line and str(shared) + " " not in line, line
+
+
+async def test_an_empty_file_someone_else_made_is_refused(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """`touch referee.db` (0644) is not a database of this bot; a 0600 empty file of this user
+    is, as the bot makes its own new file so before SQLite writes it."""
+    touched = tmp_path / "touched.db"
+    touched.touch(mode=0o644)
+    touched.chmod(0o644)
+    with pytest.raises(StoreUnavailable):
+        await SqliteStore.open(touched)
+    assert touched.stat().st_size == 0 and mode(touched) == 0o644
+    (line,) = store_lines(caplog)
+    assert "it is an empty file" in line, line
+    mine = tmp_path / "mine.db"
+    mine.touch(mode=0o600)
+    store = await SqliteStore.open(mine)
+    assert await store.schema_version() == LATEST
+    await store.close()
+
+
+# --- 2. the operator's commands never create, and those that check never write ------------
+
+
+@pytest.mark.parametrize("argv", MAINTENANCE, ids=" ".join)
+def test_a_maintenance_command_on_a_mistyped_path_creates_nothing(
+    argv: list[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    typo = tmp_path / "typo" / "referee.db"
+    monkeypatch.setenv("REFEREE_DB", str(typo))
+    assert main(argv) == 3
+    assert list(tmp_path.iterdir()) == []  # no folder, no file
+    assert "nothing of server" not in capsys.readouterr().out  # not "server 1 has no data"
+    (line,) = store_lines(caplog)
+    assert line.startswith(f"refusing to open {typo}: there is no database file there"), line
+
+
+def test_a_maintenance_command_elsewhere_does_not_make_data_referee_db(tmp_path: Path) -> None:
+    """Run from another folder without REFEREE_DB, `ladder rebuild` used to make a new
+    data/referee.db there and report "no differences"."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "REFEREE_DB")}
+    env["PYTHONPATH"] = str(ROOT)
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "ladder", "rebuild"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert list(tmp_path.iterdir()) == []
+    assert "no differences" not in done.stdout
+    assert str(tmp_path / "data" / "referee.db") in done.stderr  # where it looked
+
+
+@pytest.mark.parametrize("argv", MAINTENANCE, ids=" ".join)
+def test_another_applications_database_is_not_migrated(
+    argv: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "invoices.db"
+    foreign_sqlite(path)
+    before = snapshot(tmp_path)
+    monkeypatch.setenv("REFEREE_DB", str(path))
+    assert main(argv) == 3
+    assert snapshot(tmp_path) == before
+    db = sqlite3.connect(path)
+    tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+    assert tables == ["invoices"]
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 0
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+    db.close()
+
+
+@pytest.mark.parametrize("argv", CHECK_ONLY, ids=" ".join)
+def test_a_check_only_command_never_writes(
+    argv: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At this bot's schema, in rollback-journal mode: it reads, and the file stays
+    byte for byte (no switch to WAL); at an older schema it is refused, not migrated."""
+    current = tmp_path / "current.db"
+    schema_file(current, LATEST)
+    digest = hashlib.sha256(current.read_bytes()).hexdigest()
+    monkeypatch.setenv("REFEREE_DB", str(current))
+    assert main(argv) == 0
+    assert hashlib.sha256(current.read_bytes()).hexdigest() == digest
+    older = tmp_path / "older.db"
+    schema_file(older, LATEST - 2)
+    digest = hashlib.sha256(older.read_bytes()).hexdigest()
+    monkeypatch.setenv("REFEREE_DB", str(older))
+    assert main(argv) == 3
+    assert hashlib.sha256(older.read_bytes()).hexdigest() == digest
+    db = sqlite3.connect(older)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == LATEST - 2
+    db.close()
+
+
+def test_a_writing_maintenance_command_migrates_this_bots_older_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    older = tmp_path / "older.db"
+    schema_file(older, LATEST - 2)
+    monkeypatch.setenv("REFEREE_DB", str(older))
+    assert main(["store", "forget", "--guild", "1", "--yes"]) == 0
+    db = sqlite3.connect(older)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == LATEST
+    db.close()
+
+
+async def test_a_check_only_open_reads_beside_the_running_bot(tmp_path: Path) -> None:
+    path = tmp_path / "referee.db"
+    referee = await file_with_games(path, keep_open=True)
+    try:
+        reader = await SqliteStore.open(path, access=Access.READ)
+        try:
+            async with reader.reading() as rx:
+                assert all([await rx.game(n) for n in (1, 2, 3)])
+        finally:
+            await reader.close()
+    finally:
+        await referee.store.close()
+
+
+@pytest.mark.parametrize(
+    "url", ["mysql://u:s3cret@h/db", "sqlite://u:s3cret@h/db", "MongoDB+srv://u:s3cret@h/"]
+)
+def test_a_url_of_another_database_is_refused_without_the_password(
+    url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("REFEREE_DB", url)
+    for argv in COMMANDS:
+        assert main(argv) == 2
+        said = capsys.readouterr()
+        assert "s3cret" not in said.out + said.err and "REFEREE_DB" in said.err
+    assert list(tmp_path.iterdir()) == []  # no folders named after the server and password
+    monkeypatch.delenv("REFEREE_DB")
+    assert main(["store", "check", "--db", url]) == 2
+    assert "s3cret" not in "".join(capsys.readouterr())
+
+
+def test_a_sqlite_url_is_its_path() -> None:
+    assert Config.from_env({"REFEREE_DB": "sqlite:///data/x.db"}).db_path == "data/x.db"
+    assert Config.from_env({"REFEREE_DB": "sqlite:////srv/x.db"}).db_path == "/srv/x.db"
+    assert Config.from_env({"REFEREE_DB": "data/x.db"}).db_path == "data/x.db"
+    with pytest.raises(ConfigError):
+        Config.from_env({"REFEREE_DB": "sqlite://host/x.db"})
+
+
+# --- 3. store check refuses what is not this bot's database; store backup ----------------
+
+
+def test_store_check_refuses_an_empty_a_schema_0_and_a_foreign_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    empty = tmp_path / "empty.db"
+    empty.touch()
+    blank = tmp_path / "blank.db"
+    sqlite3.connect(blank).execute("PRAGMA journal_mode = WAL").close()  # a header, no tables
+    foreign = tmp_path / "invoices.db"
+    foreign_sqlite(foreign)
+    before = snapshot(tmp_path)
+    for path, said in [(empty, "empty file"), (blank, "schema version 0"), (foreign, "invoices")]:
+        assert store_main(["check", "--db", str(path)]) == 3, path
+        out = capsys.readouterr().out
+        assert "not a database of this bot" in out and said in out, out
+        assert "integrity: ok" not in out
+    assert snapshot(tmp_path) == before
+
+
+def test_store_check_refuses_a_cp_of_a_live_database(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """cp of the file while the bot runs leaves its newest pages (here: all) in the -wal."""
+    path = tmp_path / "referee.db"
+
+    async def copy_while_open() -> None:
+        referee = await file_with_games(path, keep_open=True)
+        shutil.copy(path, tmp_path / "copy.db")
+        await referee.store.close()
+
+    asyncio.run(copy_while_open())
+    assert store_main(["check", "--db", str(tmp_path / "copy.db")]) == 3
+    out = capsys.readouterr().out
+    assert "not a database of this bot" in out and "store backup" in out, out
+
+
+def test_store_backup_copies_a_live_database_into_one_checked_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "referee.db"
+    backups = tmp_path / "backups"
+    backups.mkdir()
+    target = backups / "referee-1.db"
+
+    async def back_up_while_open() -> int:
+        referee = await file_with_games(path, keep_open=True)
+        try:  # the bot holds the file, its games still in the -wal
+            assert Path(f"{path}-wal").stat().st_size > 0
+            return await asyncio.to_thread(
+                store_main, ["backup", "--to", str(target), "--db", str(path)]
+            )
+        finally:
+            await referee.store.close()
+
+    assert asyncio.run(back_up_while_open()) == 0
+    out = capsys.readouterr().out
+    assert f"to {target}" in out and "3 game(s)" in out and "integrity ok" in out, out
+    assert sorted(p.name for p in backups.iterdir()) == ["referee-1.db"]  # one file, no -wal
+    assert mode(target) == 0o600
+    db = sqlite3.connect(target)
+    assert db.execute("SELECT count(*) FROM games").fetchone()[0] == 3
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+    db.close()
+    assert store_main(["check", "--db", str(target)]) == 0
+    capsys.readouterr()
+
+    async def reopened() -> int:
+        store = await SqliteStore.open(target)  # the bot starts on a restored backup
+        try:
+            async with store.reading() as rx:
+                return len([n for n in (1, 2, 3, 4) if await rx.game(n)])
+        finally:
+            await store.close()
+
+    assert asyncio.run(reopened()) == 3
+
+
+def test_store_backup_never_overwrites_and_refuses_what_is_not_ours(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "referee.db"
+    asyncio.run(file_with_games(path))
+    taken = tmp_path / "taken.db"
+    taken.write_text("keep me")
+    assert store_main(["backup", "--to", str(taken), "--db", str(path)]) == 2
+    assert taken.read_text() == "keep me" and "already exists" in capsys.readouterr().out
+    foreign = tmp_path / "invoices.db"
+    foreign_sqlite(foreign)
+    for source in (foreign, tmp_path / "missing.db"):
+        assert store_main(["backup", "--to", str(tmp_path / "b.db"), "--db", str(source)]) == 3
+        assert not (tmp_path / "b.db").exists()
+    assert store_main(["backup", "--to", str(tmp_path / "no" / "b.db"), "--db", str(path)]) == 2
+    assert not (tmp_path / "no").exists()
+    assert not [p for p in tmp_path.iterdir() if "partial" in p.name]
+
+
+def test_python_m_bot_store_backup_runs_and_postgres_is_told_pg_dump(tmp_path: Path) -> None:
+    path = tmp_path / "referee.db"
+    asyncio.run(file_with_games(path))
+    env = {**os.environ, "REFEREE_DB": str(path), "DISCORD_TOKEN": "", "PYTHONPATH": str(ROOT)}
+    target = tmp_path / "backup.db"
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "store", "backup", "--to", str(target)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert target.exists() and "3 game(s)" in done.stdout
+    env["REFEREE_DB"] = "postgresql://u:s3cret@db/x"
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "store", "backup", "--to", str(tmp_path / "pg.db")],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    said = done.stdout + done.stderr
+    assert "pg_dump" in said and "s3cret" not in said
+
+
+def test_the_operator_docs_say_how_to_back_up_and_restore() -> None:
+    text = (ROOT / "docs" / "reliability.md").read_text()
+    assert "python -m bot store backup --to" in text and "pg_dump" in text
+    assert "-wal" in text  # what to move aside when restoring
+    assert "store backup" in (ROOT / "README.md").read_text()
+
+
+def test_store_copy_refuses_a_source_that_is_not_this_bots_database(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Refused before PostgreSQL is reached (nothing listens on port 1)."""
+    foreign = tmp_path / "invoices.db"
+    foreign_sqlite(foreign)
+    before = snapshot(tmp_path)
+    url = "postgresql://u:s3cret@127.0.0.1:1/x"
+    assert main(["store", "copy", "--from", str(foreign), "--to", url]) == 2
+    out = capsys.readouterr().out
+    assert "nothing copied" in out and "not a database of this bot" in out and "invoices" in out
+    assert snapshot(tmp_path) == before
