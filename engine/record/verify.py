@@ -525,12 +525,24 @@ def _winner(names: tuple[str, str], winner: int | None) -> str:
     return "a draw" if winner is None else f"{names[winner]} wins"
 
 
+_HOW = {
+    Termination.AWARDED: "a moderator's decision",
+    Termination.TIMEOUT: "time",
+    Termination.AGREEMENT: "agreement",
+    Termination.TWO_PIECES: "two pieces",
+    Termination.SIX_OFF: "six marbles off",
+    Termination.MOVE_LIMIT: "the move limit",
+}
+"""How a result's termination reads after "by" ("Red wins by a moderator's decision", not "by
+awarded"); the others read as their names do ("by resignation", "by line")."""
+
+
 def _describe_result(
     game: Game[Any, Any], result: Outcome | None, ended_by: str | None = None
 ) -> str:
     if result is None:
         return "game running"
-    how = result.termination.value.replace("_", " ")
+    how = _HOW.get(result.termination, result.termination.value.replace("_", " "))
     if result.termination is Termination.ABORTED:
         return "voided by a moderator, no result" if ended_by == "void" else "aborted, no result"
     return f"{_winner(game.side_names, result.winner)} by {how}"

@@ -253,3 +253,18 @@ def test_each_line_of_a_verdict_is_also_data_in_the_same_order() -> None:
     bad = verify(rehashed(data))
     assert not bad.ok and bad.summary is None and len(bad.findings) == len(bad.details)
     assert bad.findings[-1] == ("rows_check_out", {"n": 3})
+
+
+def test_a_changed_winner_of_an_award_reads_as_a_moderators_decision() -> None:
+    """The English names how the game ended in words ("by a moderator's decision"), not by
+    the termination's code ("by awarded")."""
+    record = resigned(disputed_game())
+    data = json.loads(record.to_json())
+    for part in (data["result"], data["log"][-1]["note"]):
+        part["termination"] = "awarded"
+    data["log"][-1]["event"] = "award"
+    data["log"][-1]["seat"] = None
+    data = json.loads(rehashed(data).to_json())
+    data["result"]["winner"] = 1 - data["result"]["winner"]
+    verdict = verify(Record.from_dict(data))
+    assert "wins by a moderator's decision) is not the logged one" in verdict.reason, verdict
