@@ -22,7 +22,7 @@ import time
 from collections.abc import Sequence
 
 import translations
-from bot.config import Config, ConfigError
+from bot.config import Config, ConfigError, is_snowflake
 
 NO_TOKEN = (
     "DISCORD_TOKEN is not set, so the bot is not connecting to Discord.\n"
@@ -33,13 +33,12 @@ NO_TOKEN_NO_INPUT = (
     "DISCORD_TOKEN is not set and there is no terminal or piped input for the console table: "
     "set DISCORD_TOKEN (see docs/discord-setup.md), or run `python -m bot console` at a terminal"
 )
-MAX_SNOWFLAKE = 2**63 - 1
 HEARTBEAT_MAX_AGE = 120.0  # seconds; the bot touches the file every few seconds while serving
 
 
 def snowflake(text: str) -> int:
     """A Discord id (digits only, 1..2**63-1): anything else is a usage error, never a guess."""
-    if not text.isascii() or not text.isdigit() or not 0 < int(text) <= MAX_SNOWFLAKE:
+    if not is_snowflake(text):
         raise argparse.ArgumentTypeError(f"{text!r} is not a server id (digits, like 123456789)")
     return int(text)
 
@@ -164,7 +163,8 @@ def _sync(config: Config, guild: int | None, *, everywhere: bool) -> int:
     if not config.has_token:
         print("sync needs DISCORD_TOKEN", file=sys.stderr)
         return 2
-    guild = guild or (None if everywhere else config.dev_guild_id)
+    if guild is None and not everywhere:
+        guild = config.dev_guild_id
     if guild is None and not everywhere:
         print(
             "sync needs a server id (or DEV_GUILD_ID), or --global to publish to every server",

@@ -428,7 +428,7 @@ async def _sync(config: Any, guild_id: int | None) -> list[str]:
     bot = RefereeBot(referee=cast(Referee, None), sweep_seconds=None)  # no command runs
     async with bot:
         await bot.login(config.token)  # runs setup_hook: the commands are loaded
-        guild = discord.Object(id=guild_id) if guild_id else None
+        guild = None if guild_id is None else discord.Object(id=guild_id)
         if guild is not None:
             bot.tree.copy_global_to(guild=guild)
         synced = await bot.tree.sync(guild=guild)
@@ -442,5 +442,5 @@ def sync(config: Any, guild_id: int | None = None) -> None:
     names = event_loop.run(
         _sync(config, guild_id), getattr(config, "event_loop", event_loop.DEFAULT)
     )
-    where = f"guild {guild_id}" if guild_id else "every guild (global; may take a while)"
+    where = "every guild (global; may take a while)" if guild_id is None else f"guild {guild_id}"
     print(f"synced {len(names)} commands to {where}: {', '.join(sorted(names))}")
