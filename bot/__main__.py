@@ -147,8 +147,7 @@ def _command(argv: Sequence[str] | None) -> int:
         app = _app()
         if app is None:
             return 1
-        app.run(config)
-        return 0
+        return int(app.run(config))
     if not has_console_input():
         print(NO_TOKEN_NO_INPUT, file=sys.stderr)
         return 2
@@ -174,8 +173,7 @@ def _sync(config: Config, guild: int | None, *, everywhere: bool) -> int:
     app = _app()
     if app is None:
         return 1
-    app.sync(config, guild)
-    return 0
+    return int(app.sync(config, guild))
 
 
 def has_console_input(fd: int = 0) -> bool:
