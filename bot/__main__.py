@@ -73,7 +73,11 @@ def parser() -> argparse.ArgumentParser:
     move.add_argument("--from", dest="source", required=True, help="the SQLite file")
     move.add_argument("--to", dest="target", required=True, help="a postgresql:// URL")
     ladder = sub.add_parser("ladder", help="ladder commands: rebuild [--guild ID] [--check]")
-    ladder.add_argument("args", nargs=argparse.REMAINDER, help="see `python -m bot ladder -h`")
+    ladder.add_argument(
+        "args",
+        nargs=argparse.REMAINDER,
+        help="rebuild [--guild ID] [--check]; `python -m bot ladder rebuild -h` explains them",
+    )
     sub.add_parser("health", help="exit 0 while REFEREE_HEARTBEAT is fresh, else 1")
     return top
 
@@ -197,10 +201,14 @@ def heartbeat_status(path: str | None, max_age: float = HEARTBEAT_MAX_AGE) -> in
         print("REFEREE_HEARTBEAT is not set", file=sys.stderr)
         return 1
     try:
-        age = time.time() - os.path.getmtime(path)
+        found = os.stat(path)
     except OSError:
         print(f"no heartbeat at {path}: not connected to Discord yet", file=sys.stderr)
         return 1
+    if not stat.S_ISREG(found.st_mode):  # a folder's time says nothing about the bot
+        print(f"REFEREE_HEARTBEAT={path} is not a file: point it at a file", file=sys.stderr)
+        return 1
+    age = time.time() - found.st_mtime
     if age > max_age:
         print(
             f"heartbeat {age:.0f} s old: disconnected from Discord, or not serving", file=sys.stderr

@@ -222,3 +222,9 @@ def test_the_apps_sync_publishes_globally_only_for_none(
     app.sync(config, 0)
     assert puts(discord_calls) == [f"/applications/{APP_ID}/guilds/0/commands"]
     assert "guild 0" in capsys.readouterr().out
+
+
+def test_ladder_help_names_its_subcommand_not_itself(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["ladder", "-h"]) == 0
+    out = capsys.readouterr().out
+    assert "rebuild" in out and "`python -m bot ladder -h`" not in out
