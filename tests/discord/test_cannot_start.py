@@ -9,6 +9,7 @@ listens on, so the real aiohttp connection is refused.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import socket
 import subprocess
@@ -23,6 +24,17 @@ from bot.__main__ import main
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "MTAx.fake-token.for-start-tests"
+
+
+@pytest.fixture
+def root_logging() -> Iterator[None]:
+    """``configure_logging`` points the root logger at this test's (captured) stderr: put the
+    handlers back after, or later tests log into a closed stream."""
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    yield
+    root.handlers[:] = handlers
+    root.setLevel(level)
 
 
 @pytest.fixture
@@ -68,6 +80,7 @@ def test_a_metrics_port_in_use_is_one_line_and_a_prompt_exit(
     assert "stopped" in done.stderr  # the store and the referee were closed on the way out
 
 
+@pytest.mark.usefixtures("root_logging")
 @pytest.mark.parametrize("command", [[], ["sync", "123456789"]])
 def test_discord_unreachable_is_one_json_line_and_exit_1(
     command: list[str],
