@@ -18,7 +18,6 @@ import logging
 import os
 import re
 import sys
-import tempfile
 from pathlib import Path
 from typing import TextIO
 
@@ -27,6 +26,7 @@ import translations
 from bot import event_loop
 from bot.clock import Clock
 from bot.config import Config
+from bot.console.folder import LOG_NAME, LogWatch, run_folder, tidy
 from bot.console.format import bot_answers, reply_lines
 from bot.console.hints import answer_hint
 from bot.console.lines import lines_of
@@ -48,7 +48,6 @@ UNEXPECTED = say(msg("console.unexpected"))  # its English; said in the table's 
 MODERATOR_HINT = msg("console.moderator_hint")
 UNSAFE_IN_FILE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 IDLE_SWEEP = 2.0
-LOG_NAME = "console.log"
 CANNOT_OPEN = 3  # the exit status when the database cannot be opened (as python -m bot's)
 """Seconds without a typed line between two sweeps (Discord's sweeper runs every few too)."""
 
@@ -323,27 +322,6 @@ async def play(
     return 0
 
 
-def run_folder() -> Path:
-    """A new folder, owner-only, for this run's images and records: two consoles (or two
-    databases) never write over each other's files."""
-    return Path(tempfile.mkdtemp(prefix="referee-console-"))
-
-
-class _Watch(logging.Handler):
-    """Remembers the worst level logged during a run, and the last critical line (the store's
-    one line saying why it cannot open, shown on stderr when the table cannot start)."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.DEBUG)
-        self.worst = logging.NOTSET
-        self.critical: str | None = None
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.worst = max(self.worst, record.levelno)
-        if record.levelno >= logging.CRITICAL:
-            self.critical = " ".join(record.getMessage().split())
-
-
 def run_console(
     config: Config,
     lines: TextIO | None = None,
@@ -356,10 +334,9 @@ def run_console(
     Lines are read on the main thread, between commands, so Ctrl-C leaves at once (a worker
     thread stuck in ``readline`` would keep the process waiting for one more line); while none
     comes the table sweeps every ``IDLE_SWEEP`` seconds (``bot.console.lines``). Bytes that are
-    not UTF-8 are read as replacement characters, and the log goes to a file in the folder.
-    A database that cannot be opened is one line on stderr and exit 3. The folder is removed
-    at the end unless it holds something: the images and records the table showed the paths
-    of, or a log with a warning or worse (its path then printed on stderr: ``_tidy``).
+    not UTF-8 are read as replacement characters, and the log goes to a file in the folder
+    (kept or removed at the end: ``bot.console.folder``). A database that cannot be opened is
+    the store's line on stderr and exit 3.
     """
     stream = lines if lines is not None else sys.stdin
     if stream is None or stream.closed:
@@ -369,19 +346,14 @@ def run_console(
         reconfigure(errors="replace")
     out = out or sys.stdout
     image_dir = run_folder()
-    logged = logging.FileHandler(image_dir / LOG_NAME, encoding="utf-8")
-    logged.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    watch = _Watch()
-    for handler in (logged, watch):
-        logging.getLogger().addHandler(handler)
+    watch = LogWatch(image_dir / LOG_NAME)  # the run's log file, and what it saw
     interactive = stream.isatty()
     opened = False
     try:
         with event_loop.runner(config.event_loop) as runner:
+            opening = open_table(config.db_path, out, image_dir, lang=config.language, clock=clock)
             try:
-                table = runner.run(
-                    open_table(config.db_path, out, image_dir, lang=config.language, clock=clock)
-                )
+                table = runner.run(opening)
             except (StoreUnavailable, SchemaTooNew) as exc:  # the store logged one line why
                 print(watch.critical or f"cannot open the database: {exc}", file=sys.stderr)
                 return CANNOT_OPEN
@@ -413,30 +385,10 @@ def run_console(
             finally:
                 runner.run(table.close())
     finally:
-        for handler in (logged, watch):
-            logging.getLogger().removeHandler(handler)
-        logged.close()
-        _tidy(image_dir, keep_log=opened and watch.worst >= logging.WARNING)
+        watch.stop()
+        tidy(image_dir, keep_log=opened and watch.worst >= logging.WARNING)
     print("bye", file=out)
     return 0
-
-
-def _tidy(folder: Path, *, keep_log: bool) -> None:
-    """Remove a run's folder that holds nothing worth keeping, so runs do not pile up in /tmp.
-
-    Kept: the images and records the table printed the paths of (a player opens them after
-    quitting), and a log with a warning or worse (a store fault mid-game: the table only said
-    "can't save"), whose path is then printed on stderr. Removed: the log of a quiet run (what
-    it says, the table showed), and a failed start's, whose reason was just printed on stderr.
-    """
-    log_file = folder / LOG_NAME
-    kept = [p for p in folder.iterdir() if p != log_file] if folder.is_dir() else []
-    if keep_log:
-        print(f"this run logged warnings: {log_file}", file=sys.stderr)
-    elif not kept:
-        log_file.unlink(missing_ok=True)
-        with contextlib.suppress(OSError):  # something else wrote there meanwhile: leave it
-            folder.rmdir()
 
 
 def _silence(out: TextIO) -> None:
