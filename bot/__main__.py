@@ -23,7 +23,7 @@ import time
 from collections.abc import Sequence
 
 import translations
-from bot.config import Config, ConfigError, database
+from bot.config import Config, ConfigError, database, is_snowflake
 
 NO_TOKEN = (
     "DISCORD_TOKEN is not set, so the bot is not connecting to Discord.\n"
@@ -34,13 +34,12 @@ NO_TOKEN_NO_INPUT = (
     "DISCORD_TOKEN is not set and there is no terminal or piped input for the console table: "
     "set DISCORD_TOKEN (see docs/discord-setup.md), or run `python -m bot console` at a terminal"
 )
-MAX_SNOWFLAKE = 2**63 - 1
 HEARTBEAT_MAX_AGE = 120.0  # seconds; the bot touches the file every few seconds while serving
 
 
 def snowflake(text: str) -> int:
     """A Discord id (digits only, 1..2**63-1): anything else is a usage error, never a guess."""
-    if not text.isascii() or not text.isdigit() or not 0 < int(text) <= MAX_SNOWFLAKE:
+    if not is_snowflake(text):
         raise argparse.ArgumentTypeError(f"{text!r} is not a server id (digits, like 123456789)")
     return int(text)
 
@@ -78,7 +77,11 @@ def parser() -> argparse.ArgumentParser:
     move.add_argument("--from", dest="source", required=True, help="the SQLite file")
     move.add_argument("--to", dest="target", required=True, help="a postgresql:// URL")
     ladder = sub.add_parser("ladder", help="ladder commands: rebuild [--guild ID] [--check]")
-    ladder.add_argument("args", nargs=argparse.REMAINDER, help="see `python -m bot ladder -h`")
+    ladder.add_argument(
+        "args",
+        nargs=argparse.REMAINDER,
+        help="rebuild [--guild ID] [--check]; `python -m bot ladder rebuild -h` explains them",
+    )
     sub.add_parser("health", help="exit 0 while REFEREE_HEARTBEAT is fresh, else 1")
     return top
 
@@ -153,8 +156,7 @@ def _command(argv: Sequence[str] | None) -> int:
         app = _app()
         if app is None:
             return 1
-        app.run(config)
-        return 0
+        return int(app.run(config))
     if not has_console_input():
         print(NO_TOKEN_NO_INPUT, file=sys.stderr)
         return 2
@@ -177,7 +179,8 @@ def _sync(config: Config, guild: int | None, *, everywhere: bool) -> int:
     if not config.has_token:
         print("sync needs DISCORD_TOKEN", file=sys.stderr)
         return 2
-    guild = guild or (None if everywhere else config.dev_guild_id)
+    if guild is None and not everywhere:
+        guild = config.dev_guild_id
     if guild is None and not everywhere:
         print(
             "sync needs a server id (or DEV_GUILD_ID), or --global to publish to every server",
@@ -187,8 +190,7 @@ def _sync(config: Config, guild: int | None, *, everywhere: bool) -> int:
     app = _app()
     if app is None:
         return 1
-    app.sync(config, guild)
-    return 0
+    return int(app.sync(config, guild))
 
 
 def has_console_input(fd: int = 0) -> bool:
@@ -212,10 +214,14 @@ def heartbeat_status(path: str | None, max_age: float = HEARTBEAT_MAX_AGE) -> in
         print("REFEREE_HEARTBEAT is not set", file=sys.stderr)
         return 1
     try:
-        age = time.time() - os.path.getmtime(path)
+        found = os.stat(path)
     except OSError:
         print(f"no heartbeat at {path}: not connected to Discord yet", file=sys.stderr)
         return 1
+    if not stat.S_ISREG(found.st_mode):  # a folder's time says nothing about the bot
+        print(f"REFEREE_HEARTBEAT={path} is not a file: point it at a file", file=sys.stderr)
+        return 1
+    age = time.time() - found.st_mtime
     if age > max_age:
         print(
             f"heartbeat {age:.0f} s old: disconnected from Discord, or not serving", file=sys.stderr

@@ -21,10 +21,35 @@ from bot.shards import ShardError, Shards
 DEFAULT_DB = Path("data") / "referee.db"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 MAX_PRACTICE_WORKERS = 64  # PRACTICE_WORKERS at most
+MAX_SNOWFLAKE = 2**63 - 1  # a Discord id is a positive signed 64-bit number
 
 
 class ConfigError(RefereeError, ValueError):
     """A setting that cannot be used; the message names the variable."""
+
+
+def is_number(text: str) -> bool:
+    """Only the digits 0-9: ``str.isdigit`` alone also takes ``'²'`` (which ``int`` refuses with
+    a traceback) and ``'１２３'`` (which ``int`` reads as 123)."""
+    return text.isascii() and text.isdigit()
+
+
+def is_snowflake(text: str) -> bool:
+    """A Discord id as typed: digits only, 1..2**63-1 (0 is no server, never "every server")."""
+    return is_number(text) and 0 < int(text) <= MAX_SNOWFLAKE
+
+
+def url_problem(db: str) -> str | None:
+    """Why a database URL cannot be used (its host or port unreadable), or None. The answer
+    never quotes the URL: what ``urlsplit`` complains about may be part of the password."""
+    try:
+        urlsplit(db).port  # noqa: B018 - reading it is the check: a port that is not a number raises
+    except ValueError:
+        return (
+            "REFEREE_DB is not a usable database URL (its host or port cannot be read); "
+            "expected postgresql://user:password@host:port/database"
+        )
+    return None
 
 
 def is_url(db: str) -> bool:
@@ -42,8 +67,12 @@ def database(text: str, name: str = "REFEREE_DB") -> str:
     ``sqlite:////srv/referee.db``: absolute, as SQLAlchemy reads them). Any other URL is a
     ConfigError naming only its scheme (the rest may hold a password): taken as a path it would
     make folders named after the server and the password."""
+    if is_url(text):
+        if problem := url_problem(text):
+            raise ConfigError(problem.replace("REFEREE_DB", name, 1))
+        return text
     found = _SCHEME.match(text)
-    if found is None or is_url(text):
+    if found is None:
         return text
     scheme = found.group(1)
     if text.startswith(SQLITE_URL) and text != SQLITE_URL:
@@ -101,15 +130,17 @@ class Config:
         guild_text = (env.get("DEV_GUILD_ID") or "").strip()
         guild = None
         if guild_text:
-            if not guild_text.isdigit():
-                raise ConfigError(f"DEV_GUILD_ID must be a server id (digits), not {guild_text!r}")
+            if not is_snowflake(guild_text):
+                raise ConfigError(
+                    f"DEV_GUILD_ID must be a server id (digits, like 123456789), not {guild_text!r}"
+                )
             guild = int(guild_text)
         try:
             shards = Shards.from_text(env.get("SHARD_COUNT"), env.get("SHARD_IDS"))
         except ShardError as exc:
             raise ConfigError(str(exc)) from None
         port_text = (env.get("METRICS_PORT") or "").strip()
-        if port_text and (not port_text.isdigit() or not 0 < int(port_text) < 65536):
+        if port_text and (not is_number(port_text) or not 0 < int(port_text) < 65536):
             raise ConfigError(f"METRICS_PORT must be a port number 1..65535, not {port_text!r}")
         log_format = (env.get("LOG_FORMAT") or "text").strip().lower()
         if log_format not in LOG_FORMATS:
@@ -121,7 +152,7 @@ class Config:
         except translations.UnknownLanguage as exc:
             raise ConfigError(f"REFEREE_LANGUAGE: {exc}") from None
         workers_text = (env.get("PRACTICE_WORKERS") or "1").strip()
-        if not workers_text.isdigit() or not 1 <= int(workers_text) <= MAX_PRACTICE_WORKERS:
+        if not is_number(workers_text) or not 1 <= int(workers_text) <= MAX_PRACTICE_WORKERS:
             raise ConfigError(
                 f"PRACTICE_WORKERS must be a number of processes 1..{MAX_PRACTICE_WORKERS}, "
                 f"not {workers_text!r}"

@@ -17,6 +17,11 @@ class ShardError(ValueError):
     """SHARD_COUNT or SHARD_IDS cannot be used; the message names the variable."""
 
 
+def _digits(text: str) -> bool:
+    """Only 0-9 (``str.isdigit`` alone takes ``'²'``, which ``int`` then refuses)."""
+    return text.isascii() and text.isdigit()
+
+
 def shard_of(guild_id: int | None, shard_count: int) -> int:
     """The shard Discord sends a guild's events to; None (direct messages, console) is shard 0."""
     if guild_id is None or shard_count <= 1:
@@ -31,13 +36,16 @@ def parse_shard_ids(text: str, shard_count: int) -> tuple[int, ...]:
         if not part:
             continue
         low, dash, high = part.partition("-")
-        if not low.isdigit() or (dash and not high.isdigit()):
+        if not _digits(low) or (dash and not _digits(high)):
             raise ShardError(f"SHARD_IDS must look like 0-3 or 0,2,5, not {text!r}")
         first, last = int(low), int(high) if dash else int(low)
         if first > last:
             raise ShardError(f"SHARD_IDS range {part!r} runs backwards")
         if last >= shard_count:
             raise ShardError(f"SHARD_IDS {part!r} reaches past SHARD_COUNT={shard_count}")
+        twice = ids.intersection(range(first, last + 1))
+        if twice:
+            raise ShardError(f"SHARD_IDS names shard {min(twice)} twice: {text!r}")
         ids.update(range(first, last + 1))
     if not ids:
         raise ShardError(f"SHARD_IDS names no shard: {text!r}")
@@ -60,7 +68,7 @@ class Shards:
             if ids_text:
                 raise ShardError("SHARD_IDS needs SHARD_COUNT (how many shards in all)")
             return cls()
-        if not count_text.isdigit() or not 0 < int(count_text) <= MAX_SHARDS:
+        if not _digits(count_text) or not 0 < int(count_text) <= MAX_SHARDS:
             raise ShardError(f"SHARD_COUNT must be a number 1..{MAX_SHARDS}, not {count_text!r}")
         total = int(count_text)
         chosen = parse_shard_ids(ids_text, total) if ids_text else tuple(range(total))

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import engine
 from bot.clock import IN_DAYS, ClockSpec, format_seconds
+from bot.ending import NOT_TOLD, Ending
 from bot.i18n import Msg, coded, say
 from bot.i18n.replies import refusal_words
 from bot.store import GameRow
@@ -106,25 +106,6 @@ def clocks_line(g: GameRow, sides: tuple[str, str], to_move: int, now: float) ->
 def side_msg(game: str, seat: int) -> Msg:
     """A side's name ("Red"), said in the reader's language."""
     return Msg(f"side.{game}.{seat}")
-
-
-@dataclass(frozen=True, slots=True)
-class Ending:
-    """Who ended a game beyond what its result says, from its log's ending event
-    (``bot.referee.records.ending``): a moderator's void (``voided``: its reason, "" for none;
-    a void ends by ``aborted`` like an abort, and is told apart by its event's kind), a
-    moderator's abort (``stopped``: its reason), a moderator's award (``awarded``: its reason)
-    or a player's /abort (``by``: their seat). ``moderator``: the name of the moderator who
-    did it ("" in a log from before the events named them)."""
-
-    voided: str | None = None
-    by: int | None = None
-    stopped: str | None = None
-    awarded: str | None = None
-    moderator: str = ""
-
-
-NOT_TOLD = Ending()
 
 
 def result_line(

@@ -18,7 +18,6 @@ import logging
 import os
 import re
 import sys
-import tempfile
 from pathlib import Path
 from typing import TextIO
 
@@ -27,6 +26,7 @@ import translations
 from bot import event_loop
 from bot.clock import Clock
 from bot.config import Config
+from bot.console.folder import LOG_NAME, LogWatch, run_folder, tidy
 from bot.console.format import bot_answers, reply_lines
 from bot.console.hints import answer_hint
 from bot.console.lines import lines_of
@@ -38,7 +38,7 @@ from bot.referee.grammar import rules_here
 from bot.referee.names import MODERATOR, console_actor, name_key, name_problem
 from bot.referee.replies import Actor, Reply, Where
 from bot.referee.wrapper import refused
-from bot.store import StoreUnavailable, open_store
+from bot.store import SchemaTooNew, StoreUnavailable, open_store
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +48,7 @@ UNEXPECTED = say(msg("console.unexpected"))  # its English; said in the table's 
 MODERATOR_HINT = msg("console.moderator_hint")
 UNSAFE_IN_FILE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 IDLE_SWEEP = 2.0
+CANNOT_OPEN = 3  # the exit status when the database cannot be opened (as python -m bot's)
 """Seconds without a typed line between two sweeps (Discord's sweeper runs every few too)."""
 
 
@@ -321,12 +322,6 @@ async def play(
     return 0
 
 
-def run_folder() -> Path:
-    """A new folder, owner-only, for this run's images and records: two consoles (or two
-    databases) never write over each other's files."""
-    return Path(tempfile.mkdtemp(prefix="referee-console-"))
-
-
 def run_console(
     config: Config,
     lines: TextIO | None = None,
@@ -339,7 +334,9 @@ def run_console(
     Lines are read on the main thread, between commands, so Ctrl-C leaves at once (a worker
     thread stuck in ``readline`` would keep the process waiting for one more line); while none
     comes the table sweeps every ``IDLE_SWEEP`` seconds (``bot.console.lines``). Bytes that are
-    not UTF-8 are read as replacement characters, and the log goes to a file in the folder.
+    not UTF-8 are read as replacement characters, and the log goes to a file in the folder
+    (kept or removed at the end: ``bot.console.folder``). A database that cannot be opened is
+    the store's line on stderr and exit 3.
     """
     stream = lines if lines is not None else sys.stdin
     if stream is None or stream.closed:
@@ -349,15 +346,18 @@ def run_console(
         reconfigure(errors="replace")
     out = out or sys.stdout
     image_dir = run_folder()
-    logged = logging.FileHandler(image_dir / "console.log", encoding="utf-8")
-    logged.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    logging.getLogger().addHandler(logged)
+    watch = LogWatch(image_dir / LOG_NAME)  # the run's log file, and what it saw
     interactive = stream.isatty()
+    opened = False
     try:
         with event_loop.runner(config.event_loop) as runner:
-            table = runner.run(
-                open_table(config.db_path, out, image_dir, lang=config.language, clock=clock)
-            )
+            opening = open_table(config.db_path, out, image_dir, lang=config.language, clock=clock)
+            try:
+                table = runner.run(opening)
+            except (StoreUnavailable, SchemaTooNew) as exc:  # the store logged one line why
+                print(watch.critical or f"cannot open the database: {exc}", file=sys.stderr)
+                return CANNOT_OPEN
+            opened = True
             reader = lines_of(stream)
             try:
                 runner.run(table.greet(image_dir))
@@ -385,8 +385,8 @@ def run_console(
             finally:
                 runner.run(table.close())
     finally:
-        logging.getLogger().removeHandler(logged)
-        logged.close()
+        watch.stop()
+        tidy(image_dir, keep_log=opened and watch.worst >= logging.WARNING)
     print("bye", file=out)
     return 0
 

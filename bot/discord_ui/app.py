@@ -20,6 +20,7 @@ import signal
 from pathlib import Path
 from typing import Any, cast
 
+import aiohttp
 import discord
 from discord.ext import commands
 
@@ -30,7 +31,7 @@ from bot.discord_ui.shutdown import GRACE_SECONDS, Drain
 from bot.discord_ui.translator import CatalogTranslator
 from bot.discord_ui.tree import RefereeTree
 from bot.discord_ui.views import RefereeButton, UnknownButton
-from bot.errors import StoreUnavailable
+from bot.errors import RefereeError, StoreUnavailable
 from bot.i18n import Msg
 from bot.metrics import METRICS, Metrics
 from bot.referee import Referee
@@ -380,24 +381,70 @@ async def _open(config: Any) -> tuple[Any, Referee]:
     return store, Referee(store, practice_workers=workers)
 
 
-async def serve(config: Any) -> None:
-    """Log in and serve until SIGTERM or SIGINT, then close the gateway and the store."""
-    store, referee = await _open(config)
-    heartbeat = os.environ.get("REFEREE_HEARTBEAT")
-    if heartbeat:  # one left by an earlier run says nothing about this one
-        Path(heartbeat).unlink(missing_ok=True)
-    shards = getattr(config, "shards", None) or Shards()
-    port = getattr(config, "metrics_port", None)
-    if port is not None:
-        log.info("metrics on port %s", METRICS.serve(port), extra={"metrics_port": port})
-    bot = RefereeBot(referee, heartbeat=heartbeat, shard_count=shards.count, shard_ids=shards.ids)
-    loop = asyncio.get_running_loop()
-    log.info("event loop: %s", event_loop.kind(loop), extra={"event_loop": event_loop.kind(loop)})
-    stopping = asyncio.Event()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        with contextlib.suppress(NotImplementedError):
-            loop.add_signal_handler(sig, stopping.set)
+class CannotStart(RefereeError):
+    """The bot cannot serve: the metrics port is taken, Discord cannot be reached, or it refuses
+    the token. ``run`` and ``sync`` log the message as one line and exit 1 (a restart policy
+    tries again), after closing everything they had opened."""
+
+
+def _serve_metrics(port: int) -> None:
+    """Expose /metrics on ``port``, or CannotStart saying which port and what to do."""
     try:
+        bound = METRICS.serve(port)
+    except OSError as exc:
+        raise CannotStart(
+            f"METRICS_PORT={port} cannot be opened ({exc.strerror or exc}): stop what listens "
+            "on that port, or set METRICS_PORT to a free one"
+        ) from None
+    log.info("metrics on port %s", bound, extra={"metrics_port": bound})
+
+
+UNREACHABLE = (OSError, asyncio.TimeoutError, aiohttp.ClientError, discord.GatewayNotFound)
+
+
+def _cannot_reach(exc: BaseException) -> CannotStart | None:
+    """What a failed login or gateway connection tells the operator, in one line (None: a
+    bug, raised as it is). The token is never in it."""
+    if isinstance(exc, discord.LoginFailure):
+        return CannotStart(
+            "Discord refused DISCORD_TOKEN: copy the bot's token again from the developer "
+            "portal (docs/discord-setup.md)"
+        )
+    if isinstance(exc, discord.PrivilegedIntentsRequired):
+        return CannotStart(
+            "Discord refused the bot's intents: turn on the ones docs/discord-setup.md names "
+            "in the developer portal"
+        )
+    if isinstance(exc, discord.HTTPException):
+        return CannotStart(f"Discord answered {exc.status} {exc.text or ''}".rstrip())
+    if isinstance(exc, UNREACHABLE):
+        detail = str(exc) or type(exc).__name__
+        return CannotStart(f"cannot reach Discord ({detail}): check the network and DNS")
+    return None
+
+
+async def serve(config: Any) -> None:
+    """Log in and serve until SIGTERM or SIGINT, then close the gateway and the store; what
+    was opened is closed whatever fails (CannotStart: the metrics port, Discord)."""
+    store, referee = await _open(config)
+    try:
+        heartbeat = os.environ.get("REFEREE_HEARTBEAT")
+        if heartbeat:  # one left by an earlier run says nothing about this one
+            Path(heartbeat).unlink(missing_ok=True)
+        shards = getattr(config, "shards", None) or Shards()
+        port = getattr(config, "metrics_port", None)
+        if port is not None:
+            _serve_metrics(port)
+        bot = RefereeBot(
+            referee, heartbeat=heartbeat, shard_count=shards.count, shard_ids=shards.ids
+        )
+        loop = asyncio.get_running_loop()
+        kind = event_loop.kind(loop)
+        log.info("event loop: %s", kind, extra={"event_loop": kind})
+        stopping = asyncio.Event()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            with contextlib.suppress(NotImplementedError):
+                loop.add_signal_handler(sig, stopping.set)
         async with bot:
             runner = asyncio.create_task(bot.start(config.token), name="discord-gateway")
             stopper = asyncio.create_task(stopping.wait(), name="referee-stop")
@@ -406,41 +453,57 @@ async def serve(config: Any) -> None:
                 log.info("signal received: shutting down")
             await bot.close()
             stopper.cancel()
-            if runner.done() and runner.exception():
-                raise runner.exception()  # type: ignore[misc]
+            failed = runner.exception() if runner.done() and not runner.cancelled() else None
+            if failed is not None:
+                raise _cannot_reach(failed) or failed
     finally:
         await referee.close()
         await store.close()
         log.info("stopped")
 
 
-def run(config: Any) -> None:
-    """``python -m bot``: serve Discord with the token from the configuration."""
+def run(config: Any) -> int:
+    """``python -m bot``: serve Discord with the token from the configuration; the exit
+    status (1: CannotStart, said in one log line)."""
     configure_logging(
         getattr(config, "log_level", "INFO"),
         getattr(config, "log_format", "text"),
         getattr(config, "shards", None),
     )
-    event_loop.run(serve(config), getattr(config, "event_loop", event_loop.DEFAULT))
+    try:
+        event_loop.run(serve(config), getattr(config, "event_loop", event_loop.DEFAULT))
+    except CannotStart as exc:
+        log.critical("cannot start: %s", exc)
+        return 1
+    return 0
 
 
 async def _sync(config: Any, guild_id: int | None) -> list[str]:
     bot = RefereeBot(referee=cast(Referee, None), sweep_seconds=None)  # no command runs
     async with bot:
-        await bot.login(config.token)  # runs setup_hook: the commands are loaded
-        guild = discord.Object(id=guild_id) if guild_id else None
+        try:
+            await bot.login(config.token)  # runs setup_hook: the commands are loaded
+        except Exception as exc:
+            raise _cannot_reach(exc) or exc from None
+        guild = None if guild_id is None else discord.Object(id=guild_id)
         if guild is not None:
             bot.tree.copy_global_to(guild=guild)
         synced = await bot.tree.sync(guild=guild)
     return [c.name for c in synced]
 
 
-def sync(config: Any, guild_id: int | None = None) -> None:
+def sync(config: Any, guild_id: int | None = None) -> int:
     """``python -m bot sync GUILD | --global``: publish the commands (to one guild: instantly);
-    ``guild_id`` None publishes globally, which ``bot.__main__`` allows only with --global."""
-    configure_logging(getattr(config, "log_level", "INFO"))
-    names = event_loop.run(
-        _sync(config, guild_id), getattr(config, "event_loop", event_loop.DEFAULT)
-    )
-    where = f"guild {guild_id}" if guild_id else "every guild (global; may take a while)"
+    ``guild_id`` None publishes globally, which ``bot.__main__`` allows only with --global.
+    The exit status (1: Discord could not be reached or refused, said in one log line)."""
+    configure_logging(getattr(config, "log_level", "INFO"), getattr(config, "log_format", "text"))
+    try:
+        names = event_loop.run(
+            _sync(config, guild_id), getattr(config, "event_loop", event_loop.DEFAULT)
+        )
+    except CannotStart as exc:
+        log.critical("cannot sync: %s", exc)
+        return 1
+    where = "every guild (global; may take a while)" if guild_id is None else f"guild {guild_id}"
     print(f"synced {len(names)} commands to {where}: {', '.join(sorted(names))}")
+    return 0

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import engine
 from bot import ladder_store, texts
+from bot.ending import NOT_TOLD
 from bot.i18n import Msg, msg, plain, say, say_all
 from bot.ladder.ratings import is_provisional
 from bot.ladder_store import LoggedChange
@@ -46,7 +47,7 @@ async def board_reply(
     events: list[Event] = []
     buttons: list[ButtonSpec] = []
     outcome = outcome_of(g)
-    ended = texts.NOT_TOLD if outcome is None else await ending(ctx.store, g)
+    ended = NOT_TOLD if outcome is None else await ending(ctx.store, g)
     if g.status == "active" and state is not None:
         to_move = state.to_move
         line = texts.turn_line(g, sides, to_move)

@@ -18,6 +18,7 @@ import engine
 import render
 import translations
 from bot import texts
+from bot.ending import Ending
 from bot.i18n import msg, say
 from engine import Outcome
 from render import Last
@@ -122,7 +123,7 @@ def text_board(view: BoardView) -> str:
         sides,
         view.outcome,
         {"line": line} if line else None,
-        ended=texts.Ending(voided=view.voided),
+        ended=Ending(voided=view.voided),
     )
     over = say(msg("board.text_over", outcome=said), view.lang or "en")
     return f"{head}\n{counts}; {over}" if counts else f"{head}\n{over}".lstrip("\n")

@@ -10,6 +10,7 @@ from typing import Any
 
 import engine
 from bot import texts
+from bot.ending import NOT_TOLD, Ending
 from bot.errors import Refusal
 from bot.i18n import Msg, coded, msg, plain, say_all
 from bot.i18n.replies import engine_msg
@@ -166,7 +167,7 @@ class Proof:
         )
 
 
-def verdict_lines(verdict: Verification, ended: texts.Ending = texts.NOT_TOLD) -> list[Msg]:
+def verdict_lines(verdict: Verification, ended: Ending = NOT_TOLD) -> list[Msg]:
     """A verification's verdict and what it checked, as sentences. English keeps the engine's
     own words (``engine.record`` writes them); another language says each line from its code
     (``verify.<code>``), and what is wrong with a forged record from ``problem.<code>``.
@@ -211,9 +212,7 @@ def problem_msg(problem: object, game: str | None = None) -> Msg:
     return coded(f"problem.{code}", str(problem), **params)
 
 
-def _finding(
-    code: str, english: str, params: Mapping[str, Any], ended: texts.Ending = texts.NOT_TOLD
-) -> Msg:
+def _finding(code: str, english: str, params: Mapping[str, Any], ended: Ending = NOT_TOLD) -> Msg:
     if not code:
         return problem_msg(english)  # a problem the referee's own checks noted, or plain
     said = dict(params)
@@ -232,7 +231,7 @@ def _result_msg(
     outcome: Outcome | None,
     options: Any = None,
     ended_by: str | None = None,
-    ended: texts.Ending = texts.NOT_TOLD,
+    ended: Ending = NOT_TOLD,
 ) -> Msg:
     """A verified result from the sides' point of view ("White wins (Black resigned)"); a
     void (``ended_by``, the log's ending event) as a moderator's void, and with ``ended`` (the
@@ -240,12 +239,12 @@ def _result_msg(
     if outcome is None:
         return msg("verify.running")
     sides = engine.get_game(game).side_names
-    if ended == texts.NOT_TOLD and ended_by == "void":
-        ended = texts.Ending(voided="")
+    if ended == NOT_TOLD and ended_by == "void":
+        ended = Ending(voided="")
     return texts.outcome_msg(game, sides, sides, outcome, options, ended=ended)
 
 
-def _summary(verdict: Verification, ended: texts.Ending = texts.NOT_TOLD) -> Msg:
+def _summary(verdict: Verification, ended: Ending = NOT_TOLD) -> Msg:
     """A positive verdict's first line: the game, what was replayed, the result, and what an
     older record version leaves out."""
     data = verdict.summary

@@ -13,8 +13,8 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
+from bot.ending import NOT_TOLD, Ending
 from bot.store import ActionRow, EventRow, GameRow, Store
-from bot.texts import NOT_TOLD, Ending
 from engine import EngineError, Outcome, Termination, chain, dice
 from engine.record import (
     ENDING_EVENTS,

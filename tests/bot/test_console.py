@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import os
 import signal
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -258,3 +259,71 @@ async def test_every_command_word_is_a_command_dispatch_knows(referee: Referee) 
             except Refusal as refusal:
                 codes.add(refusal.code)
         assert codes != {"console_unknown_command"}, word
+
+
+def run_folders(where: Path) -> list[Path]:
+    return sorted(where.glob("referee-console-*"))
+
+
+def console_run(tmp_path: Path, db: str, script: str) -> subprocess.CompletedProcess[str]:
+    """``python -m bot`` without a token, ``script`` piped in, its run folders under tmp/."""
+    (tmp_path / "tmp").mkdir(exist_ok=True)
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    env.update(REFEREE_DB=db, PYTHONPATH=str(ROOT), TMPDIR=str(tmp_path / "tmp"))
+    return subprocess.run(
+        [sys.executable, "-m", "bot"],
+        input=script,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=60,
+    )
+
+
+def test_a_database_the_console_cannot_open_is_one_line_on_stderr(tmp_path: Path) -> None:
+    """It used to exit 3 after the banner, the reason only in a log file in a folder whose path
+    was never printed (and every such start left that folder in /tmp)."""
+    text_file = tmp_path / "notadb.txt"
+    text_file.write_text("not a database\n")
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    for db, says in [
+        (str(text_file), f"refusing to open {text_file}: it is not a database"),
+        (
+            f"postgresql://bot:s3cret-pw@127.0.0.1:{port}/referee",
+            f"cannot open the database postgresql://bot:***@127.0.0.1:{port}/referee",
+        ),
+    ]:
+        done = console_run(tmp_path, db, "quit\n")
+        assert done.returncode == 3
+        (line,) = done.stderr.splitlines()
+        assert line.startswith(says), line
+        assert "s3cret-pw" not in done.stdout + done.stderr
+        assert run_folders(tmp_path / "tmp") == []  # the reason is on stderr: no log to keep
+
+
+def test_a_run_that_wrote_nothing_leaves_no_folder_and_one_with_images_keeps_it(
+    tmp_path: Path,
+) -> None:
+    db = str(tmp_path / "f.db")
+    quiet = console_run(tmp_path, db, "alice: help\nquit\n")
+    assert quiet.returncode == 0 and "Pictures, records and the log go to" in quiet.stdout
+    assert run_folders(tmp_path / "tmp") == [] and quiet.stderr == ""
+    played = console_run(tmp_path, db, "alice: challenge bob morris first me\nbob: accept\n")
+    assert played.returncode == 0 and "(image: " in played.stdout
+    (kept,) = run_folders(tmp_path / "tmp")  # the images whose paths the table printed
+    assert any(kept.glob("*.png")) and played.stderr == ""
+
+
+def test_a_run_that_logged_a_warning_keeps_its_log_and_says_where(tmp_path: Path) -> None:
+    db = tmp_path / "w.db"
+    assert console_run(tmp_path, str(db), "quit\n").returncode == 0  # made, quietly
+    db.chmod(0o644)  # a database others can read: the store warns, then fixes it
+    done = console_run(tmp_path, str(db), "quit\n")
+    assert done.returncode == 0
+    (folder,) = run_folders(tmp_path / "tmp")
+    log_file = folder / "console.log"
+    assert "WARNING" in log_file.read_text()
+    assert done.stderr.splitlines() == [f"this run logged warnings: {log_file}"]

@@ -8,9 +8,11 @@ command line would have made.
 from __future__ import annotations
 
 import io
+import logging
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +56,17 @@ def discord_calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
     monkeypatch.setenv("DISCORD_TOKEN", FAKE_TOKEN)
     monkeypatch.delenv("DEV_GUILD_ID", raising=False)
     return calls
+
+
+@pytest.fixture
+def root_logging() -> Iterator[None]:
+    """``configure_logging`` points the root logger at this test's (captured) stderr: put the
+    handlers back after, or later tests log into a closed stream."""
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    yield
+    root.handlers[:] = handlers
+    root.setLevel(level)
 
 
 def puts(calls: list[tuple[str, str]]) -> list[str]:
@@ -166,3 +179,73 @@ def test_no_token_at_a_terminal_opens_the_console(tmp_path: Path) -> None:
         os.close(leader)
     assert proc.returncode == 0, err
     assert "DISCORD_TOKEN is not set" in out and "Dice commitment" in out
+
+
+@pytest.mark.parametrize(
+    ("env", "name"),
+    [
+        ({"METRICS_PORT": "²"}, "METRICS_PORT"),
+        ({"PRACTICE_WORKERS": "²"}, "PRACTICE_WORKERS"),
+        ({"DEV_GUILD_ID": "²"}, "DEV_GUILD_ID"),
+        ({"DEV_GUILD_ID": "0"}, "DEV_GUILD_ID"),
+        ({"DEV_GUILD_ID": "99999999999999999999999"}, "DEV_GUILD_ID"),
+        ({"DEV_GUILD_ID": "１２３"}, "DEV_GUILD_ID"),
+        ({"SHARD_COUNT": "²"}, "SHARD_COUNT"),
+        ({"SHARD_COUNT": "4", "SHARD_IDS": "²"}, "SHARD_IDS"),
+        ({"SHARD_COUNT": "4", "SHARD_IDS": "1,1"}, "SHARD_IDS"),
+        ({"SHARD_COUNT": "4", "SHARD_IDS": "0-2,1"}, "SHARD_IDS"),
+        ({"REFEREE_DB": "postgresql://u:s3cret@[::1/db"}, "REFEREE_DB"),
+        ({"REFEREE_DB": "postgresql://u:s3cret@h:notaport/db"}, "REFEREE_DB"),
+        ({"REFEREE_DB": "postgresql://u:s3cret/db"}, "REFEREE_DB"),  # no @: the password as port
+    ],
+)
+@pytest.mark.parametrize("command", [[], ["sync"], ["console"]])
+def test_a_bad_setting_is_one_line_and_exit_2(
+    env: dict[str, str],
+    name: str,
+    command: list[str],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Never a traceback (``int('²')`` raises), never a password, never a setting half taken
+    (DEV_GUILD_ID=0 once made `sync` publish to every server)."""
+    monkeypatch.setenv("DISCORD_TOKEN", FAKE_TOKEN)
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    assert main(command) == 2
+    out, err = capsys.readouterr()
+    (line,) = err.splitlines()
+    assert line.startswith("configuration error: ") and name in line, line
+    assert "s3cret" not in out + err and out == ""
+
+
+def test_dev_guild_id_0_never_syncs_globally(
+    discord_calls: list[tuple[str, str]],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("DEV_GUILD_ID", "0")
+    assert main(["sync"]) == 2
+    assert discord_calls == []
+    assert "DEV_GUILD_ID" in capsys.readouterr().err
+
+
+@pytest.mark.usefixtures("root_logging")
+def test_the_apps_sync_publishes_globally_only_for_none(
+    discord_calls: list[tuple[str, str]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``bot.discord_ui.app.sync`` reads None as "every server", and nothing else (a 0 that got
+    past the command line is a server, refused by Discord, never the world)."""
+    import bot.discord_ui.app as app
+    from bot.config import Config
+
+    config = Config(token=FAKE_TOKEN)
+    app.sync(config, 0)
+    assert puts(discord_calls) == [f"/applications/{APP_ID}/guilds/0/commands"]
+    assert "guild 0" in capsys.readouterr().out
+
+
+def test_ladder_help_names_its_subcommand_not_itself(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["ladder", "-h"]) == 0
+    out = capsys.readouterr().out
+    assert "rebuild" in out and "`python -m bot ladder -h`" not in out

@@ -37,7 +37,7 @@ def test_shard_ranges(text: str, ids: tuple[int, ...]) -> None:
     assert parse_shard_ids(text, 8) == ids
 
 
-@pytest.mark.parametrize("text", ["3-1", "0-8", "a-b", "-1", "1-", ",", "0;1"])
+@pytest.mark.parametrize("text", ["3-1", "0-8", "a-b", "-1", "1-", ",", "0;1", "²", "1,1", "0-3,2"])
 def test_bad_shard_ranges_are_refused(text: str) -> None:
     with pytest.raises(ShardError):
         parse_shard_ids(text, 8)

@@ -127,3 +127,14 @@ async def test_what_the_process_holds_when_ready_is_frozen_out_of_the_collector_
     bot._connection.parse_ready(ready_payload())  # type: ignore[arg-type]  # a new session
     await rounds()
     assert gc.get_freeze_count() <= frozen  # once a process (frozen objects may still be freed)
+
+
+def test_a_folder_is_no_heartbeat(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A directory's time changes with its files, never with the bot: health used to say 0."""
+    folder = tmp_path / "beat"
+    folder.mkdir()
+    assert heartbeat_status(str(folder)) == 1
+    assert "is not a file" in capsys.readouterr().err
+    beat = tmp_path / "beat.file"
+    beat.touch()
+    assert heartbeat_status(str(beat)) == 0

@@ -21,7 +21,7 @@ import pytest
 from discord.http import HTTPClient
 
 from bot.config import Config
-from bot.discord_ui.app import serve
+from bot.discord_ui.app import CannotStart, serve
 from bot.store import Store
 from tests.discord.conftest import ALICE, BOB, CAROL
 from tests.discord.harness import CHANNEL_ID, Call, Harness
@@ -77,10 +77,10 @@ async def test_a_rejected_token_is_not_echoed_in_logs_or_errors(
     monkeypatch.setattr(HTTPClient, "request", discord_says_401)
     caplog.set_level(logging.DEBUG)
     config = Config(token=FAKE_TOKEN, db_path=str(tmp_path / "login.db"))
-    with pytest.raises(discord.LoginFailure) as failed:
+    with pytest.raises(CannotStart) as failed:  # run() logs it as one line and exits 1
         await serve(config)
     shown = "".join(traceback.format_exception(failed.value))
-    assert "Improper token" in shown
+    assert "Discord refused DISCORD_TOKEN" in shown
     assert FAKE_TOKEN not in shown
     assert FAKE_TOKEN not in log_text(caplog) and FAKE_TOKEN not in caplog.text
 

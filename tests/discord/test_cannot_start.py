@@ -1,0 +1,104 @@
+"""A bot that cannot serve says why in one line and exits non-zero at once, having closed what
+it opened: a restart policy (Docker's) restarts a process that exits, never one that hangs.
+
+The metrics port is held by a real listening socket and ``python -m bot`` runs as a process of
+its own; Discord is "unreachable" by pointing discord.py's REST base at a local port nothing
+listens on, so the real aiohttp connection is refused.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from discord.http import Route
+
+from bot.__main__ import main
+
+ROOT = Path(__file__).resolve().parents[2]
+TOKEN = "MTAx.fake-token.for-start-tests"
+
+
+@pytest.fixture
+def root_logging() -> Iterator[None]:
+    """``configure_logging`` points the root logger at this test's (captured) stderr: put the
+    handlers back after, or later tests log into a closed stream."""
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    yield
+    root.handlers[:] = handlers
+    root.setLevel(level)
+
+
+@pytest.fixture
+def held_port() -> Iterator[int]:
+    """A port some other process listens on."""
+    with socket.socket() as held:
+        held.bind(("0.0.0.0", 0))
+        held.listen()
+        yield held.getsockname()[1]
+
+
+@pytest.fixture
+def closed_port() -> int:
+    """A local port nothing listens on: a connection there is refused."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_a_metrics_port_in_use_is_one_line_and_a_prompt_exit(
+    held_port: int, tmp_path: Path
+) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("LOG_FORMAT", "REFEREE_HEARTBEAT")}
+    env.update(
+        DISCORD_TOKEN=TOKEN,
+        REFEREE_DB=str(tmp_path / "m.db"),
+        METRICS_PORT=str(held_port),
+        PYTHONPATH=str(ROOT),
+    )
+    done = subprocess.run(  # it used to print a traceback, then wait forever
+        [sys.executable, "-m", "bot"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=30,
+    )
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    (line,) = [x for x in done.stderr.splitlines() if "CRITICAL" in x]
+    assert f"METRICS_PORT={held_port} cannot be opened" in line and "free one" in line
+    assert "stopped" in done.stderr  # the store and the referee were closed on the way out
+
+
+@pytest.mark.usefixtures("root_logging")
+@pytest.mark.parametrize("command", [[], ["sync", "123456789"]])
+def test_discord_unreachable_is_one_json_line_and_exit_1(
+    command: list[str],
+    closed_port: int,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setattr(Route, "BASE", f"http://127.0.0.1:{closed_port}/api/v10")
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    monkeypatch.setenv("REFEREE_DB", str(tmp_path / "n.db"))
+    monkeypatch.setenv("LOG_FORMAT", "json")
+    monkeypatch.delenv("METRICS_PORT", raising=False)
+    monkeypatch.delenv("REFEREE_HEARTBEAT", raising=False)
+    assert main(command) == 1
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err and TOKEN not in out + err
+    lines = [json.loads(line) for line in err.splitlines()]  # every line is JSON
+    (failed,) = [line for line in lines if line["level"] == "CRITICAL"]
+    assert "cannot reach Discord" in failed["message"]
+    assert f"127.0.0.1:{closed_port}" in failed["message"]
