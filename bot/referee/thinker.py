@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -21,6 +22,8 @@ from typing import Any
 
 import engine.ai
 from bot.config import MAX_PRACTICE_WORKERS
+
+log = logging.getLogger(__name__)
 
 THINK_TIMEOUT = 60.0  # seconds to wait for one turn (a search is bounded by 1.9 s of CPU)
 
@@ -72,6 +75,9 @@ class Thinker:
             # Its worker died (killed, out of memory): search once more in a new one, so the
             # bot answers now rather than at the sweeper's next look; work that kills its
             # worker again fails.
+            log.warning(
+                "a practice search's worker died (%s, level %s): searching again", game, level
+            )
             return await self._run(work)
 
     async def _run(self, work: functools.partial[Any]) -> Any:

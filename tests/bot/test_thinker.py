@@ -5,6 +5,7 @@ meanwhile is left alone. Real worker processes, killed by SIGKILL."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import signal
 from concurrent.futures import Executor
@@ -29,15 +30,20 @@ async def kill_worker(pool: Executor) -> int:
     return worker
 
 
-async def test_a_search_that_finds_its_worker_killed_runs_again_in_a_new_one() -> None:
+async def test_a_search_that_finds_its_worker_killed_runs_again_in_a_new_one(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     thinker = Thinker()
     state = MORRIS.new()
     try:
         first = await thinker.turn("morris", state, 3, seed=1, nodes=NODES)
         worker = await kill_worker(thinker._executor())
         broken = thinker._executor()
-        again = await thinker.turn("morris", state, 3, seed=1, nodes=NODES)
+        with caplog.at_level(logging.WARNING, logger="bot.referee.thinker"):
+            again = await thinker.turn("morris", state, 3, seed=1, nodes=NODES)
         assert again == first  # the same search, at once, in a new worker
+        said = [r.getMessage() for r in caplog.records if r.name == "bot.referee.thinker"]
+        assert said == ["a practice search's worker died (morris, level 3): searching again"]
         assert thinker._executor() is not broken
         assert await asyncio.wrap_future(thinker._executor().submit(os.getpid)) != worker
     finally:
