@@ -48,8 +48,8 @@ UNEXPECTED = say(msg("console.unexpected"))  # its English; said in the table's 
 MODERATOR_HINT = msg("console.moderator_hint")
 UNSAFE_IN_FILE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 IDLE_SWEEP = 2.0
-CANNOT_OPEN = 3  # the exit status when the database cannot be opened (as python -m bot's)
 """Seconds without a typed line between two sweeps (Discord's sweeper runs every few too)."""
+CANNOT_OPEN = 3  # the exit status when the database cannot be opened (as python -m bot's)
 
 
 class ConsoleTable:
@@ -64,6 +64,7 @@ class ConsoleTable:
         self.image_dir = image_dir
         self.people: dict[str, Actor] = {}
         self.current: Actor | None = None
+        self.store_down = False  # told once that the sweeps cannot reach the store, until one can
 
     async def close(self) -> None:
         await self.referee.close()
@@ -81,12 +82,21 @@ class ConsoleTable:
                     self.out.write(lead)
                 self.show(notice.reply)
                 shown += 1
-        except StoreUnavailable:  # logged by the store; the next line tries again
+        except StoreUnavailable:  # logged by the store; the next sweep tries again
+            if self.store_down:  # said once, not every two seconds while nobody types
+                return shown
             if not shown and lead:
                 self.out.write(lead)
-            self.say(say(msg("refusal.cant_save"), self.lang))
-            shown += 1
+            self._say_store_down()
+            return shown + 1
+        self.store_down = False
         return shown
+
+    def _say_store_down(self) -> None:
+        """The sweeps cannot reach the store: said once (not as a move that was not saved:
+        nobody moved), until a sweep reaches it again."""
+        self.store_down = True
+        self.say(say(msg("console.store_down"), self.lang))
 
     async def greet(self, folder: Path | None = None) -> None:
         """The banner, where this run's files go, then a game an earlier run left unfinished
@@ -108,8 +118,8 @@ class ConsoleTable:
                 self.show(notice.reply)
                 told.add(notice.reply.game_id)
             left = await self.referee.ongoing(TABLE)
-        except StoreUnavailable:  # logged by the store; the next line tries again
-            self.say(say(msg("refusal.cant_save"), self.lang))
+        except StoreUnavailable:  # logged by the store; the next sweep tries again
+            self._say_store_down()
             return
         if left is None:
             return
@@ -258,11 +268,7 @@ class ConsoleTable:
             self.show(shown)
             if shown is reply and reply.ok and words and words[0].lower() == "dispute":
                 self.say(say(MODERATOR_HINT, self.lang))
-        try:
-            async for notice in self.referee.sweep():
-                self.show(notice.reply)
-        except StoreUnavailable:  # logged by the store; the next line tries again
-            self.say(say(msg("refusal.cant_save"), self.lang))
+        await self.catch_up()
         return True
 
 

@@ -666,3 +666,29 @@ async def test_the_one_reason_and_the_consoles_own_commands(tmp_path: Path) -> N
         "only the players of the last game here (alice vs bob) can ask for its rematch: challenge "
         "someone (`challenge <name> <game>`), or practise against the bot (`practice <game>`)",
     ], text
+
+
+async def test_a_store_the_sweeps_cannot_reach_is_said_once_not_as_a_lost_move(
+    tmp_path: Path,
+) -> None:
+    """With the database unreachable, every idle sweep (2 s) printed "the referee can't save
+    right now, so your move was not recorded" though nobody moved (an operator's finding): it
+    is said once, as the store being away, until a sweep reaches the store again."""
+    clock, db = ManualClock(), str(tmp_path / "s.db")
+    out = io.StringIO()
+    t = await open_table(db, out, None, render=False, clock=clock)
+    try:
+        for line in ("alice: challenge bob morris clock 1+0 first me", "bob: accept"):
+            await t.line(line)
+        clock.advance(61)  # alice's flag falls: the next sweep must write the result
+        await t.referee.store.db.execute("PRAGMA query_only = ON")  # type: ignore[attr-defined]
+        start = len(out.getvalue())
+        said = [await t.catch_up() for _ in range(5)]  # five idle sweeps
+        away = out.getvalue()[start:]
+        assert said == [1, 0, 0, 0, 0] and away.count("can't be reached") == 1, away
+        assert "your move was not recorded" not in away
+        await t.referee.store.db.execute("PRAGMA query_only = OFF")  # type: ignore[attr-defined]
+        assert await t.catch_up() == 1 and "ran out of time" in out.getvalue()[start:]
+        assert not t.store_down  # a later outage is said again
+    finally:
+        await t.close()
