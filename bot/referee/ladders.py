@@ -105,11 +105,14 @@ class Ladders:
         return ladder_for(name, given or variant, setting)
 
     async def ladder_names(self, where: Where) -> list[str]:
-        """Ladder keys for autocomplete: this season's ladders here, then every game."""
+        """Ladder keys for autocomplete: this season's ladders here, then each game that has
+        none of them (a bare "abalone" beside "abalone/belgian-daisy" read as the same ladder,
+        and led to the empty standard one)."""
         guild = guild_key(where.guild_id)
         season = await ladder_store.season_of(self.ctx.store, guild)
         found = await ladder_store.ladders(self.ctx.store, guild, season)
-        return list(dict.fromkeys([*found, *GAMES]))
+        played = {key.partition("/")[0] for key in found}
+        return list(dict.fromkeys([*found, *(g for g in GAMES if g not in played)]))
 
     async def ladder(
         self,
@@ -135,6 +138,11 @@ class Ladders:
         names = await ladder_store.names(self.ctx.store, table)
         title = ladder_title(key, season)
         lines = leaderboard_lines(board, names, title, actor, include_provisional)
+        if not table:  # an empty ladder: where this game's rated players are this season
+            game = key.partition("/")[0]
+            for other in await ladder_store.ladders(self.ctx.store, guild, season):
+                if other != key and other.partition("/")[0] == game:
+                    lines.append(msg("ladder.elsewhere", ladder=ladder_name(other), name=other))
         image = await self._leaderboard_image(where, board, names, title, actor)
         return Reply(
             text=say_all(lines),

@@ -11,7 +11,7 @@ from bot import ladder_store
 from bot.clock import ManualClock
 from bot.config import Config
 from bot.console.format import reply_text
-from bot.i18n import msg, say
+from bot.i18n import msg, reply_words, say
 from bot.ladder import ladder_ratings, rebuild
 from bot.ladder.ratings import NEW_PLAYER, PROVISIONAL_NOTE, RatingState, rating_change_text, update
 from bot.ladder.stats import DiceDrop, dice_luck
@@ -513,3 +513,22 @@ async def test_a_result_changed_after_the_end_recomputes_the_season(
     assert BOB.id not in table and table[ALICE.id].games == 1
     assert await ladder_store.rating_change(store, 1) is None
     await assert_rebuild_equals_live(store)
+
+
+async def test_an_empty_ladder_points_to_its_games_other_ladders(
+    referee: Referee, store: Store
+) -> None:
+    """A server that splits Abalone's variants: '/ladder abalone' is the empty standard
+    ladder, which now says where the game's rated players are; autocomplete lists the found
+    ladders and only games that have none (not a bare 'abalone' beside them)."""
+    await referee.set_setting(HERE, MOD, "ladder", {"per_variant": ["abalone"]})
+    await resigned(referee, ALICE, BOB, game="abalone", variant="belgian-daisy")
+    empty = await referee.ladder(HERE, CAROL, "abalone")
+    assert "No ranked players yet" in empty.text
+    assert "has its own ladder this season: `abalone/belgian-daisy`" in empty.text, empty.text
+    hu = reply_words(empty, "hu")
+    assert "külön ranglistája van" in hu and "(`abalone/belgian-daisy`)" in hu, hu
+    names = await referee.ladder_names(HERE)
+    assert names == ["abalone/belgian-daisy", "atmalof", "morris"], names
+    found = await referee.ladder(HERE, CAROL, "abalone/belgian-daisy")
+    assert "has its own ladder" not in found.text
