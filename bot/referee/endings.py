@@ -44,7 +44,9 @@ class Endings:
         return await self.ctx.end(g, state, outcome, actor, seat, "resign", prefix=prefix)
 
     async def offer_draw(self, where: Where, actor: Actor) -> Reply:
-        """Offer a draw (accepts one already offered to you). Lapses when the offerer moves."""
+        """Offer a draw (accepts one already offered to you). It stands, whatever the offerer
+        does, until the opponent answers it: accepting, declining, or playing on (a move or an
+        announcement of theirs declines it: ``context.declines_draw``)."""
         g, state, seat, prefix = await self.ctx.playing(where, actor)
         if g.draw_offer == 1 - seat:
             return await self.agree_draw(g, state, actor, seat, prefix)
@@ -85,6 +87,8 @@ class Endings:
         """Accept or decline the draw your opponent offered (``version``: from the button).
         ``refusal``: the sentence that declines, when the bot says why (``Practice``)."""
         g, state, seat, prefix = await self.ctx.playing(where, actor, version=version)
+        if g.draw_offer == seat:
+            raise own_draw_offer(g, seat)
         if g.draw_offer != 1 - seat:
             raise Refusal("no_draw_offer", game_id=g.id)
         if accept:
@@ -321,6 +325,11 @@ def _without_increments(
     for side in runs:
         out[side] = max(0.0, out[side] - spec.increment)
     return out
+
+
+def own_draw_offer(g: GameRow, seat: int) -> Refusal:
+    """An answer to ``seat``'s own draw offer: it stands, and the opponent answers it."""
+    return Refusal("own_draw_offer", {"other": g.names[1 - seat]}, game_id=g.id, version=g.version)
 
 
 def _asking(g: GameRow, other: int, *buttons: ButtonSpec) -> tuple[list[int], list[ButtonSpec]]:
