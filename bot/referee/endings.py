@@ -112,6 +112,24 @@ class Endings:
             version=g.version,
         )
 
+    async def withdraw_draw(self, where: Where, actor: Actor) -> Reply:
+        """Take back your own draw offer while it waits (its buttons then find none)."""
+        g, _state, seat, prefix = await self.ctx.playing(where, actor)
+        if g.draw_offer != seat:
+            raise Refusal("no_own_draw_offer", game_id=g.id, version=g.version)
+        said = {"actor": actor.name, "other": g.names[1 - seat]}
+        text, lines = prefixed(prefix, "draw_withdrawn", said)
+        changes = {"draw_offer": None, "updated_at": self.ctx.now()}
+        g = await change_game(self.ctx.store, g, changes, request=self.ctx.request(g, text, lines))
+        return Reply(
+            text=text,
+            lines=lines,
+            notice="draw_withdrawn",
+            params=said,
+            game_id=g.id,
+            version=g.version,
+        )
+
     async def request_takeback(self, where: Where, actor: Actor) -> Reply:
         """Ask to take back your last turn (and the reply to it); never across a die roll.
         Asking while the other side's request waits agrees to theirs (as with draw offers)."""

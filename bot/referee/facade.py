@@ -379,6 +379,13 @@ class Referee:
         return await self.endings.answer_draw(where, actor, accept, version=version)
 
     @command()
+    async def withdraw_draw(
+        self, where: Where, actor: Actor, *, request_id: str | None = None
+    ) -> Reply:
+        """Withdraw your own draw offer while your opponent has not answered it."""
+        return await self.endings.withdraw_draw(where, actor)
+
+    @command()
     async def request_takeback(
         self, where: Where, actor: Actor, *, request_id: str | None = None
     ) -> Reply:

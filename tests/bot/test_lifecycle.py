@@ -328,6 +328,32 @@ async def test_an_offers_own_buttons_tell_its_offerer_it_stands(referee: Referee
         assert (own.ok, own.reason) == (False, "own_draw_offer"), own.text
 
 
+async def test_a_draw_offer_is_withdrawn_by_its_offerer_only(
+    referee: Referee, store: Store
+) -> None:
+    await start(referee, "morris")
+    offer = await referee.offer_draw(HERE, ALICE)
+    for who in (BOB, ALICE):  # alice once her offer is gone, bob never: it is not his
+        if who is ALICE:
+            gone = await referee.withdraw_draw(HERE, ALICE)
+            assert gone.ok and not gone.ephemeral, gone.text
+            assert (gone.notice, gone.params) == (
+                "draw_withdrawn",
+                {"actor": "alice", "other": "bob"},
+            )
+            assert gone.text == "alice withdraws the draw offer to bob."
+            assert (await store.game(gone.game_id)).draw_offer is None
+        refused = await referee.withdraw_draw(HERE, who)
+        assert (refused.ok, refused.reason) == (False, "no_own_draw_offer"), refused.text
+    accept = next(b for b in offer.buttons if b.kind is ButtonKind.DRAW_ACCEPT)
+    late = await referee.press(HERE, BOB, accept.custom_id)
+    assert (late.ok, late.reason) == (False, "no_draw_offer"), late.text
+    typed = await referee.handle(HERE, ALICE, "draw")  # offered again, and withdrawn as typed
+    assert typed.ok and typed.notice == "draw_offered", typed.text
+    typed = await referee.handle(HERE, ALICE, "draw withdraw")
+    assert typed.ok and typed.notice == "draw_withdrawn", typed.text
+
+
 async def test_an_accepted_takeback_says_it_takes_a_waiting_draw_offer_with_it(
     referee: Referee,
 ) -> None:

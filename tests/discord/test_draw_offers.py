@@ -68,3 +68,18 @@ async def test_a_drop_announced_instead_of_answering_declines_the_offer(
     assert lines.index(said) < next(i for i, x in enumerate(lines) if "announces row 3" in x)
     refused = await harness.slash(ALICE, "draw accept")
     assert refused.all_ephemeral and "no draw offer" in refused.text
+
+
+async def test_draw_withdraw_takes_back_ones_own_offer(harness: Harness) -> None:
+    await start_game(harness, ALICE, BOB, "morris")
+    offer = message_with_buttons(await harness.slash(ALICE, "draw offer"))
+    not_his = await harness.slash(BOB, "draw withdraw")
+    assert not_his.all_ephemeral and not_his.text == words("en").t("refusal.no_own_draw_offer")
+    gone = await harness.slash(ALICE, "draw withdraw")
+    assert (
+        not gone.first.ephemeral
+        and gone.text.splitlines()[0] == "Alice withdraws the draw offer to Bob."
+    ), gone.text
+    late = await harness.click(BOB, offer.message, button(offer, "draw-accept"))
+    assert late.all_ephemeral and late.text == words("en").t("refusal.no_draw_offer"), late.text
+    assert not (await harness.slash(ALICE, "place", point="d7")).first.ephemeral

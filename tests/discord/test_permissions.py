@@ -382,6 +382,11 @@ COLUMNS = (
         play_cells(Ok("declines the draw"), No("that draw offer is your own")),
     ),
     Column(
+        "draw withdraw",
+        draw_offered,
+        play_cells(No("no draw offer waiting to withdraw"), Ok("withdraws the draw offer")),
+    ),
+    Column(
         "button:draw-accept",
         draw_offered,
         play_cells(Ok("agreed by both players"), No("that draw offer is your own"))
