@@ -24,8 +24,6 @@ it started already (``Challenges.rematch_begun``).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from bot import texts
 from bot.errors import Conflict, Refusal
 from bot.referee.challenges import Challenges
@@ -71,9 +69,9 @@ class Buttons:
         g = await self.ctx.store.game(pressed.target_id)
         if g is None or g.channel_id != where.channel_id:
             raise Refusal("button_game_gone")
-        if g.status == "active" and _offer_stands(g, actor, pressed):
-            pressed = replace(pressed, version=g.version)
-        if g.status == "active" and g.version == pressed.version:
+        if g.status == "active" and (
+            g.version == pressed.version or _offer_stands(g, actor, pressed)
+        ):
             try:
                 return await self._answer(where, actor, g, pressed)
             except Conflict:  # another command landed first (this click's double, say)
@@ -81,7 +79,8 @@ class Buttons:
         raise await self.overtaken(actor, pressed)
 
     async def _answer(self, where: Where, actor: Actor, g: GameRow, pressed: Pressed) -> Reply:
-        """A game's button clicked on its game's current version."""
+        """A game's button clicked on its game's current version, or a draw offer's button
+        while an offer by the same side waits for the clicker (``_offer_stands``)."""
         version = pressed.version
         if pressed.kind is ButtonKind.DROP_CONFIRM:
             line = DROP_ARG.fullmatch(pressed.arg)
@@ -95,8 +94,8 @@ class Buttons:
                 text=text, notice="drop_cancelled", ephemeral=True, game_id=g.id, version=g.version
             )
         accept = pressed.kind in (ButtonKind.DRAW_ACCEPT, ButtonKind.TAKEBACK_ACCEPT)
-        if pressed.kind in (ButtonKind.DRAW_ACCEPT, ButtonKind.DRAW_DECLINE):
-            return await self.endings.answer_draw(where, actor, accept, version=version)
+        if pressed.kind in DRAW_KINDS:  # no version: it answers the offer that waits, if any
+            return await self.endings.answer_draw(where, actor, accept)
         return await self.endings.answer_takeback(where, actor, accept, version=version)
 
     async def overtaken(self, actor: Actor, pressed: Pressed) -> Refusal:
@@ -150,9 +149,10 @@ TAKEBACK_KINDS = (ButtonKind.TAKEBACK_ACCEPT, ButtonKind.TAKEBACK_DECLINE)
 def _offer_stands(g: GameRow, actor: Actor, pressed: Pressed) -> bool:
     """A draw offer's button clicked by the player it asks while an offer by the same side
     still waits for them: it answers that offer though the game moved on since the button was
-    made, since the offerer's own moves leave their offer standing (``context.declines_draw``)
-    and the question the button asks is unchanged. (Any action of the clicker's own would
-    have declined it.)"""
+    made (its offerer moved, or announced a drop whose roll the answer completes first), since
+    the offerer's own actions leave their offer standing (``context.declines_draw``) and the
+    question the button asks is unchanged. (Any action of the clicker's own would have
+    declined it.) ``Endings.answer_draw`` checks again, after any roll, that it still waits."""
     seat = g.seat_of(actor.id)
     return pressed.kind in DRAW_KINDS and seat is not None and g.draw_offer == 1 - seat
 

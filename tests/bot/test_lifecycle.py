@@ -316,6 +316,26 @@ async def test_an_announcement_keeps_the_announcers_own_offer(
     assert agreed.ok and "agreed by both players" in agreed.text, agreed.text
 
 
+async def test_an_offers_old_button_accepts_it_after_the_offerers_announcement(
+    referee: Referee, store: Store
+) -> None:
+    """The roll the announcement waits for is made and said first, then the draw agreed."""
+    await start(referee, "atmalof")
+    offer = await referee.offer_draw(HERE, ALICE)
+    assert (await referee.act(HERE, ALICE, "drop row 3")).pending_roll
+    accept = next(b for b in offer.buttons if b.kind is ButtonKind.DRAW_ACCEPT)
+    agreed = await referee.press(HERE, BOB, accept.custom_id)
+    assert agreed.ok, agreed.text
+    said = agreed.text.splitlines()
+    assert said[0].startswith("alice (Red) announces row 3 and rolls "), agreed.text
+    assert said[1] == "Game over: a draw (agreed by both players).", agreed.text
+    (drop,) = await store.actions(agreed.game_id)
+    assert drop.action == "drop row 3" and drop.roll is not None
+    g = await store.game(agreed.game_id)
+    assert (g.status, g.termination) == ("finished", "agreement")
+    assert verify(await stored_record(store, g)).ok
+
+
 async def test_an_offers_own_buttons_tell_its_offerer_it_stands(referee: Referee) -> None:
     await start(referee, "morris")
     offer = await referee.offer_draw(HERE, ALICE)
