@@ -5,14 +5,17 @@ A button carries what it refers to (``ButtonSpec``: its kind, the challenge's or
 the game's version when it was made and, for a drop to confirm, the line and the move count).
 A game's button whose version is no longer the game's, or whose command loses the race to
 another (a ``Conflict``: a double click's twin landed first), is refused by what the referee
-knows of the game now, never by the words of another answer:
+knows of the game now, never by the words of another answer (but a draw offer's buttons answer
+the offer while one by the same side still waits for the clicker: its offerer's own moves
+leave it standing):
 
 - the drop it asked to announce is the game's next move after the question, or waits for its
   roll (``drop_announced``);
 - the game is over: a draw it accepted was agreed (``draw_agreed``), else how it ended
   (``button_game_over``);
-- an offer's button when no such question waits for the clicker any more: it was answered or
-  lapsed (``no_draw_offer``, ``no_takeback_request``);
+- an offer's button when no such question waits for the clicker any more: it was answered,
+  lapsed or declined by a move (``no_draw_offer``, ``no_takeback_request``); a draw offer's
+  button clicked by its offerer while it stands (``own_draw_offer``);
 - else the game moved on in some other way (``moved_on``: look at the board and try again).
 
 A challenge's buttons say "already answered" themselves (``Challenges``); a rematch's say when
@@ -25,7 +28,7 @@ from bot import texts
 from bot.errors import Conflict, Refusal
 from bot.referee.challenges import Challenges
 from bot.referee.context import Context
-from bot.referee.endings import Endings
+from bot.referee.endings import Endings, own_draw_offer
 from bot.referee.play import CONFIRM_WORD, DROP_ARG, Play, line_msg
 from bot.referee.practice import Practice
 from bot.referee.replies import Actor, ButtonKind, Pressed, Reply, Where, parse_button
@@ -66,7 +69,9 @@ class Buttons:
         g = await self.ctx.store.game(pressed.target_id)
         if g is None or g.channel_id != where.channel_id:
             raise Refusal("button_game_gone")
-        if g.status == "active" and g.version == pressed.version:
+        if g.status == "active" and (
+            g.version == pressed.version or _offer_stands(g, actor, pressed)
+        ):
             try:
                 return await self._answer(where, actor, g, pressed)
             except Conflict:  # another command landed first (this click's double, say)
@@ -74,7 +79,8 @@ class Buttons:
         raise await self.overtaken(actor, pressed)
 
     async def _answer(self, where: Where, actor: Actor, g: GameRow, pressed: Pressed) -> Reply:
-        """A game's button clicked on its game's current version."""
+        """A game's button clicked on its game's current version, or a draw offer's button
+        while an offer by the same side waits for the clicker (``_offer_stands``)."""
         version = pressed.version
         if pressed.kind is ButtonKind.DROP_CONFIRM:
             line = DROP_ARG.fullmatch(pressed.arg)
@@ -88,8 +94,8 @@ class Buttons:
                 text=text, notice="drop_cancelled", ephemeral=True, game_id=g.id, version=g.version
             )
         accept = pressed.kind in (ButtonKind.DRAW_ACCEPT, ButtonKind.TAKEBACK_ACCEPT)
-        if pressed.kind in (ButtonKind.DRAW_ACCEPT, ButtonKind.DRAW_DECLINE):
-            return await self.endings.answer_draw(where, actor, accept, version=version)
+        if pressed.kind in DRAW_KINDS:  # no version: it answers the offer that waits, if any
+            return await self.endings.answer_draw(where, actor, accept)
         return await self.endings.answer_takeback(where, actor, accept, version=version)
 
     async def overtaken(self, actor: Actor, pressed: Pressed) -> Refusal:
@@ -114,7 +120,7 @@ class Buttons:
             return Refusal("button_game_over", {"outcome": ended}, game_id=g.id)
         answered = _answered_offer(g, actor, pressed)
         if answered is not None:
-            return Refusal(answered, game_id=g.id, version=g.version)
+            return answered
         return Refusal("moved_on", game_id=g.id, version=g.version)
 
     async def _announced(self, g: GameRow, actor: Actor, pressed: Pressed) -> Refusal | None:
@@ -140,13 +146,28 @@ DRAW_KINDS = (ButtonKind.DRAW_ACCEPT, ButtonKind.DRAW_DECLINE)
 TAKEBACK_KINDS = (ButtonKind.TAKEBACK_ACCEPT, ButtonKind.TAKEBACK_DECLINE)
 
 
-def _answered_offer(g: GameRow, actor: Actor, pressed: Pressed) -> str | None:
+def _offer_stands(g: GameRow, actor: Actor, pressed: Pressed) -> bool:
+    """A draw offer's button clicked by the player it asks while an offer by the same side
+    still waits for them: it answers that offer though the game moved on since the button was
+    made (its offerer moved, or announced a drop whose roll the answer completes first), since
+    the offerer's own actions leave their offer standing (``context.declines_draw``) and the
+    question the button asks is unchanged. (Any action of the clicker's own would have
+    declined it.) ``Endings.answer_draw`` checks again, after any roll, that it still waits."""
+    seat = g.seat_of(actor.id)
+    return pressed.kind in DRAW_KINDS and seat is not None and g.draw_offer == 1 - seat
+
+
+def _answered_offer(g: GameRow, actor: Actor, pressed: Pressed) -> Refusal | None:
     """``no_draw_offer`` or ``no_takeback_request`` when an offer's button is clicked on a
     running game where no such question waits for the clicker any more (it was answered, a
-    double click's twin answered it, or the game went on and it lapsed): there is nothing to
-    try again. None for other buttons, or while the question still waits."""
+    double click's twin answered it, or the game went on and it lapsed or was declined):
+    there is nothing to try again; ``own_draw_offer`` when the draw offer waiting is the
+    clicker's own (it stands: the opponent answers it). None for other buttons, or while the
+    question still waits."""
     seat = g.seat_of(actor.id)
     if pressed.kind in DRAW_KINDS:
+        if seat is not None and g.draw_offer == seat:
+            return own_draw_offer(g, seat)
         waiting = g.draw_offer
         code = "no_draw_offer"
     elif pressed.kind in TAKEBACK_KINDS:
@@ -154,4 +175,6 @@ def _answered_offer(g: GameRow, actor: Actor, pressed: Pressed) -> str | None:
         code = "no_takeback_request"
     else:
         return None
-    return code if waiting is None or waiting == seat else None
+    if waiting is None or waiting == seat:
+        return Refusal(code, game_id=g.id, version=g.version)
+    return None

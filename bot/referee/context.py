@@ -416,7 +416,7 @@ class Context:
             "updated_at": now,
             **(extra or {}),
         }
-        if g.draw_offer == seat:
+        if declines_draw(g, seat):
             changes["draw_offer"] = None
         if after.to_move != seat:  # the turn passes: settle the mover's clock
             banks = list(g.banks)
@@ -445,6 +445,9 @@ class Context:
             notes.append(Msg("notice.repeated", {}))
         text = said_too(lines, text, [*notes, *lapses(g, seat)])
         reply = Reply(text=text, lines=lines, game_id=g.id, version=g.version + 1)
+        declined = declines_draw(g, seat)
+        if declined:  # the offer it declined, as data too (its line says it)
+            reply.notice, reply.params = DECLINED_BY_PLAY, declined_params(g, seat)
         request = (request_id, reply_dict(reply)) if request_id else None
         kept = checkpoint.encode(g.game, after) if checkpoint.due(g.seq + 1) else None
         head_before = g.last_hash
@@ -467,6 +470,8 @@ class Context:
         if outcome is not None:
             happened.append(result_of(outcome))
         shown.events = happened + shown.events  # then the rating change, if any
+        if declined:
+            shown.notice, shown.params = reply.notice, reply.params
         return shown
 
     async def turn_shown(
@@ -612,13 +617,38 @@ def rematch_refused(g: GameRow, stranger: bool) -> None:
 
 
 def lapses(g: GameRow, seat: int) -> list[Msg]:
-    """The questions a move or an announcement by ``seat`` answers by being made: a takeback
-    request waiting (either side's) and ``seat``'s own draw offer lapse, and are said, or the
-    other side finds them gone."""
+    """The questions a move or an announcement by ``seat`` answers by being made, said so that
+    nobody finds them gone: a takeback request waiting (either side's) lapses, and the other
+    side's draw offer is declined (``declines_draw``). ``seat``'s own draw offer stands."""
     found = [lapsed(g)] if g.takeback_offer is not None else []
-    if g.draw_offer == seat:
-        found.append(draw_lapsed(g))
+    declined = declined_by_play(g, seat)
+    if declined is not None:
+        found.append(declined)
     return found
+
+
+def declines_draw(g: GameRow, seat: int) -> bool:
+    """An action by ``seat`` (a move, a placement, a drop announced) declines the draw the
+    other side offered, as touching a piece to move it does over the board (FIDE Laws 9.1.2.3)
+    and playing on does on online servers; an offer made with one's own move stands for the
+    opponent to answer on their turn, so the offerer's own actions leave it be."""
+    return g.draw_offer == 1 - seat
+
+
+def declined_by_play(g: GameRow, seat: int) -> Msg | None:
+    """The notice of ``seat`` declining the other side's draw offer by playing on (None when
+    the action declines none); ``notice.draw_declined_by_play``, its params as the reply's."""
+    if not declines_draw(g, seat):
+        return None
+    return msg(f"notice.{DECLINED_BY_PLAY}", **declined_params(g, seat))
+
+
+DECLINED_BY_PLAY = "draw_declined_by_play"  # the notice code of a draw declined by playing on
+
+
+def declined_params(g: GameRow, seat: int) -> dict[str, Any]:
+    """Who declined (``actor``) whose offer (``other``) by playing on."""
+    return {"actor": g.names[seat], "other": g.names[1 - seat]}
 
 
 def said_too(lines: list[Msg], text: str, more: list[Msg]) -> str:
@@ -626,12 +656,6 @@ def said_too(lines: list[Msg], text: str, more: list[Msg]) -> str:
     (returned with them)."""
     lines.extend(more)
     return "\n".join([text, *(say(m) for m in more)])
-
-
-def draw_lapsed(g: GameRow) -> Msg:
-    """A draw offer whose offerer made a move (or an announcement) instead: it lapses."""
-    assert g.draw_offer is not None
-    return msg("notice.draw_lapsed", actor=g.names[g.draw_offer])
 
 
 def lapsed(g: GameRow) -> Msg:

@@ -49,7 +49,9 @@ class Endings:
         return await self.ctx.end(g, state, outcome, actor, seat, "resign", prefix=prefix)
 
     async def offer_draw(self, where: Where, actor: Actor) -> Reply:
-        """Offer a draw (accepts one already offered to you). Lapses when the offerer moves."""
+        """Offer a draw (accepts one already offered to you). It stands, whatever the offerer
+        does, until the opponent answers it: accepting, declining, or playing on (a move or an
+        announcement of theirs declines it: ``context.declines_draw``)."""
         g, state, seat, prefix = await self.ctx.playing(where, actor)
         if g.draw_offer == 1 - seat:
             return await self.agree_draw(g, state, actor, seat, prefix)
@@ -90,6 +92,8 @@ class Endings:
         """Accept or decline the draw your opponent offered (``version``: from the button).
         ``refusal``: the sentence that declines, when the bot says why (``Practice``)."""
         g, state, seat, prefix = await self.ctx.playing(where, actor, version=version)
+        if g.draw_offer == seat:
+            raise own_draw_offer(g, seat)
         if g.draw_offer != 1 - seat:
             raise Refusal("no_draw_offer", game_id=g.id)
         if accept:
@@ -108,6 +112,24 @@ class Endings:
             text=text,
             lines=lines,
             notice="draw_declined",
+            params=said,
+            game_id=g.id,
+            version=g.version,
+        )
+
+    async def withdraw_draw(self, where: Where, actor: Actor) -> Reply:
+        """Take back your own draw offer while it waits (its buttons then find none)."""
+        g, _state, seat, prefix = await self.ctx.playing(where, actor)
+        if g.draw_offer != seat:
+            raise Refusal("no_own_draw_offer", game_id=g.id, version=g.version)
+        said = {"actor": actor.name, "other": g.names[1 - seat]}
+        text, lines = prefixed(prefix, "draw_withdrawn", said)
+        changes = {"draw_offer": None, "updated_at": self.ctx.now()}
+        g = await change_game(self.ctx.store, g, changes, request=self.ctx.request(g, text, lines))
+        return Reply(
+            text=text,
+            lines=lines,
+            notice="draw_withdrawn",
             params=said,
             game_id=g.id,
             version=g.version,
@@ -328,6 +350,11 @@ def _without_increments(
     for side in runs:
         out[side] = max(0.0, out[side] - spec.increment)
     return out
+
+
+def own_draw_offer(g: GameRow, seat: int) -> Refusal:
+    """An answer to ``seat``'s own draw offer: it stands, and the opponent answers it."""
+    return Refusal("own_draw_offer", {"other": g.names[1 - seat]}, game_id=g.id, version=g.version)
 
 
 def _asking(g: GameRow, other: int, *buttons: ButtonSpec) -> tuple[list[int], list[ButtonSpec]]:

@@ -361,7 +361,8 @@ class Referee:
     async def offer_draw(
         self, where: Where, actor: Actor, *, request_id: str | None = None
     ) -> Reply:
-        """Offer a draw (accepts one already offered to you). Lapses when the offerer moves."""
+        """Offer a draw (accepts one already offered to you). It stands until the opponent
+        accepts, declines, or plays on (which declines it); the offerer's own moves keep it."""
         return await self.endings.offer_draw(where, actor)
 
     @command()
@@ -376,6 +377,13 @@ class Referee:
     ) -> Reply:
         """Accept or decline the draw your opponent offered (``version``: from the button)."""
         return await self.endings.answer_draw(where, actor, accept, version=version)
+
+    @command()
+    async def withdraw_draw(
+        self, where: Where, actor: Actor, *, request_id: str | None = None
+    ) -> Reply:
+        """Withdraw your own draw offer while your opponent has not answered it."""
+        return await self.endings.withdraw_draw(where, actor)
 
     @command()
     async def request_takeback(

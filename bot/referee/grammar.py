@@ -450,6 +450,8 @@ async def dispatch(
             return await referee.answer_draw(where, actor, True)
         if answer in ("decline", "no"):
             return await referee.answer_draw(where, actor, False)
+        if answer == "withdraw":
+            return await referee.withdraw_draw(where, actor)
         return await referee.offer_draw(where, actor)
     if head == "takeback":
         if answer in ("accept", "yes"):

@@ -16,8 +16,11 @@ from bot.i18n import Msg, msg, say, typed
 from bot.ladder_store import change_game
 from bot.referee.board_reply import as_lines, board_reply
 from bot.referee.context import (
+    DECLINED_BY_PLAY,
     MAX_CHOICES,
     Context,
+    declined_params,
+    declines_draw,
     lapses,
     not_a_player,
 )
@@ -328,11 +331,13 @@ class Play:
             "deadline": None,
             "updated_at": now,
         }
-        if g.draw_offer == seat:
+        if declines_draw(g, seat):
             changes["draw_offer"] = None
         reply = Reply(
             text=text, lines=lines, pending_roll=True, game_id=g.id, version=g.version + 1
         )
+        if declines_draw(g, seat):
+            reply.notice, reply.params = DECLINED_BY_PLAY, declined_params(g, seat)
         request = (request_id, reply_dict(reply)) if request_id else None
         await change_game(self.ctx.store, g, changes, request=request)  # Conflict: moved on
         return reply

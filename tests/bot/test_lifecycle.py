@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from bot.clock import ManualClock
 from bot.referee import Referee
+from bot.referee.records import check_stored, stored_record
 from bot.referee.replies import ButtonKind, Where
 from bot.store import Store
 from engine import Termination, dice
+from engine.record import verify
 from tests.bot.conftest import ALICE, BOB, CAROL, HERE, MOD, THERE, both_act, play, start, swept
 
 THREAD = Where(guild_id=1, channel_id=12, parent_id=10)
@@ -234,32 +236,145 @@ async def test_draw_offer_and_acceptance(referee: Referee, store: Store) -> None
     assert (g.winner, g.termination) == (None, "agreement") and "draw" in reply.text
 
 
-async def test_a_draw_offer_lapses_when_the_offerer_moves(referee: Referee) -> None:
+async def test_a_draw_offer_stands_when_its_offerer_moves(referee: Referee, store: Store) -> None:
+    """An offer made on one's own turn goes with the move (FIDE Laws 9.1.2.3, as lichess does):
+    it stands for the opponent to answer on their turn, and its button still answers it."""
     await start(referee, "morris")
     offer = await referee.offer_draw(HERE, ALICE)
     moved = await play(referee, HERE, ALICE, "place d7")
-    assert "notice.draw_lapsed" in [line.key for line in moved.lines]  # said, not found gone
-    assert "alice's draw offer lapsed: they played on." in moved.text
-    assert not (await referee.answer_draw(HERE, BOB, True)).ok
-    stale = await referee.press(HERE, BOB, offer.buttons[0].custom_id)
-    assert not stale.ok and stale.reason == "no_draw_offer", stale.text  # lapsed: no retry
+    assert moved.ok and moved.notice is None, moved.text
+    assert [line.key for line in moved.lines if line.key.startswith("notice.")] == []
+    assert (await store.game(moved.game_id)).draw_offer == 0
+    own = await referee.answer_draw(HERE, ALICE, True)  # not hers to answer, and it stands
+    assert (own.reason, own.params) == ("own_draw_offer", {"other": "bob"}), own.text
+    assert own.text == "that draw offer is your own: it stands until bob answers it"
+    accept = next(b for b in offer.buttons if b.kind is ButtonKind.DRAW_ACCEPT)
+    agreed = await referee.press(HERE, BOB, accept.custom_id)  # made before alice's move
+    g = await store.game(agreed.game_id)
+    assert (g.status, g.termination) == ("finished", "agreement"), agreed.text
+    events = await store.events(g.id)
+    assert (events[-1].kind, events[-1].seat) == ("draw", 1)  # agreed by bob, who answered
+    verdict = await check_stored(store, g)
+    assert verdict.ok, verdict.reason
+    assert verify(await stored_record(store, g)).ok
 
 
-async def test_an_announcement_says_the_lapsed_offer_before_the_die_rolls(
-    referee: Referee,
+async def test_the_receivers_move_declines_a_draw_offer(referee: Referee, store: Store) -> None:
+    """Playing on instead of answering declines the offer, and the move's reply says so (a code
+    and its params, and a line in every language); the offer cannot be accepted afterwards."""
+    await start(referee, "morris")
+    await play(referee, HERE, ALICE, "place d7")
+    offer = await referee.offer_draw(HERE, ALICE)  # on bob's turn
+    moved = await play(referee, HERE, BOB, "place a1")
+    assert moved.ok and moved.events and moved.notice == "draw_declined_by_play", moved.text
+    assert moved.params == {"actor": "bob", "other": "alice"}
+    assert "notice.draw_declined_by_play" in [line.key for line in moved.lines]
+    assert "bob declines alice's draw offer by playing on." in moved.text.splitlines()
+    g = await store.game(moved.game_id)
+    assert (g.status, g.draw_offer) == ("active", None)
+    late = await referee.answer_draw(HERE, BOB, True)
+    assert (late.ok, late.reason) == (False, "no_draw_offer"), late.text
+    accept = next(b for b in offer.buttons if b.kind is ButtonKind.DRAW_ACCEPT)
+    stale = await referee.press(HERE, BOB, accept.custom_id)
+    assert not stale.ok and stale.reason == "no_draw_offer", stale.text  # declined: no retry
+    again = await play(referee, HERE, ALICE, "place a4")  # the next move declines nothing
+    assert again.ok and again.notice is None, again.text
+    await referee.resign(HERE, BOB)
+    g = await store.game(g.id)
+    assert verify(await stored_record(store, g)).ok
+
+
+async def test_an_announcement_declines_the_offer_before_the_die_rolls(
+    referee: Referee, store: Store
 ) -> None:
-    """The lapse is said before "Rolling the die...", which the roll itself follows (it was
-    said between the two, a player's finding)."""
+    """Announcing a drop is playing on: it declines the opponent's offer, said before
+    "Rolling the die...", which the roll itself follows."""
+    await start(referee, "atmalof")
+    await referee.offer_draw(HERE, BOB)
+    announced = await referee.act(HERE, ALICE, "drop row 3")
+    assert announced.ok and announced.pending_roll
+    assert announced.notice == "draw_declined_by_play", announced.text
+    keys = [line.key for line in announced.lines]
+    assert keys == ["notice.draw_declined_by_play", "move.announces"], keys
+    assert announced.text.splitlines() == [
+        "alice declines bob's draw offer by playing on.",
+        "alice (Red) announces row 3. Rolling the die...",
+    ], announced.text
+    rolled = await referee.roll_pending(HERE)
+    assert rolled.ok and rolled.notice is None, rolled.text  # declined once, by the announcement
+    assert (await store.game(announced.game_id)).draw_offer is None
+
+
+async def test_an_announcement_keeps_the_announcers_own_offer(
+    referee: Referee, store: Store
+) -> None:
     await start(referee, "atmalof")
     await referee.offer_draw(HERE, ALICE)
     announced = await referee.act(HERE, ALICE, "drop row 3")
-    assert announced.ok and announced.pending_roll
-    keys = [line.key for line in announced.lines]
-    assert keys == ["notice.draw_lapsed", "move.announces"], keys
-    assert announced.text.splitlines() == [
-        "alice's draw offer lapsed: they played on.",
-        "alice (Red) announces row 3. Rolling the die...",
-    ], announced.text
+    assert announced.ok and announced.notice is None, announced.text
+    assert [line.key for line in announced.lines] == ["move.announces"]
+    rolled = await referee.roll_pending(HERE)
+    assert rolled.ok and (await store.game(rolled.game_id)).draw_offer == 0
+    agreed = await referee.answer_draw(HERE, BOB, True)
+    assert agreed.ok and "agreed by both players" in agreed.text, agreed.text
+
+
+async def test_an_offers_old_button_accepts_it_after_the_offerers_announcement(
+    referee: Referee, store: Store
+) -> None:
+    """The roll the announcement waits for is made and said first, then the draw agreed."""
+    await start(referee, "atmalof")
+    offer = await referee.offer_draw(HERE, ALICE)
+    assert (await referee.act(HERE, ALICE, "drop row 3")).pending_roll
+    accept = next(b for b in offer.buttons if b.kind is ButtonKind.DRAW_ACCEPT)
+    agreed = await referee.press(HERE, BOB, accept.custom_id)
+    assert agreed.ok, agreed.text
+    said = agreed.text.splitlines()
+    assert said[0].startswith("alice (Red) announces row 3 and rolls "), agreed.text
+    assert said[1] == "Game over: a draw (agreed by both players).", agreed.text
+    (drop,) = await store.actions(agreed.game_id)
+    assert drop.action == "drop row 3" and drop.roll is not None
+    g = await store.game(agreed.game_id)
+    assert (g.status, g.termination) == ("finished", "agreement")
+    assert verify(await stored_record(store, g)).ok
+
+
+async def test_an_offers_own_buttons_tell_its_offerer_it_stands(referee: Referee) -> None:
+    await start(referee, "morris")
+    offer = await referee.offer_draw(HERE, ALICE)
+    for button in offer.buttons:
+        own = await referee.press(HERE, ALICE, button.custom_id)
+        assert (own.ok, own.reason) == (False, "own_draw_offer"), own.text
+    await play(referee, HERE, ALICE, "place d7")  # the buttons' version is gone; the offer not
+    for button in offer.buttons:
+        own = await referee.press(HERE, ALICE, button.custom_id)
+        assert (own.ok, own.reason) == (False, "own_draw_offer"), own.text
+
+
+async def test_a_draw_offer_is_withdrawn_by_its_offerer_only(
+    referee: Referee, store: Store
+) -> None:
+    await start(referee, "morris")
+    offer = await referee.offer_draw(HERE, ALICE)
+    for who in (BOB, ALICE):  # alice once her offer is gone, bob never: it is not his
+        if who is ALICE:
+            gone = await referee.withdraw_draw(HERE, ALICE)
+            assert gone.ok and not gone.ephemeral, gone.text
+            assert (gone.notice, gone.params) == (
+                "draw_withdrawn",
+                {"actor": "alice", "other": "bob"},
+            )
+            assert gone.text == "alice withdraws the draw offer to bob."
+            assert (await store.game(gone.game_id)).draw_offer is None
+        refused = await referee.withdraw_draw(HERE, who)
+        assert (refused.ok, refused.reason) == (False, "no_own_draw_offer"), refused.text
+    accept = next(b for b in offer.buttons if b.kind is ButtonKind.DRAW_ACCEPT)
+    late = await referee.press(HERE, BOB, accept.custom_id)
+    assert (late.ok, late.reason) == (False, "no_draw_offer"), late.text
+    typed = await referee.handle(HERE, ALICE, "draw")  # offered again, and withdrawn as typed
+    assert typed.ok and typed.notice == "draw_offered", typed.text
+    typed = await referee.handle(HERE, ALICE, "draw withdraw")
+    assert typed.ok and typed.notice == "draw_withdrawn", typed.text
 
 
 async def test_an_accepted_takeback_says_it_takes_a_waiting_draw_offer_with_it(

@@ -52,14 +52,15 @@ async def test_an_open_challenge_is_accepted_by_whoever_clicks(harness: Harness)
 
 async def test_a_stale_button_is_refused_politely(harness: Harness) -> None:
     await start_game(harness, ALICE, BOB, "morris")
+    await harness.slash(ALICE, "place", point="d7")
     offer = await harness.slash(ALICE, "draw offer")
     offer_message = message_with_buttons(offer)
     stale_id = button(offer_message, "draw-accept")
-    await harness.slash(ALICE, "place", point="d7")  # the offer lapses when the offerer moves
+    await harness.slash(BOB, "place", point="a1")  # the receiver's move declines the offer
     stale = await harness.click(BOB, offer_message.message, stale_id)
     assert stale.all_ephemeral
     assert stale.text.strip()
-    assert not (await harness.slash(BOB, "place", point="a1")).all_ephemeral  # game goes on
+    assert not (await harness.slash(ALICE, "place", point="g7")).all_ephemeral  # game goes on
 
 
 async def test_a_draw_offer_accepted_by_button_ends_the_game(harness: Harness) -> None:

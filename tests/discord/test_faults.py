@@ -169,14 +169,18 @@ async def test_a_restart_between_announcement_and_roll_with_old_buttons(
         await store.close()
     second, store = await start_bot(db_path, clock)
     try:
-        stale = await second.click(BOB, offer.message, button(offer, "draw-accept"))
-        # an old button, refused politely: the offer lapsed when alice played on
-        assert stale.all_ephemeral and "there is no draw offer for you to answer" in stale.text
-        board = await second.slash(CAROL, "board")  # rolls the die the dead process owed
-        assert_move_reply(board, PLAYERS)
-        assert "col 2" in board.text.lower() or "column 2" in board.text.lower(), board.text
+        # alice's offer stands across her own announcement: bob's button made before it (and
+        # before the restart) accepts it, once the roll the dead process owed is made and said
+        agreed = await second.click(BOB, offer.message, button(offer, "draw-accept"))
+        assert not agreed.all_ephemeral, agreed.text
+        lines = agreed.text.lower()
+        assert "announces column 2 and rolls" in lines, agreed.text
+        assert "a draw (agreed by both players)" in lines, agreed.text
+        assert lines.index("announces column 2") < lines.index("agreed by both players")
         (drop,) = await store.actions(1)
         assert drop.action == "drop col 2" and drop.roll is not None
+        g = await store.game(1)
+        assert (g.status, g.termination) == ("finished", "agreement")
     finally:
         await second.close()
         await store.close()

@@ -374,24 +374,29 @@ COLUMNS = (
     Column(
         "draw accept",
         draw_offered,
-        play_cells(Ok("agreed by both players"), No("no draw offer for you")),
+        play_cells(Ok("agreed by both players"), No("that draw offer is your own")),
     ),
     Column(
         "draw decline",
         draw_offered,
-        play_cells(Ok("declines the draw"), No("no draw offer for you")),
+        play_cells(Ok("declines the draw"), No("that draw offer is your own")),
+    ),
+    Column(
+        "draw withdraw",
+        draw_offered,
+        play_cells(No("no draw offer waiting to withdraw"), Ok("withdraws the draw offer")),
     ),
     Column(
         "button:draw-accept",
         draw_offered,
-        play_cells(Ok("agreed by both players"), No("no draw offer for you"))
+        play_cells(Ok("agreed by both players"), No("that draw offer is your own"))
         | BUTTONS_ELSEWHERE
         | BUTTON_BOT,
     ),
     Column(
         "button:draw-decline",
         draw_offered,
-        play_cells(Ok("declines the draw"), No("no draw offer for you"))
+        play_cells(Ok("declines the draw"), No("that draw offer is your own"))
         | BUTTONS_ELSEWHERE
         | BUTTON_BOT,
     ),

@@ -68,7 +68,9 @@ async def test_offers_and_answers_out_of_place_change_nothing(harness: Harness) 
     offered = await harness.slash(ALICE, "draw offer")
     assert not offered.first.ephemeral and "offers a draw" in offered.text
     assert await refused(harness, ALICE, "draw offer") == "you have already offered a draw"
-    assert await refused(harness, ALICE, "draw accept") == no_offer  # her own offer
+    own = "that draw offer is your own: it stands until Bob answers it"
+    assert await refused(harness, ALICE, "draw accept") == own
+    assert await refused(harness, ALICE, "draw decline") == own
 
 
 async def test_an_illegal_move_gets_the_engines_reason_privately(harness: Harness) -> None:

@@ -28,7 +28,7 @@ class GameFlow(commands.Cog):
     async def resign(self, interaction: discord.Interaction[Any]) -> None:
         await self.bot.answer(interaction, await self.bot.referee.resign(*here(interaction)))
 
-    draw = app_commands.Group(name="draw", description="Offer, accept or decline a draw")
+    draw = app_commands.Group(name="draw", description="Offer, accept, decline or withdraw a draw")
 
     @draw.command(name="offer", description="Offer your opponent a draw")
     async def draw_offer(self, interaction: discord.Interaction[Any]) -> None:
@@ -45,6 +45,10 @@ class GameFlow(commands.Cog):
         await self.bot.answer(
             interaction, await self.bot.referee.answer_draw(*here(interaction), False)
         )
+
+    @draw.command(name="withdraw", description="Withdraw your draw offer before it is answered")
+    async def draw_withdraw(self, interaction: discord.Interaction[Any]) -> None:
+        await self.bot.answer(interaction, await self.bot.referee.withdraw_draw(*here(interaction)))
 
     takeback = app_commands.Group(
         name="takeback", description="Ask to take back your last turn, or answer such a request"
