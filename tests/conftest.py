@@ -3,6 +3,7 @@ the event loop every async test runs on."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlsplit
@@ -69,3 +70,14 @@ def pytest_asyncio_loop_factories(config: pytest.Config, item: pytest.Item) -> d
     marked ``both_loops`` runs on asyncio's as well (``EVENT_LOOP=asyncio``)."""
     names = event_loop.LOOPS if item.get_closest_marker("both_loops") else (event_loop.DEFAULT,)
     return {name: event_loop.factory(name) for name in names}
+
+
+@pytest.fixture
+def root_logging() -> Iterator[None]:
+    """``configure_logging`` points the root logger at this test's (captured) stderr: put the
+    handlers back after, or later tests log into a closed stream."""
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    yield
+    root.handlers[:] = handlers
+    root.setLevel(level)

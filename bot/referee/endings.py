@@ -106,16 +106,7 @@ class Endings:
         else:
             said = dict(refusal.params)
             text, lines = prefix + say(refusal), [*as_lines(prefix), refusal]
-        changes = {"draw_offer": None, "updated_at": self.ctx.now()}
-        g = await change_game(self.ctx.store, g, changes, request=self.ctx.request(g, text, lines))
-        return Reply(
-            text=text,
-            lines=lines,
-            notice="draw_declined",
-            params=said,
-            game_id=g.id,
-            version=g.version,
-        )
+        return await self._offer_gone(g, text, lines, "draw_declined", said)
 
     async def withdraw_draw(self, where: Where, actor: Actor) -> Reply:
         """Take back your own draw offer while it waits (its buttons then find none)."""
@@ -124,15 +115,16 @@ class Endings:
             raise Refusal("no_own_draw_offer", game_id=g.id, version=g.version)
         said = {"actor": actor.name, "other": g.names[1 - seat]}
         text, lines = prefixed(prefix, "draw_withdrawn", said)
+        return await self._offer_gone(g, text, lines, "draw_withdrawn", said)
+
+    async def _offer_gone(
+        self, g: GameRow, text: str, lines: list[Any], notice: str, said: dict[str, Any]
+    ) -> Reply:
+        """The draw offer cleared (declined or withdrawn) in one change, said as ``notice``."""
         changes = {"draw_offer": None, "updated_at": self.ctx.now()}
         g = await change_game(self.ctx.store, g, changes, request=self.ctx.request(g, text, lines))
         return Reply(
-            text=text,
-            lines=lines,
-            notice="draw_withdrawn",
-            params=said,
-            game_id=g.id,
-            version=g.version,
+            text=text, lines=lines, notice=notice, params=said, game_id=g.id, version=g.version
         )
 
     async def request_takeback(self, where: Where, actor: Actor) -> Reply:

@@ -60,6 +60,17 @@ NOT_OURS = (
 )
 
 
+def _unreadable(path: Path, exc: sqlite3.Error, out: TextIO) -> int:
+    """What SQLite's refusal to read ``path`` means, printed; the exit code (1: damaged,
+    restore it; 3: unreadable for another reason, a lock or the permissions)."""
+    if (getattr(exc, "sqlite_errorname", None) or "").startswith("SQLITE_CORRUPT"):
+        print(f"{path}: integrity: damaged, SQLite stopped reading it: {exc}", file=out)
+        print(RESTORE, file=out)
+        return 1
+    print(f"{path}: cannot read: {fault_of(exc) or exc} ({exc})", file=out)
+    return 3
+
+
 def _ours(path: Path, out: TextIO) -> int | None:
     """None when ``path`` holds this bot's database, else the exit code, with its lines."""
     try:
@@ -68,12 +79,7 @@ def _ours(path: Path, out: TextIO) -> int | None:
         print(f"{path}: cannot open: {exc.strerror or exc}", file=out)
         return 3
     except sqlite3.Error as exc:
-        if (getattr(exc, "sqlite_errorname", None) or "").startswith("SQLITE_CORRUPT"):
-            print(f"{path}: integrity: damaged, SQLite stopped reading it: {exc}", file=out)
-            print(RESTORE, file=out)
-            return 1
-        print(f"{path}: cannot read: {fault_of(exc) or exc} ({exc})", file=out)
-        return 3
+        return _unreadable(path, exc, out)
     if found.kind is Kind.MISSING:
         print(f"{path}: no database file there", file=out)
         return 3
@@ -101,12 +107,7 @@ def check(path: Path, out: TextIO) -> int:
             problems = []
         keys = db.execute("PRAGMA foreign_key_check").fetchall()
     except sqlite3.Error as exc:
-        if (getattr(exc, "sqlite_errorname", None) or "").startswith("SQLITE_CORRUPT"):
-            print(f"{path}: integrity: damaged, SQLite stopped reading it: {exc}", file=out)
-            print(RESTORE, file=out)
-            return 1
-        print(f"{path}: cannot read: {fault_of(exc) or exc} ({exc})", file=out)
-        return 3
+        return _unreadable(path, exc, out)
     finally:
         db.close()
     newer = " (newer than this bot's)" if version > LATEST else ""

@@ -8,11 +8,9 @@ command line would have made.
 from __future__ import annotations
 
 import io
-import logging
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -56,17 +54,6 @@ def discord_calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
     monkeypatch.setenv("DISCORD_TOKEN", FAKE_TOKEN)
     monkeypatch.delenv("DEV_GUILD_ID", raising=False)
     return calls
-
-
-@pytest.fixture
-def root_logging() -> Iterator[None]:
-    """``configure_logging`` points the root logger at this test's (captured) stderr: put the
-    handlers back after, or later tests log into a closed stream."""
-    root = logging.getLogger()
-    handlers, level = list(root.handlers), root.level
-    yield
-    root.handlers[:] = handlers
-    root.setLevel(level)
 
 
 def puts(calls: list[tuple[str, str]]) -> list[str]:

@@ -9,7 +9,6 @@ listens on, so the real aiohttp connection is refused.
 from __future__ import annotations
 
 import json
-import logging
 import os
 import socket
 import subprocess
@@ -24,17 +23,6 @@ from bot.__main__ import main
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "MTAx.fake-token.for-start-tests"
-
-
-@pytest.fixture
-def root_logging() -> Iterator[None]:
-    """``configure_logging`` points the root logger at this test's (captured) stderr: put the
-    handlers back after, or later tests log into a closed stream."""
-    root = logging.getLogger()
-    handlers, level = list(root.handlers), root.level
-    yield
-    root.handlers[:] = handlers
-    root.setLevel(level)
 
 
 @pytest.fixture
