@@ -347,8 +347,7 @@ class Context:
         now = self.now()
         if g.deadline is not None and now >= g.deadline:
             loser = state.to_move
-            sides = engine.get_game(g.game).side_names
-            outcome = Outcome(Termination.TIMEOUT, 1 - loser, f"{sides[loser]} ran out of time")
+            outcome = flag_fell(g, state)
             fell = Msg(
                 "notice.flag_fell_first",
                 {"actor": actor.name, "side": texts.side_msg(g.game, loser)},
@@ -663,3 +662,11 @@ def lapsed(g: GameRow) -> Msg:
     asker = g.takeback_offer
     assert asker is not None
     return msg("notice.takeback_lapsed", actor=g.names[asker])
+
+
+def flag_fell(g: GameRow, state: Any) -> Outcome:
+    """The result when the flag of the side to move in ``g`` has fallen: the other side wins
+    on time (a command, the sweeper and a look at the board all judge it so)."""
+    loser = state.to_move
+    sides = engine.get_game(g.game).side_names
+    return Outcome(Termination.TIMEOUT, 1 - loser, f"{sides[loser]} ran out of time")

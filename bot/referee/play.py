@@ -21,6 +21,7 @@ from bot.referee.context import (
     Context,
     declined_params,
     declines_draw,
+    flag_fell,
     lapses,
     not_a_player,
 )
@@ -266,6 +267,15 @@ class Play:
             state = await self.ctx.state(g)
         except BrokenGame as broken:
             return self.ctx.broken_reply(g, broken)
+        now = self.ctx.now()
+        if g.status == "active" and g.frozen_at is None and g.deadline and now >= g.deadline:
+            # the flag fell since the sweeper last looked: the board says so, not "0:00, to move"
+            try:
+                ended = await self.ctx.end(g, state, flag_fell(g, state), None, None, "timeout")
+            except Conflict:  # the sweeper or a command ended it first: show what they stored
+                return await self.board(where, first)
+            ended.mentions = [p for seat, p in enumerate(g.players) if seat != g.bot_seat]
+            return ended
         lines = [*(first or []), texts.options_line(g.game, g.variant, g.options, g.clock)]
         if g.status == "active":  # a question still waiting for its answer
             if g.draw_offer is not None:

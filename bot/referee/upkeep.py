@@ -9,7 +9,6 @@ import asyncio
 from collections.abc import AsyncGenerator, Callable
 from contextlib import aclosing
 
-import engine
 from bot import texts
 from bot.clock import ClockSpec
 from bot.errors import BrokenGame, Conflict
@@ -21,6 +20,7 @@ from bot.referee.context import (
     REQUESTS_PRUNED_PER_SWEEP,
     STALE_ROLL_AFTER,
     Context,
+    flag_fell,
     where_of,
 )
 from bot.referee.practice import Practice
@@ -31,7 +31,6 @@ from bot.referee.replies import (
 )
 from bot.shards import Shards
 from bot.store import GameRow
-from engine import Outcome, Termination
 
 
 class Upkeep:
@@ -180,11 +179,10 @@ class Upkeep:
                 if g.id not in self.ctx.broken_told:
                     yield Notice(where_of(g), self.ctx.broken_reply(g, broken))
                 continue
-            loser = state.to_move
-            sides = engine.get_game(g.game).side_names
-            outcome = Outcome(Termination.TIMEOUT, 1 - loser, f"{sides[loser]} ran out of time")
             try:
-                reply = await self.ctx.end(g, state, outcome, None, None, "timeout", at=now)
+                reply = await self.ctx.end(
+                    g, state, flag_fell(g, state), None, None, "timeout", at=now
+                )
             except Conflict:  # a command landed first: it saw the flag itself
                 continue
             # nobody's command ended it, and its players may have walked away: tell them

@@ -536,6 +536,30 @@ async def test_flag_fall_ends_the_game_from_stored_times(
     assert (g.winner, g.termination) == (0, Termination.TIMEOUT)
 
 
+async def test_a_look_at_the_board_after_a_flag_fell_ends_the_game(
+    referee: Referee, store: Store, clock: ManualClock
+) -> None:
+    """Between two sweeps (5 s on Discord) /board showed "Black to move, Black 0:00" as if
+    the game went on (a player's finding): the look judges the flag, as a command does, and
+    tells the players; a frozen game's flag does not fall."""
+    await start(referee, "morris", clock="1+0")
+    assert (await play(referee, HERE, ALICE, "place d7")).ok
+    clock.advance(61)  # bob's flag fell a second ago
+    looked = await referee.board(HERE)
+    assert looked.finished and "alice (White) wins (Black ran out of time)" in looked.text
+    assert looked.mentions == [ALICE.id, BOB.id]  # nobody's command ended it
+    g = await store.game(looked.game_id)
+    assert (g.status, g.winner, g.termination) == ("finished", 0, Termination.TIMEOUT)
+    assert not await swept(referee)  # told once
+    assert "ran out of time" in (await referee.board(HERE)).text  # the ended game's board
+    await start(referee, "morris", clock="1+0")
+    assert (await play(referee, HERE, ALICE, "place d7")).ok
+    assert (await referee.dispute(HERE, BOB, "lag")).ok
+    clock.advance(120)
+    frozen = await referee.board(HERE)
+    assert not frozen.finished and "Frozen for a dispute" in frozen.text
+
+
 async def test_a_restart_gives_the_turn_it_interrupted_its_time_again(
     referee: Referee, store: Store, clock: ManualClock
 ) -> None:
