@@ -47,8 +47,7 @@ BANNER = translations.words("en").t("console.banner")  # the English table's
 UNEXPECTED = say(msg("console.unexpected"))  # its English; said in the table's language
 MODERATOR_HINT = msg("console.moderator_hint")
 UNSAFE_IN_FILE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
-IDLE_SWEEP = 2.0
-"""Seconds without a typed line between two sweeps (Discord's sweeper runs every few too)."""
+IDLE_SWEEP = 2.0  # seconds without a typed line between two sweeps (Discord's: every 5)
 CANNOT_OPEN = 3  # the exit status when the database cannot be opened (as python -m bot's)
 
 
@@ -82,19 +81,17 @@ class ConsoleTable:
                     self.out.write(lead)
                 self.show(notice.reply)
                 shown += 1
-        except StoreUnavailable:  # logged by the store; the next sweep tries again
-            if self.store_down:  # said once, not every two seconds while nobody types
+        except StoreUnavailable:  # logged by the store; said once, not every 2 s while idle
+            if self.store_down:
                 return shown
-            if not shown and lead:
-                self.out.write(lead)
+            self.out.write("" if shown else lead)
             self._say_store_down()
             return shown + 1
         self.store_down = False
         return shown
 
     def _say_store_down(self) -> None:
-        """The sweeps cannot reach the store: said once (not as a move that was not saved:
-        nobody moved), until a sweep reaches it again."""
+        """Said once, until a sweep reaches the store again (not as a move not saved)."""
         self.store_down = True
         self.say(say(msg("console.store_down"), self.lang))
 

@@ -360,6 +360,19 @@ class Context:
             raise Conflict  # a button's game moved on (``Buttons`` says what became of it)
         return g, state, seat, prefix
 
+    async def flag_on_look(self, g: GameRow, state: Any) -> Reply | None:
+        """A look at the board (``/board``) judges a flag that fell since the sweeper last
+        looked, as a command does, and tells the players (nobody's command ended it); None
+        when the game runs on (no clock, time left, or frozen for a dispute). Conflict when
+        the sweeper or a command ended it first."""
+        if g.status != "active" or g.frozen_at is not None or not g.deadline:
+            return None
+        if self.now() < g.deadline:
+            return None
+        ended = await self.end(g, state, flag_fell(g, state), None, None, "timeout")
+        ended.mentions = [p for seat, p in enumerate(g.players) if seat != g.bot_seat]
+        return ended
+
     async def complete_roll(self, g: GameRow) -> Reply:
         """Roll for the stored announcement, apply the drop, store it; the board reply."""
         return (await self.roll_stored(g))[1]

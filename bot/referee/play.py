@@ -21,18 +21,11 @@ from bot.referee.context import (
     Context,
     declined_params,
     declines_draw,
-    flag_fell,
     lapses,
     not_a_player,
 )
 from bot.referee.records import iso
-from bot.referee.replies import (
-    Actor,
-    ButtonKind,
-    ButtonSpec,
-    Reply,
-    Where,
-)
+from bot.referee.replies import Actor, ButtonKind, ButtonSpec, Reply, Where
 from bot.referee.wrapper import current_request_id, reply_dict
 from bot.store import GameRow, NewAction
 from engine import EngineError, ParseError
@@ -40,7 +33,6 @@ from engine.core import MAX_COMMAND_LENGTH
 from engine.record import stored_options
 
 log = logging.getLogger(__name__)
-
 
 MAX_WORD = 24  # an unknown word is echoed at most this long
 
@@ -267,14 +259,11 @@ class Play:
             state = await self.ctx.state(g)
         except BrokenGame as broken:
             return self.ctx.broken_reply(g, broken)
-        now = self.ctx.now()
-        if g.status == "active" and g.frozen_at is None and g.deadline and now >= g.deadline:
-            # the flag fell since the sweeper last looked: the board says so, not "0:00, to move"
-            try:
-                ended = await self.ctx.end(g, state, flag_fell(g, state), None, None, "timeout")
-            except Conflict:  # the sweeper or a command ended it first: show what they stored
-                return await self.board(where, first)
-            ended.mentions = [p for seat, p in enumerate(g.players) if seat != g.bot_seat]
+        try:  # a flag fell since the sweeper last looked: the board says so, not "0:00"
+            ended = await self.ctx.flag_on_look(g, state)
+        except Conflict:  # the sweeper or a command ended it first: show what they stored
+            return await self.board(where, first)
+        if ended is not None:
             return ended
         lines = [*(first or []), texts.options_line(g.game, g.variant, g.options, g.clock)]
         if g.status == "active":  # a question still waiting for its answer
