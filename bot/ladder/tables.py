@@ -46,6 +46,7 @@ class FinishedGame:
     rated: bool
     ended_at: datetime
     season: int = 1
+    both_acted: bool = True  # each player made at least one action (``GameRow.moved``)
 
     @property
     def score(self) -> float:
@@ -65,13 +66,18 @@ def game_ladder(game: FinishedGame, per_variant: PerVariant = False) -> str:
 
 
 def counts(game: FinishedGame) -> bool:
-    """True when the game is rated: flagged rated, two different people, and not aborted.
+    """True when the game is rated: flagged rated, two different people, not aborted, and
+    played: each player made an action. A game that ended before both had acted (a draw agreed
+    at once, a flag that fell before the first move, the first mover resigning before the
+    other's reply) is a result but no rating, as a game aborted then is (and as on the chess
+    servers): no rating moves for a game never played, nor can two people trade points so.
 
     A loss on time or by abandonment is an ordinary loss (the referee sets its winner).
     """
     a, b = game.players
     return (
         game.rated
+        and game.both_acted
         and a is not None
         and b is not None
         and a != b

@@ -17,6 +17,7 @@ from bot.referee.boards import BoardView
 from bot.referee.records import ending, outcome_of
 from bot.referee.replies import ButtonKind, ButtonSpec, Event, Rated, Reply, ReplyKind
 from bot.store import GameRow
+from engine import Termination
 
 if TYPE_CHECKING:
     from bot.referee.context import Context
@@ -78,6 +79,8 @@ async def board_reply(
             rated = rated_event(change)
             events.append(rated)
             lines += texts.rating_lines(rated, g.names)
+        elif g.rated and g.moved & 3 != 3 and outcome.termination is not Termination.ABORTED:
+            lines.append(msg("rating.unplayed"))  # a result, but nothing to rate (counts)
         if texts.seed_matters(g):
             lines.append(texts.seed_line(g))
         buttons.append(ButtonSpec("Rematch", ButtonKind.REMATCH, g.id, g.version, "primary"))

@@ -29,7 +29,9 @@ _UPSERT_CHANGE = (
     "INSERT OR REPLACE INTO rating_changes (game_id, guild_id, season, ladder, player0, player1,"
     " ended_at, before0, after0, before1, after1) VALUES (?,?,?,?,?,?,?,?,?,?,?)"
 )
-_GAME_FIELDS = "id, guild_id, game, variant, player0, player1, winner, termination, rated, ended_at"
+_GAME_FIELDS = (
+    "id, guild_id, game, variant, player0, player1, winner, termination, rated, ended_at, moved"
+)
 
 
 def state_json(state: RatingState) -> str:
@@ -122,6 +124,7 @@ def _finished(row: Any, season: int) -> FinishedGame:
         rated=bool(row["rated"]),
         ended_at=to_time(row["ended_at"]) or datetime.fromtimestamp(0, UTC),
         season=season,
+        both_acted=(row["moved"] & 3) == 3,
     )
 
 

@@ -115,25 +115,27 @@ async def test_a_loss_on_time_counts_as_a_loss(
     referee: Referee, store: Store, clock: ManualClock
 ) -> None:
     await start(referee, "morris", rated=True, clock="1+0")
-    await play(referee, HERE, ALICE, "place d7")
-    clock.advance(61)
+    await both_act(referee, HERE, ALICE, BOB)
+    clock.advance(61)  # alice, to move, runs out
     (notice,) = await swept(referee)
     assert (
         "ran out of time" in notice.reply.text
         and "Ratings (Nine Men's Morris)" in notice.reply.text
     )
     table = await stored(store)
-    assert (table[ALICE.id].wins, table[BOB.id].losses) == (1, 1)
+    assert (table[BOB.id].wins, table[ALICE.id].losses) == (1, 1)
 
 
 async def test_abandonment_and_a_moderators_award_count(
     referee: Referee, store: Store, clock: ManualClock
 ) -> None:
     await start(referee, "morris", rated=True)
-    await play(referee, HERE, ALICE, "place d7")
-    clock.advance(referee.abandon_after + 1)
+    await both_act(referee, HERE, ALICE, BOB)
+    await play(referee, HERE, ALICE, (await referee.legal_for(HERE, ALICE))[0])
+    clock.advance(referee.abandon_after + 1)  # bob walked away after his first move
     assert (await referee.claim(HERE, ALICE)).ok
     await start(referee, "morris", rated=True, first=BOB, second=ALICE)
+    await both_act(referee, HERE, BOB, ALICE)
     awarded = await referee.award(HERE, MOD, BOB, "alice left the server")
     assert "Ratings (Nine Men's Morris)" in awarded.text
     table = await stored(store)
@@ -143,6 +145,7 @@ async def test_abandonment_and_a_moderators_award_count(
 
 async def test_a_draw_counts_for_both(referee: Referee, store: Store) -> None:
     await start(referee, "morris", rated=True)
+    await both_act(referee, HERE, ALICE, BOB)
     await referee.offer_draw(HERE, ALICE)
     agreed = await referee.answer_draw(HERE, BOB, True)
     table = await stored(store)
@@ -210,6 +213,7 @@ async def test_stats_on_a_scripted_history(referee: Referee, store: Store) -> No
     await resigned(referee, ALICE, CAROL)
     await resigned(referee, BOB, ALICE)
     await start(referee, "morris", rated=True)
+    await both_act(referee, HERE, ALICE, BOB)
     await referee.offer_draw(HERE, ALICE)
     await referee.answer_draw(HERE, BOB, True)
     await resigned(referee, ALICE, BOB)
@@ -293,10 +297,11 @@ async def test_rebuild_equals_the_live_ratings_after_a_scripted_series(
         game = ("morris", "abalone", "atmalof")[i % 3]
         await resigned(referee, a, b, game=game)
     await start(referee, "morris", rated=True, clock="1+0", first=CAROL, second=ALICE)
-    await play(referee, HERE, CAROL, "place d7")
+    await both_act(referee, HERE, CAROL, ALICE)
     clock.advance(120)
-    await swept(referee)  # alice loses on time
+    await swept(referee)  # carol loses on time
     await start(referee, "morris", rated=True, first=DAVE, second=BOB)
+    await both_act(referee, HERE, DAVE, BOB)
     await referee.offer_draw(HERE, DAVE)
     await referee.answer_draw(HERE, BOB, True)
     await start(referee, "morris", rated=True)
@@ -330,8 +335,9 @@ async def test_games_that_end_out_of_clock_order_are_refolded(
     """A sweep decides with the time it started at: a flag that fell before another game of the
     same player ended may be stored after it. The ladder refolds in ended-at order."""
     await start(referee, "morris", rated=True, clock="1+0", where=HERE)
-    await play(referee, HERE, ALICE, "place d7")  # bob's flag falls 60 s after this
-    t = clock.t
+    for person, point in ((ALICE, "d7"), (BOB, "d1"), (ALICE, "a7")):
+        assert (await play(referee, HERE, person, f"place {point}")).ok
+    t = clock.t  # bob (he has moved: the game counts) runs out 60 s after this
     await start(referee, "morris", rated=True, where=THERE, first=BOB, second=CAROL)
     await both_act(referee, THERE, BOB, CAROL)
     clock.advance(61)
@@ -532,3 +538,31 @@ async def test_an_empty_ladder_points_to_its_games_other_ladders(
     assert names == ["abalone/belgian-daisy", "atmalof", "morris"], names
     found = await referee.ladder(HERE, CAROL, "abalone/belgian-daisy")
     assert "has its own ladder" not in found.text
+
+
+async def test_a_rated_game_that_ended_before_both_moved_is_a_result_but_not_rated(
+    referee: Referee, store: Store, clock: ManualClock
+) -> None:
+    """A draw agreed at once, the first mover resigning before the reply, a flag that fell
+    before the second player's first move: each is a result, none moves a rating (a player
+    reviewer saw +168/-124 for a game the loser never played), and the result says why."""
+    unplayed = "Not rated: the game ended before both players had moved."
+    await start(referee, "morris", rated=True)
+    await referee.offer_draw(HERE, ALICE)
+    drawn = await referee.offer_draw(HERE, BOB)  # accepts the standing offer
+    assert drawn.finished and "a draw" in drawn.text and unplayed in drawn.text, drawn.text
+    await start(referee, "morris", rated=True)
+    assert (await play(referee, HERE, ALICE, "place d7")).ok
+    resigned_first = await referee.resign(HERE, ALICE)  # bob never moved
+    assert resigned_first.finished and unplayed in resigned_first.text
+    assert "Ratings" not in resigned_first.text
+    await start(referee, "morris", rated=True, clock="1+0")
+    assert (await play(referee, HERE, ALICE, "place d7")).ok
+    clock.advance(61)
+    (fell,) = await swept(referee)
+    assert "ran out of time" in fell.reply.text and unplayed in fell.reply.text
+    assert "Ratings" not in fell.reply.text
+    assert "mielőtt mindkét játékos lépett volna" in reply_words(fell.reply, "hu")
+    assert unplayed not in (await resigned(referee, ALICE, BOB))  # one action each: rated
+    assert [r.games for r in (await stored(store)).values()] == [1, 1]
+    await assert_rebuild_equals_live(store)
