@@ -469,3 +469,40 @@ def test_store_copy_refuses_a_source_that_is_not_this_bots_database(
     out = capsys.readouterr().out
     assert "nothing copied" in out and "not a database of this bot" in out and "invoices" in out
     assert snapshot(tmp_path) == before
+
+
+# --- 5. loose files left by an older version, and links ----------------------------------
+
+
+async def test_a_loose_wal_left_by_a_crash_is_tightened_with_the_file(tmp_path: Path) -> None:
+    """An older version's crash leaves its ``-wal`` (the running games' seeds in it) with the
+    loose mode it had: the bot tightens it with the database file, before SQLite reads it."""
+    live = tmp_path / "live" / "referee.db"
+    referee = await file_with_games(live, keep_open=True)
+    try:
+        left = tmp_path / "left"
+        left.mkdir()
+        for name in ("referee.db", "referee.db-wal"):  # what a crash leaves on disk
+            shutil.copyfile(live.parent / name, left / name)
+            (left / name).chmod(0o644)
+    finally:
+        await referee.store.close()
+    store = await SqliteStore.open(left / "referee.db")
+    try:
+        assert mode(left / "referee.db") == 0o600
+        assert mode(left / "referee.db-wal") == 0o600
+        async with store.reading() as rx:  # the games in the -wal are there
+            assert all([await rx.game(n) for n in (1, 2, 3)])
+    finally:
+        await store.close()
+
+
+async def test_a_check_only_open_changes_no_mode(tmp_path: Path) -> None:
+    """A command that only reads leaves even a loose file's mode as it is (the bot tightens it
+    when it starts): looking changes nothing."""
+    path = tmp_path / "referee.db"
+    await file_with_games(path)
+    path.chmod(0o644)
+    reader = await SqliteStore.open(path, access=Access.READ)
+    await reader.close()
+    assert mode(path) == 0o644
