@@ -506,3 +506,27 @@ async def test_a_check_only_open_changes_no_mode(tmp_path: Path) -> None:
     reader = await SqliteStore.open(path, access=Access.READ)
     await reader.close()
     assert mode(path) == 0o644
+
+
+async def test_a_link_to_nothing_makes_an_owner_only_file_where_it_points(
+    tmp_path: Path,
+) -> None:
+    """REFEREE_DB a symlink to a file not made yet (a volume's path): the new database there
+    is 0600 like any other, not made by SQLite with the process umask (0644: every running
+    game's seed readable by any user until the next start tightened it)."""
+    volume = tmp_path / "volume"
+    volume.mkdir()
+    link = tmp_path / "referee.db"
+    link.symlink_to(volume / "real.db")
+    old = os.umask(0o022)
+    try:
+        store = await SqliteStore.open(link)
+    finally:
+        os.umask(old)
+    try:
+        await store.db.execute("CREATE TABLE scratch (x)")  # the -wal and -shm exist now
+        for name in ("real.db", "real.db-wal", "real.db-shm"):
+            assert mode(volume / name) == 0o600, (name, oct(mode(volume / name)))
+        assert link.is_symlink()
+    finally:
+        await store.close()
