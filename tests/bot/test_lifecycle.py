@@ -104,6 +104,24 @@ async def test_a_rated_game_says_so_as_it_starts(referee: Referee) -> None:
     assert "Rated" not in casual.text
 
 
+async def test_a_rated_games_second_player_cannot_resign_before_acting_either(
+    referee: Referee, store: Store
+) -> None:
+    """Each player's own first action counts, not the game's: after alice's move bob, who has
+    not acted, is refused (a result would move two ratings for a game he never played) and
+    may abort it, unrated."""
+    started = await start(referee, "morris", rated=True)
+    moves = await referee.legal_for(HERE, ALICE)
+    assert (await play(referee, HERE, ALICE, moves[0])).ok
+    refused = await referee.resign(HERE, BOB)
+    assert refused.reason == "resign_before_moving" and not refused.finished, refused.text
+    g = await store.game(started.game_id)
+    assert g.status == "active" and g.draw_offer is None
+    aborted = await referee.abort(HERE, BOB)
+    assert aborted.finished, aborted.text
+    assert (await store.game(started.game_id)).termination == Termination.ABORTED.value
+
+
 async def test_a_rematch_swaps_who_starts(referee: Referee, store: Store) -> None:
     await start(referee)
     ended = await referee.resign(HERE, BOB)
