@@ -68,6 +68,34 @@ async def test_one_game_per_channel_but_threads_run_side_by_side(referee: Refere
     assert (await start(referee, "abalone", where=THERE, first=CAROL, second=ALICE)).ok
 
 
+async def test_a_thread_shows_its_channels_game_but_nobody_plays_it_there(
+    referee: Referee, store: Store
+) -> None:
+    """A thread with no game of its own reads its channel's game (/board, /history: a dispute's
+    thread shows the disputed game), but its players' moves, offers and resignations there
+    never reach that game: they are refused and the game is as it was."""
+    started = await start(referee, "morris")
+    before = await store.game(started.game_id)
+    shown = await referee.board(THREAD)
+    assert shown.ok and shown.game_id == started.game_id, shown.text
+    for attempt in (
+        referee.act(THREAD, ALICE, "place d7"),
+        referee.resign(THREAD, ALICE),
+        referee.offer_draw(THREAD, ALICE),
+        referee.abort(THREAD, BOB),
+    ):
+        refused = await attempt
+        assert not refused.ok and refused.game_id != started.game_id, refused.text
+    after = await store.game(started.game_id)
+    assert (after.status, after.seq, after.version, after.draw_offer) == (
+        "active",
+        before.seq,
+        before.version,
+        None,
+    )
+    assert (await play(referee, HERE, ALICE, "place d7")).ok  # in its channel, it is played
+
+
 async def test_bad_challenges_are_refused_with_reasons(referee: Referee) -> None:
     cases = [
         dict(game="chess", opponent=BOB),
