@@ -29,6 +29,7 @@ from bot.referee import Referee
 from bot.referee.replies import Where
 from bot.store import Access, SqliteStore, StoreUnavailable
 from bot.store.cli import main as store_main
+from bot.store.files import Kind, inspect
 from bot.store.migrations import LATEST, MIGRATIONS, statements
 from tests.bot.conftest import ALICE, BOB
 
@@ -209,6 +210,36 @@ def test_a_maintenance_command_on_a_mistyped_path_creates_nothing(
     assert "nothing of server" not in capsys.readouterr().out  # not "server 1 has no data"
     (line,) = store_lines(caplog)
     assert line.startswith(f"refusing to open {typo}: there is no database file there"), line
+
+
+@pytest.mark.parametrize("argv", MAINTENANCE, ids=" ".join)
+def test_a_maintenance_command_on_a_new_empty_file_makes_no_database_of_it(
+    argv: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An empty owner-only file, or a SQLite file with nothing in it, is what the bot makes
+    before it writes a new database (NEW): only the bot may go on to make one there; an
+    operator's command refuses it as it is (no schema written into it)."""
+    empty = tmp_path / "empty.db"
+    empty.touch(mode=0o600)
+    blank = tmp_path / "blank.db"
+    blank.write_bytes(sqlite_header_only())
+    blank.chmod(0o600)
+    for path in (empty, blank):
+        assert inspect(path).kind is Kind.NEW, path
+        before = snapshot(tmp_path)
+        monkeypatch.setenv("REFEREE_DB", str(path))
+        assert main(argv) == 3, path
+        assert snapshot(tmp_path) == before, path
+
+
+def sqlite_header_only() -> bytes:
+    """A SQLite file with no tables (what ``sqlite3.connect`` leaves is an empty file)."""
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE TABLE t (x)")
+    db.execute("DROP TABLE t")
+    data = db.serialize()
+    db.close()
+    return data
 
 
 def test_a_maintenance_command_elsewhere_does_not_make_data_referee_db(tmp_path: Path) -> None:
