@@ -143,7 +143,10 @@ def _read(path: Path, *, immutable: bool) -> tuple[int, frozenset[str]]:
 def make_new(path: Path) -> None:
     """Make an empty owner-only database file where nothing is (and its folder, 0700, when
     that is missing too). Another process making it at the same moment is fine: it is then
-    that process's new file, found as NEW. Raises OSError when the folder cannot be made."""
+    that process's new file, found as NEW. A symlink to nothing (a volume's path not made yet)
+    makes the file where it points: else ``O_EXCL`` refuses the link and SQLite makes the file
+    through it with the process umask (0644). Raises OSError when the folder cannot be made."""
+    path = Path(os.path.realpath(path))
     folder = path.parent
     if not folder.exists():
         folder.mkdir(mode=FOLDER_MODE, parents=True, exist_ok=True)

@@ -489,3 +489,35 @@ def test_an_abort_with_neither_seat_nor_reason_is_said_as_an_abort() -> None:
     assert event_ending("abort", 1, {}) == Ending(by=1)
     assert event_ending("void", None, {}) == Ending(voided="")
     assert event_ending("resign", 0, {"reason": "x"}) == Ending()
+
+
+def test_a_records_moderator_that_is_not_a_short_text_is_not_said() -> None:
+    """A record is untrusted: its ending note's ``moderator`` is said only as text, at most
+    100 characters; an object, a number or a list is said as no name at all (the result then
+    says "a moderator"), never as Python's repr of it."""
+    for hostile in ({"name": "x"}, 42, ["mod"], True):
+        ended = event_ending("award", None, {"reason": "cheating", "moderator": hostile})
+        assert ended == Ending(awarded="cheating"), hostile
+    long = event_ending("void", None, {"reason": "spam", "moderator": "m" * 5000})
+    assert long == Ending(voided="spam", moderator="m" * 100)
+
+
+def test_a_void_from_before_the_note_named_the_moderator_says_a_moderator() -> None:
+    """A void in a log written before its note held the moderator's name is said "voided by a
+    moderator: <reason>" in every other language, not "voided by moderator : <reason>" (the
+    English keeps the result's own words)."""
+    outcome = Outcome(Termination.ABORTED, None, "voided by moderator mod: spam")
+    old = event_ending("void", None, {"reason": "spam"})
+    said = texts.outcome_msg("morris", ("alice", "bob"), ("White", "Black"), outcome, ended=old)
+    for lang in ("eo", "hu", "is"):
+        assert words(lang).t("end.voided_why", why="spam") in say(said, lang), lang
+
+
+def test_an_abort_from_before_the_note_named_the_moderator_says_a_moderator() -> None:
+    """The same for a moderator's abort: "aborted by a moderator: <reason>", no empty name."""
+    outcome = Outcome(Termination.ABORTED, None, "aborted by moderator mod: wrong channel")
+    old = event_ending("abort", None, {"reason": "wrong channel"})
+    said = texts.outcome_msg("morris", ("alice", "bob"), ("White", "Black"), outcome, ended=old)
+    for lang in ("eo", "hu", "is"):
+        expected = words(lang).t("end.aborted_by_moderator", why="wrong channel")
+        assert expected in say(said, lang), (lang, say(said, lang))

@@ -536,8 +536,12 @@ async def test_an_empty_ladder_points_to_its_games_other_ladders(
     assert "külön ranglistája van" in hu and "(`abalone/belgian-daisy`)" in hu, hu
     names = await referee.ladder_names(HERE)
     assert names == ["abalone/belgian-daisy", "atmalof", "morris"], names
+    await resigned(referee, CAROL, BOB, game="abalone", variant="german-daisy")
+    empty = await referee.ladder(HERE, ALICE, "abalone")
+    for variant in ("belgian-daisy", "german-daisy"):
+        assert f"`abalone/{variant}`" in empty.text, empty.text
     found = await referee.ladder(HERE, CAROL, "abalone/belgian-daisy")
-    assert "has its own ladder" not in found.text
+    assert "has its own ladder" not in found.text, found.text  # a ladder with players: no
 
 
 async def test_a_rated_game_that_ended_before_both_moved_is_a_result_but_not_rated(

@@ -68,6 +68,34 @@ async def test_one_game_per_channel_but_threads_run_side_by_side(referee: Refere
     assert (await start(referee, "abalone", where=THERE, first=CAROL, second=ALICE)).ok
 
 
+async def test_a_thread_shows_its_channels_game_but_nobody_plays_it_there(
+    referee: Referee, store: Store
+) -> None:
+    """A thread with no game of its own reads its channel's game (/board, /history: a dispute's
+    thread shows the disputed game), but its players' moves, offers and resignations there
+    never reach that game: they are refused and the game is as it was."""
+    started = await start(referee, "morris")
+    before = await store.game(started.game_id)
+    shown = await referee.board(THREAD)
+    assert shown.ok and shown.game_id == started.game_id, shown.text
+    for attempt in (
+        referee.act(THREAD, ALICE, "place d7"),
+        referee.resign(THREAD, ALICE),
+        referee.offer_draw(THREAD, ALICE),
+        referee.abort(THREAD, BOB),
+    ):
+        refused = await attempt
+        assert not refused.ok and refused.game_id != started.game_id, refused.text
+    after = await store.game(started.game_id)
+    assert (after.status, after.seq, after.version, after.draw_offer) == (
+        "active",
+        before.seq,
+        before.version,
+        None,
+    )
+    assert (await play(referee, HERE, ALICE, "place d7")).ok  # in its channel, it is played
+
+
 async def test_bad_challenges_are_refused_with_reasons(referee: Referee) -> None:
     cases = [
         dict(game="chess", opponent=BOB),
@@ -102,6 +130,24 @@ async def test_a_rated_game_says_so_as_it_starts(referee: Referee) -> None:
     await referee.resign(HERE, ALICE)
     casual = await start(referee, "morris")
     assert "Rated" not in casual.text
+
+
+async def test_a_rated_games_second_player_cannot_resign_before_acting_either(
+    referee: Referee, store: Store
+) -> None:
+    """Each player's own first action counts, not the game's: after alice's move bob, who has
+    not acted, is refused (a result would move two ratings for a game he never played) and
+    may abort it, unrated."""
+    started = await start(referee, "morris", rated=True)
+    moves = await referee.legal_for(HERE, ALICE)
+    assert (await play(referee, HERE, ALICE, moves[0])).ok
+    refused = await referee.resign(HERE, BOB)
+    assert refused.reason == "resign_before_moving" and not refused.finished, refused.text
+    g = await store.game(started.game_id)
+    assert g.status == "active" and g.draw_offer is None
+    aborted = await referee.abort(HERE, BOB)
+    assert aborted.finished, aborted.text
+    assert (await store.game(started.game_id)).termination == Termination.ABORTED.value
 
 
 async def test_a_rematch_swaps_who_starts(referee: Referee, store: Store) -> None:

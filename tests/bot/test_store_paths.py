@@ -29,6 +29,7 @@ from bot.referee import Referee
 from bot.referee.replies import Where
 from bot.store import Access, SqliteStore, StoreUnavailable
 from bot.store.cli import main as store_main
+from bot.store.files import Kind, inspect
 from bot.store.migrations import LATEST, MIGRATIONS, statements
 from tests.bot.conftest import ALICE, BOB
 
@@ -209,6 +210,36 @@ def test_a_maintenance_command_on_a_mistyped_path_creates_nothing(
     assert "nothing of server" not in capsys.readouterr().out  # not "server 1 has no data"
     (line,) = store_lines(caplog)
     assert line.startswith(f"refusing to open {typo}: there is no database file there"), line
+
+
+@pytest.mark.parametrize("argv", MAINTENANCE, ids=" ".join)
+def test_a_maintenance_command_on_a_new_empty_file_makes_no_database_of_it(
+    argv: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An empty owner-only file, or a SQLite file with nothing in it, is what the bot makes
+    before it writes a new database (NEW): only the bot may go on to make one there; an
+    operator's command refuses it as it is (no schema written into it)."""
+    empty = tmp_path / "empty.db"
+    empty.touch(mode=0o600)
+    blank = tmp_path / "blank.db"
+    blank.write_bytes(sqlite_header_only())
+    blank.chmod(0o600)
+    for path in (empty, blank):
+        assert inspect(path).kind is Kind.NEW, path
+        before = snapshot(tmp_path)
+        monkeypatch.setenv("REFEREE_DB", str(path))
+        assert main(argv) == 3, path
+        assert snapshot(tmp_path) == before, path
+
+
+def sqlite_header_only() -> bytes:
+    """A SQLite file with no tables (what ``sqlite3.connect`` leaves is an empty file)."""
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE TABLE t (x)")
+    db.execute("DROP TABLE t")
+    data = db.serialize()
+    db.close()
+    return data
 
 
 def test_a_maintenance_command_elsewhere_does_not_make_data_referee_db(tmp_path: Path) -> None:
@@ -469,3 +500,64 @@ def test_store_copy_refuses_a_source_that_is_not_this_bots_database(
     out = capsys.readouterr().out
     assert "nothing copied" in out and "not a database of this bot" in out and "invoices" in out
     assert snapshot(tmp_path) == before
+
+
+# --- 5. loose files left by an older version, and links ----------------------------------
+
+
+async def test_a_loose_wal_left_by_a_crash_is_tightened_with_the_file(tmp_path: Path) -> None:
+    """An older version's crash leaves its ``-wal`` (the running games' seeds in it) with the
+    loose mode it had: the bot tightens it with the database file, before SQLite reads it."""
+    live = tmp_path / "live" / "referee.db"
+    referee = await file_with_games(live, keep_open=True)
+    try:
+        left = tmp_path / "left"
+        left.mkdir()
+        for name in ("referee.db", "referee.db-wal"):  # what a crash leaves on disk
+            shutil.copyfile(live.parent / name, left / name)
+            (left / name).chmod(0o644)
+    finally:
+        await referee.store.close()
+    store = await SqliteStore.open(left / "referee.db")
+    try:
+        assert mode(left / "referee.db") == 0o600
+        assert mode(left / "referee.db-wal") == 0o600
+        async with store.reading() as rx:  # the games in the -wal are there
+            assert all([await rx.game(n) for n in (1, 2, 3)])
+    finally:
+        await store.close()
+
+
+async def test_a_check_only_open_changes_no_mode(tmp_path: Path) -> None:
+    """A command that only reads leaves even a loose file's mode as it is (the bot tightens it
+    when it starts): looking changes nothing."""
+    path = tmp_path / "referee.db"
+    await file_with_games(path)
+    path.chmod(0o644)
+    reader = await SqliteStore.open(path, access=Access.READ)
+    await reader.close()
+    assert mode(path) == 0o644
+
+
+async def test_a_link_to_nothing_makes_an_owner_only_file_where_it_points(
+    tmp_path: Path,
+) -> None:
+    """REFEREE_DB a symlink to a file not made yet (a volume's path): the new database there
+    is 0600 like any other, not made by SQLite with the process umask (0644: every running
+    game's seed readable by any user until the next start tightened it)."""
+    volume = tmp_path / "volume"
+    volume.mkdir()
+    link = tmp_path / "referee.db"
+    link.symlink_to(volume / "real.db")
+    old = os.umask(0o022)
+    try:
+        store = await SqliteStore.open(link)
+    finally:
+        os.umask(old)
+    try:
+        await store.db.execute("CREATE TABLE scratch (x)")  # the -wal and -shm exist now
+        for name in ("real.db", "real.db-wal", "real.db-shm"):
+            assert mode(volume / name) == 0o600, (name, oct(mode(volume / name)))
+        assert link.is_symlink()
+    finally:
+        await store.close()
