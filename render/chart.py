@@ -105,8 +105,9 @@ def rating_chart_png(
         _text(draw, (xy[0] * s, xy[1] * s), words, size, fill, anchor, scale=s)
 
     x0, y0, x1, y1 = lay.box
-    if title:
-        text((x0, px * 0.5), title, px + 2, colours.text, "la")
+    if title:  # a long name shrinks, then is cut with "…", never past the right edge
+        shown, title_px = _fit(title, width - x0 - px * 0.5, px + 2, px - 2, bold=False)
+        text((x0, px * 0.5), shown, title_px, colours.text, "la")
     if not points:
         text(((x0 + x1) / 2, (y0 + y1) / 2), w.t("chart.no_games"), px + 2, colours.muted, "mm")
         return _png(img.reduce(s))

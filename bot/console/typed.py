@@ -4,7 +4,7 @@ speaker's name), and ``help <topic>``'s part of the help."""
 from __future__ import annotations
 
 from bot.referee.grammar import COMMAND_WORDS, PLAYER_WORDS
-from bot.referee.play import is_move_word
+from bot.referee.move_words import is_move_word
 
 # The moderator's words: `referee: void cheating` runs `referee void cheating`.
 MODERATOR_WORDS = (

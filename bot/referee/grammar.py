@@ -19,8 +19,9 @@ import engine
 import translations
 from bot.errors import Refusal
 from bot.i18n import Msg, msg, plain, say, say_all, typed
+from bot.referee.move_words import is_move_word
 from bot.referee.names import BOT_NAME, CONSOLE_BOT, name_key
-from bot.referee.play import MAX_WORD, is_move_word
+from bot.referee.play import MAX_WORD
 from bot.referee.practice import DEFAULT_LEVEL
 from bot.referee.replies import Actor, Reply, Where
 from bot.referee.settings_words import settings_lines

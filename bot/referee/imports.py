@@ -102,6 +102,7 @@ class Imports:
             outcome,
             moves=len(record.actions),
             lang=lang,  # the server's, as a game's board here: its words and its alt text
+            voided=record_ending(record).voided if outcome is not None else None,
         )
         image = await boards.png(self.ctx.renderer, view)
         reply = Reply(

@@ -3,7 +3,6 @@ legal moves (autocomplete, the console's list)."""
 
 from __future__ import annotations
 
-import functools
 import json
 import logging
 import re
@@ -24,6 +23,7 @@ from bot.referee.context import (
     lapses,
     not_a_player,
 )
+from bot.referee.move_words import first_word, is_move_word
 from bot.referee.records import iso
 from bot.referee.replies import Actor, ButtonKind, ButtonSpec, Reply, Where
 from bot.referee.wrapper import current_request_id, reply_dict
@@ -35,35 +35,6 @@ from engine.record import stored_options
 log = logging.getLogger(__name__)
 
 MAX_WORD = 24  # an unknown word is echoed at most this long
-
-
-@functools.cache
-def _fresh(name: str) -> Any:
-    """A game's opening position, to ask its parser about a word."""
-    return engine.get_game(name).new()
-
-
-@functools.lru_cache(maxsize=1024)
-def is_move_word(word: str) -> bool:
-    """Whether some game has a command that starts with ``word`` ("drop", "place", "push",
-    "c3"): only a word no game knows (each parser's ``unknown_command`` code) is an unknown
-    command; a move word with bad arguments keeps its game's syntax hint."""
-    for name in engine.GAME_NAMES:
-        try:
-            engine.get_game(name).parse(_fresh(name), word)
-        except ParseError as exc:
-            if exc.code == "unknown_command":
-                continue
-        except EngineError:
-            pass
-        return True
-    return False
-
-
-def first_word(text: str) -> str:
-    """The first word of a command as the games read it (lower case), "" for none."""
-    words = str(text).lower().split()
-    return words[0] if words else ""
 
 
 CONFIRM_WORD = "confirm"  # "drop row 4 confirm": announce a drop that can only lose the turn
@@ -272,7 +243,10 @@ class Play:
             if g.takeback_offer is not None:
                 lines.append(msg("board.takeback_waiting", **_asked(g, g.takeback_offer)))
         shown = [m for m in lines if m is not None]
-        return await board_reply(self.ctx, g, state, shown, ping=False)  # looked at: no ping
+        reply = await board_reply(self.ctx, g, state, shown, ping=False)  # looked at: no ping
+        if g.channel_id != where.channel_id:  # its channel's game, read in a (dispute) thread:
+            reply.buttons = []  # a Rematch or Announce there would find no game of its own
+        return reply
 
     async def legal_for(
         self, where: Where, actor: Actor, prefix: str = "", *, limit: int | None = MAX_CHOICES

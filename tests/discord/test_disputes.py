@@ -101,6 +101,10 @@ async def test_a_dispute_opens_a_private_thread_when_the_bot_may(harness: Harnes
     assert resumed_here.all_ephemeral and "no longer disputed" in resumed_here.text
     awarded = await harness.slash(MODERATOR, "referee award", reason="x", winner=BOB)
     assert "decided by moderator" in awarded.text
+    ended_there = await harness.slash(MODERATOR, "board", channel=thread)
+    assert "decided by moderator" in ended_there.text
+    assert not [c for c in ended_there.calls if c.custom_ids]  # no Rematch that finds no game
+    assert [c for c in (await harness.slash(MODERATOR, "board")).calls if c.custom_ids]
     again = await harness.slash(MODERATOR, "referee void", channel=thread, reason="oops")
     assert again.all_ephemeral and again.text.startswith("the game here has already ended: Bob")
 

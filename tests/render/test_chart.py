@@ -171,3 +171,14 @@ def test_the_shipped_font_draws_the_dash_accents_and_marks_the_images_use() -> N
     box = shipped.getmask(UNASSIGNED).getbbox()
     for char in "–…·?éüÇğÖ":
         assert shipped.getmask(char).getbbox() not in (None, box), char
+
+
+def test_a_long_title_ends_inside_the_picture() -> None:
+    """A long name was drawn past the right edge, cut by it mid-letter (a player's finding);
+    it shrinks, then ends with "…", leaving the right margin empty."""
+    title = "Đorđe Száva-Kováts Þórhallsdóttir · Abalone (belgian-daisy)"
+    size = (600, 300)
+    img = decode(rating_chart_png(POINTS, "light", size, title=title))
+    background = get_theme("light").background
+    band = [img.getpixel((x, y)) for x in range(size[0] - 6, size[0]) for y in range(0, 40)]
+    assert set(band) == {background}
