@@ -25,6 +25,8 @@ CONSOLE_REFUSALS = {
     "accept_own_challenge": "console.accept_own_challenge",
     "channel_busy": "console.channel_busy",
     "no_game": "console.no_game",
+    "resign_before_moving": "console.resign_before_moving",
+    "moderation_game_over": "console.moderation_game_over",
     "rematch_not_player": "console.rematch_not_player",
 }
 """Refusals the console says in its own words: its table is the only channel, so Discord's

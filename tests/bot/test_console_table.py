@@ -692,3 +692,11 @@ async def test_a_store_the_sweeps_cannot_reach_is_said_once_not_as_a_lost_move(
         assert not t.store_down  # a later outage is said again
     finally:
         await t.close()
+
+
+async def test_the_console_names_its_own_commands_in_the_new_refusals(tmp_path: Path) -> None:
+    """A refusal that points to another command names it as the table types it (`abort`),
+    not as a Discord slash command (`/abort`)."""
+    script = "alice: challenge bob morris rated first me\nbob: accept\nalice: resign\n"
+    text = await table(tmp_path / "r.db", script)
+    assert "`abort` ends it without a result" in text and "`/abort`" not in text, text
