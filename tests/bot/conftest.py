@@ -163,3 +163,16 @@ async def swept(referee: Referee, now: float | None = None, **options: Any) -> l
     """Every notice of one sweep (``Referee.sweep``'s async iterator), in the order it yielded
     them."""
     return [notice async for notice in referee.sweep(now, **options)]
+
+
+async def file_with_games(path: Path, *, keep_open: bool = False) -> Referee:
+    """A database of this bot with three games (left open, in WAL, with ``keep_open``)."""
+    referee = Referee(await SqliteStore.open(path), ManualClock(), render=False)
+    for n in range(3):
+        where = Where(1, 100 + n)
+        await referee.challenge(where, ALICE, "morris", opponent=BOB, starter="me")
+        await referee.accept(where, BOB)
+        await referee.act(where, ALICE, "place d7")
+    if not keep_open:
+        await referee.store.close()
+    return referee

@@ -29,7 +29,7 @@ from bot.store.cli import main as store_main
 from bot.store.migrations import LATEST
 from bot.store.sqlite import _into_wal
 from bot.texts import CANT_SAVE
-from tests.bot.conftest import ALICE, BOB, HERE
+from tests.bot.conftest import ALICE, BOB, HERE, file_with_games
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -198,17 +198,6 @@ def damage(path: Path, offset: int, data: bytes) -> None:
     with open(path, "r+b") as f:
         f.seek(offset)
         f.write(data)
-
-
-async def file_with_games(path: Path) -> None:
-    """A closed database (the WAL folded in) with a few games, so its pages hold rows."""
-    referee = Referee(await SqliteStore.open(path), ManualClock(), render=False)
-    for n in range(3):
-        where = Where(1, 100 + n)
-        await referee.challenge(where, ALICE, "morris", opponent=BOB, starter="me")
-        await referee.accept(where, BOB)
-        await referee.act(where, ALICE, "place d7")
-    await referee.store.close()
 
 
 async def test_a_damaged_page_is_refused_at_start_with_one_line(

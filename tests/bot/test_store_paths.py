@@ -23,15 +23,12 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
-from bot.clock import ManualClock
 from bot.config import Config, ConfigError
-from bot.referee import Referee
-from bot.referee.replies import Where
 from bot.store import Access, SqliteStore, StoreUnavailable
 from bot.store.cli import main as store_main
 from bot.store.files import Kind, inspect
 from bot.store.migrations import LATEST, MIGRATIONS, statements
-from tests.bot.conftest import ALICE, BOB
+from tests.bot.conftest import file_with_games
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -78,19 +75,6 @@ def foreign_sqlite(path: Path) -> None:
     db.execute("INSERT INTO invoices (total) VALUES (9.5)")
     db.commit()
     db.close()
-
-
-async def file_with_games(path: Path, *, keep_open: bool = False) -> Referee:
-    """A database of this bot with three games (left open, in WAL, with ``keep_open``)."""
-    referee = Referee(await SqliteStore.open(path), ManualClock(), render=False)
-    for n in range(3):
-        where = Where(1, 100 + n)
-        await referee.challenge(where, ALICE, "morris", opponent=BOB, starter="me")
-        await referee.accept(where, BOB)
-        await referee.act(where, ALICE, "place d7")
-    if not keep_open:
-        await referee.store.close()
-    return referee
 
 
 def schema_file(path: Path, version: int, journal: str = "delete") -> None:
