@@ -59,6 +59,7 @@ class Moderation:
             raise
         now = self.ctx.now()
         why = _reason(reason)
+        asked = g.draw_offer is not None or g.takeback_offer is not None  # dropped: said so
         event = NewEvent(
             "dispute", now, seat=seat, user_id=actor.id, note={"reason": why or "no reason given"}
         )
@@ -79,6 +80,7 @@ class Moderation:
             *as_lines(prefix),
             opened,
             msg("dispute.frozen"),
+            *([msg("dispute.questions_dropped")] if asked else []),
             *await self._log_lines(g),
             msg("dispute.dice", commitment=g.commitment),
             msg("dispute.moderators"),

@@ -525,3 +525,19 @@ def test_an_abort_from_before_the_note_named_the_moderator_says_a_moderator() ->
     for lang in ("eo", "hu", "is"):
         expected = words(lang).t("end.aborted_by_moderator", why="wrong channel")
         assert expected in say(said, lang), (lang, say(said, lang))
+
+
+async def test_a_dispute_says_that_it_drops_the_question_waiting(referee: Referee) -> None:
+    """A draw offer waiting when a dispute froze the game vanished without a word (a player's
+    finding): the dispute says it is dropped, in every language; with none waiting, nothing."""
+    await start(referee, "morris")
+    await morris_moves(referee, 2)
+    assert (await referee.offer_draw(HERE, ALICE)).ok
+    disputed = await referee.dispute(HERE, BOB, "lag")
+    assert "draw offer or takeback request that was waiting is dropped" in disputed.text
+    for lang in ("eo", "hu", "is"):
+        said = reply_words(disputed, lang)
+        assert words(lang).t("dispute.questions_dropped") in said and not english_in(said, lang)
+    assert (await referee.resume(HERE, MOD, "ok")).ok
+    again = await referee.dispute(HERE, ALICE, "lag again")
+    assert "is dropped" not in again.text
