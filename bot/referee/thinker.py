@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import itertools
 import logging
 import multiprocessing
 import multiprocessing.connection
@@ -26,6 +27,26 @@ from bot.config import MAX_PRACTICE_WORKERS
 log = logging.getLogger(__name__)
 
 THINK_TIMEOUT = 60.0  # seconds to wait for one turn (a search is bounded by 1.9 s of CPU)
+CANCELLED_KEPT = 16  # the last searches given up, whose workers stop them at their next look
+
+_given_up: Any = None  # in a worker: the pool's shared array of searches given up
+
+
+def _start_worker(given_up: Any) -> None:
+    """A worker's start: it ends with the bot, and it reads which searches were given up."""
+    global _given_up
+    _given_up = given_up
+    _exit_with_parent()
+
+
+def _turn(task: int, game: str, state: Any, level: int, seed: int, nodes: int | None) -> Any:
+    """``choose_turn`` in a worker, stopped as soon as the bot gives the search up (a sweep
+    closed at shutdown, a cancelled answer): it no longer holds the worker to its CPU bound."""
+
+    def stop() -> bool:
+        return _given_up is not None and task in _given_up[:]
+
+    return engine.ai.choose_turn(game, state, level, seed, nodes=nodes, stop=stop)
 
 
 def _exit_with_parent() -> None:
@@ -52,14 +73,21 @@ class Thinker:
             raise ValueError(f"workers must be 1..{MAX_PRACTICE_WORKERS}, not {workers}")
         self.workers = workers
         self._pool: Executor | None = None
+        self._given_up: Any = None  # the pool's shared ring of searches given up
+        self._tasks = itertools.count(1)
+        self._ring = itertools.count()
 
     def _executor(self) -> Executor:
         if self._pool is None:
             methods = multiprocessing.get_all_start_methods()
             method = "forkserver" if "forkserver" in methods else "spawn"  # never fork a loop
             context = multiprocessing.get_context(method)
+            self._given_up = context.Array("q", CANCELLED_KEPT)
             self._pool = ProcessPoolExecutor(
-                self.workers, mp_context=context, initializer=_exit_with_parent
+                self.workers,
+                mp_context=context,
+                initializer=_start_worker,
+                initargs=(self._given_up,),
             )
         return self._pool
 
@@ -68,9 +96,13 @@ class Thinker:
     ) -> list[Any]:
         """The bot's turn in ``state``: its action, and the removal a mill owes (engine.ai's
         ``choose_turn``, in the worker)."""
-        work = functools.partial(engine.ai.choose_turn, game, state, level, seed, nodes=nodes)
+        task = next(self._tasks)
+        work = functools.partial(_turn, task, game, state, level, seed, nodes)
         try:
             return await self._run(work)
+        except (asyncio.CancelledError, TimeoutError):  # nobody waits for its answer now
+            self._give_up(task)
+            raise
         except BrokenProcessPool:
             # Its worker died (killed, out of memory): search once more in a new one, so the
             # bot answers now rather than at the sweeper's next look; work that kills its
@@ -91,6 +123,12 @@ class Thinker:
         except BrokenProcessPool:
             self._discard(pool)
             raise
+
+    def _give_up(self, task: int) -> None:
+        """Tell the workers that search ``task`` is no longer wanted (they look with the clock,
+        every 128 nodes); the oldest of ``CANCELLED_KEPT`` given up makes room."""
+        if self._given_up is not None:
+            self._given_up[next(self._ring) % CANCELLED_KEPT] = task
 
     def _discard(self, pool: Executor) -> None:
         """Shut ``pool`` down, and forget it if it is still the one searches use: a search that

@@ -20,6 +20,7 @@ and Abalone by alpha-beta; see engine/ai/search.py.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -59,8 +60,10 @@ def analyse(
     position: Any,
     spec: Level,
     seed: int = 0,
+    stop: Callable[[], bool] | None = None,
 ) -> SearchResult:
-    """Search ``position`` with the budget and randomness of ``spec``; see ``choose``."""
+    """Search ``position`` with the budget and randomness of ``spec``; see ``choose``.
+    ``stop``: asked as often as the clock; True ends the search at once (its caller left)."""
     game = engine.get_game(game_name)
     state = _state(game, position)
     rng = random.Random(seed)
@@ -70,7 +73,12 @@ def analyse(
             raise ValueError("the game is over: there is no action to choose")
         return SearchResult(rng.choice(actions), 0.0, 0, 0)
     search = Search(
-        game, evaluator(game.name), spec.budget(), noise=spec.noise, seed=rng.getrandbits(32)
+        game,
+        evaluator(game.name),
+        spec.budget(),
+        noise=spec.noise,
+        seed=rng.getrandbits(32),
+        stop=stop,
     )
     return search.run(state)
 
@@ -118,6 +126,7 @@ def choose_turn(
     seed: int = 0,
     *,
     nodes: int | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> list[Any]:
     """The practice opponent's whole turn: ``choose``'s action and, when that leaves it to move
     again (a Morris mill owes a removal), the removal, so that the bot plays both as one
@@ -127,7 +136,7 @@ def choose_turn(
     game = engine.get_game(game_name)
     spec = _spec(game, level_number, nodes)
     state = _state(game, position)
-    found = analyse(game_name, state, spec, seed)
+    found = analyse(game_name, state, spec, seed, stop)
     turn = [found.action]
     if game.die_faces(state, found.action):  # a drop: its die is rolled after it is shown
         return turn
@@ -135,7 +144,7 @@ def choose_turn(
     if after.to_move == state.to_move and game.result(after) is None:
         then = found.then
         if then is None or then not in game.legal(after):
-            then = analyse(game_name, after, spec, seed + 1).action
+            then = analyse(game_name, after, spec, seed + 1, stop).action
         turn.append(then)
     return turn
 

@@ -116,8 +116,10 @@ class Search:
         noise: float = 0.0,
         seed: int = 0,
         clock: Callable[[], float] = time.process_time,
+        stop: Callable[[], bool] | None = None,
     ) -> None:
         self.game = game
+        self.stop = stop  # asked with the clock: True ends the search as its bound would
         self.ev = evaluator
         self.budget = budget
         self.noise = noise * evaluator.noise_scale
@@ -192,7 +194,9 @@ class Search:
         if self.nodes >= self.budget.nodes:
             raise _OutOfBudget
         self.nodes += 1
-        if not self.nodes % _CLOCK_EVERY and self.clock() > self.deadline:
+        if not self.nodes % _CLOCK_EVERY and (
+            self.clock() > self.deadline or (self.stop is not None and self.stop())
+        ):
             raise _OutOfBudget
 
     def _action(

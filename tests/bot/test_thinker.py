@@ -8,6 +8,7 @@ import asyncio
 import logging
 import os
 import signal
+import time
 from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 
@@ -86,5 +87,29 @@ async def test_a_search_that_kills_its_worker_again_fails() -> None:
             await thinker.turn("morris", KillsItsWorker(), 3, seed=1, nodes=NODES)
         turn = await thinker.turn("morris", MORRIS.new(), 3, seed=1, nodes=NODES)
         assert turn[0] in MORRIS.legal(MORRIS.new())  # and the next search works
+    finally:
+        thinker.close()
+
+
+async def test_a_search_given_up_stops_in_its_worker() -> None:
+    """A search whose caller left (a sweep closed at shutdown, a cancelled answer) ran on to
+    its 1.9 s CPU bound, and the next search in that worker waited behind it: it now stops at
+    its next look at the clock. Measured in the worker's own CPU time, not the wall clock."""
+    thinker = Thinker()
+    abalone = engine.get_game("abalone")
+    try:
+        pool = thinker._executor()
+        base = await asyncio.wrap_future(pool.submit(time.process_time))  # the worker's start
+        search = asyncio.create_task(
+            thinker.turn("abalone", abalone.new(), 5, seed=1, nodes=10**8)  # to the CPU bound
+        )
+        await asyncio.sleep(0.4)  # well under way
+        search.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await search
+        used = await asyncio.wrap_future(pool.submit(time.process_time)) - base
+        assert used < 1.2, used  # a search left to its bound uses 1.9 s
+        again = await thinker.turn("morris", MORRIS.new(), 3, seed=1, nodes=NODES)
+        assert again  # the worker serves the next search
     finally:
         thinker.close()
