@@ -8,6 +8,9 @@ from matching the stored English reason.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
+
+from engine import Termination
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +27,27 @@ class Ending:
     stopped: str | None = None
     awarded: str | None = None
     moderator: str = ""
+
+    def said(self, termination: Termination, names: tuple[str, str]) -> tuple[str, dict[str, Any]]:
+        """The ``end.*`` key of how the game ended and what it names: who aborted, voided or
+        awarded it and why (a moderator is named when their log names them, else "a
+        moderator"); the termination's own key otherwise."""
+        who, key = self.moderator, f"end.{termination.value}"
+        if termination is Termination.AWARDED and self.awarded and who:
+            return "end.awarded_by", {"name": who, "why": self.awarded}
+        if termination is not Termination.ABORTED:
+            return key, {}
+        if self.voided:
+            key = "end.voided_by" if who else "end.voided_why"
+            return key, {"name": who, "why": self.voided}
+        if self.voided is not None:  # a void without a reason
+            return "end.voided", {}
+        if self.by is not None:
+            return "end.aborted_by", {"name": names[self.by]}
+        if self.stopped is not None:
+            key = "end.stopped_by" if who else "end.aborted_by_moderator"
+            return key, {"name": who, "why": self.stopped}
+        return key, {}
 
 
 NOT_TOLD = Ending()

@@ -162,24 +162,8 @@ def outcome_msg(
     params: dict[str, Any] = {"loser": loser}
     if options and "line" in options:
         params["k"] = options["line"]
-    key = f"end.{outcome.termination.value}"
-    params["name"] = ended.moderator
-    if outcome.termination is Termination.AWARDED:
-        if ended.awarded and ended.moderator:
-            key, params["why"] = "end.awarded_by", ended.awarded
-    elif outcome.termination is not Termination.ABORTED:
-        pass
-    elif ended.voided is not None:
-        key = "end.voided_why" if ended.voided else "end.voided"
-        if ended.voided and ended.moderator:
-            key = "end.voided_by"
-        params["why"] = ended.voided
-    elif ended.by is not None:
-        key, params["name"] = "end.aborted_by", names[ended.by]
-    elif ended.stopped is not None:
-        key, params["why"] = "end.aborted_by_moderator", ended.stopped
-        if ended.moderator:
-            key = "end.stopped_by"
+    key, said = ended.said(outcome.termination, names)
+    params.update(said)
     if counted:
         key = "end.tiebreak_counted"
         params.update(counted)

@@ -65,6 +65,12 @@ def game_ladder(game: FinishedGame, per_variant: PerVariant = False) -> str:
     return ladder_key(game.game, game.variant, split)
 
 
+def both_acted(moved: int) -> bool:
+    """Whether each player made an action, from a game row's ``moved`` bits (seat 0: 1,
+    seat 1: 2): a rated game counts only then (``counts``)."""
+    return moved & 3 == 3
+
+
 def counts(game: FinishedGame) -> bool:
     """True when the game is rated: flagged rated, two different people, not aborted, and
     played: each player made an action. A game that ended before both had acted (a draw agreed

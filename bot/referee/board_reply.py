@@ -11,6 +11,7 @@ from bot import ladder_store, texts
 from bot.ending import NOT_TOLD
 from bot.i18n import Msg, msg, plain, say, say_all
 from bot.ladder.ratings import is_provisional
+from bot.ladder.tables import both_acted
 from bot.ladder_store import LoggedChange
 from bot.referee import boards
 from bot.referee.boards import BoardView
@@ -79,7 +80,7 @@ async def board_reply(
             rated = rated_event(change)
             events.append(rated)
             lines += texts.rating_lines(rated, g.names)
-        elif g.rated and g.moved & 3 != 3 and outcome.termination is not Termination.ABORTED:
+        elif g.rated and not both_acted(g.moved) and outcome.termination != Termination.ABORTED:
             lines.append(msg("rating.unplayed"))  # a result, but nothing to rate (counts)
         if texts.seed_matters(g):
             lines.append(texts.seed_line(g))

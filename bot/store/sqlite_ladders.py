@@ -17,6 +17,7 @@ from typing import Any
 from bot.ladder import FinishedGame, RatingChange, SeasonArchive, Table
 from bot.ladder.ratings import RatingState
 from bot.ladder.rules import LOCAL_GUILD, guild_key, to_time
+from bot.ladder.tables import both_acted
 from bot.store.protocol import LoggedChange
 from bot.store.sqlite_begin import Conn
 
@@ -124,7 +125,7 @@ def _finished(row: Any, season: int) -> FinishedGame:
         rated=bool(row["rated"]),
         ended_at=to_time(row["ended_at"]) or datetime.fromtimestamp(0, UTC),
         season=season,
-        both_acted=(row["moved"] & 3) == 3,
+        both_acted=both_acted(row["moved"]),
     )
 
 

@@ -32,6 +32,21 @@ from tests.bot.conftest import file_with_games
 
 ROOT = Path(__file__).resolve().parents[2]
 
+
+def python_m_bot(
+    args: list[str], env: dict[str, str], *, cwd: Path
+) -> subprocess.CompletedProcess[str]:
+    """``python -m bot ARGS`` as an operator runs it, in ``cwd`` with ``env``."""
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
 # Every command that opens REFEREE_DB: the bot's console, and the operator's commands.
 COMMANDS = [
     ["console"],
@@ -231,14 +246,7 @@ def test_a_maintenance_command_elsewhere_does_not_make_data_referee_db(tmp_path:
     data/referee.db there and report "no differences"."""
     env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "REFEREE_DB")}
     env["PYTHONPATH"] = str(ROOT)
-    done = subprocess.run(
-        [sys.executable, "-m", "bot", "ladder", "rebuild"],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = python_m_bot(["ladder", "rebuild"], env, cwd=tmp_path)
     assert done.returncode == 3, done.stdout + done.stderr
     assert list(tmp_path.iterdir()) == []
     assert "no differences" not in done.stdout
@@ -441,25 +449,11 @@ def test_python_m_bot_store_backup_runs_and_postgres_is_told_pg_dump(tmp_path: P
     asyncio.run(file_with_games(path))
     env = {**os.environ, "REFEREE_DB": str(path), "DISCORD_TOKEN": "", "PYTHONPATH": str(ROOT)}
     target = tmp_path / "backup.db"
-    done = subprocess.run(
-        [sys.executable, "-m", "bot", "store", "backup", "--to", str(target)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = python_m_bot(["store", "backup", "--to", str(target)], env, cwd=ROOT)
     assert done.returncode == 0, done.stdout + done.stderr
     assert target.exists() and "3 game(s)" in done.stdout
     env["REFEREE_DB"] = "postgresql://u:s3cret@db/x"
-    done = subprocess.run(
-        [sys.executable, "-m", "bot", "store", "backup", "--to", str(tmp_path / "pg.db")],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = python_m_bot(["store", "backup", "--to", str(tmp_path / "pg.db")], env, cwd=ROOT)
     assert done.returncode == 2
     said = done.stdout + done.stderr
     assert "pg_dump" in said and "s3cret" not in said
