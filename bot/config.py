@@ -5,6 +5,7 @@ The token is kept out of ``repr`` and logs; ``Config.from_env()`` reads, validat
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 from collections.abc import Mapping
@@ -22,6 +23,7 @@ DEFAULT_DB = Path("data") / "referee.db"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 MAX_PRACTICE_WORKERS = 64  # PRACTICE_WORKERS at most
 MAX_SNOWFLAKE = 2**63 - 1  # a Discord id is a positive signed 64-bit number
+LOOPBACK = "127.0.0.1"  # METRICS_HOST's default: this host only, never its public interface
 
 
 class ConfigError(RefereeError, ValueError):
@@ -37,6 +39,16 @@ def is_number(text: str) -> bool:
 def is_snowflake(text: str) -> bool:
     """A Discord id as typed: digits only, 1..2**63-1 (0 is no server, never "every server")."""
     return is_number(text) and 0 < int(text) <= MAX_SNOWFLAKE
+
+
+def is_ip_address(text: str) -> bool:
+    """An IPv4 or IPv6 address as written (``0.0.0.0``, ``::1``); never a name to look up, which
+    could resolve to an interface nobody meant."""
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
 
 
 def url_problem(db: str) -> str | None:
@@ -110,6 +122,7 @@ class Config:
     dev_guild_id: int | None = None
     shards: Shards = field(default_factory=Shards)  # SHARD_COUNT, SHARD_IDS (bot.shards)
     metrics_port: int | None = None  # METRICS_PORT: Prometheus's /metrics (bot.metrics)
+    metrics_host: str = LOOPBACK  # METRICS_HOST: the address it listens on (0.0.0.0: everywhere)
     log_format: str = "text"  # LOG_FORMAT: text or json (bot.logs)
 
     language: str = "en"  # the console's (REFEREE_LANGUAGE, or python -m bot console --lang)
@@ -119,8 +132,8 @@ class Config:
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
         """Read DISCORD_TOKEN, REFEREE_DB, LOG_LEVEL, DEV_GUILD_ID, SHARD_COUNT, SHARD_IDS,
-        METRICS_PORT, LOG_FORMAT, REFEREE_LANGUAGE, PRACTICE_WORKERS and EVENT_LOOP (unset or
-        empty: default)."""
+        METRICS_PORT, METRICS_HOST, LOG_FORMAT, REFEREE_LANGUAGE, PRACTICE_WORKERS and
+        EVENT_LOOP (unset or empty: default)."""
         env = os.environ if env is None else env
         token = (env.get("DISCORD_TOKEN") or "").strip() or None
         db_path = database((env.get("REFEREE_DB") or "").strip() or str(DEFAULT_DB))
@@ -142,6 +155,12 @@ class Config:
         port_text = (env.get("METRICS_PORT") or "").strip()
         if port_text and (not is_number(port_text) or not 0 < int(port_text) < 65536):
             raise ConfigError(f"METRICS_PORT must be a port number 1..65535, not {port_text!r}")
+        host = (env.get("METRICS_HOST") or "").strip() or LOOPBACK
+        if not is_ip_address(host):
+            raise ConfigError(
+                "METRICS_HOST must be an IP address to listen on (127.0.0.1: this host only, "
+                f"0.0.0.0: every interface), not {host!r}"
+            )
         log_format = (env.get("LOG_FORMAT") or "text").strip().lower()
         if log_format not in LOG_FORMATS:
             raise ConfigError(
@@ -169,6 +188,7 @@ class Config:
             dev_guild_id=guild,
             shards=shards,
             metrics_port=int(port_text) if port_text else None,
+            metrics_host=host,
             log_format=log_format,
             language=lang,
             practice_workers=int(workers_text),

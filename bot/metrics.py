@@ -1,11 +1,13 @@
-"""What one bot process exposes to Prometheus (``METRICS_PORT``): traffic, speed, health.
+"""What one bot process exposes to Prometheus (``METRICS_PORT``, on ``METRICS_HOST``: loopback
+unless set; the Docker image sets 0.0.0.0): traffic, speed, health.
 
 - ``referee_interactions_total{command, outcome}``: every slash command and button press, by
   how it ended: ``ok``, ``refused`` (the referee said no, with a reason), ``cant_save`` (the
   store was unavailable) or ``error`` (a bug, apologised for and logged).
 - ``referee_first_response_seconds{kind}``: from the interaction's arrival to its first answer
   (Discord allows 3 s), for ``command`` and ``button``.
-- ``referee_active_games``: running games on this process's shards (refreshed by the sweeper).
+- ``referee_active_games``: running games on this process's shards (counted at start, then
+  refreshed by the sweeper).
 - ``referee_store_faults_total{where}``: store faults met while answering or sweeping.
 - ``referee_gateway_connected{shard}`` (1/0) and ``referee_gateway_latency_seconds{shard}``.
 
@@ -76,11 +78,12 @@ class Metrics:
             registry=r,
         )
 
-    def serve(self, port: int, addr: str = "0.0.0.0") -> int:
-        """Expose ``/metrics`` over HTTP on ``port`` (0: any free one) in a daemon thread;
-        returns the port it listens on."""
-        server, _thread = start_http_server(port, addr=addr, registry=self.registry)
-        return int(server.server_port)
+    def serve(self, port: int, host: str = "127.0.0.1") -> tuple[str, int]:
+        """Expose ``/metrics`` over HTTP on ``host``, ``port`` (0: any free one) in a daemon
+        thread; returns the address it listens on. Loopback unless told: every interface would
+        include a host's public one."""
+        server, _thread = start_http_server(port, addr=host, registry=self.registry)
+        return str(server.server_address[0]), int(server.server_address[1])
 
     # ---- one interaction's life (the Discord layer calls these) -----------------------------
     def arrived(self, interaction: Any, command: str, kind: str) -> None:

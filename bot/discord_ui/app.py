@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import gc
 import json
 import logging
 import os
 import signal
+import socket
 from pathlib import Path
 from typing import Any, cast
 
@@ -25,6 +27,7 @@ import discord
 from discord.ext import commands
 
 from bot import event_loop, logs
+from bot.config import LOOPBACK
 from bot.discord_ui.format import Outgoing, to_message
 from bot.discord_ui.guards import Cooldowns, Deliveries
 from bot.discord_ui.shutdown import GRACE_SECONDS, Drain
@@ -339,8 +342,16 @@ class RefereeBot(commands.AutoShardedBot):
                 if await self.post_notice(notice):
                     posted += 1
                     self.beat()  # a long sweep (practice games after a restart) is a working one
-        self.metrics.active_games.set(await self.referee.running_games(self.own_shards))
+        await self.count_games()
         return posted
+
+    async def count_games(self) -> int:
+        """Set the active-games gauge to the running games of this process's shards (the
+        store's count); returns it. ``serve`` calls it before the first sweep too: a scrape
+        right after a restart read 0 while dozens of games ran."""
+        running = await self.referee.running_games(self.own_shards)
+        self.metrics.active_games.set(running)
+        return running
 
     async def post_notice(self, notice: Notice) -> bool:
         """Post one notice in its channel, in the server's language; False when Discord would
@@ -382,21 +393,35 @@ async def _open(config: Any) -> tuple[Any, Referee]:
 
 
 class CannotStart(RefereeError):
-    """The bot cannot serve: the metrics port is taken, Discord cannot be reached, or it refuses
-    the token. ``run`` and ``sync`` log the message as one line and exit 1 (a restart policy
-    tries again), after closing everything they had opened."""
+    """The bot cannot serve: the metrics port is taken or its address is not this host's,
+    Discord cannot be reached, or it refuses the token. ``run`` and ``sync`` log the message as
+    one line and exit 1 (a restart policy tries again), after closing everything they had
+    opened."""
 
 
-def _serve_metrics(port: int) -> None:
-    """Expose /metrics on ``port``, or CannotStart saying which port and what to do."""
+def _serve_metrics(metrics: Metrics, host: str, port: int) -> None:
+    """Expose /metrics on ``host``:``port``, or CannotStart saying which setting and what to do."""
     try:
-        bound = METRICS.serve(port)
+        bound_host, bound = metrics.serve(port, host)
     except OSError as exc:
+        why = exc.strerror or str(exc)
+        if exc.errno in (errno.EADDRNOTAVAIL, errno.EAFNOSUPPORT) or isinstance(
+            exc, socket.gaierror
+        ):
+            raise CannotStart(
+                f"METRICS_HOST={host} cannot be listened on ({why}): set it to an address of "
+                "this host (127.0.0.1, or 0.0.0.0 for every interface)"
+            ) from None
         raise CannotStart(
-            f"METRICS_PORT={port} cannot be opened ({exc.strerror or exc}): stop what listens "
+            f"METRICS_PORT={port} cannot be opened on {host} ({why}): stop what listens "
             "on that port, or set METRICS_PORT to a free one"
         ) from None
-    log.info("metrics on port %s", bound, extra={"metrics_port": bound})
+    log.info(
+        "metrics on %s port %s",
+        bound_host,
+        bound,
+        extra={"metrics_host": bound_host, "metrics_port": bound},
+    )
 
 
 UNREACHABLE = (OSError, asyncio.TimeoutError, aiohttp.ClientError, discord.GatewayNotFound)
@@ -423,21 +448,27 @@ def _cannot_reach(exc: BaseException) -> CannotStart | None:
     return None
 
 
-async def serve(config: Any) -> None:
+async def serve(config: Any, metrics: Metrics | None = None) -> None:
     """Log in and serve until SIGTERM or SIGINT, then close the gateway and the store; what
-    was opened is closed whatever fails (CannotStart: the metrics port, Discord)."""
+    was opened is closed whatever fails (CannotStart: the metrics address, Discord).
+    ``metrics``: the process's own unless a test brings its registry."""
     store, referee = await _open(config)
     try:
         heartbeat = os.environ.get("REFEREE_HEARTBEAT")
         if heartbeat:  # one left by an earlier run says nothing about this one
             Path(heartbeat).unlink(missing_ok=True)
         shards = getattr(config, "shards", None) or Shards()
-        port = getattr(config, "metrics_port", None)
-        if port is not None:
-            _serve_metrics(port)
         bot = RefereeBot(
-            referee, heartbeat=heartbeat, shard_count=shards.count, shard_ids=shards.ids
+            referee,
+            heartbeat=heartbeat,
+            metrics=metrics,
+            shard_count=shards.count,
+            shard_ids=shards.ids,
         )
+        port = getattr(config, "metrics_port", None)
+        if port is not None:  # counted first: no scrape reads 0 games while games run
+            await bot.count_games()  # a store that cannot count: exit 3, as one not opened
+            _serve_metrics(bot.metrics, getattr(config, "metrics_host", LOOPBACK), port)
         loop = asyncio.get_running_loop()
         kind = event_loop.kind(loop)
         log.info("event loop: %s", kind, extra={"event_loop": kind})

@@ -172,6 +172,8 @@ def test_no_token_at_a_terminal_opens_the_console(tmp_path: Path) -> None:
     ("env", "name"),
     [
         ({"METRICS_PORT": "²"}, "METRICS_PORT"),
+        ({"METRICS_HOST": "0.0.0.0:9100"}, "METRICS_HOST"),
+        ({"METRICS_HOST": "every interface"}, "METRICS_HOST"),
         ({"PRACTICE_WORKERS": "²"}, "PRACTICE_WORKERS"),
         ({"DEV_GUILD_ID": "²"}, "DEV_GUILD_ID"),
         ({"DEV_GUILD_ID": "0"}, "DEV_GUILD_ID"),

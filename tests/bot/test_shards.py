@@ -57,7 +57,7 @@ def test_shards_from_the_environment() -> None:
         Shards.from_text("0", None)
 
 
-def test_config_reads_shards_metrics_port_and_log_format() -> None:
+def test_config_reads_shards_metrics_address_and_log_format() -> None:
     config = Config.from_env(
         {"SHARD_COUNT": "8", "SHARD_IDS": "4-7", "METRICS_PORT": "9100", "LOG_FORMAT": "JSON"}
     )
@@ -65,10 +65,15 @@ def test_config_reads_shards_metrics_port_and_log_format() -> None:
     assert (config.metrics_port, config.log_format) == (9100, "json")
     plain = Config.from_env({})
     assert (plain.shards, plain.metrics_port, plain.log_format) == (Shards(), None, "text")
+    assert plain.metrics_host == "127.0.0.1"  # loopback: never a host's public interface unasked
+    for host in ("0.0.0.0", " ::1 ", "::", "10.1.2.3"):
+        assert Config.from_env({"METRICS_HOST": host}).metrics_host == host.strip()
     for env, name in [
         ({"SHARD_COUNT": "4", "SHARD_IDS": "2-9"}, "SHARD_IDS"),
         ({"SHARD_COUNT": "many"}, "SHARD_COUNT"),
         ({"METRICS_PORT": "70000"}, "METRICS_PORT"),
+        ({"METRICS_HOST": "localhost"}, "METRICS_HOST"),
+        ({"METRICS_HOST": "256.0.0.1"}, "METRICS_HOST"),
         ({"LOG_FORMAT": "xml"}, "LOG_FORMAT"),
         ({"PRACTICE_WORKERS": "0"}, "PRACTICE_WORKERS"),
         ({"PRACTICE_WORKERS": "two"}, "PRACTICE_WORKERS"),

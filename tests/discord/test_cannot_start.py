@@ -42,17 +42,13 @@ def closed_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def test_a_metrics_port_in_use_is_one_line_and_a_prompt_exit(
-    held_port: int, tmp_path: Path
-) -> None:
+def run_bot(tmp_path: Path, **settings: str) -> subprocess.CompletedProcess[str]:
+    """``python -m bot`` with a token, a fresh database and ``settings``, as a process."""
     env = {k: v for k, v in os.environ.items() if k not in ("LOG_FORMAT", "REFEREE_HEARTBEAT")}
     env.update(
-        DISCORD_TOKEN=TOKEN,
-        REFEREE_DB=str(tmp_path / "m.db"),
-        METRICS_PORT=str(held_port),
-        PYTHONPATH=str(ROOT),
+        DISCORD_TOKEN=TOKEN, REFEREE_DB=str(tmp_path / "m.db"), PYTHONPATH=str(ROOT), **settings
     )
-    done = subprocess.run(  # it used to print a traceback, then wait forever
+    return subprocess.run(
         [sys.executable, "-m", "bot"],
         stdin=subprocess.DEVNULL,
         capture_output=True,
@@ -61,11 +57,31 @@ def test_a_metrics_port_in_use_is_one_line_and_a_prompt_exit(
         env=env,
         timeout=30,
     )
+
+
+def test_a_metrics_port_in_use_is_one_line_and_a_prompt_exit(
+    held_port: int, tmp_path: Path
+) -> None:
+    done = run_bot(tmp_path, METRICS_PORT=str(held_port))  # once a traceback, then waited forever
     assert done.returncode == 1
     assert "Traceback" not in done.stderr
     (line,) = [x for x in done.stderr.splitlines() if "CRITICAL" in x]
     assert f"METRICS_PORT={held_port} cannot be opened" in line and "free one" in line
     assert "stopped" in done.stderr  # the store and the referee were closed on the way out
+
+
+def test_a_metrics_host_not_of_this_host_is_one_line_and_exit_1(
+    closed_port: int, tmp_path: Path
+) -> None:
+    """An address that reads well (so no configuration error) but is no interface here: the
+    listen fails, and the line names METRICS_HOST rather than blaming the port."""
+    done = run_bot(tmp_path, METRICS_PORT=str(closed_port), METRICS_HOST="192.0.2.1")  # TEST-NET-1
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    (line,) = [x for x in done.stderr.splitlines() if "CRITICAL" in x]
+    assert "METRICS_HOST=192.0.2.1 cannot be listened on" in line, line
+    assert "METRICS_PORT" not in line
+    assert "stopped" in done.stderr
 
 
 @pytest.mark.usefixtures("root_logging")

@@ -32,7 +32,7 @@ async def served(tmp_path: Path) -> AsyncIterator[tuple[Harness, int]]:
     metrics = Metrics()
     bot = RefereeBot(Referee(store, clock=ManualClock()), sweep_seconds=None, metrics=metrics)
     harness = await Harness(bot).start()
-    port = metrics.serve(0, "127.0.0.1")
+    _, port = metrics.serve(0)
     try:
         yield harness, port
     finally:
