@@ -8,6 +8,8 @@
 ARG BASE=python:3.11.14-slim-bookworm
 FROM ${BASE}
 
+# METRICS_HOST: the bot's own default is loopback, which nothing outside a container reaches;
+# here the published port (-p 127.0.0.1:9100:9100 with METRICS_PORT=9100) decides who sees it.
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
@@ -16,7 +18,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PATH=/opt/venv/bin:$PATH \
     REFEREE_DB=/data/referee.db \
     REFEREE_HEARTBEAT=/tmp/referee.alive \
-    LOG_LEVEL=INFO
+    LOG_LEVEL=INFO \
+    METRICS_HOST=0.0.0.0
 
 # The user and the data folder: never change, so this layer is always cached.
 RUN useradd --system --uid 10001 --home-dir /app --shell /usr/sbin/nologin referee \

@@ -63,12 +63,14 @@ async def running_games(path: Path, guilds: list[int]) -> None:
     await store.close()
 
 
-async def listening(caplog: pytest.LogCaptureFixture, serving: asyncio.Task[None]) -> tuple:
+async def listening(
+    caplog: pytest.LogCaptureFixture, serving: asyncio.Task[None]
+) -> tuple[str, int]:
     """The (host, port) ``serve`` says it serves metrics on, once it does."""
     for _ in range(500):
         for record in caplog.records:
-            if hasattr(record, "metrics_port"):
-                return record.metrics_host, record.metrics_port
+            if hasattr(record, "metrics_port"):  # the start line's extra= fields
+                return str(record.__dict__["metrics_host"]), int(record.__dict__["metrics_port"])
         assert not serving.done(), serving.exception()
         await asyncio.sleep(0.01)
     raise AssertionError("serve never said where its metrics are")
