@@ -1,9 +1,9 @@
 """Forget a server: remove everything the store keeps about one guild, in one transaction.
 
 What goes (docs/privacy.md says the same to server admins): the guild's games with their whole
-action and event logs (running games too), its challenges, the answers kept for repeated
-requests about those games, its ladders (ratings, the rating log, seasons and their archives),
-its settings, and the players who appear nowhere else.
+action and event logs (running games too) and the dispute threads noted as theirs, its
+challenges, the answers kept for repeated requests about those games, its ladders (ratings, the
+rating log, seasons and their archives), its settings, and the players who appear nowhere else.
 
 What stays, because other servers' records need it: a player who also played, challenged or is
 rated elsewhere keeps their one ``players`` row (id and last display name), which those other
@@ -35,6 +35,7 @@ SHOWN = (
     "ratings",
     "rating log entries",
     "request answers",
+    "dispute rooms",
 )  # games first: the order people read
 
 

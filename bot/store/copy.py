@@ -33,6 +33,7 @@ TABLES = (
     "challenges",
     "actions",
     "events",
+    "dispute_rooms",
     "guild_settings",
     "user_languages",
     "request_ids",

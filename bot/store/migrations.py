@@ -486,6 +486,29 @@ STEPS: tuple[Migration, ...] = (
         WHERE status = 'active' AND practice IS NOT NULL;
     """,
     ),
+    # 10: dispute rooms. room_id: the private thread a front end opened for a dispute of
+    # game_id (a thread is a channel: its id), so the commands read in it (/board, /history,
+    # the moderators') find that game, not whatever the channel plays next. A table, not a
+    # games column: a game disputed twice has two rooms. Forgetting a server removes its
+    # games' rooms (the index finds them); the copy to PostgreSQL copies them.
+    Migration(
+        sqlite="""
+    CREATE TABLE dispute_rooms (
+        room_id INTEGER PRIMARY KEY,
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        opened_at REAL NOT NULL
+    );
+    CREATE INDEX dispute_rooms_by_game ON dispute_rooms(game_id);
+    """,
+        postgres="""
+    CREATE TABLE dispute_rooms (
+        room_id BIGINT PRIMARY KEY,
+        game_id BIGINT NOT NULL REFERENCES games(id),
+        opened_at TIMESTAMPTZ NOT NULL
+    );
+    CREATE INDEX dispute_rooms_by_game ON dispute_rooms(game_id);
+    """,
+    ),
 )
 
 MIGRATIONS: tuple[str, ...] = tuple(step.sqlite for step in STEPS)  # SQLite's, in order

@@ -370,6 +370,11 @@ class Reader(Protocol):
         """The role a dispute notifies in this guild (None: not set)."""
         ...
 
+    async def room_game(self, room_id: int) -> GameRow | None:
+        """The game whose dispute the private room ``room_id`` (a thread) was opened for, or
+        None when no dispute opened it."""
+        ...
+
     async def open_challenges(self, user_id: int, now: float) -> int:
         """Challenges ``user_id`` posted that still wait for an answer (unexpired)."""
         ...
@@ -544,6 +549,11 @@ class Transaction(Reader, Protocol):
 
     async def set_mod_role(self, guild_id: int, role_id: int | None, now: float) -> None:
         """The role a dispute notifies (None: none)."""
+        ...
+
+    async def open_room(self, room_id: int, game_id: int, now: float) -> None:
+        """Remember that the private room ``room_id`` was opened for a dispute of game
+        ``game_id``; a room already known keeps the game it was opened for."""
         ...
 
     async def forget_guild(self, guild_id: int, *, delete: bool) -> ForgetCounts:
@@ -799,3 +809,11 @@ class Store(Protocol):
     async def set_mod_role(self, guild_id: int, role_id: int | None, now: float) -> None:
         async with self.transaction(f"saving the moderators' role of guild {guild_id}") as tx:
             await tx.set_mod_role(guild_id, role_id, now)
+
+    async def room_game(self, room_id: int) -> GameRow | None:
+        async with self.reading() as rx:
+            return await rx.room_game(room_id)
+
+    async def open_room(self, room_id: int, game_id: int, now: float) -> None:
+        async with self.transaction(f"the dispute room {room_id} of game {game_id}") as tx:
+            await tx.open_room(room_id, game_id, now)

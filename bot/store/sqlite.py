@@ -375,6 +375,10 @@ class SqliteStore(Store):
         async with self._statement() as rx:
             return await rx.latest_game(channel_id)
 
+    async def room_game(self, room_id: int) -> GameRow | None:
+        async with self._statement() as rx:
+            return await rx.room_game(room_id)
+
     async def request_reply(self, request_id: str) -> dict[str, Any] | None:
         async with self._statement() as rx:
             return await rx.request_reply(request_id)
@@ -579,6 +583,15 @@ class SqliteReader(LadderReads):
         row = await self._one("SELECT mod_role FROM guild_settings WHERE guild_id = ?", (guild_id,))
         return None if row is None or row[0] is None else int(row[0])
 
+    async def room_game(self, room_id: int) -> GameRow | None:
+        """The game a dispute opened the private room ``room_id`` for (one statement)."""
+        return _game(
+            await self._one(
+                _GAME_SELECT + "WHERE g.id = (SELECT game_id FROM dispute_rooms WHERE room_id = ?)",
+                (room_id,),
+            )
+        )
+
     async def game_view(self, game_id: int, *, from_start: bool = False) -> GameView | None:
         game = await self.game(game_id)
         if game is None:
@@ -713,6 +726,13 @@ class SqliteTransaction(SqliteReader, LadderWrites):
             " ON CONFLICT(guild_id) DO UPDATE SET mod_role = excluded.mod_role,"
             " updated_at = excluded.updated_at",
             (guild_id, role_id, now),
+        )
+
+    async def open_room(self, room_id: int, game_id: int, now: float) -> None:
+        await self.db.execute(
+            "INSERT INTO dispute_rooms (room_id, game_id, opened_at) VALUES (?,?,?)"
+            " ON CONFLICT(room_id) DO NOTHING",
+            (room_id, game_id, now),
         )
 
     async def set_guild_settings(

@@ -26,6 +26,7 @@ _PARTS: tuple[tuple[str, str, str], ...] = (
     ("challenges", "challenges", f"guild_id = :g OR game_id IN ({_GAMES})"),
     ("actions", "actions", f"game_id IN ({_GAMES})"),
     ("events", "events", f"game_id IN ({_GAMES})"),
+    ("dispute rooms", "dispute_rooms", f"game_id IN ({_GAMES})"),
     ("games", "games", "guild_id = :g"),
 )
 # The guild's people: anyone in one of its games or challenges.

@@ -34,6 +34,8 @@ STAYS = 2
 DAVE = Actor(404, "dave")
 ERIN = Actor(505, "erin")  # waits on server 1 with an open challenge: known nowhere else
 PLAYERS = {p.id: p for p in (ALICE, BOB, CAROL, DAVE)}
+GONE_ROOM = 2100  # the private thread of server 1's dispute
+KEPT_ROOM = 3000  # one noted for a game of server 2
 
 
 def at(guild: int, channel: int) -> Where:
@@ -49,7 +51,9 @@ async def two_servers(referee: Referee, store: Store, clock: ManualClock) -> lis
     await start(referee, "atmalof", at(GONE, 20), BOB, CAROL)  # still running
     await referee.act(at(GONE, 20), BOB, "drop row 4", request_id="req-gone-1")
     await start(referee, "abalone", at(GONE, 21), CAROL, ALICE)
-    assert (await referee.dispute(at(GONE, 21), CAROL, "a wrong push")).ok
+    disputed = await referee.dispute(at(GONE, 21), CAROL, "a wrong push")
+    assert disputed.ok and disputed.game_id is not None
+    await store.open_room(GONE_ROOM, disputed.game_id, clock.now())  # its private thread
     assert (await referee.challenge(at(GONE, 22), ERIN, "morris", opponent=CAROL)).ok
     assert (await referee.set_setting(at(GONE, 10), MOD, "theme", "light")).ok
     assert (await referee.set_mod_role(at(GONE, 10), MOD, 5555)).ok
@@ -63,6 +67,7 @@ async def two_servers(referee: Referee, store: Store, clock: ManualClock) -> lis
     rows = list(
         await store.db.execute_fetchall("SELECT id FROM games WHERE guild_id = ?", (STAYS,))
     )
+    await store.open_room(KEPT_ROOM, rows[0][0], clock.now())
     return [r[0] for r in rows]
 
 
@@ -104,6 +109,9 @@ async def assert_forgotten(store: Store, db_path: str, gone_games: set[int], kep
                 assert name not in value, where
     ids = {v for t, c, v in every_value(db_path) if t == "players" and c == "id"}
     assert ids == {ALICE.id, DAVE.id}  # alice stays: server 2's games show and verify her
+    assert await store.room_game(GONE_ROOM) is None
+    room = await store.room_game(KEPT_ROOM)  # server 2's thread still finds its game
+    assert room is not None and room.id == kept[0]
     for game_id in kept:
         g = await store.game(game_id)
         assert g is not None
@@ -134,6 +142,7 @@ async def test_a_moderator_forgets_the_server_and_only_what_others_need_stays(
     reply = await referee.forget_server(at(GONE, 10), MOD)
     assert reply.ok and reply.ephemeral
     assert "Removed from this server: games: 5, " in reply.text
+    assert "links from dispute threads to their games: 1" in reply.text
     assert "Kept the name and id of 1 player who also plays on other servers" in reply.text
     hungarian = reply_words(reply, "hu")  # a moderator reads it in their language
     assert "Törölve erről a szerverről: játszmák: 5, " in hungarian

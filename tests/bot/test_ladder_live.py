@@ -363,7 +363,8 @@ async def test_a_schema_2_file_is_migrated_and_its_ladders_rebuilt(
         "DROP TABLE ratings; DROP TABLE seasons; DROP TABLE rating_changes; PRAGMA user_version=2;"
     )
     old.executescript(
-        UNDO_MIGRATION_9
+        UNDO_MIGRATION_10
+        + UNDO_MIGRATION_9
         + UNDO_MIGRATION_8
         + UNDO_MIGRATION_7
         + UNDO_MIGRATION_6
@@ -382,6 +383,10 @@ async def test_a_schema_2_file_is_migrated_and_its_ladders_rebuilt(
     finally:
         await store.close()
 
+
+UNDO_MIGRATION_10 = """
+    DROP INDEX dispute_rooms_by_game; DROP TABLE dispute_rooms;
+"""
 
 UNDO_MIGRATION_9 = """
     DROP INDEX games_active_practice; ALTER TABLE games DROP COLUMN practice;

@@ -17,9 +17,11 @@ from bot.referee.records import check_stored
 from bot.referee.replies import Where
 from bot.store import SqliteStore, open_store
 from bot.store.copy import TABLES, cli, copy
+from bot.store.migrations import MIGRATIONS
 from tests.bot.conftest import ALICE, BOB, HERE, THERE, play, random_game, start
 
 GUILD = Where(guild_id=1_100_000_000_000_000_123, channel_id=1_100_000_000_000_000_456)
+ROOM = 1_100_000_000_000_000_789
 
 
 async def history(db_path: str) -> None:
@@ -38,6 +40,7 @@ async def history(db_path: str) -> None:
         assert (await referee.resign(THERE, BOB)).ok
         await start(referee, "abalone", where=GUILD)  # Discord-sized ids: a running game
         await play(referee, GUILD, ALICE, "push a1 ne")
+        await store.open_room(ROOM, 3, clock.now())  # a dispute's private thread
         made = await referee.challenge(HERE, ALICE, "morris", opponent=BOB, starter="me")
         assert made.ok
     finally:
@@ -62,6 +65,7 @@ async def test_every_row_moves_and_every_game_verifies(db_path: str, postgres_ur
     try:
         g = await store.game(3)
         assert g is not None and (g.guild_id, g.channel_id) == (GUILD.guild_id, GUILD.channel_id)
+        assert await store.room_game(ROOM) == g  # the dispute room came along
         assert (await check_stored(store, g)).ok  # the referee's /verify, replay included
     finally:
         await store.close()
@@ -73,6 +77,20 @@ async def test_every_row_moves_and_every_game_verifies(db_path: str, postgres_ur
         assert new == report.rows["events"] + 1  # ids continue after the copied ones
     finally:
         await conn.close()
+
+
+def test_the_copy_lists_every_table_of_the_schema() -> None:
+    """A table added by a migration and missing from TABLES would stay behind, unnoticed:
+    the copy's counts are of TABLES only."""
+    db = sqlite3.connect(":memory:")
+    try:
+        for script in MIGRATIONS:
+            db.executescript(script)
+        found = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    finally:
+        db.close()
+    assert sorted(TABLES) == sorted(found)
+    assert len(TABLES) == len(set(TABLES))
 
 
 async def test_a_game_altered_in_the_file_is_named(db_path: str, postgres_url: str) -> None:
