@@ -133,14 +133,23 @@ class Context:
 
     async def game_here(self, where: Where, game_id: int | None) -> GameRow | None:
         """The game ``game_id``, else the latest game played here, else, in a thread with no
-        game of its own, the latest of the thread's channel: a moderator reads a disputed game's
-        board, history and record in the dispute's private thread."""
+        game of its own, the game whose dispute opened it (``room_game``), else the latest of
+        the thread's channel: a moderator reads a disputed game's board, history and record in
+        the dispute's private thread, and still that game's once the channel plays another."""
         if game_id is not None:
             return await self.store.game(game_id)
         g = await self.store.latest_game(where.channel_id)
         if g is None and where.parent_id is not None:
-            g = await self.store.latest_game(where.parent_id)
+            g = await self.room_game(where)
+            if g is None:  # a thread no dispute opened (or opened before rooms were noted)
+                g = await self.store.latest_game(where.parent_id)
         return g
+
+    async def room_game(self, where: Where) -> GameRow | None:
+        """In a thread, the game a dispute opened it for as its private room; None elsewhere."""
+        if where.parent_id is None:
+            return None
+        return await self.store.room_game(where.channel_id)
 
     async def state(self, g: GameRow) -> Any:
         """The game's position: cached by chain head, else replayed from the stored log."""

@@ -450,6 +450,16 @@ class Referee:
         return await self.moderation.dispute(where, actor, reason)
 
     @command()
+    async def dispute_room(
+        self, where: Where, game_id: int, room_id: int, *, request_id: str | None = None
+    ) -> Reply:
+        """The front end opened the private room (thread) ``room_id`` of this channel for the
+        dispute of game ``game_id``: commands in it find that game from now on, even after the
+        channel starts another. Call it right after making the room; the reply says nothing
+        (not ``ok``: the game is not this channel's, or the store could not save)."""
+        return await self.moderation.dispute_room(where, game_id, room_id)
+
+    @command()
     async def rewind(
         self,
         where: Where,

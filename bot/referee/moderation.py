@@ -92,6 +92,16 @@ class Moderation:
         reply.file_name = f"game-{g.id}-dispute.json"
         return reply
 
+    async def dispute_room(self, where: Where, game_id: int, room_id: int) -> Reply:
+        """Note that a front end opened the private room ``room_id`` (a thread of this
+        channel) for the dispute of game ``game_id``: commands in the room then find that
+        game (``Context.game_here``), not the next one this channel plays. Nothing to say."""
+        g = await self.ctx.store.game(game_id)
+        if g is None or (g.guild_id, g.channel_id) != (where.guild_id, where.channel_id):
+            raise Refusal("no_game")  # not this channel's game: no room of it here
+        await self.ctx.store.open_room(room_id, g.id, self.ctx.now())
+        return Reply(text="", ephemeral=True, game_id=g.id, version=g.version)
+
     async def _change_kept(
         self, g: GameRow, state: Any, changes: Mapping[str, Any], event: NewEvent
     ) -> GameRow:
@@ -142,9 +152,7 @@ class Moderation:
             raise Refusal("reason_needed")
         g = await game_for_moderator(self.ctx, where)
         if g is None and finished_too:  # players dispute after the end too
-            g = await self.ctx.store.latest_game(where.channel_id)
-            if g is None and where.parent_id is not None:  # a dispute's private thread
-                g = await self.ctx.store.latest_game(where.parent_id)
+            g = await self.ctx.game_here(where, None)  # in a thread: its dispute's game
         if g is None:
             raise await nothing_to_moderate(self.ctx, where)
         if action:
@@ -155,8 +163,7 @@ class Moderation:
         """The position after action ``number`` (0: the start) as a picture; changes nothing
         but the log, which records that a moderator looked. Finished games too: their chain
         ends with the result, so that look goes to the bot's own log instead."""
-        loaded = await self._moderating(where, actor, reason, need_reason=False, finished_too=True)
-        g, _ = loaded
+        g, _ = await self._moderating(where, actor, reason, need_reason=False, finished_too=True)
         if not 0 <= number <= g.seq:
             raise Refusal("rewind_out_of_range", {"seq": g.seq}, game_id=g.id)
         now = self.ctx.now()
@@ -212,8 +219,7 @@ class Moderation:
 
     async def resume(self, where: Where, actor: Actor, reason: str = "") -> Reply:
         """Unfreeze: every clock goes on from what it showed when the dispute froze it."""
-        loaded = await self._moderating(where, actor, reason, need_reason=False, action="resume")
-        g, state = loaded
+        g, state = await self._moderating(where, actor, reason, need_reason=False, action="resume")
         if g.frozen_at is None:
             raise Refusal("not_frozen", game_id=g.id)
         now = self.ctx.now()
@@ -246,8 +252,7 @@ class Moderation:
         """By agreement: the game goes on from the position after action ``number``; the later
         actions leave the live line but stay in the log. The game is unfrozen; the clock
         banks stay as they are and the player to move starts a fresh turn."""
-        loaded = await self._moderating(where, actor, reason, need_reason=True, action="restore")
-        g, _ = loaded
+        g, _ = await self._moderating(where, actor, reason, need_reason=True, action="restore")
         if not 0 <= number < g.seq:
             raise Refusal("restore_out_of_range", {"last": g.seq - 1}, game_id=g.id)
         rows = await self.ctx.store.actions(g.id)
@@ -296,8 +301,7 @@ class Moderation:
 
     async def void(self, where: Where, actor: Actor, reason: str) -> Reply:
         """End the game without a result and unrated (frozen or not), the reason logged."""
-        loaded = await self._moderating(where, actor, reason, need_reason=True, action="void")
-        g, state = loaded
+        g, state = await self._moderating(where, actor, reason, need_reason=True, action="void")
         why = _reason(reason)
         outcome = Outcome(Termination.ABORTED, None, f"voided by moderator {actor.name}: {why}")
         note = {"reason": why, "moderator": actor.name}
@@ -367,10 +371,10 @@ def own_game(g: GameRow, actor: Actor, action: str) -> None:
 
 
 async def nothing_to_moderate(ctx: Context, where: Where) -> Refusal:
-    """Why a moderator has no game to decide here: the game here (or in the channel of this
-    dispute thread) has already ended, said with its result, so a second award or a void after
-    an award is not answered "challenge someone"; the thread's game is no longer frozen (it is
-    decided in its channel); else no game at all."""
+    """Why a moderator has no game to decide here: the game here (or this dispute thread's,
+    ``Context.game_here``) has already ended, said with its result, so a second award or a
+    void after an award is not answered "challenge someone"; the thread's game is no longer
+    frozen (it is decided in its channel); else no game at all."""
     last = await ctx.game_here(where, None)
     if last is None:
         return Refusal("moderation_no_game")
@@ -381,11 +385,13 @@ async def nothing_to_moderate(ctx: Context, where: Where) -> Refusal:
 
 
 async def game_for_moderator(ctx: Context, where: Where) -> GameRow | None:
-    """The channel's active game, or, in a dispute's private thread, the frozen game of the
-    channel the thread belongs to."""
+    """The channel's active game, or, in a dispute's private thread, the frozen game it was
+    opened for (a thread no dispute noted: its channel's frozen game). A room's game that has
+    ended is not traded for the game its channel plays next."""
     g = await ctx.store.active_game(where.channel_id)
     if g is None and where.parent_id is not None:
-        parent = await ctx.store.active_game(where.parent_id)
-        if parent is not None and parent.frozen_at is not None:
-            return parent
+        room = await ctx.room_game(where)
+        found = room if room is not None else await ctx.store.active_game(where.parent_id)
+        if found is not None and found.status == "active" and found.frozen_at is not None:
+            return found
     return g

@@ -88,7 +88,8 @@ class Disputes(commands.Cog):
     async def _private_room(
         self, interaction: discord.Interaction[Any], reply: Reply, lang: str
     ) -> discord.Thread | None:
-        """A private thread with both players in it, or None when the bot may not make one."""
+        """A private thread with both players in it, noted as the disputed game's room, or
+        None when the bot may not make one."""
         channel = interaction.channel
         perms = interaction.app_permissions
         if not isinstance(channel, discord.TextChannel) or not (
@@ -107,6 +108,14 @@ class Disputes(commands.Cog):
         except discord.HTTPException:
             log.warning("could not open a private thread for a dispute in %s", channel.id)
             return None
+        if reply.game_id is not None:  # the thread's commands then find this game, not the next
+            noted = await self.bot.referee.dispute_room(
+                where_of(interaction), reply.game_id, room.id
+            )
+            if not noted.ok:  # it still works: its commands fall back to the channel's game
+                log.warning(
+                    "thread %s not noted as game %s's: %s", room.id, reply.game_id, noted.reason
+                )
         return room
 
     @app_commands.command(
