@@ -47,7 +47,8 @@ CASES: dict[str, tuple[Case, str]] = {
     ),
     "an abort after moving": (
         lambda r, v: r.abort(HERE, ALICE),
-        "too late to abort: you have already moved. Resign or offer a draw instead",
+        "too late to abort: you have already moved in this game (taking moves back does not"
+        " change that). Resign or offer a draw instead",
     ),
     "a takeback with nothing to take back": (
         lambda r, v: r.request_takeback(HERE, BOB),
