@@ -128,6 +128,8 @@ class Game(Protocol[S, A]):
     """One game's rules. Every method is pure; states and actions are frozen and hashable.
 
     States expose at least ``to_move`` (0 or 1), ``variant`` (str) and ``ply`` (actions applied).
+    ``turns`` counts what players number (history rows, the board's "Move N"): the ply, except
+    that a Morris removal is part of the turn whose mill earned it, however it was typed.
     """
 
     name: str  # "atmalof", "morris", "abalone"
@@ -147,6 +149,7 @@ class Game(Protocol[S, A]):
     def die_faces(self, state: S, action: A) -> int | None: ...
     def landings(self, state: S, action: A) -> tuple[Landing, ...]: ...  # () without a roll
     def pending_removal(self, state: S) -> bool: ...  # only a removal is legal now (Morris)
+    def turns(self, state: S) -> int: ...  # turns played: a Morris mill and its removal are one
     def effect(self, before: S, action: A, roll: int | None, after: S) -> Effect: ...
     def result(self, state: S) -> Outcome | None: ...
     def describe(self, state: S, action: A, roll: int | None = None) -> str: ...

@@ -205,6 +205,10 @@ class AbaloneGame:
         """Never: Abalone has no removals."""
         return False
 
+    def turns(self, state: AbaloneState) -> int:
+        """The ply: every action is a turn of its own."""
+        return state.ply
+
     def effect(
         self, before: AbaloneState, action: Push, roll: int | None, after: AbaloneState
     ) -> Effect:

@@ -705,6 +705,10 @@ class Atmalof:
         """Never: Atmalof has no removals."""
         return False
 
+    def turns(self, state: AtmalofState) -> int:
+        """The ply: every action is a turn of its own."""
+        return state.ply
+
     def effect(
         self, before: AtmalofState, action: Action, roll: int | None, after: AtmalofState
     ) -> Effect:

@@ -134,6 +134,15 @@ class MorrisGame:
         goes on): then only ``Remove`` actions are legal."""
         return pending_removal(state) and _final(state) is None
 
+    def turns(self, state: MorrisState) -> int:
+        """Turns played: the ply less the men removed, as a removal belongs to the turn whose
+        mill earned it. Split (``place d6``, ``remove f2``: two plies, one man) or joined
+        (``place d6 x f2``: the ply advances by two too) it is one turn, and a mill whose
+        removal is still owed is counted already. Men leave the board only by removal, so the
+        position alone tells how many were."""
+        removed = 2 * state.rules.pieces - sum(state.hand) - sum(m.bit_count() for m in state.men)
+        return max(0, state.ply - removed)
+
     def effect(
         self, before: MorrisState, action: MorrisAction, roll: int | None, after: MorrisState
     ) -> Effect:

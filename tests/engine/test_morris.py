@@ -695,6 +695,7 @@ def test_random_playouts_keep_the_invariants(
         action = rng.choice(actions)
         after = GAME.apply(state, action)
         assert after.ply == state.ply + 1
+        assert GAME.turns(after) == GAME.turns(state) + (not isinstance(action, Remove))
         if isinstance(action, Remove):
             assert after.to_move == 1 - state.to_move and not after.pending
             assert (
@@ -706,6 +707,7 @@ def test_random_playouts_keep_the_invariants(
             take = rng.choice(GAME.legal(after))
             combined = dataclasses.replace(action, remove=take.point)
             assert GAME.apply(state, combined) == GAME.apply(after, take)
+            assert GAME.turns(GAME.apply(state, combined)) == GAME.turns(state) + 1
             assert GAME.parse(state, GAME.notation(state, combined)) == combined
         state = after
 

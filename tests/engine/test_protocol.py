@@ -1,5 +1,5 @@
 """The protocol methods the referee asks instead of special-casing a game: ``pending_removal``,
-``landings``, ``apply(..., checked=True)`` and ``effect``, on all three games (hypothesis
+``landings``, ``apply(..., checked=True)``, ``effect`` and ``turns``, on all three games (hypothesis
 walks random games and compares each answer with what ``legal`` and ``apply`` do)."""
 
 from __future__ import annotations
@@ -110,6 +110,20 @@ def test_effect_says_what_apply_did(data: st.DataObject, case: tuple) -> None:
             assert (effect.landing is not None) == (roll is not None)
 
 
+@SETTINGS
+@given(data=st.data(), case=st.sampled_from(CASES))
+def test_every_action_is_a_turn_but_the_removal_a_mill_owes(
+    data: st.DataObject, case: tuple
+) -> None:
+    """``turns`` is what players number: one more per action, except a Morris removal, which
+    belongs to the mill's turn (a removal is owed exactly when ``pending_removal`` says so)."""
+    for game, before, _, _, after in _walk(data, *case, plies=120):
+        owed = game.pending_removal(before)
+        assert game.turns(after) == game.turns(before) + (0 if owed else 1)
+        if case[0] != "morris":
+            assert game.turns(after) == after.ply  # Atmalof's and Abalone's count is the ply
+
+
 def test_a_combined_move_and_removal_says_what_it_removed() -> None:
     game = engine.get_game("morris")
     state = game.new("standard")
@@ -124,6 +138,23 @@ def test_a_combined_move_and_removal_says_what_it_removed() -> None:
     assert game.effect(state, Place(action.point), None, split).mill
     removal = Remove(action.remove)
     assert game.effect(split, removal, None, game.apply(split, removal)).removed == "a1"
+
+
+def test_a_mill_and_its_removal_are_one_turn_split_or_joined() -> None:
+    """Two plies either way (the engine's count), one turn (the players' count); the mill's
+    move counts already while its removal is owed."""
+    game = engine.get_game("morris")
+    state = game.new("standard")
+    for text in ("place a7", "place a1", "place d7", "place g1"):
+        state = game.apply(state, game.parse(state, text))
+    assert game.turns(state) == state.ply == 4
+    joined = game.apply(state, game.parse(state, "place g7 x a1"))
+    owed = game.apply(state, game.parse(state, "place g7"))
+    split = game.apply(owed, game.parse(owed, "remove a1"))
+    assert joined == split and joined.ply == 6
+    assert game.turns(owed) == game.turns(joined) == game.turns(split) == 5
+    after = game.apply(split, game.parse(split, "place b6"))
+    assert game.turns(after) == 6
 
 
 def test_a_futile_drop_has_no_free_landing() -> None:
