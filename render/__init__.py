@@ -149,8 +149,10 @@ class _Scene:
         self.state = state
         self.lasts = _lasts(last)
         self.names = _names(players, self.r.sides(self.w))
-        self.outcome = engine.get_game(self.r.game).result(state) if outcome is None else outcome
-        self.moves = state.ply if moves is None else moves
+        game = engine.get_game(self.r.game)
+        self.outcome = game.result(state) if outcome is None else outcome
+        self.moves = game.turns(state) if moves is None else moves
+        self.owed = game.pending_removal(state)  # a mill's turn, its removal still to come
         self.voided = voided
         self.layout = self.r.layout(state, self.size)
         self.background = self.r.background(state, self.theme, self.size, labels)
@@ -167,8 +169,10 @@ class _Scene:
         )
 
     def label(self) -> str:
-        """The footer's move number, said with the status line beside it."""
-        return move_label(self.moves, self.outcome is not None, self.w, after=bool(self.lasts))
+        """The footer's move number, said with the status line beside it (while a mill's
+        removal is owed, the mill's own: the removal is part of that turn)."""
+        after = bool(self.lasts) or self.owed
+        return move_label(self.moves, self.outcome is not None, self.w, after=after)
 
     def _status(self) -> Status:
         """The renderer's status line; a voided game's is the shared "no result" one, which is
@@ -250,8 +254,9 @@ def board_png(
 
     ``players`` are the names of side 0 and side 1 (default: the side names); ``labels`` is
     "grid" or, for Morris, "letters" (the seed's A..X point names). ``moves``: the count the
-    footer shows, when the caller counts otherwise than ``state.ply`` (the referee counts a
-    Morris move with its removal as one, as its history does; the engine's ply counts two).
+    footer shows, when the caller counts otherwise than the game's ``turns(state)`` (what the
+    history numbers: a Morris mill with its removal is one turn, split or joined; the engine's
+    ply counts two).
     ``words``: the language of every word drawn (``translations.words("hu")``; English if None).
     ``voided``: an aborted ``outcome`` that a moderator voided (said so in the footer).
     """
@@ -340,7 +345,7 @@ def alt_text(
     names = _names(players, sides)
     if outcome is None:
         outcome = game.result(state)
-    done = state.ply if moves is None else moves
+    done = game.turns(state) if moves is None else moves
     title = w.t(f"game.{r.game}")
     parts = [w.t("alt.head", game=title, variant=state.variant, n=done)]
     if outcome is not None:

@@ -96,7 +96,6 @@ async def board_reply(
             theme,
             g.names,
             outcome,
-            moves=g.seq,
             lang=lang,
             voided=ended.voided,
         )

@@ -32,7 +32,8 @@ LastShown = Last | tuple[Last, ...]
 @dataclass(frozen=True, slots=True)
 class BoardView:
     """Everything a board picture needs: the game, the position, the last action (or turn) as
-    ``render.Last`` values, the theme, the players' names and the outcome."""
+    ``render.Last`` values, the theme, the players' names and the outcome. Its "Move N" is the
+    position's own count (``Game.turns``), the number the history gives the same move."""
 
     game: str
     state: Any
@@ -40,7 +41,6 @@ class BoardView:
     theme: str | None = None
     players: tuple[str, str] | None = None
     outcome: Outcome | None = None
-    moves: int | None = None  # actions as history counts them (a Morris move with its removal: 1)
     lang: str | None = None  # the words drawn: the server's language (None: English)
     voided: str | None = None  # a moderator's void: its reason (the outcome says "aborted")
 
@@ -84,8 +84,6 @@ def _kwargs(view: BoardView) -> dict[str, Any]:
         kwargs["players"] = list(view.players)
     if view.outcome is not None:
         kwargs["outcome"] = view.outcome
-    if view.moves is not None:
-        kwargs["moves"] = view.moves
     if view.voided is not None:
         kwargs["voided"] = True
     return kwargs | _words(view)

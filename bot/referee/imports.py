@@ -100,7 +100,6 @@ class Imports:
             theme,
             _names(record),
             outcome,
-            moves=len(record.actions),
             lang=lang,  # the server's, as a game's board here: its words and its alt text
             voided=record_ending(record).voided if outcome is not None else None,
         )

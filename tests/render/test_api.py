@@ -317,3 +317,37 @@ def test_the_move_number_is_the_one_the_status_line_tells() -> None:
     assert label(after, None, 1) == "Move 2"  # no last move shown: the next one
     resigned = engine.Outcome(engine.Termination.RESIGNATION, 0, "Black resigned")
     assert label(after, Last(before, action), 1, resigned) == "1 move"
+
+
+def test_a_mill_and_its_removal_are_one_move_on_the_board_split_or_joined() -> None:
+    """The footer, the alt text and the replay count turns as the history numbers them: a
+    Morris mill with its removal is one move however it was typed (the engine's ply says two),
+    and while the removal is owed the board is still at the mill's move."""
+    game = engine.get_game("morris")
+    state = game.new()
+    for text in ("place a7", "place a1", "place d7", "place g1"):
+        state = game.apply(state, game.parse(state, text))
+    mill = game.parse(state, "place g7")
+    owed = game.apply(state, mill)
+    removal = game.parse(owed, "remove a1")
+    split = game.apply(owed, removal)
+    joined_action = game.parse(state, "place g7 x a1")
+    joined = game.apply(state, joined_action)
+    w = words("en")
+
+    def label(state, last) -> str:
+        return render._Scene(
+            "morris", state, last, "light", 480, None, None, "grid", None, w
+        ).label()
+
+    assert label(owed, Last(state, mill)) == "Move 5"
+    assert label(owed, None) == "Move 5"  # /board while the removal is owed: still the mill's
+    assert label(split, (Last(state, mill), Last(owed, removal))) == "Move 5"
+    assert label(joined, Last(state, joined_action)) == "Move 5"
+    assert label(joined, None) == "Move 6"
+    for shown in (split, joined):
+        assert render.alt_text("morris", shown).startswith(
+            "Nine Men's Morris, standard game, after 5 moves."
+        )
+    hu = render.alt_text("morris", split, words=words("hu"))
+    assert "5 lépés után" in hu, hu
