@@ -4,7 +4,6 @@ replaying it (rolls rechecked after the end, the chain checked)."""
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -30,7 +29,8 @@ from bot.referee.replies import (
     Reply,
     Where,
 )
-from engine import Effect, Outcome
+from bot.referee.turns import Turn, turns_of
+from engine import Outcome
 from engine.record import FULL_VERSION, Problem, Verification
 
 
@@ -44,55 +44,40 @@ class Proof:
         self, where: Where, page: int | None = None, *, game_id: int | None = None
     ) -> Reply:
         """The game's moves with their times, ``HISTORY_PAGE`` to a page, and a finished
-        game's result after its last move. Pages count back from the end: page 1 (the default)
-        holds the latest moves, where the moves a player asks about are, page 2 the ones just
-        before, and so on; only the last page, with the first moves, may hold fewer. The head
-        says which moves a page holds and which page holds the moves before them."""
+        game's result after its last move. A move is a turn as players number it
+        (``bot.referee.turns``): a Morris mill and its removal are one row, typed apart or
+        joined. Pages count back from the end: page 1 (the default) holds the latest moves,
+        where the moves a player asks about are, page 2 the ones just before, and so on; only
+        the last page, with the first moves, may hold fewer. The head says which moves a page
+        holds and which page holds the moves before them."""
         g = await self.ctx.game_here(where, game_id)
         if g is None:
             raise Refusal("no_game")
-        rows = await self.ctx.store.actions(g.id)
-        pages = max(1, -(-len(rows) // HISTORY_PAGE))
+        turns = turns_of(g, await self.ctx.store.actions(g.id))
+        pages = max(1, -(-len(turns) // HISTORY_PAGE))
         players = {"id": g.id, "first": texts.seat_msg(g, 0), "second": texts.seat_msg(g, 1)}
         # a page past the last shows the last, and says so
         beyond = [msg("page.beyond", asked=int(page))] if page and int(page) > pages else []
         page = 1 if page is None else min(max(1, int(page)), pages)
-        end = len(rows) - (page - 1) * HISTORY_PAGE
-        chunk = rows[max(0, end - HISTORY_PAGE) : end]
+        end = len(turns) - (page - 1) * HISTORY_PAGE
+        chunk = turns[max(0, end - HISTORY_PAGE) : end]
         if pages == 1:
             head = msg("history.head", page=page, pages=pages, **players)
         else:
-            span = {"start": chunk[0].seq, "end": chunk[-1].seq, "total": len(rows)}
+            span = {"start": chunk[0].number, "end": chunk[-1].number, "total": len(turns)}
             if page < pages:
                 head = msg(
                     "history.head_more", page=page, pages=pages, earlier=page + 1, **span, **players
                 )
             else:
                 head = msg("history.head_first", page=page, pages=pages, **span, **players)
-        effects = self._effects(g, rows, chunk[-1].seq) if chunk else {}
         lines = [head, *beyond]
-        for a in chunk:
-            said = {
-                "seq": a.seq,
-                "side": texts.side_msg(g.game, a.side),
-                "action": a.action,
-                "time": a.at[11:19],
-            }
-            effect = effects.get(a.seq)
-            if effect is not None and effect.pushed_off:
-                other = texts.side_msg(g.game, 1 - a.side)
-                off = {"n": effect.pushed_off, "other": other, "cell": effect.off_from}
-                lines.append(msg("history.pushed_off", **off, **said))
-            elif a.roll is None:
-                lines.append(msg("dispute.log_action", **said))
-            elif effect is not None and effect.lost_turn:
-                lines.append(msg("history.lost_turn", roll=a.roll, **said))
-            else:
-                lines.append(msg("dispute.log_rolled", roll=a.roll, **said))
-        if not rows:
+        for turn in chunk:
+            lines.append(_history_line(g, turn))
+        if not turns:
             lines.append(msg("history.empty"))
         outcome = outcome_of(g)
-        if outcome is not None and (not chunk or chunk[-1] is rows[-1]):  # after the last move
+        if outcome is not None and (not chunk or chunk[-1] is turns[-1]):  # after the last move
             sides = engine.get_game(g.game).side_names
             ended = await ending(self.ctx.store, g)
             lines.append(texts.result_line(g, sides, outcome, ended=ended))
@@ -106,22 +91,6 @@ class Proof:
             chain=g.last_hash,
             chain_label="Log head",
         )
-
-    @staticmethod
-    def _effects(g: Any, rows: list[Any], upto: int) -> dict[int, Effect]:
-        """What each move up to seq ``upto`` did, replayed from the log: the history marks a
-        drop that lost the turn and a push that put marbles off the board."""
-        rules = engine.get_game(g.game)
-        state = rules.new(g.variant, **json.loads(g.options))
-        effects = {}
-        for row in rows:
-            if row.seq > upto:
-                break
-            action = rules.parse(state, row.action)
-            after = rules.apply(state, action, row.roll, checked=True)
-            effects[row.seq] = rules.effect(state, action, row.roll, after)
-            state = after
-        return effects
 
     async def record(self, where: Where, *, game_id: int | None = None) -> Reply:
         """The game's record as JSON in ``reply.file`` (seed included once the game is over)."""
@@ -165,6 +134,27 @@ class Proof:
             version=g.version,
             chain=g.last_hash,
         )
+
+
+def _history_line(g: Any, turn: Turn) -> Msg:
+    """One numbered move of the history, with a drop's roll (and a lost turn), or the
+    marbles a push put off the board."""
+    said = {
+        "seq": turn.number,
+        "side": texts.side_msg(g.game, turn.side),
+        "action": turn.action,
+        "time": turn.at[11:19],
+    }
+    effect = turn.effect
+    if effect is not None and effect.pushed_off:
+        other = texts.side_msg(g.game, 1 - turn.side)
+        off = {"n": effect.pushed_off, "other": other, "cell": effect.off_from}
+        return msg("history.pushed_off", **off, **said)
+    if turn.roll is None:
+        return msg("dispute.log_action", **said)
+    if effect is not None and effect.lost_turn:
+        return msg("history.lost_turn", roll=turn.roll, **said)
+    return msg("dispute.log_rolled", roll=turn.roll, **said)
 
 
 def verdict_lines(verdict: Verification, ended: Ending = NOT_TOLD) -> list[Msg]:

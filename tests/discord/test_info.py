@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+import engine
 from bot.clock import ManualClock
 from bot.referee.context import HISTORY_PAGE
 from bot.referee.replies import Where
@@ -112,24 +113,60 @@ async def test_history_pages_count_back_from_the_latest_moves(harness: Harness) 
     first page", and page 1 repeated 14 of the moves shown. Now the latest moves are page 1,
     its head points to page 2 for the moves before, and no move is on two pages."""
     await start_game(harness, ALICE, BOB, "morris")
-    for _ in range(HISTORY_PAGE + 2):  # two pages of the history
+    morris = engine.get_game("morris")
+    moves = 0
+    while moves < HISTORY_PAGE + 2:  # two pages of the history (a mill's removal: no move)
         mover, commands = await to_move(harness, (ALICE, BOB), CHANNEL_ID)
         assert mover is not None, "the game ended"
         await harness.slash(mover, "play", command=commands[0])
-    g = await harness.bot.referee.store.latest_game(CHANNEL_ID)
-    assert g is not None and g.seq == HISTORY_PAGE + 2
+        g = await harness.bot.referee.store.latest_game(CHANNEL_ID)
+        assert g is not None
+        moves = morris.turns(morris.from_text(g.position))
     latest = await harness.slash(CAROL, "history")
-    said = f"(moves 3–{g.seq} of {g.seq}, page 1 of 2; `/history page: 2` for the moves before)"
+    said = f"(moves 3–{moves} of {moves}, page 1 of 2; `/history page: 2` for the moves before)"
     assert said in latest.text, latest.text
-    assert listed(latest.text) == list(range(3, g.seq + 1))
+    assert listed(latest.text) == list(range(3, moves + 1))
     assert (await harness.slash(CAROL, "history", page=1)).text == latest.text
     before = await harness.slash(CAROL, "history", page=2)
-    assert f"(moves 1–2 of {g.seq}, page 2 of 2)" in before.text, before.text
+    assert f"(moves 1–2 of {moves}, page 2 of 2)" in before.text, before.text
     assert listed(before.text) == [1, 2] and "for the moves before" not in before.text
     assert "there is no page" not in before.text
     past = await harness.slash(CAROL, "history", page=7)
     assert "page 2 of 2)\n(there is no page 7: this is the last)" in past.text, past.text
     assert listed(past.text) == [1, 2]
+
+
+@pytest.mark.parametrize(
+    ("lang", "row", "after"),
+    [
+        ("en", "5. White: place g7 x b6", "after 6 moves."),
+        ("hu", "5. Fehér: place g7 x b6", "6 lépés után."),
+    ],
+)
+async def test_a_mill_typed_apart_or_joined_reads_alike_in_history(
+    harness: Harness, lang: str, row: str, after: str
+) -> None:
+    """/place g7 then /remove b6 (two log actions) and /place g7 remove:b6 (one) are the same
+    numbered move in /history and on the board's picture; the moves after it number on alike."""
+    seen = []
+    for channel in (CHANNEL_ID, CHANNEL_ID + 1):
+        await harness.slash(MODERATOR, "referee settings", channel=channel, language=lang)
+        await start_game(harness, ALICE, BOB, "morris", channel=channel)
+        for person, point in ((ALICE, "a7"), (BOB, "b6"), (ALICE, "d7"), (BOB, "d6")):
+            await harness.slash(person, "place", channel=channel, point=point)
+        if channel == CHANNEL_ID:
+            await harness.slash(ALICE, "place", channel=channel, point="g7")  # the mill
+            await harness.slash(ALICE, "remove", channel=channel, point="b6")
+        else:
+            await harness.slash(ALICE, "place", channel=channel, point="g7", remove="b6")
+        board = await harness.slash(BOB, "place", channel=channel, point="f4")
+        alt = [d for _, d, data in board.files if d and data.startswith(b"\x89PNG")]
+        assert len(alt) == 1 and after in alt[0], alt
+        history = await harness.slash(CAROL, "history", channel=channel)
+        seen.append(re.findall(r"(?m)^\d+\. .*$", history.text))
+    apart, joined = seen
+    assert apart == joined and listed("\n".join(apart)) == [1, 2, 3, 4, 5, 6]
+    assert apart[4].startswith(row + " ("), apart
 
 
 async def test_replay_defers_then_sends_the_animation(harness: Harness) -> None:

@@ -1,0 +1,78 @@
+"""The turns players number: the log's rows, with a Morris removal joined to the move whose
+mill earned it, however the two were typed. "place d6" then "remove f2" (two rows) reads as
+the one row "place d6 x f2", as the joined command is logged, so /history numbers a mill
+alike either way, and as the board's "Move N" and the replay's frames count it
+(``Game.turns``). The log, the records and the moderators' tools keep every action apart."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import engine
+from engine import Effect, EngineError
+from engine.record import stored_options
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One numbered row of the history: ``action`` is the turn's notation (a mill and its
+    removal joined), ``at`` the time its last action was logged, ``effect`` what its first
+    action did (None past a row that no longer replays), ``actions`` how many log rows it
+    holds."""
+
+    number: int
+    side: int
+    action: str
+    roll: int | None
+    at: str
+    effect: Effect | None = None
+    actions: int = 1
+
+
+def turns_of(g: Any, rows: Sequence[Any]) -> list[Turn]:
+    """The game's log rows as turns, replayed from the start: a row the previous one owes
+    (``pending_removal``: only a removal is legal) joins it. A log that stops replaying (a
+    damaged row) is listed on from there a row to a turn, as stored."""
+    rules = engine.get_game(g.game)
+    try:
+        state: Any = rules.new(g.variant, **stored_options(g.game, json.loads(g.options)))
+    except (EngineError, ValueError):
+        state = None
+    start = state  # the position the last turn started from
+    out: list[Turn] = []
+    for row in rows:
+        after, effect = _step(rules, state, row)
+        owed = after is not None and rules.pending_removal(state)
+        if owed and out and out[-1].side == row.side:
+            words = f"{out[-1].action} {row.action}"  # as a player may type the turn at once
+            out[-1] = replace(out[-1], action=_joined(rules, start, words), at=row.at, actions=2)
+        else:
+            start = state
+            out.append(Turn(len(out) + 1, row.side, row.action, row.roll, row.at, effect))
+        state = after
+    return out
+
+
+def _step(rules: Any, state: Any, row: Any) -> tuple[Any, Effect | None]:
+    """(the position after ``row``, what it did); (None, None) once the log no longer
+    replays."""
+    if state is None:
+        return None, None
+    try:
+        action = rules.parse(state, row.action)
+        after = rules.apply(state, action, row.roll, checked=True)
+        return after, rules.effect(state, action, row.roll, after)
+    except EngineError:
+        return None, None
+
+
+def _joined(rules: Any, start: Any, words: str) -> str:
+    """The turn's canonical notation ("place d6 x f2") from its two actions' words, read by
+    the engine as the joined command they make; the words themselves if it refuses them."""
+    try:
+        return str(rules.notation(start, rules.parse(start, words)))
+    except EngineError:
+        return words
