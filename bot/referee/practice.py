@@ -55,9 +55,9 @@ STALE_TURN_AFTER = 5.0  # the sweeper moves for the bot after this long (the com
 SWEEP_PAGE = 100  # practice games looked at per sweep (a cursor pages through the rest)
 MAX_ANSWERS = 8  # the bot's answers after one command at most (an offer answered, a move)
 AGAIN = Reply(text="", ok=False, ephemeral=True)  # the game moved on meanwhile: look again
-DRAW_FROM_PLY = {"atmalof": 8, "morris": 18, "abalone": 20}
-"""The ply from which the bot considers a draw offer: Atmalof's games last about 25 plies,
-Morris's placing takes 18, and Abalone's games run to a hundred or more."""
+DRAW_FROM_MOVE = {"atmalof": 8, "morris": 18, "abalone": 20}
+"""The moves played (``Game.turns``: the board's count) from which the bot considers a draw:
+Atmalof's games last about 25, Morris's placing takes 18, Abalone's run to a hundred or more."""
 
 
 def bot_actor(g: GameRow) -> Actor:
@@ -346,14 +346,14 @@ class Practice:
     @staticmethod
     def draw_refusal(g: GameRow, state: Any) -> Msg | None:
         """The bot's sentence declining a draw offer now, with its reason (None: it accepts).
-        It declines before ``DRAW_FROM_PLY`` plies (a game that has hardly begun is played, not
+        It declines before ``DRAW_FROM_MOVE`` moves (a game that has hardly begun is played, not
         agreed) and when it stands better by ``engine.ai.standing``. That look one ply ahead
         costs milliseconds (median 2.5 ms in Abalone; docs/practice.md), so it runs here and not in
         the worker."""
         assert g.bot_seat is not None
         actor = g.names[g.bot_seat]
-        start = DRAW_FROM_PLY.get(g.game, 0)
-        if g.ply < start:
+        start = DRAW_FROM_MOVE.get(g.game, 0)
+        if engine.get_game(g.game).turns(state) < start:  # "from move 19", as the board counts
             return msg("notice.draw_declined_early", actor=actor, move=start + 1)
         if engine.ai.standing(g.game, state, g.bot_seat) > 0:
             return msg("notice.draw_declined_ahead", actor=actor)

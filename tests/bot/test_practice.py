@@ -25,7 +25,7 @@ from bot.i18n import reply_words, say
 from bot.ladder_store import ladders, rating_change, season_of
 from bot.referee import Referee, practice, upkeep
 from bot.referee.names import CONSOLE_BOT
-from bot.referee.practice import DRAW_FROM_PLY
+from bot.referee.practice import DRAW_FROM_MOVE
 from bot.referee.replies import Actor, LostTurn, Moved, Notice, Reply, ReplyKind, Result, Where
 from bot.referee.thinker import Thinker
 from bot.store import Store, StoreUnavailable, open_store
@@ -220,7 +220,7 @@ async def test_the_bot_declines_a_draw_offered_before_its_game_is_under_way(
 
 
 async def play_until(referee: Referee, bot_better: bool, alice_level: int, seed: int) -> None:
-    """Morris past its placing (the ply from which the bot weighs a draw), alice playing at
+    """Morris past its placing (the move from which the bot weighs a draw), alice playing at
     ``alice_level``, until the bot stands better (``bot_better``) or not, by its own look."""
     rng = random.Random(seed)
     for _ in range(120):
@@ -228,7 +228,7 @@ async def play_until(referee: Referee, bot_better: bool, alice_level: int, seed:
         assert g is not None, "the game ended first"
         assert g.bot_seat is not None
         state = await referee.ctx.state(g)
-        weighed = g.ply >= DRAW_FROM_PLY["morris"]
+        weighed = engine.get_game("morris").turns(state) >= DRAW_FROM_MOVE["morris"]
         if weighed and (engine.ai.standing("morris", state, g.bot_seat) > 0) == bot_better:
             return
         action = engine.ai.choose("morris", state, alice_level, rng.randrange(10**6), nodes=300)
