@@ -118,3 +118,14 @@ async def test_the_sweeper_tells_a_broken_overdue_game_once_and_goes_on(
     assert "no longer replays" in by_channel[10].text  # told once...
     assert by_channel[77].finished  # ...and the other game's flag still fell
     assert [n for n in await swept(referee, later + 1) if n.where.channel_id == 10] == []
+
+
+async def test_the_history_of_a_broken_game_lists_its_rows_as_stored(
+    store: Store, db_path: str, clock: ManualClock
+) -> None:
+    """The history groups a mill with its removal by replaying the log; from a row that no
+    longer replays it lists each row as stored, so a moderator can still read what happened."""
+    referee = await broken_game(store, db_path, clock)
+    history = await referee.history(HERE)
+    said = [line for line in history.text.splitlines() if line[:1].isdigit()]
+    assert [line.split(" (")[0] for line in said] == ["1. White: place q9", "2. Black: place d1"]
