@@ -35,7 +35,16 @@ from engine.core import EngineError, Outcome, Termination
 from render import replay as _replay
 from render.board import BoardRenderer, end_reason, ended_status, one_after_another, who
 from render.canvas import Canvas, Mapped, canvas_on, map_boxes, mapped
-from render.frame import Card, Status, bands, draw_card, draw_footer, draw_header, move_label
+from render.frame import (
+    Card,
+    Status,
+    bands,
+    draw_card,
+    draw_footer,
+    draw_header,
+    move_label,
+    same_form,
+)
 from render.model import MAX_SIZE, MIN_SIZE, Last, Layout, RenderError, check_size
 from render.paint import printable
 from render.palette import build_palette
@@ -156,7 +165,8 @@ class _Scene:
         self.voided = voided
         self.layout = self.r.layout(state, self.size)
         self.background = self.r.background(state, self.theme, self.size, labels)
-        self.cards = _cards(self.r, state, self.theme, self.names, self.outcome, self.w)
+        cards = _cards(self.r, state, self.theme, self.names, self.outcome, self.w)
+        self.cards = same_form(self.size, cards)
 
     def footer(self, img: Image.Image, fill: bool = True) -> None:
         draw_footer(
@@ -192,28 +202,34 @@ def _cards(
     outcome: Outcome | None,
     w: Words,
 ) -> tuple[Card, Card]:
-    """Both players' cards: name, side, hand line (with shorter forms) and tag."""
-    cards = []
-    sides = r.sides(w)
+    """Both players' cards: name, side, hand line (with shorter forms) and tag. The two cards'
+    forms go form by form (``same_form`` picks one form for both): the side's name first, and
+    each card has as many forms as the other."""
+    hands, tags = [], []
     for side in (0, 1):
         if outcome is not None:
             won = outcome.winner == side
             tag = w.t("tag.draw") if outcome.winner is None else (w.t("tag.wins") if won else None)
         else:
             tag = r.turn_tag(state, w) if state.to_move == side else None
-        hand = r.hand(state, side, th, outcome, w)
+        hands.append(r.hand(state, side, th, outcome, w))
+        tags.append(tag)
+    depth = max(1 + len(hand.shorter) for hand in hands)
+    sides = r.sides(w)
+    cards = []
+    for side, hand in enumerate(hands):
+        texts = (hand.text, *hand.shorter)
+        texts += (texts[-1],) * (depth - len(texts))  # the same facts at every form
+        named = texts
         if names[side] != sides[side]:
-            side_name = sides[side]
-            hand = dataclasses.replace(
-                hand,
-                text=f"{side_name} · {hand.text}",
-                shorter=(
-                    *(f"{side_name} · {text}" for text in hand.shorter),
-                    hand.text,
-                    *hand.shorter,
-                ),
-            )
-        cards.append(Card(names[side], th.pieces(r.game)[side], hand, tag, tag is not None))
+            named = tuple(f"{sides[side]} · {text}" if text else sides[side] for text in texts)
+        if hand.side_last:  # a short text loses the side's name before its words
+            forms = tuple(form for pair in zip(named, texts, strict=True) for form in pair)
+        else:
+            forms = (*named, *texts)
+        hand = dataclasses.replace(hand, text=forms[0], shorter=forms[1:])
+        card = Card(names[side], th.pieces(r.game)[side], hand, tags[side], tags[side] is not None)
+        cards.append(card)
     return cards[0], cards[1]
 
 
@@ -224,13 +240,16 @@ def player_cards(
     players: Sequence[str] | None = None,
     outcome: Outcome | None = None,
     words: Words | None = None,
+    size: int | None = None,
 ) -> tuple[Card, Card]:
-    """The two player cards ``board_image`` draws (for checking what they say)."""
-    r, th, _ = _prepare(game_name, state, "dark", 800)
+    """The two player cards ``board_image`` draws (for checking what they say): with every
+    form of their hand lines, or with ``size`` the one form drawn at that size."""
+    r, th, _ = _prepare(game_name, state, "dark", size or 800)
     w = _words(words)
     if outcome is None:
         outcome = engine.get_game(r.game).result(state)
-    return _cards(r, state, th, _names(players, r.sides(w)), outcome, w)
+    cards = _cards(r, state, th, _names(players, r.sides(w)), outcome, w)
+    return cards if size is None else same_form(size, cards)
 
 
 def board_png(

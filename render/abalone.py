@@ -210,8 +210,10 @@ class AbaloneRenderer(BoardRenderer):
     ) -> Hand:
         taken = marbles_off(state, 1 - side)
         return Hand(
-            w.t("hand.pushed_off"),
-            shorter=(w.t("hand.off"),),
+            w.t("hand.pushed_off", n=taken),
+            # the last form is no words: the tokens alone count them on the smallest replays
+            shorter=(w.t("hand.off", n=taken), ""),
+            side_last=True,  # the card's marble shows the side; a vague label shows nothing
             tokens=min(taken, WIN),
             token_style=theme.abalone[1 - side],
             slots=max(0, WIN - taken),

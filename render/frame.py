@@ -9,7 +9,7 @@ readable, with a floor in pixels (``text_px``) so that a board drawn small (a re
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -37,6 +37,7 @@ PAD = 0.014
 NAME = 0.038
 TAG = 0.026
 DETAIL = 0.031
+DETAIL_MIN = 0.027  # the hand line shrinks this far before a shorter form is taken
 STATUS = 0.034
 STATUS_TWO_LINES = 0.028
 
@@ -50,6 +51,7 @@ class Hand:
     token_style: PieceStyle | None = None
     slots: int = 0  # empty places drawn after the tokens (Abalone's six)
     shorter: tuple[str, ...] = ()  # shorter texts, tried in order when ``text`` does not fit
+    side_last: bool = False  # when short of space, leave the side's name out before the text
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,14 +141,25 @@ class CardText:
     token_r: int
 
 
-def card_text(size: int, card: Card) -> CardText:
-    """The card's texts fitted to its width: the name shrinks then is cut; the hand line takes
-    the first of its texts that fits (``Hand.shorter``) before it is cut."""
+def _text_box(size: int) -> tuple[int, int, int]:
+    """A card's inset, where its text starts and where it ends (offsets from the card)."""
     _, w, h = _card_size(size)
     inset = round(h * 0.16)
     icon_r = round(h * 0.26)
-    tx = 2 * inset + 2 * icon_r
-    right = w - inset
+    return inset, 2 * inset + 2 * icon_r, w - inset
+
+
+def _detail_room(size: int, hand: Hand) -> tuple[float, int]:
+    """The width the hand line may take beside its tokens and slots, and the tokens' radius."""
+    _, tx, right = _text_box(size)
+    token_r = max(4, round(size * 0.0125))
+    return right - tx - (hand.tokens + hand.slots) * (2 * token_r + 3), token_r
+
+
+def card_text(size: int, card: Card) -> CardText:
+    """The card's texts fitted to its width: the name shrinks then is cut; the hand line takes
+    the first of its texts that fits (``Hand.shorter``) before it is cut."""
+    inset, tx, right = _text_box(size)
     tag_px = text_px(size, TAG, 12)
     tag_w = text_width(card.tag, tag_px, True) + tag_px * 0.9 if card.tag else 0.0
     name_px, name_min = text_px(size, NAME, 15), text_px(size, NAME * 0.8, 14)
@@ -155,12 +168,32 @@ def card_text(size: int, card: Card) -> CardText:
     right_name = right - tag_w - inset / 2 if tag_w else right
     name, name_px = fit_text(card.name, right_name - tx, name_px, name_min, True)
     hand = card.hand
-    token_r = max(4, round(size * 0.0125))
-    space = (hand.tokens + hand.slots) * (2 * token_r + 3)
+    room, token_r = _detail_room(size, hand)
     detail, detail_px = _fit_first(
-        (hand.text, *hand.shorter), right - tx - space, text_px(size, DETAIL), text_px(size, 0.027)
+        (hand.text, *hand.shorter), room, text_px(size, DETAIL), text_px(size, DETAIL_MIN)
     )
     return CardText(name, name_px, detail, detail_px, tag_px, tag_w, tx, token_r)
+
+
+def same_form(size: int, cards: tuple[Card, Card]) -> tuple[Card, Card]:
+    """Both cards with the same form of their hand line: the first that fits on both cards
+    (each card's forms say the same facts, form by form; a card with fewer keeps its last),
+    else the last, cut. Fitted apart, one card said more than the other on the same picture
+    ("Kék · kézben: 22 · táblán: 0" beside "Piros · kézben: 21"), or named the same count
+    with another word ("lelökve" beside "kint")."""
+    forms = [(card.hand.text, *card.hand.shorter) for card in cards]
+    least = text_px(size, DETAIL_MIN)
+    rooms = [_detail_room(size, card.hand)[0] for card in cards]
+    chosen: list[str] = []
+    for level in range(max(len(f) for f in forms)):
+        chosen = [f[min(level, len(f) - 1)] for f in forms]
+        if all(text_width(t, least) <= room for t, room in zip(chosen, rooms, strict=True)):
+            break
+    first, second = (
+        replace(card, hand=replace(card.hand, text=text, shorter=()))
+        for card, text in zip(cards, chosen, strict=True)
+    )
+    return first, second
 
 
 def _draw_card(

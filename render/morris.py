@@ -284,7 +284,7 @@ class MorrisRenderer(BoardRenderer):
         self, state: MorrisState, side: int, theme: Theme, outcome: Outcome | None, w: Words
     ) -> Hand:
         hand, board = men_in_hand(state, side), men_on_board(state, side)
-        if hand:
+        if men_in_hand(state, 0) or men_in_hand(state, 1):  # both cards say the same facts
             both = w.t("hand.in_hand_on_board", n=hand, board=board)
             return Hand(both, shorter=(w.t("hand.in_hand", n=hand),))
         return Hand(w.t("hand.on_board", n=board))
