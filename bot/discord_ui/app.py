@@ -33,6 +33,7 @@ from bot.discord_ui.guards import Cooldowns, Deliveries
 from bot.discord_ui.shutdown import GRACE_SECONDS, Drain
 from bot.discord_ui.translator import CatalogTranslator
 from bot.discord_ui.tree import RefereeTree
+from bot.discord_ui.turns import BOARD_AFTER, Held, Steps, answered_by_bot, edit_kwargs
 from bot.discord_ui.views import RefereeButton, UnknownButton
 from bot.errors import RefereeError, StoreUnavailable
 from bot.i18n import Msg
@@ -122,6 +123,7 @@ class RefereeBot(commands.AutoShardedBot):
         self.cooldowns: Cooldowns | None = Cooldowns()
         self.drain = Drain()  # discord_ui.shutdown: what is in flight when the bot stops
         self.grace_seconds = GRACE_SECONDS
+        self.board_after = BOARD_AFTER  # discord_ui.turns: a move's own board, if no answer
         self.metrics = metrics or METRICS
         self._frozen = False  # freeze_startup has run
 
@@ -231,7 +233,10 @@ class RefereeBot(commands.AutoShardedBot):
         self, interaction: discord.Interaction[Any], reply: Reply, *, title: Msg | None = None
     ) -> None:
         """Show the replies a command's answer stands for, in order (an Atmalof announcement:
-        the announcement, then the die's roll; ``Referee.sequence``).
+        the announcement, then the die's roll; ``Referee.sequence``). A board whose next move
+        is the practice opponent's is posted without its picture, which the bot's answer shows
+        after both moves; if the answer is late or never comes, the board is added to it
+        (``bot.discord_ui.turns``).
 
         What the referee stored stands even if Discord fails to take the message: the failure
         is logged, the roll still happens, and the next /board shows the game as it is.
@@ -242,12 +247,51 @@ class RefereeBot(commands.AutoShardedBot):
         elif not reply.ok:
             self.metrics.outcome(interaction, "refused")
         public, private = await self.languages(interaction)
-        async for shown in self.referee.sequence(where_of(interaction), reply):
-            if shown.reason == "roll_later":  # the store could not save the roll yet
-                self.metrics.store_faults.labels("roll").inc()
-            lang = public if shown.public else private
-            await self._deliver(interaction, to_message(shown, title=title, lang=lang), shown)
-            title = None  # the title heads the first message only
+        bot_id = self.user.id if self.user is not None else None
+        loop = asyncio.get_running_loop()
+        steps = Steps(self.referee.sequence(where_of(interaction), reply))
+        held: Held | None = None
+        try:
+            while True:
+                within = None if held is None else max(0.0, held.due - loop.time())
+                try:
+                    shown = await steps.next(within)
+                except TimeoutError:  # the bot's answer is late: the player's board now
+                    await self._show_board(interaction, held)
+                    held = None
+                    continue
+                if shown is None:
+                    break
+                if shown.reason == "roll_later":  # the store could not save the roll yet
+                    self.metrics.store_faults.labels("roll").inc()
+                if shown.public and shown.image is not None:
+                    held = None  # this board stands for the one held back
+                lang = public if shown.public else private
+                hold = answered_by_bot(shown, bot_id)
+                out = to_message(shown, title=title, lang=lang, board=not hold)
+                delivered, message = await self._deliver(interaction, out, shown)
+                if hold and delivered:
+                    held = Held(shown, lang, title, message, loop.time() + self.board_after)
+                title = None  # the title heads the first message only
+        except Exception:
+            await self._show_board(interaction, held)  # a bug's report follows it
+            raise
+        finally:
+            await steps.close()
+        await self._show_board(interaction, held)  # no answer came: the board of the move
+
+    async def _show_board(self, interaction: discord.Interaction[Any], held: Held | None) -> None:
+        """Add its board to a message posted without it (nothing when none was held back)."""
+        if held is None:
+            return
+        out = to_message(held.reply, title=held.title, lang=held.lang)
+        try:
+            if held.message is None:
+                await interaction.edit_original_response(**edit_kwargs(out))
+            else:
+                await held.message.edit(**edit_kwargs(out))
+        except discord.HTTPException as exc:
+            log.warning("board not added to game %s's move: %s", held.reply.game_id, exc.status)
 
     async def languages(self, interaction: discord.Interaction[Any]) -> tuple[str, str]:
         """(public, private): the server's language, and the person's own for private replies
@@ -260,9 +304,11 @@ class RefereeBot(commands.AutoShardedBot):
 
     async def _deliver(
         self, interaction: discord.Interaction[Any], out: Outgoing, reply: Reply
-    ) -> None:
+    ) -> tuple[bool, discord.WebhookMessage | None]:
+        """Send ``out``: whether Discord took it, and the followup message it made (None for
+        the interaction's response)."""
         try:
-            await self.send(interaction, out)
+            return True, await self.send(interaction, out)
         except discord.HTTPException as exc:
             log.warning(
                 "reply not delivered (what the referee stored stands) %s",
@@ -279,14 +325,18 @@ class RefereeBot(commands.AutoShardedBot):
                     }
                 ),
             )
+            return False, None
 
-    async def send(self, interaction: discord.Interaction[Any], out: Outgoing) -> None:
-        """The first answer as the response, every later one as a followup."""
+    async def send(
+        self, interaction: discord.Interaction[Any], out: Outgoing
+    ) -> discord.WebhookMessage | None:
+        """The first answer as the response (None), every later one as a followup (the
+        message it made)."""
         if interaction.response.is_done():
-            await interaction.followup.send(**out.kwargs())
-        else:
-            self.metrics.answering(interaction)
-            await interaction.response.send_message(**out.kwargs())
+            return await interaction.followup.send(**out.kwargs(), wait=True)
+        self.metrics.answering(interaction)
+        await interaction.response.send_message(**out.kwargs())
+        return None
 
     async def on_button(self, interaction: discord.Interaction[Any], spec: ButtonSpec) -> None:
         """A click: the referee decides; a click that did something retires the buttons."""

@@ -99,9 +99,13 @@ def attached_file(reply: Reply) -> discord.File | None:
     return discord.File(io.BytesIO(reply.file), filename=reply.file_name or "record.json")
 
 
-def to_message(reply: Reply, *, title: Msg | None = None, lang: str = "en") -> Outgoing:
+def to_message(
+    reply: Reply, *, title: Msg | None = None, lang: str = "en", board: bool = True
+) -> Outgoing:
     """The Discord message for a reply (see the module's rules), said in ``lang``: the server's
-    language for a public reply, the person's own for a private one (the caller chooses)."""
+    language for a public reply, the person's own for a private one (the caller chooses).
+    ``board=False``: a public reply without its board picture (the practice opponent's answer
+    shows the board after both moves: ``bot.discord_ui.turns``)."""
     if not reply.public:
         files = [f for f in (board_file(reply), attached_file(reply)) if f is not None]
         return Outgoing(
@@ -126,10 +130,10 @@ def to_message(reply: Reply, *, title: Msg | None = None, lang: str = "en") -> O
         footer.append(say(msg("footer.log", head=reply.chain[:10]), lang))
     if footer:
         embed.set_footer(text=" · ".join(footer))
-    board = board_file(reply)
-    if board is not None:
-        embed.set_image(url=f"attachment://{board.filename}")
-    files = [f for f in (board, attached_file(reply)) if f is not None]
+    picture = board_file(reply) if board else None
+    if picture is not None:
+        embed.set_image(url=f"attachment://{picture.filename}")
+    files = [f for f in (picture, attached_file(reply)) if f is not None]
     mentions = list(dict.fromkeys(reply.mentions))
     content = " ".join(f"<@{uid}>" for uid in mentions) or None
     return Outgoing(

@@ -453,7 +453,7 @@ class Harness:
                 call.message = message
             self._record(call)
             return result
-        if route.method == "PATCH" and path.endswith("/messages/{message_id}"):
+        if route.method == "PATCH" and path.endswith(("/messages/{message_id}", "/@original")):
             target = route.url.rsplit("/", 1)[-1]
             mid = self.originals.get(token) if target == "@original" else int(target)
             call = Call("edit", route.method, path, body, recorded)

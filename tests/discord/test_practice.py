@@ -1,7 +1,9 @@
 """Practice games on Discord (issue 18): /practice and /challenge with the bot itself start a
 game at once; each of the player's moves is answered by the bot's move as a followup of the
-same interaction, with its board; whole games of each game end; refusals are private. The real
-discord.py bot, recorded HTTP calls, the real worker process with a small node budget."""
+same interaction, with the board after both (one board a turn: the player's move is posted
+without its own, which is added only when the answer is late or fails); whole games of each
+game end; refusals are private. The real discord.py bot, recorded HTTP calls, the real worker
+process with a small node budget."""
 
 from __future__ import annotations
 
@@ -15,7 +17,15 @@ import pytest
 from bot.clock import ManualClock
 from bot.referee.replies import Actor, Where
 from tests.discord.conftest import ALICE, BOB, running, start_bot
-from tests.discord.harness import BOT_USER_ID, CHANNEL_ID, GUILD_ID, Exchange, Harness, Person
+from tests.discord.harness import (
+    BOT_USER_ID,
+    CHANNEL_ID,
+    GUILD_ID,
+    Call,
+    Exchange,
+    Harness,
+    Person,
+)
 from tests.discord.play import PNG, button, message_with_buttons
 
 NODES = 40
@@ -32,6 +42,19 @@ async def practice_bot(db_path: Path, clock: ManualClock) -> AsyncIterator[Harne
 
 def boards(exchange: Exchange) -> int:
     return sum(1 for _, _, data in exchange.files if data.startswith(PNG))
+
+
+def pictured(call: Call) -> bool:
+    """The message shows a board: its PNG attached and the embed's image pointing at it."""
+    png = any(data.startswith(PNG) for _, _, data in call.files)
+    image = any((e.get("image") or {}).get("url") for e in call.embeds)
+    assert png == image, call.text
+    return png
+
+
+def posted(exchange: Exchange) -> list[Call]:
+    """The messages an interaction posted (its response and followups; not edits)."""
+    return [c for c in exchange.messages if c.kind in ("callback", "followup")]
 
 
 async def legal(h: Harness) -> list[str]:
@@ -69,10 +92,13 @@ async def test_a_whole_practice_game(practice_bot: Harness, game: str, options: 
     # drop that makes the line has two messages of its own, the announcement and the roll)
     answered = [e for e in played[:-1] if len(e.messages) >= 2]
     assert answered, "the bot never answered"
-    for exchange in answered:  # alice's move, then the bot's as a followup with its board
+    for exchange in answered:  # alice's move, then the bot's as a followup with the board
         assert exchange.first.kind == "callback"
         assert all(c.kind == "followup" and not c.ephemeral for c in exchange.messages[1:])
-        assert boards(exchange) >= 2
+        assert boards(exchange) == 1 and pictured(exchange.last), exchange.text
+    for exchange in played:  # one board a turn, whoever's move ended the game
+        assert [c.kind for c in exchange.calls if c.kind == "edit"] == []
+        assert boards(exchange) == 1 and pictured(exchange.last), exchange.text
     final = played[-1].last
     assert final.embeds and final.embeds[0].get("color") == FINISHED_COLOUR, final.text
     verified = await h.slash(ALICE, "verify")
@@ -85,7 +111,8 @@ async def test_challenging_the_bot_itself_starts_a_practice_game(practice_bot: H
     assert not started.first.ephemeral, started.text
     assert "Practice: Alice plays the bot at level 3" in started.text
     assert not any(":accept:" in c for m in started.messages for c in m.custom_ids)
-    assert len(started.messages) == 2 and boards(started) == 2  # the bot's first move follows
+    assert len(started.messages) == 2 and boards(started) == 1  # the bot's first move follows
+    assert pictured(started.last) and not pictured(started.first)
     assert ALICE.mention in started.last.content  # now alice is to move
 
 
@@ -180,7 +207,7 @@ async def test_the_rematch_button_starts_the_next_practice_game(practice_bot: Ha
                           button(message_with_buttons(resigned), "rematch"))  # fmt: skip
     assert not again.all_ephemeral, again.text
     assert "Practice: Alice plays the bot at level 3" in again.text
-    assert boards(again) == 2  # the bot starts the rematch, and has moved
+    assert boards(again) == 1 and pictured(again.last)  # the bot starts it, and has moved
 
 
 async def test_the_bots_drop_is_announced_then_rolled_in_two_followups(
@@ -189,7 +216,7 @@ async def test_the_bots_drop_is_announced_then_rolled_in_two_followups(
     h = practice_bot
     started = await h.slash(ALICE, "practice", game="atmalof", starter="them")
     board, announced, rolled = started.messages
-    assert board.kind == "callback" and boards(started) == 2
+    assert board.kind == "callback" and boards(started) == 1 and not board.files
     assert announced.kind == "followup" and not announced.files  # nothing rolled yet
     assert "announces" in announced.text and not announced.ephemeral
     assert rolled.kind == "followup" and any(d.startswith(PNG) for _, _, d in rolled.files)

@@ -1,0 +1,142 @@
+"""One board a turn in a practice game on Discord (bot/discord_ui/turns.py): each move against
+the bot posted two board pictures, the player's and then the bot's (a reviewer's finding).
+Now the player's move is said at once without its board, and the bot's answer shows the board
+after both moves; when the answer is late or fails, the player's message gets its board after
+all. Counted on the recorded HTTP calls of the real bot, with the real worker process."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.clock import ManualClock
+from tests.bot.test_thinker import KillsItsWorker
+from tests.discord.conftest import ALICE, running
+from tests.discord.harness import CHANNEL_ID, Call, Exchange, Harness
+from tests.discord.play import PNG
+from tests.discord.test_practice import NODES, posted_in
+
+MOVES = {"morris": "place d7", "abalone": "push a2 b2 nw", "atmalof": "drop row 4 confirm"}
+
+
+@pytest.fixture
+async def practice_bot(db_path: Path, clock: ManualClock) -> AsyncIterator[Harness]:
+    async for h in running(db_path, clock, practice_nodes=NODES):
+        yield h
+
+
+def pictures(call: Call) -> list[str]:
+    """The alt texts of the board PNGs a call carries."""
+    return [alt or "" for _, alt, data in call.files if data.startswith(PNG)]
+
+
+def posted(exchange: Exchange) -> list[Call]:
+    """The messages an interaction posted: its response and followups, not edits."""
+    return [c for c in exchange.calls if c.kind in ("callback", "followup")]
+
+
+async def practice(h: Harness, game: str) -> None:
+    started = await h.slash(ALICE, "practice", game=game, level=1, starter="me")
+    assert not started.first.ephemeral, started.text
+
+
+@pytest.mark.parametrize("game", ["morris", "abalone"])
+async def test_a_move_and_the_bots_answer_show_one_board(practice_bot: Harness, game: str) -> None:
+    h = practice_bot
+    await practice(h, game)
+    turn = await h.slash(ALICE, "play", command=MOVES[game])
+    mine, answer = posted(turn)
+    assert [c.kind for c in turn.calls] == ["callback", "followup"]  # nothing edited
+    assert pictures(mine) == [] and not any(e.get("image") for e in mine.embeds)
+    assert "Alice" in mine.text and "Referee" in mine.text  # the move, and who moves next
+    (board,) = pictures(answer)
+    assert "after 2 actions" in board and "Alice" in board, board  # both moves on it
+    assert ALICE.mention in answer.content
+
+
+async def test_an_atmalof_drop_and_the_bots_keep_announcement_then_roll(
+    practice_bot: Harness,
+) -> None:
+    """The player's drop: the announcement, then the roll (said without a board); the bot's
+    drop: its announcement, then its roll, with the one board of the turn."""
+    h = practice_bot
+    await practice(h, "atmalof")
+    turn = await h.slash(ALICE, "play", command=MOVES["atmalof"])
+    calls = posted(turn)
+    assert [c.kind for c in turn.calls] == ["callback", "followup", "followup", "followup"]
+    said = [c.text for c in calls]
+    assert "Alice (Red) announces row 4. Rolling the die" in said[0]
+    assert "Alice (Red) announces row 4 and rolls" in said[1]
+    assert "Referee (Blue) announces" in said[2] and "Rolling the die" in said[2]
+    assert "Referee (Blue) announces" in said[3] and "rolls" in said[3]
+    assert [len(pictures(c)) for c in calls] == [0, 0, 0, 1]
+    assert "after 2 actions" in pictures(calls[3])[0]
+
+
+async def test_a_late_answer_adds_the_players_board_then_follows(practice_bot: Harness) -> None:
+    """The bot's answer is not there within the bound: the player's move gets its board (its
+    message edited), and the answer follows with its own when it comes."""
+    h = practice_bot
+    h.bot.board_after = 0.05  # type: ignore[attr-defined]
+    await practice(h, "morris")
+    thinker = h.bot.referee.practice_games.thinker  # type: ignore[attr-defined]
+    search = thinker.turn
+
+    async def slow(*args: Any) -> Any:
+        await asyncio.sleep(0.5)  # a queue of other games' searches
+        return await search(*args)
+
+    thinker.turn = slow
+    turn = await h.slash(ALICE, "play", command=MOVES["morris"])
+    assert [c.kind for c in turn.calls] == ["callback", "edit", "followup"]
+    mine, edit, answer = turn.calls
+    assert pictures(mine) == [] and turn.latency < 0.5  # said at once, before the search
+    (late,) = pictures(edit)
+    assert "after 1 action" in late and "Referee (Black) to move" in late, late
+    assert edit.message is not None and edit.message["id"] == mine.message["id"]  # type: ignore[index]
+    assert 0.04 <= edit.at - mine.at < answer.at - mine.at  # (the loop's timer is coarse)
+    assert "after 2 actions" in pictures(answer)[0]
+
+
+@pytest.mark.parametrize("game", ["morris", "atmalof"])
+async def test_a_failed_search_shows_the_players_board_and_the_sweeper_answers(
+    practice_bot: Harness, game: str
+) -> None:
+    """The search fails for real (a position that kills every worker it is sent to): the
+    player's move gets its board at once, and the sweeper's bot move comes later."""
+    h = practice_bot
+    await practice(h, game)
+    thinker = h.bot.referee.practice_games.thinker  # type: ignore[attr-defined]
+    search = thinker.turn
+
+    async def failing(game: str, state: Any, *args: Any) -> Any:
+        return await search(game, KillsItsWorker(), *args)
+
+    thinker.turn = failing
+    turn = await h.slash(ALICE, "play", command=MOVES[game])
+    *said, edit = turn.calls
+    assert edit.kind == "edit" and [c.kind for c in said] == ["callback", "followup"][: len(said)]
+    assert all(pictures(c) == [] for c in said)
+    (board,) = pictures(edit)
+    assert "after 1 action" in board and "Referee" in board and "to move" in board, board
+    assert edit.message is not None and edit.message["id"] == said[-1].message["id"]  # type: ignore[index]
+    thinker.turn = search
+    notices = 2 if game == "atmalof" else 1  # a drop: its announcement, then its roll
+    assert await h.bot.post_notices() == notices  # type: ignore[attr-defined]
+    assert posted_in(h) == [CHANNEL_ID] * notices
+    bot_move = [c for c in h.rest_calls if c.path == "/channels/{channel_id}/messages"][-1]
+    assert "after 2 actions" in pictures(bot_move)[0]
+
+
+async def test_a_game_ended_by_the_player_shows_its_board(practice_bot: Harness) -> None:
+    h = practice_bot
+    await practice(h, "morris")
+    await h.slash(ALICE, "play", command=MOVES["morris"])
+    resigned = await h.slash(ALICE, "resign")
+    assert [c.kind for c in resigned.calls] == ["callback"]
+    (board,) = pictures(resigned.first)
+    assert "Referee (Black) wins" in resigned.text and "Referee (Black) wins" in board, board
