@@ -54,7 +54,7 @@ async def test_a_move_and_the_bots_answer_show_one_board(practice_bot: Harness, 
     assert pictures(mine) == [] and not any(e.get("image") for e in mine.embeds)
     assert "Alice" in mine.text and "Referee" in mine.text  # the move, and who moves next
     (board,) = pictures(answer)
-    assert "after 2 actions" in board and "Alice" in board, board  # both moves on it
+    assert "after 2 moves" in board and "Alice" in board, board  # both moves on it
     assert ALICE.mention in answer.content
 
 
@@ -74,7 +74,7 @@ async def test_an_atmalof_drop_and_the_bots_keep_announcement_then_roll(
     assert "Referee (Blue) announces" in said[2] and "Rolling the die" in said[2]
     assert "Referee (Blue) announces" in said[3] and "rolls" in said[3]
     assert [len(pictures(c)) for c in calls] == [0, 0, 0, 1]
-    assert "after 2 actions" in pictures(calls[3])[0]
+    assert "after 2 moves" in pictures(calls[3])[0]
 
 
 async def test_a_late_answer_adds_the_players_board_then_follows(practice_bot: Harness) -> None:
@@ -96,10 +96,10 @@ async def test_a_late_answer_adds_the_players_board_then_follows(practice_bot: H
     mine, edit, answer = turn.calls
     assert pictures(mine) == [] and turn.latency < 0.5  # said at once, before the search
     (late,) = pictures(edit)
-    assert "after 1 action" in late and "Referee (Black) to move" in late, late
+    assert "after 1 move" in late and "Referee (Black) to move" in late, late
     assert edit.message is not None and edit.message["id"] == mine.message["id"]  # type: ignore[index]
     assert 0.04 <= edit.at - mine.at < answer.at - mine.at  # (the loop's timer is coarse)
-    assert "after 2 actions" in pictures(answer)[0]
+    assert "after 2 moves" in pictures(answer)[0]
 
 
 @pytest.mark.parametrize("game", ["morris", "atmalof"])
@@ -122,14 +122,14 @@ async def test_a_failed_search_shows_the_players_board_and_the_sweeper_answers(
     assert edit.kind == "edit" and [c.kind for c in said] == ["callback", "followup"][: len(said)]
     assert all(pictures(c) == [] for c in said)
     (board,) = pictures(edit)
-    assert "after 1 action" in board and "Referee" in board and "to move" in board, board
+    assert "after 1 move" in board and "Referee" in board and "to move" in board, board
     assert edit.message is not None and edit.message["id"] == said[-1].message["id"]  # type: ignore[index]
     thinker.turn = search
     notices = 2 if game == "atmalof" else 1  # a drop: its announcement, then its roll
     assert await h.bot.post_notices() == notices  # type: ignore[attr-defined]
     assert posted_in(h) == [CHANNEL_ID] * notices
     bot_move = [c for c in h.rest_calls if c.path == "/channels/{channel_id}/messages"][-1]
-    assert "after 2 actions" in pictures(bot_move)[0]
+    assert "after 2 moves" in pictures(bot_move)[0]
 
 
 async def test_a_game_ended_by_the_player_shows_its_board(practice_bot: Harness) -> None:
