@@ -32,6 +32,9 @@ async def start_bot(
     store = await SqliteStore.open(str(db), busy_timeout_ms=busy_timeout_ms)
     referee = Referee(store, clock=clock, practice_nodes=practice_nodes)
     bot = RefereeBot(referee, sweep_seconds=None)
+    # a practice move's own board waits this long for the bot's answer: in tests, long enough
+    # that a loaded machine never shows it early (the test of a late answer shortens it)
+    bot.board_after = 120.0
     return await Harness(bot).start(), store
 
 
