@@ -29,7 +29,7 @@ read; the work itself is in the services.
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, AsyncIterator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Iterable, Mapping
 from contextlib import aclosing
 from typing import Any
 
@@ -37,6 +37,7 @@ from bot.clock import Clock
 from bot.errors import Refusal
 from bot.i18n import Msg
 from bot.referee import grammar as commands
+from bot.referee import suggest
 from bot.referee.boards import Renderer
 from bot.referee.buttons import Buttons
 from bot.referee.challenges import Challenges
@@ -321,6 +322,17 @@ class Referee:
     async def why_no_moves(self, where: Where, actor: Actor) -> Refusal:
         """The one reason ``legal_moves`` lists nothing for ``actor`` (a refusal to raise)."""
         return await self.play.why_no_moves(where, actor)
+
+    async def why_no_choices(self, where: Where, actor: Actor) -> Refusal | None:
+        """Why ``legal_for`` has nothing for ``actor`` (no game here, another's turn...), as a
+        refusal's code and params for a front end to say; None when they are to move."""
+        return await self.play.why_no_choices(where, actor)
+
+    async def did_you_mean(self, where: Where, text: str, known: Iterable[str]) -> str | None:
+        """What ``text``, whose first word is no command, most likely meant: the word of
+        ``known`` it is a typo of, else the one command of the game here a verb in front makes
+        of it ("d7": "place d7"); None when no guess is clear."""
+        return await suggest.did_you_mean(self.ctx, where, text, known)
 
     @command()
     async def board(self, where: Where, *, request_id: str | None = None) -> Reply:

@@ -10,6 +10,7 @@ one place a reader checks against the help text.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,12 +20,12 @@ import engine
 import translations
 from bot.errors import Refusal
 from bot.i18n import Msg, msg, plain, say, say_all, typed
-from bot.referee.move_words import is_move_word
+from bot.referee.move_words import VERBS, is_move_word
 from bot.referee.names import BOT_NAME, CONSOLE_BOT, name_key
-from bot.referee.play import MAX_WORD
 from bot.referee.practice import DEFAULT_LEVEL
 from bot.referee.replies import Actor, Reply, Where
 from bot.referee.settings_words import settings_lines
+from bot.referee.suggest import MAX_WORD
 from bot.rules_text import RULES, console, rules
 
 if TYPE_CHECKING:
@@ -34,6 +35,7 @@ ANYONE = ("anyone", "open", "anybody", "*")
 MAX_TEXT = 300
 MAX_DIGITS = 18  # any larger number is no id, page or action SQLite could hold
 MOVES_PAGE = 60
+CLOCK_LIKE = re.compile(r"\d{1,4}\+\d{1,3}|\d{1,3}h")  # "10+5", "24h": what a clock is written as
 
 
 def _value(raw: str) -> Any:
@@ -70,7 +72,7 @@ async def _challenge(
 ) -> Reply:
     if len(words) < 2:
         raise Refusal("console_challenge_usage")
-    who, game, rest = words[0], words[1], words[2:]
+    who, (game, rest) = words[0], _game_named(words[1:])
     if name_key(who) == BOT_NAME:  # the practice opponent: a game at once
         return await _practice(referee, where, actor, [game, *rest])
     opponent = None
@@ -89,6 +91,18 @@ async def _challenge(
         starter=terms.starter,
         dice_words=terms.dice_words,
     )
+
+
+def _game_named(words: list[str]) -> tuple[str, list[str]]:
+    """The game the words start with and the words after it: its one word ("morris") or its
+    whole name ("Nine Men's Morris", any case), which would otherwise read as two variants."""
+    for n in range(min(3, len(words)), 1, -1):  # the longest name first
+        name = " ".join(words[:n]).replace("\u2019", "'")  # men’s: a typographic apostrophe
+        try:
+            return engine.get_game(name).name, words[n:]
+        except engine.EngineError:
+            continue
+    return words[0], words[1:]
 
 
 @dataclass
@@ -142,6 +156,9 @@ def _terms(words: list[str], *, level: bool = False) -> _Terms:
         elif level and (low.isdigit() or low.lstrip("-").isdigit()):
             once("level", low)
             terms.level = _number(low) if _number(low) is not None else low[:20]
+        elif CLOCK_LIKE.fullmatch(low):  # "10+5" without its word: a clock, never a variant
+            once("clock", word)
+            raise Refusal("console_clock_word", {"clock": typed(word, 20)})
         else:
             once("variant", low)
             terms.variant = low
@@ -154,7 +171,8 @@ async def _practice(referee: Referee, where: Where, actor: Actor, words: list[st
     the table's bot, at once; a challenge to ``bot`` is the same at the default level."""
     if not words:
         raise Refusal("console_practice_usage")
-    game, terms = words[0], _terms(words[1:], level=True)
+    game, rest = _game_named(words)
+    terms = _terms(rest, level=True)
     try:
         variants: tuple[str, ...] | None = tuple(engine.get_game(game).variants)
     except engine.EngineError:
@@ -509,5 +527,9 @@ async def dispatch(
     if head == "theme" and rest:
         return await referee.set_setting(where, actor, "theme", rest[0])
     if not is_move_word(head[:MAX_TEXT]):  # no command and no game's move: say so
-        raise Refusal("console_unknown_command", {"word": typed(head, MAX_WORD)})
+        word = typed(head, MAX_WORD)
+        near = await referee.did_you_mean(where, " ".join(words), COMMAND_WORDS | set(VERBS))
+        if near is not None:  # "mvoe 3,4 4,5": move; "3,4 4,5" in Atmalof: move 3,4 4,5
+            raise Refusal("did_you_mean", {"word": word, "near": near})
+        raise Refusal("console_unknown_command", {"word": word})
     return await referee.act(where, actor, " ".join(words))

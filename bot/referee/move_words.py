@@ -1,5 +1,6 @@
 """Which typed words are moves: the first word of a command as the games read it, and whether
-any game knows it (so an unknown word is told apart from a move with bad arguments)."""
+any game knows it (so an unknown word is told apart from a move with bad arguments); each
+game's verbs; the word a suggestion that only explains carries."""
 
 from __future__ import annotations
 
@@ -8,6 +9,20 @@ from typing import Any
 
 import engine
 from engine import EngineError, ParseError
+
+GAME_VERBS: dict[str, tuple[str, ...]] = {
+    "atmalof": ("drop", "move"),
+    "morris": ("place", "move", "fly", "remove"),
+    "abalone": ("push",),
+}
+"""The words each game's commands start with (its aliases aside): what a refusal names as the
+game's commands, and what a close typo or a bare argument ("d7") is read against."""
+VERBS = tuple(dict.fromkeys(v for verbs in GAME_VERBS.values() for v in verbs))
+
+HINT_WORD = "?"
+"""The value of a suggestion that only says why there is nothing to suggest (no game here,
+another player's turn): a command holding it is answered with that reason (who is to move),
+never with its words' syntax, and can never be a move."""
 
 
 @functools.cache
@@ -37,3 +52,9 @@ def first_word(text: str) -> str:
     """The first word of a command as the games read it (lower case), "" for none."""
     words = str(text).lower().split()
     return words[0] if words else ""
+
+
+def asks_why(text: str) -> bool:
+    """Whether a command holds ``HINT_WORD`` as a word: a suggestion that says why there is
+    nothing to suggest was picked."""
+    return HINT_WORD in str(text).split()

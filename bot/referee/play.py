@@ -11,7 +11,7 @@ from typing import Any
 import engine
 from bot import texts
 from bot.errors import BrokenGame, Conflict, Refusal, engine_reason
-from bot.i18n import Msg, msg, say, typed
+from bot.i18n import Msg, msg, say
 from bot.ladder_store import change_game
 from bot.referee.board_reply import as_lines, board_reply
 from bot.referee.context import (
@@ -23,9 +23,10 @@ from bot.referee.context import (
     lapses,
     not_a_player,
 )
-from bot.referee.move_words import first_word, is_move_word
+from bot.referee.move_words import asks_why, first_word, is_move_word
 from bot.referee.records import iso
 from bot.referee.replies import Actor, ButtonKind, ButtonSpec, Reply, Where
+from bot.referee.suggest import unknown, unreadable
 from bot.referee.wrapper import current_request_id, reply_dict
 from bot.store import GameRow, NewAction
 from engine import EngineError, ParseError
@@ -33,8 +34,6 @@ from engine.core import MAX_COMMAND_LENGTH
 from engine.record import stored_options
 
 log = logging.getLogger(__name__)
-
-MAX_WORD = 24  # an unknown word is echoed at most this long
 
 
 CONFIRM_WORD = "confirm"  # "drop row 4 confirm": announce a drop that can only lose the turn
@@ -64,35 +63,31 @@ class Play:
         """
         request_id = current_request_id()  # the wrapper answered a repeat already
         head = first_word(text)
-        if head and not is_move_word(head[:MAX_COMMAND_LENGTH]):
-            raise Refusal("unknown_command", {"word": typed(head, MAX_WORD)})
+        asks = asks_why(text)  # a hint picked: the game's state is the answer, not the words
+        if head and not asks and not is_move_word(head[:MAX_COMMAND_LENGTH]):
+            raise await unknown(self.ctx, where, text, head)
         words = str(text).split()
         confirmed = len(words) > 1 and words[-1].lower() == CONFIRM_WORD
         if confirmed:
             text = " ".join(words[:-1])
         g, state, seat, prefix = await self.ctx.playing(where, actor, version=version)
         rules = engine.get_game(g.game)
+        turn = None
         if seat != state.to_move:
-            try:
-                rules.parse(state, text)
-            except ParseError as exc:  # not a command of this game at all: say that first
-                raise Refusal(
-                    "engine", engine_reason(exc, g.game), game_id=g.id, version=g.version
-                ) from exc
-            except EngineError:  # a real command, only not now: the turn is the reason
-                pass
-            raise Refusal(
-                "not_your_turn",
-                {"player": texts.seat_msg(g, state.to_move)},
-                game_id=g.id,
-                version=g.version,
-            )
+            player = texts.seat_msg(g, state.to_move)
+            turn = Refusal("not_your_turn", {"player": player}, game_id=g.id, version=g.version)
+        if turn is not None and asks:
+            raise turn
         try:
             action = rules.parse(state, text)
-        except EngineError as exc:
-            raise Refusal(
+        except ParseError as exc:  # not a command of this game at all: say that first
+            raise unreadable(g, state, text, exc) from exc
+        except EngineError as exc:  # a real command, only not now: the turn is the reason
+            raise turn or Refusal(
                 "engine", engine_reason(exc, g.game), game_id=g.id, version=g.version
             ) from exc
+        if turn is not None:
+            raise turn
         now = self.ctx.now()
         notation = rules.notation(state, action)
         if rules.die_faces(state, action) is not None:
@@ -157,9 +152,15 @@ class Play:
         return (g, state) if g.players[state.to_move] == actor.id else None
 
     async def why_no_moves(self, where: Where, actor: Actor) -> Refusal:
-        """Why ``legal_moves`` lists nothing for ``actor``, as the one reason that holds: no
-        game here (or how theirs ended), not a player, a frozen game, the other side's turn;
-        else a roll or a moderator is awaited. It changes nothing (a waiting roll stays)."""
+        """Why ``legal_moves`` lists nothing for ``actor`` (``why_no_choices``; a roll on its
+        way when they are to move). It changes nothing (a waiting roll stays)."""
+        return await self.why_no_choices(where, actor) or Refusal("console_no_moves")
+
+    async def why_no_choices(self, where: Where, actor: Actor) -> Refusal | None:
+        """Why ``actor`` has nothing to play here now, as the one reason that holds: no game
+        here (or how theirs ended), not a player, a frozen or damaged game, a roll on its way
+        (``console_no_moves``), the other side's turn; None when they are to move (a list of
+        suggestions is then empty only because nothing matches what is typed)."""
         g = await self.ctx.store.active_game(where.channel_id)
         if g is None:
             return await self.ctx.no_game(where, actor)
@@ -168,16 +169,17 @@ class Play:
             return not_a_player(g)
         if g.frozen_at is not None:
             return Refusal("frozen", game_id=g.id)
-        if g.pending is None:
-            try:
-                state = await self.ctx.state(g)
-            except BrokenGame:
-                return Refusal("broken_game", game_id=g.id)
-            if state.to_move != seat:
-                return Refusal(
-                    "not_your_turn", {"player": texts.seat_msg(g, state.to_move)}, game_id=g.id
-                )
-        return Refusal("console_no_moves", game_id=g.id)
+        if g.pending is not None:
+            return Refusal("console_no_moves", game_id=g.id)
+        try:
+            state = await self.ctx.state(g)
+        except BrokenGame:
+            return Refusal("broken_game", game_id=g.id)
+        if state.to_move != seat:
+            return Refusal(
+                "not_your_turn", {"player": texts.seat_msg(g, state.to_move)}, game_id=g.id
+            )
+        return None
 
     async def game_here(self, where: Where) -> str | None:
         """The game being played here, else the one a waiting challenge is for, or None: what
