@@ -647,11 +647,20 @@ class Harness:
         return await self.dispatch(payload)
 
     async def autocomplete(
-        self, person: Person, path: str, focused: str, *, channel: int = CHANNEL_ID, **values: Any
+        self,
+        person: Person,
+        path: str,
+        focused: str,
+        *,
+        channel: int = CHANNEL_ID,
+        locale: str = "en-US",
+        **values: Any,
     ) -> list[dict[str, Any]]:
-        """The choices the bot offers while ``person`` types into option ``focused``."""
+        """The choices the bot offers while ``person`` types into option ``focused``
+        (``locale``: their Discord client language)."""
         values.setdefault(focused, "")
         payload = self._base(4, person, channel)
+        payload["locale"] = locale
         payload["data"], _ = self._options(path, values, focused=focused)
         exchange = await self.dispatch(payload)
         return exchange.choices()

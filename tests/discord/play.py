@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.discord_ui.cogs.play import MORE
+from bot.discord_ui.choices import MORE
+from bot.referee.move_words import HINT_WORD
 from tests.discord.harness import CHANNEL_ID, Call, Exchange, Harness, Person
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -48,8 +49,7 @@ async def both_act(h: Harness, first: Person, second: Person, *, channel: int = 
     """``first`` then ``second`` play their first legal action (autocomplete's first choice):
     a rated game can then be resigned by either (one who has not acted aborts instead)."""
     for person in (first, second):
-        choices = await h.autocomplete(person, "play", "command", channel=channel)
-        offered = [c["value"] for c in choices if not c["name"].startswith(MORE)]
+        offered = moves_in(await h.autocomplete(person, "play", "command", channel=channel))
         assert offered, f"{person.name} has nothing to play"
         played = await h.slash(person, "play", channel=channel, command=offered[0])
         assert not played.first.ephemeral, played.text
@@ -69,10 +69,18 @@ async def to_move(
 ) -> tuple[Person | None, list[str]]:
     """Who may act now and their legal commands, as /play's autocomplete offers them."""
     for person in players:
-        choices = await h.autocomplete(person, "play", "command", channel=channel)
-        if choices:  # the last choice may only say how many more there are
-            return person, [c["value"] for c in choices if not c["name"].startswith(MORE)]
+        moves = moves_in(await h.autocomplete(person, "play", "command", channel=channel))
+        if moves:
+            return person, moves
     return None, []
+
+
+def moves_in(choices: list[dict[str, Any]]) -> list[str]:
+    """The moves among autocomplete choices: not the last one that only says how many more
+    there are, nor the one that says why there are none (whose turn it is)."""
+    return [
+        c["value"] for c in choices if not c["name"].startswith(MORE) and c["value"] != HINT_WORD
+    ]
 
 
 @dataclass

@@ -84,8 +84,11 @@ async def test_autocomplete_offers_the_movers_legal_actions_filtered(harness: Ha
     assert 0 < len(everything) <= 25
     rows = await harness.autocomplete(ALICE, "play", "command", command="drop row")
     assert rows and all(c["value"].startswith("drop row") for c in rows)
-    assert await harness.autocomplete(BOB, "play", "command") == []  # not bob's turn
-    assert await harness.autocomplete(CAROL, "play", "command") == []
+    # not bob's turn, nor carol's game: one choice says so (a move's list would be empty)
+    turn = await harness.autocomplete(BOB, "play", "command")
+    assert turn == [{"name": "It is Alice (Red)'s turn", "value": "?"}], turn
+    (stranger,) = await harness.autocomplete(CAROL, "play", "command")
+    assert stranger["name"].startswith("You are not playing in this game (Alice"), stranger
 
 
 async def test_autocomplete_fills_coordinates(harness: Harness) -> None:

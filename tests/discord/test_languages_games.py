@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bot.discord_ui.cogs.play import MORE
+from bot.discord_ui.choices import MORE
 from tests.discord.conftest import ALICE, BOB, MODERATOR
 from tests.discord.harness import Call, Exchange, Harness
 from tests.discord.play import play_out, start_game

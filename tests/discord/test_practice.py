@@ -26,7 +26,7 @@ from tests.discord.harness import (
     Harness,
     Person,
 )
-from tests.discord.play import PNG, button, message_with_buttons
+from tests.discord.play import PNG, button, message_with_buttons, moves_in
 
 NODES = 40
 THE_BOT = Person(BOT_USER_ID, "referee")
@@ -58,8 +58,7 @@ def posted(exchange: Exchange) -> list[Call]:
 
 
 async def legal(h: Harness) -> list[str]:
-    choices = await h.autocomplete(ALICE, "play", "command")
-    return [c["value"] for c in choices if not c["name"].startswith("…")]
+    return moves_in(await h.autocomplete(ALICE, "play", "command"))
 
 
 async def play_out(h: Harness, seed: int, limit: int = 300) -> list[Exchange]:
@@ -176,7 +175,10 @@ async def test_a_stranger_cannot_play_in_a_practice_game(practice_bot: Harness) 
     for path, values in (("place", {"point": "d7"}), ("resign", {}), ("draw offer", {})):
         refused = await h.slash(BOB, path, **values)
         assert refused.all_ephemeral and "not playing" in refused.text, refused.text
-    assert await h.autocomplete(BOB, "play", "command") == []
+    (why,) = await h.autocomplete(BOB, "play", "command")  # no moves: one choice says why
+    assert why["name"] == "You are not playing in this game (Alice vs Referee)", why
+    picked = await h.slash(BOB, "play", command=why["value"])  # and picked, it changes nothing
+    assert picked.all_ephemeral and "not playing" in picked.text, picked.text
     placed = await h.slash(ALICE, "place", point="d7")  # alice's game goes on
     assert len(placed.messages) == 2
 

@@ -11,8 +11,9 @@ from discord.ext import commands
 
 from bot.discord_ui.app import RefereeBot, actor_of, here, where_of
 from bot.discord_ui.guards import expensive
-from bot.i18n import msg
+from bot.i18n import msg, say
 from bot.referee.replies import Actor
+from bot.texts import ladder_name
 
 MAX_CHOICES = 25
 
@@ -73,9 +74,17 @@ class Ladder(commands.Cog):
     @ladder.autocomplete("game")
     @stats.autocomplete("game")
     async def _ladders(self, interaction: discord.Interaction[Any], current: str) -> list[Choice]:
-        names = await self.bot.referee.ladder_names(where_of(interaction))
+        """This server's ladders by their names in the reader's language ("Nine Men's Morris",
+        "Atmalof (junior)", as /challenge names the games); the values stay their keys."""
+        keys = await self.bot.referee.ladder_names(where_of(interaction))
         typed = str(current or "").lower()
-        return [Choice(name=n, value=n) for n in names if typed in n][:MAX_CHOICES]
+        lang = (await self.bot.languages(interaction))[1]
+        named = [(key, say(ladder_name(key), lang)[:100]) for key in keys]
+        return [
+            Choice(name=name, value=key)
+            for key, name in named
+            if typed in key or typed in name.lower()
+        ][:MAX_CHOICES]
 
 
 async def setup(bot: RefereeBot) -> None:

@@ -3,7 +3,9 @@
 Each move command builds the text of the game's notation and hands it to ``Referee.act``; the
 referee (and the engine under it) decides. Autocomplete offers the legal actions of the player
 to move, filtered by what has been typed, at most 25 as Discord allows: when more match, the
-25th choice says how many more and that typing more of the move narrows them.
+25th choice says how many more and that typing more of the move narrows them; when there is
+nothing to offer, one choice says why (``bot.discord_ui.choices``). A move command of another
+game (/drop in a Morris game) is answered with the commands of this one.
 
 Why it is long: every move command with its options, descriptions and autocomplete as Discord
 declares them; each is a few lines that build the notation and call the referee.
@@ -21,21 +23,30 @@ from discord import app_commands
 from discord.app_commands import Choice, Range
 from discord.ext import commands
 
-import engine
 from bot.discord_ui.app import RefereeBot, actor_of, here, where_of
+from bot.discord_ui.choices import (
+    MAX_CHOICES,
+    capped,
+    clock_choices,
+    hint,
+    other_games,
+    other_games_msg,
+    unique,
+    variant_choices,
+    why_msg,
+)
 from bot.discord_ui.format import mentions_of, to_message
 from bot.discord_ui.guards import Cooldowns
 from bot.discord_ui.tree import UserFacingError
 from bot.errors import Refusal
 from bot.i18n import Msg, msg, say, typed
+from bot.referee.move_words import GAME_VERBS
 from bot.referee.replies import Where
 from bot.referee.wrapper import refused
 from engine.core import clean_command
 
-MAX_CHOICES = 25
 MAX_LINE = 12  # engine.atmalof.config.MAX_SIZE: the largest custom board
 GAME_TITLES = {"atmalof": "Atmalof", "morris": "Nine Men's Morris", "abalone": "Abalone"}
-CLOCK_SUGGESTIONS = ("none", "5+3", "10+0", "15+5", "30+0", "24h", "72h")
 DIRECTIONS = ("ne", "e", "se", "sw", "w", "nw")
 MAX_OPTIONS_TEXT = 200
 MAX_DICE_WORDS = 200  # engine.dice.MAX_WORDS
@@ -64,48 +75,6 @@ def parse_options(text: str | None) -> dict[str, Any]:
             value = int(raw)
         out[key] = value
     return out
-
-
-def unique(values: list[str]) -> list[str]:
-    return list(dict.fromkeys(v for v in values if v))
-
-
-MORE = "…"  # the name of the last choice when more match than Discord shows
-
-
-def capped(values: list[str], typed: str, lang: str = "en") -> list[Choice[str]]:
-    """At most 25 choices; when more match, the 25th says how many more and how to narrow them.
-
-    Discord lets a person pick any choice, so that one's value is what they typed (or "?"):
-    picked, it is refused with the game's own reason and changes nothing.
-    """
-    if len(values) <= MAX_CHOICES:
-        return [Choice(name=v[:100], value=v[:100]) for v in values]
-    shown = values[: MAX_CHOICES - 1]
-    more = len(values) - len(shown)
-    name = f"{MORE} {say(msg('discord.more_choices', n=more), lang)}"
-    return [Choice(name=v[:100], value=v[:100]) for v in shown] + [
-        Choice(name=name, value=(typed.strip() or "?")[:100])
-    ]
-
-
-async def variant_choices(interaction: discord.Interaction[Any], current: str) -> list[Choice[str]]:
-    """The variants of the game picked in the same command (Atmalof's before one is picked),
-    those containing what is typed: /challenge's and /practice's ``variant``."""
-    try:
-        names = engine.get_game(interaction.namespace.game or "atmalof").variants
-    except (engine.EngineError, ImportError):
-        names = ("standard",)
-    typed = current.strip().lower()
-    return [Choice(name=v, value=v) for v in names if typed in v][:MAX_CHOICES]
-
-
-async def clock_choices(interaction: discord.Interaction[Any], current: str) -> list[Choice[str]]:
-    """The usual clocks starting with what is typed (else what is typed): /challenge's and
-    /practice's ``clock``."""
-    typed = current.strip().lower()
-    picks = [c for c in CLOCK_SUGGESTIONS if c.startswith(typed)] or [typed[:20] or "none"]
-    return [Choice(name=c, value=c) for c in picks]
 
 
 # What the bot needs for what it does outside the replies to commands (Discord always lets an
@@ -159,16 +128,37 @@ class Play(commands.Cog):
         prefixes: tuple[str, ...],
         pick: Callable[[str], str],
         current: str = "",
+        verb: str | None = None,
     ) -> list[Choice[str]]:
-        """Legal notations starting with any prefix, reduced by ``pick`` to an option's value."""
+        """Legal notations starting with any prefix, reduced by ``pick`` to an option's value;
+        none: one choice that says why (``_why_none``)."""
         found: list[str] = []
         for prefix in prefixes:
             found += [pick(n) for n in await self._legal(interaction, prefix)]
         values = unique(found)
+        if not values:
+            return await self._why_none(interaction, verb)
         lang = "en"
         if len(values) > MAX_CHOICES:  # only then is there a sentence to say
             lang = (await self.bot.languages(interaction))[1]
         return capped(values, current, lang)
+
+    async def _why_none(
+        self, interaction: discord.Interaction[Any], verb: str | None
+    ) -> list[Choice[str]]:
+        """The referee's reason why this person has nothing to play (no game here, another's
+        turn...), else, for a command of a game (``verb``) other than the one here, this game's
+        commands, as one choice; none when they may play and only what is typed matches nothing."""
+        where = where_of(interaction)
+        why = await self.bot.referee.why_no_choices(where, actor_of(interaction.user))
+        said = why_msg(why) if why is not None else None
+        if said is None and verb is not None:
+            game = await self.bot.referee.game_here(where)
+            if game in GAME_VERBS and verb not in GAME_VERBS[game]:
+                said = other_games_msg(verb, game, GAME_VERBS[game])
+        if said is None:
+            return []
+        return [hint(said, (await self.bot.languages(interaction))[1])]
 
     @staticmethod
     def _typed(current: str) -> str:
@@ -177,25 +167,29 @@ class Play(commands.Cog):
     async def _from_choices(self, interaction: discord.Interaction[Any], current: str):
         typed = self._typed(current)
         return await self._suggest(
-            interaction, (f"move {typed}", f"fly {typed}"), lambda n: n.split()[1], current
+            interaction, (f"move {typed}", f"fly {typed}"), lambda n: n.split()[1], current, "move"
         )
 
     async def _to_choices(self, interaction: discord.Interaction[Any], current: str):
         start = str(getattr(interaction.namespace, "from", None) or "").strip().lower()
         typed = self._typed(current)
         prefixes = (f"move {start} {typed}", f"fly {start} {typed}") if start else ("move ", "fly ")
-        return await self._suggest(interaction, prefixes, lambda n: n.split()[2], current)
+        return await self._suggest(interaction, prefixes, lambda n: n.split()[2], current, "move")
 
     async def _point_choices(self, interaction: discord.Interaction[Any], verb: str, current: str):
         typed = self._typed(current)
         return await self._suggest(
-            interaction, (f"{verb} {typed}",), lambda n: n.split()[1], current
+            interaction, (f"{verb} {typed}",), lambda n: n.split()[1], current, verb
         )
 
-    async def _removal_choices(self, interaction: discord.Interaction[Any], current: str):
+    async def _removal_choices(
+        self, interaction: discord.Interaction[Any], current: str, verb: str
+    ):
+        """The men to remove: for /remove, and /move's and /place's ``remove`` (``verb``: the
+        command's, whose game it is)."""
         typed = self._typed(current)
         return await self._suggest(
-            interaction, (f"remove {typed}",), lambda n: n.split()[1], current
+            interaction, (f"remove {typed}",), lambda n: n.split()[1], current, verb
         )
 
     # ---- /challenge --------------------------------------------------------------------------
@@ -369,8 +363,15 @@ class Play(commands.Cog):
         await self.bot.answer(interaction, reply)
 
     # ---- moves ----------------------------------------------------------------------------
-    async def _act(self, interaction: discord.Interaction[Any], text: str) -> None:
+    async def _act(
+        self, interaction: discord.Interaction[Any], text: str, verb: str | None = None
+    ) -> None:
+        """Play ``text``; ``verb``: the game verb of the slash command used (None for /play),
+        so that another game's command is answered with this game's slash commands."""
         reply = await self.bot.referee.act(*here(interaction), text, request_id=str(interaction.id))
+        said = other_games(reply, verb) if verb is not None else None
+        if said is not None:
+            raise UserFacingError(said)
         await self.bot.answer(interaction, reply)
 
     drop = app_commands.Group(
@@ -382,14 +383,14 @@ class Play(commands.Cog):
     async def drop_row(
         self, interaction: discord.Interaction[Any], k: Range[int, 1, MAX_LINE]
     ) -> None:
-        await self._act(interaction, f"drop row {k}")
+        await self._act(interaction, f"drop row {k}", "drop")
 
     @drop.command(name="column", description="Announce a column; the die picks the row")
     @app_commands.describe(k="The column number (1 is the left column)")
     async def drop_column(
         self, interaction: discord.Interaction[Any], k: Range[int, 1, MAX_LINE]
     ) -> None:
-        await self._act(interaction, f"drop col {k}")
+        await self._act(interaction, f"drop col {k}", "drop")
 
     @app_commands.command(name="move", description="Move a piece (Atmalof, Nine Men's Morris)")
     @app_commands.rename(from_="from")
@@ -406,7 +407,7 @@ class Play(commands.Cog):
         remove: Range[str, 1, 20] | None = None,
     ) -> None:
         text = f"move {from_} {to}" + (f" x {remove}" if remove else "")
-        await self._act(interaction, text)
+        await self._act(interaction, text, "move")
 
     @move.autocomplete("from_")
     async def _move_from(self, interaction: discord.Interaction[Any], current: str):
@@ -418,7 +419,7 @@ class Play(commands.Cog):
 
     @move.autocomplete("remove")
     async def _move_remove(self, interaction: discord.Interaction[Any], current: str):
-        return await self._removal_choices(interaction, current)
+        return await self._removal_choices(interaction, current, "move")
 
     @app_commands.command(name="place", description="Nine Men's Morris: place a man from your hand")
     @app_commands.describe(
@@ -431,7 +432,7 @@ class Play(commands.Cog):
         point: Range[str, 1, 20],
         remove: Range[str, 1, 20] | None = None,
     ) -> None:
-        await self._act(interaction, f"place {point}" + (f" x {remove}" if remove else ""))
+        await self._act(interaction, f"place {point}" + (f" x {remove}" if remove else ""), "place")
 
     @place.autocomplete("point")
     async def _place_point(self, interaction: discord.Interaction[Any], current: str):
@@ -439,16 +440,16 @@ class Play(commands.Cog):
 
     @place.autocomplete("remove")
     async def _place_remove(self, interaction: discord.Interaction[Any], current: str):
-        return await self._removal_choices(interaction, current)
+        return await self._removal_choices(interaction, current, "place")
 
     @app_commands.command(name="remove", description="Nine Men's Morris: remove a man after a mill")
     @app_commands.describe(point="The opposing man to remove: a1..g7 (or a letter A..X)")
     async def remove(self, interaction: discord.Interaction[Any], point: Range[str, 1, 20]) -> None:
-        await self._act(interaction, f"remove {point}")
+        await self._act(interaction, f"remove {point}", "remove")
 
     @remove.autocomplete("point")
     async def _remove_point(self, interaction: discord.Interaction[Any], current: str):
-        return await self._removal_choices(interaction, current)
+        return await self._removal_choices(interaction, current, "remove")
 
     @app_commands.command(name="push", description="Abalone: push a line of your marbles")
     @app_commands.describe(
@@ -463,13 +464,13 @@ class Play(commands.Cog):
         direction: str,
     ) -> None:
         ends = " ".join(marbles.replace("-", " ").replace(",", " ").split())
-        await self._act(interaction, f"push {ends} {direction}")
+        await self._act(interaction, f"push {ends} {direction}", "push")
 
     @push.autocomplete("marbles")
     async def _push_marbles(self, interaction: discord.Interaction[Any], current: str):
         typed = self._typed(current.replace("-", " "))
         return await self._suggest(
-            interaction, (f"push {typed}",), lambda n: " ".join(n.split()[1:-1]), current
+            interaction, (f"push {typed}",), lambda n: " ".join(n.split()[1:-1]), current, "push"
         )
 
     @app_commands.command(name="play", description="Play any command in the game's notation")

@@ -16,13 +16,12 @@ from discord.app_commands import Choice, Range
 from discord.ext import commands
 
 from bot.discord_ui.app import RefereeBot, actor_of, here
+from bot.discord_ui.choices import clock_choices, variant_choices
 from bot.discord_ui.cogs.play import (
     GAME_TITLES,
     MAX_DICE_WORDS,
     MAX_OPTIONS_TEXT,
-    clock_choices,
     parse_options,
-    variant_choices,
 )
 from bot.referee.practice import DEFAULT_LEVEL
 from bot.referee.replies import Reply
