@@ -116,7 +116,7 @@ def result_line(
     ended: Ending = NOT_TOLD,
     state: Any = None,
 ) -> Msg:
-    """ "Game over: alice (Red) wins (Blue resigned)."; with the final ``state``, a tie-break
+    """ "Game over: alice (Red) wins (bob (Blue) resigned)."; with the final ``state``, a tie-break
     says what each side counted."""
     options = json.loads(g.options or "{}")
     counted = None
@@ -137,6 +137,21 @@ def tiebreak_counts(game: str, state: Any) -> dict[str, Any]:
     }
 
 
+NAMES_THE_LOSER = frozenset(
+    f"end.{t.value}"
+    for t in (
+        Termination.TWO_PIECES,
+        Termination.BLOCKED,
+        Termination.RESIGNATION,
+        Termination.TIMEOUT,
+        Termination.ABANDONMENT,
+    )
+)
+"""The ends whose sentence names the loser ("bob (Black) resigned"): said from the catalog in
+English too, where the engine's and the referee's English names only the side ("Black
+resigned") and every other language named the player."""
+
+
 def outcome_msg(
     game: str,
     names: tuple[str, str],
@@ -147,7 +162,7 @@ def outcome_msg(
     ended: Ending = NOT_TOLD,
     counted: Mapping[str, Any] | None = None,
 ) -> Msg:
-    """ "alice (Red) wins (Blue resigned)", "a draw (...)", "no result (aborted by ...)" as
+    """ "alice (Red) wins (bob (Blue) resigned)", "a draw (...)", "no result (aborted by ...)" as
     data: the reason is the engine's or the referee's English, said elsewhere by how the game
     ended (``end.<termination>``). ``options``: the game's full options, for what an ending
     names (Atmalof's line length: "five in a row"). ``ended``: who or what aborted it (a void
@@ -167,7 +182,10 @@ def outcome_msg(
     if counted:
         key = "end.tiebreak_counted"
         params.update(counted)
-    reason = coded(key, english, **params)
+    if key in NAMES_THE_LOSER and outcome.winner is not None:
+        reason = Msg(key, params)  # English too: its own words name the side alone
+    else:
+        reason = coded(key, english, **params)
     if outcome.winner is not None:
         who = _who_msg(game, names, sides, outcome.winner)
         return Msg("outcome.win", {"who": who, "reason": reason})
@@ -188,20 +206,6 @@ def _who_msg(game: str, names: tuple[str, str], sides: tuple[str, str], seat: in
     if names[seat] == sides[seat]:
         return side_msg(game, seat)
     return Msg("who.named", {"name": names[seat], "side": side_msg(game, seat)})
-
-
-def outcome_words(
-    names: tuple[str, str], sides: tuple[str, str], outcome: Outcome, game: str | None = None
-) -> str:
-    """ "alice (Red) wins (Blue resigned)", "a draw (...)", "no result (aborted by ...)"."""
-    reason = outcome.reason.rstrip(".")
-    if outcome.winner is not None:
-        seat = outcome.winner
-        who = sides[seat] if names[seat] == sides[seat] else f"{names[seat]} ({sides[seat]})"
-        return f"{who} wins ({reason})"
-    if outcome.termination is Termination.ABORTED:
-        return f"no result ({reason})"
-    return f"a draw ({reason})"
 
 
 def seed_line(g: GameRow) -> Msg:

@@ -282,8 +282,8 @@ class Context:
         return Refusal("no_game")
 
     async def ended_msg(self, g: GameRow) -> Msg | None:
-        """How the finished game ``g`` ended ("bob (Black) wins (White resigned)"), or None for
-        a game that has not."""
+        """How the finished game ``g`` ended ("bob (Black) wins (alice (White) resigned)"), or
+        None for a game that has not."""
         outcome = outcome_of(g)
         if g.status == "active" or outcome is None:
             return None

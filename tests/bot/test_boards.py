@@ -91,9 +91,9 @@ async def test_a_drawing_failure_never_loses_the_move(store: Store, clock: Manua
 @pytest.mark.parametrize(
     ("game", "move", "status"),
     [
-        ("atmalof", "drop row 4", "; game over: bob (Blue) wins (Red resigned)"),
-        ("morris", "place a7", "; game over: bob (Black) wins (White resigned)"),
-        ("abalone", "push a1 c3 ne", "; game over: bob (White) wins (Black resigned)"),
+        ("atmalof", "drop row 4", "; game over: bob (Blue) wins (alice (Red) resigned)"),
+        ("morris", "place a7", "; game over: bob (Black) wins (alice (White) resigned)"),
+        ("abalone", "push a1 c3 ne", "; game over: bob (White) wins (alice (Black) resigned)"),
     ],
 )
 async def test_the_text_board_of_a_finished_game_says_the_result(

@@ -46,7 +46,7 @@ async def test_a_whole_console_game_from_scripted_input(tmp_path: Path) -> None:
     assert "alice challenges bob to Nine Men's Morris" in text
     assert "[private] (refused) you are not playing in this game" in text  # carol
     assert "alice (White) to remove one of Black's men: a1, d1." in text
-    assert "Game over: alice (White) wins (Black resigned)." in text
+    assert "Game over: alice (White) wins (bob (Black) resigned)." in text
     assert "Verified: Nine Men's Morris standard, 6 actions" in text
     assert "(image: " in text and any((tmp_path / "img").glob("*.png"))
 
@@ -122,7 +122,7 @@ async def test_buttons_are_offered_as_lines_to_type(tmp_path: Path) -> None:
 
 async def test_a_practice_game_offers_its_rematch_to_the_player_alone(tmp_path: Path) -> None:
     text = await run_table(tmp_path, "alice: practice morris 1 first me\nalice: resign\n")
-    assert "game over: bot (Black) wins (White resigned)" in text
+    assert "game over: bot (Black) wins (alice (White) resigned)" in text
     assert "(for another game, type `alice: rematch`)" in text
     assert "`bot: rematch`" not in text
 
@@ -139,9 +139,9 @@ async def test_a_game_ended_after_a_restart_offers_its_rematch_to_both_players(
 @pytest.mark.parametrize(
     ("game", "move", "result"),
     [
-        ("atmalof", "drop row 4", "game over: alice (Red) wins (Blue resigned)"),
-        ("morris", "place a7", "game over: alice (White) wins (Black resigned)"),
-        ("abalone", "push a1 c3 ne", "game over: alice (Black) wins (White resigned)"),
+        ("atmalof", "drop row 4", "game over: alice (Red) wins (bob (Blue) resigned)"),
+        ("morris", "place a7", "game over: alice (White) wins (bob (Black) resigned)"),
+        ("abalone", "push a1 c3 ne", "game over: alice (Black) wins (bob (White) resigned)"),
     ],
 )
 async def test_a_finished_board_says_the_result_not_whose_move(

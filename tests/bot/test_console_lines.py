@@ -72,7 +72,7 @@ def test_a_flag_that_falls_while_nobody_types_is_announced(
             run.join(timeout=30)
     assert done == [0]
     text = out.getvalue()
-    fell = "Game over: bob (Black) wins (White ran out of time)."
+    fell = "Game over: bob (Black) wins (alice (White) ran out of time)."
     assert text.count(fell) == 1, text  # said once, by the sweep: nobody typed after it
     assert text.rstrip().endswith("bye")
 

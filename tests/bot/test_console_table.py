@@ -65,7 +65,7 @@ async def test_names_keep_their_players_across_a_restart_in_any_order(tmp_path: 
     # After the restart bob speaks first, and the names are spelt differently.
     second = await table(db, "Bob: drop row 7\nALICE: resign\nstats alice\nstats bob\n")
     assert "bob (Blue) announces row 7" in second  # the names the game was started with
-    assert "bob (Blue) wins (Red resigned)" in second
+    assert "bob (Blue) wins (alice (Red) resigned)" in second
     alice, bob = second.split("> stats alice")[1].split("> stats bob")
     assert "Record (rated): 0W 1L 0D" in alice
     assert "Record (rated): 1W 0L 0D" in bob
@@ -81,7 +81,7 @@ def test_a_real_restart_of_python_m_bot_keeps_who_is_who(tmp_path: Path) -> None
     out = again.stdout.decode()
     assert again.returncode == 0, again.stderr
     assert "bob (Black) places a1" in out or "bob (Black) places on a1" in out, out
-    assert "Game over: alice (White) wins (Black resigned)." in out
+    assert "Game over: alice (White) wins (bob (Black) resigned)." in out
 
 
 async def test_a_game_left_unfinished_is_shown_when_the_table_opens_again(tmp_path: Path) -> None:
@@ -661,8 +661,8 @@ async def test_the_one_reason_and_the_consoles_own_commands(tmp_path: Path) -> N
         "practise against the bot (`practice <game>`)",
         "the game has not started: the challenge waiting here must be accepted first",
         "you are not playing in this game (alice vs bob)",
-        "your game here has ended: bob (Black) wins (White resigned); ask for a rematch, or "
-        "challenge someone",
+        "your game here has ended: bob (Black) wins (alice (White) resigned); ask for a rematch, "
+        "or challenge someone",
         "only the players of the last game here (alice vs bob) can ask for its rematch: challenge "
         "someone (`challenge <name> <game>`), or practise against the bot (`practice <game>`)",
     ], text

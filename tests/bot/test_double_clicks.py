@@ -204,7 +204,8 @@ async def test_accept_draw_after_a_resignation_says_how_the_game_ended(referee: 
     offer = await offered(referee)
     assert (await referee.resign(HERE, ALICE)).ok
     reply = await referee.press(HERE, BOB, button(offer, ButtonKind.DRAW_ACCEPT))
-    refused(reply, "button_game_over", "that game has ended: bob (Black) wins (White resigned)")
+    ended = "that game has ended: bob (Black) wins (alice (White) resigned)"
+    refused(reply, "button_game_over", ended)
 
 
 # --- a drop's Announce ---------------------------------------------------------------------

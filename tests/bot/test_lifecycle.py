@@ -225,7 +225,7 @@ async def test_a_players_command_after_their_game_ended_says_how_it_ended(
     late = await referee.act(HERE, ALICE, "place d7")
     assert late.refused and late.ephemeral and late.reason == "game_over", late.text
     assert late.text == (
-        "your game here has ended: alice (White) wins (Black resigned); ask for a rematch, "
+        "your game here has ended: alice (White) wins (bob (Black) resigned); ask for a rematch, "
         "or challenge someone"
     )
     assert (await referee.resign(HERE, BOB)).reason == "game_over"
@@ -592,7 +592,7 @@ async def test_a_look_at_the_board_after_a_flag_fell_ends_the_game(
     assert (await play(referee, HERE, ALICE, "place d7")).ok
     clock.advance(61)  # bob's flag fell a second ago
     looked = await referee.board(HERE)
-    assert looked.finished and "alice (White) wins (Black ran out of time)" in looked.text
+    assert looked.finished and "alice (White) wins (bob (Black) ran out of time)" in looked.text
     assert looked.mentions == [ALICE.id, BOB.id]  # nobody's command ended it
     g = await store.game(looked.game_id)
     assert (g.status, g.winner, g.termination) == ("finished", 0, Termination.TIMEOUT)
@@ -700,7 +700,7 @@ async def test_abandonment_claim_without_a_clock(referee: Referee, clock: Manual
     assert not (await referee.claim(HERE, ALICE)).ok
     clock.advance(72 * 3600)
     reply = await referee.claim(HERE, ALICE)
-    assert reply.ok and "abandoned" in reply.text
+    assert reply.ok and "wins (bob (Black) left the game)" in reply.text
 
 
 # --- moderators ---------------------------------------------------------------------------

@@ -222,7 +222,7 @@ async def test_history_marks_the_drops_that_lost_the_turn(referee: Referee) -> N
 
 
 async def test_a_result_line_says_who_won_once(referee: Referee) -> None:
-    """ "Game over: bob (Black) wins (White is down to two men)", not "... wins (...: Black
+    """ "Game over: bob (Black) wins (alice (White) has two men left)", not "... wins (...: Black
     wins)"; a draw's reason does not end in "a draw" again."""
     rng = random.Random(3)
     for game in ("morris", "morris", "abalone"):

@@ -34,12 +34,13 @@ async def test_a_flag_found_by_the_late_players_own_command_is_announced_in_publ
     (shown,) = late.messages
     assert not shown.ephemeral, shown.text  # the channel learns it, not only alice
     assert "Alice's command came after White's flag fell" in shown.text
-    assert "Bob (Black) wins (White ran out of time)" in shown.text
+    assert "Bob (Black) wins (Alice (White) ran out of time)" in shown.text
     assert any(data.startswith(PNG) for _, _, data in late.files)  # with the board
     assert await harness.bot.post_notices() == 0  # type: ignore[attr-defined]  # said once
     again = await harness.slash(ALICE, "place", point="d7")  # told how it ended, privately
     assert again.all_ephemeral, again.text
-    assert "your game here has ended: Bob (Black) wins (White ran out of time)" in again.text
+    ended = "your game here has ended: Bob (Black) wins (Alice (White) ran out of time)"
+    assert ended in again.text
     stranger = await harness.slash(CAROL, "place", point="d7")
     assert stranger.all_ephemeral and "no game running" in stranger.text
 
