@@ -49,5 +49,14 @@ class Ending:
             return key, {"name": who, "why": self.stopped}
         return key, {}
 
+    def told(
+        self, termination: Termination, names: tuple[str, str]
+    ) -> tuple[str, dict[str, Any]] | None:
+        """``said`` when it tells more than the termination's own words (who voided, aborted
+        or awarded the game, and why), else None: what a board picture says in place of the
+        outcome's reason (``render.board_png``'s ``told``)."""
+        key, params = self.said(termination, names)
+        return None if key == f"end.{termination.value}" and not params else (key, params)
+
 
 NOT_TOLD = Ending()

@@ -33,7 +33,15 @@ from PIL import Image
 import engine
 from engine.core import EngineError, Outcome, Termination
 from render import replay as _replay
-from render.board import BoardRenderer, end_reason, ended_status, one_after_another, who
+from render.board import (
+    BoardRenderer,
+    Told,
+    end_reason,
+    ended_status,
+    one_after_another,
+    told_reason,
+    who,
+)
 from render.canvas import Canvas, Mapped, canvas_on, map_boxes, mapped
 from render.frame import (
     Card,
@@ -121,10 +129,11 @@ def board_image(
     moves: int | None = None,
     words: Words | None = None,
     voided: bool = False,
+    told: Told | None = None,
 ) -> Image.Image:
     """The board as a ``size`` x ``size`` RGB image (see ``board_png``)."""
     scene = _Scene(
-        game_name, state, last, theme, size, players, outcome, labels, moves, words, voided
+        game_name, state, last, theme, size, players, outcome, labels, moves, words, voided, told
     )
     img = scene.background.copy()
     scene.r.draw(img, state, scene.lasts, scene.theme, scene.layout, scene.outcome)
@@ -150,6 +159,7 @@ class _Scene:
         moves: int | None,
         given_words: Words | None = None,
         voided: bool = False,
+        told: Told | None = None,
     ) -> None:
         self.r, self.theme, self.size = _prepare(game_name, state, theme, size)
         self.w = _words(given_words)
@@ -163,6 +173,7 @@ class _Scene:
         self.moves = game.turns(state) if moves is None else moves
         self.owed = game.pending_removal(state)  # a mill's turn, its removal still to come
         self.voided = voided
+        self.told = told
         self.layout = self.r.layout(state, self.size)
         self.background = self.r.background(state, self.theme, self.size, labels)
         cards = _cards(self.r, state, self.theme, self.names, self.outcome, self.w)
@@ -185,12 +196,15 @@ class _Scene:
         return move_label(self.moves, self.outcome is not None, self.w, after=after)
 
     def _status(self) -> Status:
-        """The renderer's status line; a voided game's is the shared "no result" one, which is
-        every renderer's for an aborted game."""
+        """The renderer's status line; at an end the caller told more of (a moderator's void,
+        abort or award with their name), the shared result line with the caller's reason: the
+        footer fits it, cut with "…" where too long."""
         outcome = self.outcome
-        if self.voided and outcome is not None and outcome.termination is Termination.ABORTED:
-            sides = self.r.sides(self.w)
-            return ended_status(outcome, self.names, sides, self.w, self.w.t("end.voided"))
+        if outcome is not None:
+            reason = told_reason(outcome, self.w, self.told, self.voided)
+            if reason is not None:
+                sides = self.r.sides(self.w)
+                return ended_status(outcome, self.names, sides, self.w, reason)
         return self.r.status(self.state, self.lasts, self.names, self.outcome, self.w)
 
 
@@ -265,6 +279,7 @@ def board_png(
     moves: int | None = None,
     words: Words | None = None,
     voided: bool = False,
+    told: Told | None = None,
 ) -> bytes:
     """The board as PNG bytes: ``size`` x ``size`` pixels, themed, with the last action marked.
 
@@ -278,9 +293,12 @@ def board_png(
     ply counts two).
     ``words``: the language of every word drawn (``translations.words("hu")``; English if None).
     ``voided``: an aborted ``outcome`` that a moderator voided (said so in the footer).
+    ``told``: how the caller says the game ended when it knows more than ``outcome`` (a
+    catalog key and its parameters: ``("end.awarded_by", {"name": "Mo", "why": "..."})``),
+    said in the footer in place of the outcome's own reason.
     """
     scene = _Scene(
-        game_name, state, last, theme, size, players, outcome, labels, moves, words, voided
+        game_name, state, last, theme, size, players, outcome, labels, moves, words, voided, told
     )
     base = mapped(scene.background, palette_for(scene.r.game, scene.theme))
     with canvas_on(scene.background) as canvas:
@@ -354,9 +372,10 @@ def alt_text(
     moves: int | None = None,
     words: Words | None = None,
     voided: bool = False,
+    told: Told | None = None,
 ) -> str:
     """The position in words for screen readers (Discord's file description), under 1024 chars;
-    ``voided`` as for ``board_png``."""
+    ``voided`` and ``told`` as for ``board_png``."""
     r, _, _ = _prepare(game_name, state, "dark", 800)
     w = _words(words)
     game = engine.get_game(r.game)
@@ -368,10 +387,9 @@ def alt_text(
     title = w.t(f"game.{r.game}")
     parts = [w.t("alt.head", game=title, variant=state.variant, n=done)]
     if outcome is not None:
-        if voided and outcome.termination is Termination.ABORTED:
-            reason = w.t("end.voided")
-        else:
-            reason = end_reason(outcome, names, sides, w, **r.end_params(state))
+        reason = told_reason(outcome, w, told, voided) or end_reason(
+            outcome, names, sides, w, **r.end_params(state)
+        )
         if outcome.termination is Termination.ABORTED:
             parts.append(w.t("alt.no_result", reason=reason))
         elif outcome.winner is None:
@@ -419,7 +437,7 @@ def to_palette(img: Image.Image, game: str, theme: Theme) -> Image.Image:
 def replay_gif(source: Any, game_name: str | None = None, **options: Any) -> bytes:
     """An animated GIF (or WebP) of a whole game, a frame per action; the options (theme,
     size, players, outcome, labels, frame_ms, end_ms, max_bytes, max_frames, format, words,
-    voided) are ``render.replay.animate``'s."""
+    voided, told) are ``render.replay.animate``'s."""
     return _replay.animate(board_image, source, game_name, **options)
 
 
@@ -431,6 +449,7 @@ __all__ = [
     "Last",
     "Layout",
     "RenderError",
+    "Told",
     "alt_text",
     "board_image",
     "board_png",

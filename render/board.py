@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from PIL import Image
@@ -11,8 +11,14 @@ from PIL import Image
 from engine.core import EngineError, Outcome, Termination
 from render.frame import Hand, Status
 from render.model import Last, Layout
+from render.paint import printable
 from render.theme import RGB, Theme
 from translations import Words
+
+Told = tuple[str, Mapping[str, object]]
+"""How the caller says a game ended when it knows more than the outcome (who voided, aborted
+or awarded it, and why): a catalog key and its parameters, ``("end.awarded_by", {"name":
+"Mo", "why": "..."})``."""
 
 
 class BoardRenderer:
@@ -129,6 +135,18 @@ def end_reason(
     """Why the game ended, from how it ended (its termination), in ``w``'s words."""
     loser = "" if outcome.winner is None else who(names, sides, 1 - outcome.winner, w)
     return w.t(f"end.{outcome.termination.value}", loser=loser, **params)
+
+
+def told_reason(outcome: Outcome, w: Words, told: Told | None, voided: bool) -> str | None:
+    """Why the game ended as the caller ``told`` it (its text parameters drawable: a typed
+    reason may hold a line break or an emoji), or "voided by a moderator" for a ``voided``
+    abort; None: the termination's own words."""
+    if told is not None:
+        key, params = told
+        return w.t(key, **{k: printable(str(v)) for k, v in params.items()})
+    if voided and outcome.termination is Termination.ABORTED:
+        return w.t("end.voided")
+    return None
 
 
 def result_status(

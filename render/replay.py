@@ -17,6 +17,7 @@ from PIL import Image
 
 import engine
 from engine.core import Outcome
+from render.board import Told
 from render.model import MIN_SIZE, Last, RenderError, check_size
 from translations import Words
 
@@ -92,13 +93,15 @@ def animate(
     format: str = "gif",
     words: Words | None = None,
     voided: bool = False,
+    told: Told | None = None,
 ) -> bytes:
     """An animated GIF (or WebP) of a whole game, a frame per action, at most ``max_bytes``.
 
     ``draw`` is ``render.board_image`` (passed in, so this module need not import the
     package that exports it); ``words``: the language of the frames' cards and status lines
     (English if None); ``voided``: a moderator voided the game (its outcome says "aborted"),
-    and the last frame says so.
+    and the last frame says so; ``told``: how the game ended as the caller says it (who
+    voided, aborted or awarded it: ``render.board_png``'s), on the last frame.
     """
     size = check_size(size)
     if format not in FORMATS:
@@ -132,6 +135,7 @@ def animate(
                     labels=labels,
                     words=words,
                     voided=voided and final is not None,
+                    told=told if final is not None else None,
                 )
             )
         data = _encode(images, frame_ms, end_ms, format)

@@ -97,7 +97,7 @@ async def board_reply(
             g.names,
             outcome,
             lang=lang,
-            voided=ended.voided,
+            ended=ended,
         )
     )
     image = None if view is None else await boards.png(ctx.renderer, view)

@@ -18,7 +18,7 @@ import engine
 import render
 import translations
 from bot import texts
-from bot.ending import Ending
+from bot.ending import NOT_TOLD, Ending
 from bot.i18n import msg, say
 from engine import Outcome
 from render import Last
@@ -32,7 +32,8 @@ LastShown = Last | tuple[Last, ...]
 @dataclass(frozen=True, slots=True)
 class BoardView:
     """Everything a board picture needs: the game, the position, the last action (or turn) as
-    ``render.Last`` values, the theme, the players' names and the outcome. Its "Move N" is the
+    ``render.Last`` values, the theme, the players' names, the outcome and how it ended as the
+    log tells it (``ended``: who voided, aborted or awarded it, and why). Its "Move N" is the
     position's own count (``Game.turns``), the number the history gives the same move."""
 
     game: str
@@ -42,7 +43,7 @@ class BoardView:
     players: tuple[str, str] | None = None
     outcome: Outcome | None = None
     lang: str | None = None  # the words drawn: the server's language (None: English)
-    voided: str | None = None  # a moderator's void: its reason (the outcome says "aborted")
+    ended: Ending = NOT_TOLD
 
 
 Renderer = Callable[[BoardView], bytes]
@@ -84,8 +85,10 @@ def _kwargs(view: BoardView) -> dict[str, Any]:
         kwargs["players"] = list(view.players)
     if view.outcome is not None:
         kwargs["outcome"] = view.outcome
-    if view.voided is not None:
-        kwargs["voided"] = True
+        sides = engine.get_game(view.game).side_names
+        told = view.ended.told(view.outcome.termination, view.players or sides)
+        if told is not None:
+            kwargs["told"] = told
     return kwargs | _words(view)
 
 
@@ -121,7 +124,7 @@ def text_board(view: BoardView) -> str:
         sides,
         view.outcome,
         {"line": line} if line else None,
-        ended=Ending(voided=view.voided),
+        ended=view.ended,
     )
     over = say(msg("board.text_over", outcome=said), view.lang or "en")
     return f"{head}\n{counts}; {over}" if counts else f"{head}\n{over}".lstrip("\n")

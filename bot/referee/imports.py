@@ -101,7 +101,7 @@ class Imports:
             _names(record),
             outcome,
             lang=lang,  # the server's, as a game's board here: its words and its alt text
-            voided=record_ending(record).voided if outcome is not None else None,
+            ended=record_ending(record),
         )
         image = await boards.png(self.ctx.renderer, view)
         reply = Reply(

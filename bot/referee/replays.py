@@ -22,10 +22,19 @@ def replay_gif(
     lang: str | None = None,
 ) -> bytes:
     """The record's replay as a GIF of at most ``max_bytes`` (frames are dropped to fit), in
-    ``theme`` and ``lang`` (None: the dark theme, English); a voided game's last frame says so
-    rather than "aborted"."""
-    voided = record_ending(record).voided is not None
+    ``theme`` and ``lang`` (None: the dark theme, English); the last frame of a game a
+    moderator voided, aborted or awarded names them (a void is not said as an abort)."""
+    ended = record_ending(record)
     words = translations.words(lang or "en")
+    told = None
+    if record.result is not None:
+        names = (record.players[0].name, record.players[1].name)
+        told = ended.told(record.result.termination, names)
     return render.replay_gif(
-        record, theme=theme or "dark", max_bytes=max_bytes, words=words, voided=voided
+        record,
+        theme=theme or "dark",
+        max_bytes=max_bytes,
+        words=words,
+        voided=ended.voided is not None,
+        told=told,
     )

@@ -229,11 +229,11 @@ async def test_a_void_is_told_as_a_moderators_void_not_as_an_abort(
     assert f"Verified: {said}" in verified.text, verified.text
     assert "- result: no result (voided by moderator mod: engine use)" in verified.text
     drawn = await Referee(store, clock).board(HERE)  # with its picture and alt text
-    assert "No result: voided by a moderator." in drawn.alt_text, drawn.alt_text
+    assert "No result: voided by moderator mod: engine use." in drawn.alt_text, drawn.alt_text
     exported = (await referee.record(HERE)).file
     assert exported is not None
     imported = await Referee(store, clock).import_record(THERE, exported, name="voided.json")
-    assert "No result: voided by a moderator." in imported.alt_text, imported.alt_text
+    assert "No result: voided by moderator mod: engine use." in imported.alt_text, imported.alt_text
 
 
 async def test_an_abort_is_still_told_as_an_abort(referee: Referee) -> None:

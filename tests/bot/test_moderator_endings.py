@@ -4,10 +4,14 @@ reply still shows the final board, and a refusal names its reason and changes no
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 import pytest
 
-from bot.referee import Referee
+import render
+from bot.clock import ManualClock
+from bot.referee import Referee, boards
+from bot.referee.boards import BoardView, draw_png
 from bot.referee.replies import Actor
 from bot.store import Store
 from tests.bot.conftest import ALICE, BOB, CAROL, HERE, MOD, play, start
@@ -65,3 +69,54 @@ async def test_a_moderator_who_plays_is_refused_and_the_attempt_logged(
     assert reply.text == "you play in this game: another moderator must decide it"
     assert f"refused: {verb} of game 1, which they play in" in caplog.text
     assert await snapshot(store) == before
+
+
+NAMED = {  # how each language names the moderator who decided, in the picture and its words
+    "en": "decided by moderator mod: alice left",
+    "hu": "mod moderátor döntése: alice left",
+    "eo": "decidita de moderiganto mod: alice left",
+    "is": "úrskurðað af stjórnandanum mod: alice left",
+}
+
+
+@pytest.mark.parametrize(
+    ("verb", "told"),
+    [
+        ("award", ("end.awarded_by", {"name": "mod", "why": "alice left"})),
+        ("abort", ("end.stopped_by", {"name": "mod", "why": "alice left"})),
+        ("void", ("end.voided_by", {"name": "mod", "why": "alice left"})),
+    ],
+)
+async def test_the_picture_of_a_game_a_moderator_ended_names_the_moderator(
+    store: Store, clock: ManualClock, verb: str, told: tuple[str, dict[str, str]]
+) -> None:
+    """The board's status bar and its alt text said "decided by a moderator" where the result
+    line named them: both name the moderator and the reason, from the log's ending event."""
+    drawn: list[BoardView] = []
+
+    def capture(view: BoardView) -> bytes:
+        drawn.append(view)
+        return draw_png(view)
+
+    referee = Referee(store, clock, render=capture)
+    await start(referee, "morris")
+    await play(referee, HERE, ALICE, "place d7")
+    if verb == "award":
+        ended = await referee.award(HERE, MOD, BOB, "alice left")
+    elif verb == "abort":
+        ended = await referee.moderator_abort(HERE, MOD, "alice left")
+    else:
+        ended = await referee.void(HERE, MOD, "alice left")
+    view = drawn[-1]
+    assert ended.ok and view.outcome is not None
+    expected = render.board_png(
+        "morris", view.state, view.last, players=view.players, outcome=view.outcome,
+        moves=view.moves, told=told,
+    )  # fmt: skip
+    assert ended.image == expected  # the status bar says who ended it and why
+    shown = await referee.board(HERE)  # the board looked at later, read from the log
+    assert shown.image == expected
+    if verb == "award":
+        for lang, said in NAMED.items():
+            assert said in boards.alt_text(replace(view, lang=lang)), lang
+    assert "moderator mod: alice left" in (ended.board_text or "")

@@ -205,7 +205,8 @@ async def test_void_ends_the_game_unrated(harness: Harness) -> None:
 
 async def test_the_replay_of_a_voided_game_ends_on_a_void_not_an_abort(harness: Harness) -> None:
     """/replay's last frame is the void the referee knows from the log (its outcome says
-    "aborted" to the engine), as the board and the result line say."""
+    "aborted" to the engine), with the moderator who voided it and why, as the board and the
+    result line say."""
     await morris_game(harness)
     await harness.slash(BOB, "dispute", reason="x")
     await harness.slash(MODERATOR, "referee void", reason="both cheated")
@@ -219,9 +220,10 @@ async def test_the_replay_of_a_voided_game_ends_on_a_void_not_an_abort(harness: 
     game, state = start_record(record)
     for _, _, _, after in replay_steps(game, state, record):
         state = after
+    told = ("end.voided_by", {"name": MODERATOR.name, "why": "both cheated"})
     drawn = {
         voided: render.board_image("morris", state, size=last.width, players=("Alice", "Bob"),
-                                   outcome=record.result, voided=voided)
+                                   outcome=record.result, told=told if voided else None)
         for voided in (True, False)
     }  # fmt: skip
 

@@ -299,6 +299,31 @@ def test_an_aborted_or_voided_game_is_drawn_and_described_as_no_result() -> None
     assert plain != voided  # the footer says which
 
 
+def test_a_game_a_moderator_decided_names_them_in_the_footer_and_the_alt_text() -> None:
+    """Where the outcome alone says "decided by a moderator", the caller's ``told`` (who
+    decided it and why, from the log) is said instead, in the language drawn; a typed reason
+    is made drawable (a line break, an emoji the font lacks)."""
+    state = engine.get_game("morris").new()
+    awarded = engine.Outcome(engine.Termination.AWARDED, 1, "decided by moderator Mo: left")
+    told = ("end.awarded_by", {"name": "Mo", "why": "alice\nleft \U0001f642"})
+
+    def status(told, lang: str = "en") -> str:
+        scene = render._Scene(
+            "morris", state, None, "dark", 800, ("Alice", "Bob"), awarded, "grid", None,
+            words(lang), False, told,
+        )  # fmt: skip
+        return scene._status().text
+
+    assert status(None) == "Bob (Black) wins · decided by a moderator"
+    assert status(told) == "Bob (Black) wins · decided by moderator Mo: alice left"
+    assert status(told, "hu") == "Bob (Fekete) nyert · Mo moderátor döntése: alice left"
+    said = render.alt_text("morris", state, players=("Alice", "Bob"), outcome=awarded, told=told)
+    assert "Bob (Black) wins: decided by moderator Mo: alice left." in said, said
+    plain = render.board_png("morris", state, outcome=awarded, size=300)
+    named = render.board_png("morris", state, outcome=awarded, told=told, size=300)
+    assert plain != named
+
+
 def test_the_move_number_is_the_one_the_status_line_tells() -> None:
     """Beside "White placed d7" the footer says "Move 1", the number `history` gives it; on an
     empty board it is the move about to be made, and at the end the count of moves."""
