@@ -25,15 +25,6 @@ from collections.abc import Sequence
 import translations
 from bot.config import Config, ConfigError, database, is_snowflake
 
-NO_TOKEN = (
-    "DISCORD_TOKEN is not set, so the bot is not connecting to Discord.\n"
-    "To play on Discord: create an application, set DISCORD_TOKEN (see README.md and\n"
-    "docs/discord-setup.md) and run `make run` again. Meanwhile, here is the console table."
-)
-NO_TOKEN_NO_INPUT = (
-    "DISCORD_TOKEN is not set and there is no terminal or piped input for the console table: "
-    "set DISCORD_TOKEN (see docs/discord-setup.md), or run `python -m bot console` at a terminal"
-)
 HEARTBEAT_MAX_AGE = 120.0  # seconds; the bot touches the file every few seconds while serving
 
 
@@ -157,10 +148,11 @@ def _command(argv: Sequence[str] | None) -> int:
         if app is None:
             return 1
         return int(app.run(config))
+    w = translations.words(config.language)  # the console's language (REFEREE_LANGUAGE)
     if not has_console_input():
-        print(NO_TOKEN_NO_INPUT, file=sys.stderr)
+        print(w.t("console.no_token_no_input"), file=sys.stderr)
         return 2
-    print(NO_TOKEN)
+    print(w.t("console.no_token"))
     from bot.console.table import run_console
 
     return run_console(config)

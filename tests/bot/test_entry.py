@@ -18,6 +18,8 @@ import pytest
 from discord.http import HTTPClient, Route
 
 from bot.__main__ import main
+from tests.languages import english_in
+from translations import words
 
 ROOT = Path(__file__).resolve().parents[2]
 APP_ID = "700000000000000001"
@@ -120,32 +122,57 @@ def test_ladder_subcommands_still_reach_the_ladder_cli(
     assert main(["ladder", "rebuild", "--guild", "x"]) == 2
 
 
-def env_without_token(tmp_path: Path) -> dict[str, str]:
+def env_without_token(tmp_path: Path, lang: str = "en") -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
-    env.update(REFEREE_DB=str(tmp_path / "e.db"), PYTHONPATH=str(ROOT))
+    env.update(REFEREE_DB=str(tmp_path / "e.db"), PYTHONPATH=str(ROOT), REFEREE_LANGUAGE=lang)
     return env
 
 
-def test_no_token_and_no_input_exits_non_zero_with_one_line(tmp_path: Path) -> None:
-    """As in a container started without -it: standard input is /dev/null."""
+@pytest.mark.parametrize("lang", ["en", "eo", "hu", "is"])
+def test_no_token_and_no_input_exits_non_zero_with_one_line(tmp_path: Path, lang: str) -> None:
+    """As in a container started without -it: standard input is /dev/null. The line is in
+    the console's language (REFEREE_LANGUAGE), the variable and the command as typed."""
     done = subprocess.run(
         [sys.executable, "-m", "bot"],
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,
         cwd=ROOT,
-        env=env_without_token(tmp_path),
+        env=env_without_token(tmp_path, lang),
         timeout=60,
     )
     assert done.returncode == 2
     assert done.stdout == ""
     (line,) = done.stderr.splitlines()
-    assert line.startswith("DISCORD_TOKEN is not set and there is no terminal or piped input")
+    assert line == words(lang).t("console.no_token_no_input")
+    assert "`DISCORD_TOKEN`" in line and "`python -m bot console`" in line
+    if lang == "en":
+        assert line.startswith("`DISCORD_TOKEN` is not set and there is no terminal or piped")
+    else:
+        assert english_in(line, lang) == [], line
     assert not (tmp_path / "e.db").exists()  # it did not open the console's store either
 
 
 def test_no_token_at_a_terminal_opens_the_console(tmp_path: Path) -> None:
     """``make run`` at a terminal: standard input is a tty, so the console table opens."""
+    out = console_at_a_terminal(tmp_path)
+    assert "`DISCORD_TOKEN` is not set" in out and "Dice commitment" in out
+
+
+def test_the_no_token_banner_speaks_the_consoles_language(tmp_path: Path) -> None:
+    """REFEREE_LANGUAGE=hu: the banner before the table is Hungarian, as the table is; only
+    the variable, the files and the commands stay as typed."""
+    out = console_at_a_terminal(tmp_path, "hu")
+    banner = words("hu").t("console.no_token")
+    assert out.startswith(banner), out
+    assert english_in(banner, "hu") == [] and "not connecting" not in out
+    assert "`DISCORD_TOKEN`" in banner and "`make run`" in banner and "README.md" in banner
+    assert words("hu").t("console.banner") in out  # the table's own, after it
+
+
+def console_at_a_terminal(tmp_path: Path, lang: str = "en") -> str:
+    """What ``python -m bot`` prints without a token at a terminal (a pty) where two players
+    start an Atmalof game and leave."""
     import pty
 
     leader, follower = pty.openpty()
@@ -157,7 +184,7 @@ def test_no_token_at_a_terminal_opens_the_console(tmp_path: Path) -> None:
             stderr=subprocess.PIPE,
             text=True,
             cwd=ROOT,
-            env=env_without_token(tmp_path),
+            env=env_without_token(tmp_path, lang),
         )
         os.write(leader, b"alice: challenge bob atmalof\nbob: accept\nquit\n")
         out, err = proc.communicate(timeout=60)
@@ -165,7 +192,7 @@ def test_no_token_at_a_terminal_opens_the_console(tmp_path: Path) -> None:
         os.close(follower)
         os.close(leader)
     assert proc.returncode == 0, err
-    assert "DISCORD_TOKEN is not set" in out and "Dice commitment" in out
+    return out
 
 
 @pytest.mark.parametrize(
