@@ -39,9 +39,12 @@ CONSOLE_LINES = {
     "busy.your_game_unmoved": "console.busy_your_game_unmoved",
     "busy.challenge_to_you": "console.busy_challenge_to_you",
     "busy.your_challenge": "console.busy_your_challenge",
+    "record.running": "console.record_running",
+    "record.finished": "console.record_finished",
 }
 """Sentences the console says in its own words: how to type what Discord asks by an option,
-a slash command or a button (also inside another sentence: a busy channel's reason)."""
+a slash command or a button (also inside another sentence: a busy channel's reason); how to
+check a record (its own ``import <path>`` and the saved file's path, not Discord's /import)."""
 
 
 def console_words(said: Msg) -> Msg:

@@ -99,8 +99,10 @@ class Proof:
             raise Refusal("no_game")
         data = (await stored_record(self.ctx.store, g)).to_json().encode()
         key = "record.running" if g.status == "active" else "record.finished"
-        name = f"game-{g.id}.json"  # the command names the file sent with it: no word to translate
-        lines = [msg(key, id=g.id, command=f"{VERIFY_PROGRAM} {name}")]
+        name = f"game-{g.id}.json"  # the file sent with it, named as such: no word to translate
+        # How to check it is each front end's to say (Discord's /import, the console's import):
+        # the same sentence as data, the console's own words in bot.console.format.
+        lines = [msg(key, id=g.id, program=VERIFY_PROGRAM, file=name)]
         changed = texts.options_line(g.game, g.variant, g.options, g.clock)
         if changed:
             lines.append(changed)

@@ -24,6 +24,7 @@ from bot.console.table import UNEXPECTED, ConsoleTable, open_table, play, run_co
 from bot.referee.names import CONSOLE_IDS, console_id, name_problem
 from bot.rules_text import RULES
 from bot.rules_text import console as console_summary
+from translations import words
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -484,6 +485,32 @@ async def test_import_without_a_path_gives_its_usage(tmp_path: Path) -> None:
     text = await table(tmp_path / "i.db", "alice: import\n")
     assert "(refused) import which file? `import <path>`" in text
     assert "no game running" not in text
+
+
+@pytest.mark.parametrize("lang", ["en", "eo", "hu", "is"])
+async def test_a_record_says_how_to_check_it_at_this_table_and_that_works(
+    tmp_path: Path, lang: str
+) -> None:
+    """`record` named Discord's /import (or only the shell's checker) at a table whose own
+    command is `import <path>`: it says the console's way, in the table's language, and the
+    path it prints is the one `import` takes."""
+    images = tmp_path / "files"
+    path = images / "game-1.json"
+    script = (
+        "alice: challenge bob morris first me\nbob: accept\nalice: place d7\nbob: resign\n"
+        f"carol: record\ncarol: import {path}\n"
+    )
+    out = io.StringIO()
+    db = str(tmp_path / "rec.db")
+    status = await play(db, io.StringIO(script), out, images, echo=True, lang=lang)
+    text = out.getvalue()
+    assert status == 0 and UNEXPECTED not in text, text
+    said = text.split("> carol: record\n")[1].split("> carol: import")[0]
+    w = words(lang)
+    assert said.startswith(w.t("console.record_finished", id=1, program="referee-verify")), said
+    assert "/import" not in said and w.t("console.file", path=str(path)) in said
+    imported = text.split("> carol: import")[1]
+    assert "(refused)" not in imported and w.t("verify.ok", reason="") in imported, imported
 
 
 # --- 7. a piped script is echoed ----------------------------------------------------------------

@@ -225,11 +225,23 @@ async def test_restart_in_the_middle_of_a_game(db_path: str, clock) -> None:
 
 async def test_the_record_names_the_installed_verify_command(referee: Referee) -> None:
     """Issue 12.26: the hint works wherever the package is installed, not only in the repo;
-    it names the file sent with it, so it has no English word in it ("FILE")."""
+    it names the file sent with it, so it has no English word in it ("FILE"). The reply says
+    how to check it as data (the checker and the file); each front end words it: Discord's
+    /import with the file sent, the console's own `import <path>` with the path it prints."""
     started = await start(referee)
     reply = await referee.record(HERE)
     name = f"game-{started.game_id}.json"
     assert reply.file_name == name
-    assert reply.text.endswith(f"Check it with: `referee-verify {name}`")
-    typed = await referee.handle(HERE, ALICE, "record")  # the console says the same
-    assert reply_text(typed).startswith(reply.text)
+    (line,) = reply.lines
+    assert line.params == {"id": started.game_id, "program": "referee-verify", "file": name}
+    assert reply.text.endswith(
+        f"Check it here with `/import` and this file, or on a computer with: "
+        f"`referee-verify {name}`"
+    )
+    typed = await referee.handle(HERE, ALICE, "record")  # the console's own words
+    assert reply_text(typed).startswith(
+        f"The record of game {started.game_id} (the dice seed is added when the game ends), in "
+        "the file below. Check it at this table with `import <path>`, or in a shell with: "
+        "`referee-verify <path>`"
+    )
+    assert "/import" not in reply_text(typed)

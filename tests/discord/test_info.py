@@ -75,17 +75,22 @@ async def test_the_record_is_a_json_file(harness: Harness) -> None:
 @pytest.mark.parametrize(
     ("lang", "said"),
     [
-        ("en", "Check it with: `referee-verify game-1.json`"),
-        ("hu", "Ellenőrzés: `referee-verify game-1.json`"),
-        ("eo", "Kontrolu ĝin per: `referee-verify game-1.json`"),
-        ("is", "Yfirfarðu hana með: `referee-verify game-1.json`"),
+        ("en", "Check it here with `/import` and this file, or on a computer with: "
+               "`referee-verify game-1.json`"),
+        ("hu", "Ellenőrzés itt: `/import` ezzel a fájllal; vagy számítógépen: "
+               "`referee-verify game-1.json`"),
+        ("eo", "Kontrolu ĝin ĉi tie per `/import` kun ĉi tiu dosiero, aŭ en komputilo per: "
+               "`referee-verify game-1.json`"),
+        ("is", "Yfirfarðu hana hér með `/import` og þessari skrá, eða í tölvu með: "
+               "`referee-verify game-1.json`"),
     ],
-)
+)  # fmt: skip
 async def test_the_record_says_how_to_check_the_file_it_sends(
     harness: Harness, lang: str, said: str
 ) -> None:
     """It said "referee-verify FILE", with an English word in every language: the command now
-    names the file sent with it."""
+    names the file sent with it. On Discord the file is checked here too, by /import (the
+    console's words name its own `import <path>`)."""
     await harness.slash(MODERATOR, "referee settings", language=lang)
     await start_game(harness, ALICE, BOB, "morris")
     record = await harness.slash(CAROL, "record")
