@@ -293,11 +293,12 @@ class Play:
             player=texts.seat_msg(g, seat),
             line=line_msg(notation),
         )
-        # Announcing answers them too; they are said first, so that "Rolling the die..." is
-        # the last line before the roll.
+        # Announcing answers them too (a draw offer declined, a takeback lapsed), said after
+        # the announcement as every game's move says them after the move: what the player did
+        # first, then what it answered.
         answered = lapses(g, seat)
-        lines = [*as_lines(prefix), *answered, said]
-        text = prefix + "".join(f"{say(m)}\n" for m in answered) + say(said)
+        lines = [*as_lines(prefix), said, *answered]
+        text = prefix + "\n".join(say(m) for m in [said, *answered])
         changes: dict[str, Any] = {
             "pending": notation,
             "pending_seat": seat,

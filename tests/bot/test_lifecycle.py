@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bot.clock import ManualClock
 from bot.referee import Referee
 from bot.referee.records import check_stored, stored_record
@@ -333,22 +335,47 @@ async def test_the_receivers_move_declines_a_draw_offer(referee: Referee, store:
 async def test_an_announcement_declines_the_offer_before_the_die_rolls(
     referee: Referee, store: Store
 ) -> None:
-    """Announcing a drop is playing on: it declines the opponent's offer, said before
-    "Rolling the die...", which the roll itself follows."""
+    """Announcing a drop is playing on: it declines the opponent's offer, said after the
+    announcement as a move's reply says it after the move (it came first, in Atmalof alone),
+    before the roll itself."""
     await start(referee, "atmalof")
     await referee.offer_draw(HERE, BOB)
     announced = await referee.act(HERE, ALICE, "drop row 3")
     assert announced.ok and announced.pending_roll
     assert announced.notice == "draw_declined_by_play", announced.text
     keys = [line.key for line in announced.lines]
-    assert keys == ["notice.draw_declined_by_play", "move.announces"], keys
+    assert keys == ["move.announces", "notice.draw_declined_by_play"], keys
     assert announced.text.splitlines() == [
-        "alice declines bob's draw offer by playing on.",
         "alice (Red) announces row 3. Rolling the die...",
+        "alice declines bob's draw offer by playing on.",
     ], announced.text
     rolled = await referee.roll_pending(HERE)
     assert rolled.ok and rolled.notice is None, rolled.text  # declined once, by the announcement
     assert (await store.game(announced.game_id)).draw_offer is None
+
+
+@pytest.mark.parametrize(
+    ("game", "action", "said"),
+    [
+        ("atmalof", "drop row 3", "alice (Red) announces row 3. Rolling the die..."),
+        ("atmalof", "drop col 2", "alice (Red) announces column 2. Rolling the die..."),
+        ("morris", "place d7", "alice (White) places d7."),
+        ("abalone", "push a1 c3 ne", "alice (Black) moves a1-c3 north-east."),
+    ],
+)
+async def test_every_game_says_the_action_first_then_the_offer_it_declined(
+    referee: Referee, game: str, action: str, said: str
+) -> None:
+    """The player's action, then the draw offer it declined: an Atmalof announcement said the
+    decline first, a Morris or Abalone move after."""
+    await start(referee, game)
+    await referee.offer_draw(HERE, BOB)  # on alice's turn
+    reply = await referee.act(HERE, ALICE, action)
+    assert reply.ok and reply.notice == "draw_declined_by_play", reply.text
+    assert reply.text.splitlines()[:2] == [
+        said,
+        "alice declines bob's draw offer by playing on.",
+    ], reply.text
 
 
 async def test_an_announcement_keeps_the_announcers_own_offer(

@@ -65,7 +65,7 @@ async def test_a_drop_announced_instead_of_answering_declines_the_offer(
     lines = announced.text.splitlines()
     said = "Alice declines Bob's draw offer by playing on."
     assert said in lines, announced.text
-    assert lines.index(said) < next(i for i, x in enumerate(lines) if "announces row 3" in x)
+    assert lines.index(said) > next(i for i, x in enumerate(lines) if "announces row 3" in x)
     refused = await harness.slash(ALICE, "draw accept")
     assert refused.all_ephemeral and "no draw offer" in refused.text
 
