@@ -70,7 +70,7 @@ def test_python_m_bot_without_a_token_opens_the_console_and_exits_on_eof(tmp_pat
         timeout=60,
     )
     assert done.returncode == 0, done.stderr
-    assert "DISCORD_TOKEN is not set" in done.stdout and "Dice commitment" in done.stdout
+    assert "`DISCORD_TOKEN` is not set" in done.stdout and "Dice commitment" in done.stdout
 
 
 def test_config_from_env_defaults_and_errors() -> None:
