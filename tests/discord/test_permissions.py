@@ -435,7 +435,7 @@ COLUMNS = (
         | {k: No(REMATCH_ELSEWHERE) for k in ELSEWHERE}
         | {"bot": No(REMATCH_STRANGER)},
     ),
-    Column("claim", abandoned, play_cells(No("it is your turn"), Ok("abandoned"))),
+    Column("claim", abandoned, play_cells(No("it is your turn"), Ok("(Alice (White) left"))),
     Column("history", fresh("morris"), read_cells("page 1 of 1")),
     Column("record", fresh("morris"), read_cells("The record of game")),
     Column("replay", fresh("morris"), read_cells("Replay")),
