@@ -111,7 +111,7 @@ async def test_the_picture_of_a_game_a_moderator_ended_names_the_moderator(
     assert ended.ok and view.outcome is not None
     expected = render.board_png(
         "morris", view.state, view.last, players=view.players, outcome=view.outcome,
-        moves=view.moves, told=told,
+        told=told,
     )  # fmt: skip
     assert ended.image == expected  # the status bar says who ended it and why
     shown = await referee.board(HERE)  # the board looked at later, read from the log
