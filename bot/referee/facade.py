@@ -35,7 +35,6 @@ from typing import Any
 
 from bot.clock import Clock
 from bot.errors import Refusal
-from bot.i18n import Msg
 from bot.referee import grammar as commands
 from bot.referee import suggest
 from bot.referee.boards import Renderer
@@ -54,6 +53,7 @@ from bot.referee.replies import (
     Actor,
     Notice,
     Reply,
+    RulesHere,
     Where,
 )
 from bot.referee.server import ServerSettings
@@ -344,9 +344,10 @@ class Referee:
         ``rules`` without a game's name explains it."""
         return await self.play.game_here(where)
 
-    async def terms_here(self, where: Where, game: str) -> list[Msg]:
-        """How the game of ``game`` being played here differs from the standard one (``rules``
-        adds it: a player of a custom game reads the standard board there)."""
+    async def terms_here(self, where: Where, game: str) -> RulesHere | None:
+        """The game of ``game`` being played here, for ``rules``: the variant whose summary to
+        say (Six Men's Morris is told as itself) and the sentences after it (changed options;
+        a custom board's variant and dice), or None when none is being played here."""
         return await self.play.terms_here(where, game)
 
     async def ongoing(self, where: Where) -> Reply | None:

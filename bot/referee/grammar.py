@@ -26,7 +26,7 @@ from bot.referee.practice import DEFAULT_LEVEL
 from bot.referee.replies import Actor, Reply, Where
 from bot.referee.settings_words import settings_lines
 from bot.referee.suggest import MAX_WORD
-from bot.rules_text import RULES, console, rules
+from bot.rules_text import RULES, console, summary
 
 if TYPE_CHECKING:
     from bot.referee import Referee
@@ -236,8 +236,9 @@ async def _import(referee: Referee, where: Where, path: str) -> Reply:
     return await referee.import_record(where, data, name=Path(path).name, gif=True)
 
 
-def rules_reply(words: list[str], lang: str = "en") -> Reply:
-    """``rules <game>``: the same summary ``/rules`` shows, as terminal text, in ``lang``."""
+def rules_reply(words: list[str], lang: str = "en", variant: str = "standard") -> Reply:
+    """``rules <game>``: the same summary ``/rules`` shows, as terminal text, in ``lang``, for
+    ``variant`` (the one being played here)."""
     games = " | ".join(f"rules {name}" for name in RULES)
     if not words:
         raise Refusal("console_rules_usage", {"games": games})
@@ -245,22 +246,26 @@ def rules_reply(words: list[str], lang: str = "en") -> Reply:
         name = engine.get_game(" ".join(words)).name
     except engine.EngineError as exc:
         raise Refusal("console_no_rules", {"words": " ".join(words)[:40], "games": games}) from exc
-    title, text = rules(lang)[name]
+    title, text = summary(name, lang, variant)
     heading = translations.words(lang).t("rules.title", game=title)
     return Reply(text=f"{heading}\n{console(text)}", ephemeral=True)
 
 
 async def rules_here(referee: Referee, where: Where, words: list[str], lang: str = "en") -> Reply:
-    """``rules_reply``, then how the game of those rules being played here differs from the
-    standard game they describe (a player of a custom game reads the standard board there).
-    Without a game's name: the rules of the game being played (or challenged to) here."""
+    """``rules_reply`` for the game of those rules being played here: Six Men's Morris is told
+    as itself, and what its summary leaves out follows (changed options; a custom board's
+    variant and dice). Without a game's name: the rules of the game being played (or
+    challenged to) here."""
     if not words:
         played = await referee.game_here(where)
         words = [played] if played else words
     reply = rules_reply(words, lang)  # refuses anything but a game's name
     here = await referee.terms_here(where, engine.get_game(" ".join(words)).name)
-    if here:
-        reply.text += "\n" + say_all(here, lang)
+    if here is None:
+        return reply
+    reply = rules_reply(words, lang, here.variant)
+    if here.notes:
+        reply.text += "\n" + say_all(list(here.notes), lang)
     return reply
 
 

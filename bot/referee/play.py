@@ -25,9 +25,10 @@ from bot.referee.context import (
 )
 from bot.referee.move_words import asks_why, first_word, is_move_word
 from bot.referee.records import iso
-from bot.referee.replies import Actor, ButtonKind, ButtonSpec, Reply, Where
+from bot.referee.replies import Actor, ButtonKind, ButtonSpec, Reply, RulesHere, Where
 from bot.referee.suggest import unknown, unreadable
 from bot.referee.wrapper import current_request_id, reply_dict
+from bot.rules_text import describes
 from bot.store import GameRow, NewAction
 from engine import EngineError, ParseError
 from engine.core import MAX_COMMAND_LENGTH
@@ -190,20 +191,21 @@ class Play:
         c = await self.ctx.store.open_challenge(where.channel_id)
         return None if c is None or c.expires_at <= self.ctx.now() else c.game
 
-    async def terms_here(self, where: Where, game: str) -> list[Msg]:
-        """What the game of ``game`` being played here changes from the rules' standard game
-        (its variant, options and clock), as sentences to put after the rules; [] if nothing
-        does, or no such game is being played here."""
+    async def terms_here(self, where: Where, game: str) -> RulesHere | None:
+        """The game of ``game`` being played here, for its rules: the variant to describe and
+        what that summary leaves out (its options and clock; for a variant the summaries do not
+        describe, such as a custom board, which one it is and its dice); None if no such game
+        is being played here."""
         g = await self.ctx.store.active_game(where.channel_id)
         if g is None or g.game != game:
-            return []
+            return None
         changed = texts.options_line(g.game, g.variant, g.options, g.clock)
-        if changed is None and g.variant == "standard":
-            return []
+        if describes(g.game, g.variant):  # its own summary says its board, men and dice
+            return RulesHere(g.variant, (changed,) if changed else ())
         here = msg("rules.here", game=msg(f"game.{g.game}"), variant=g.variant)
         options = stored_options(g.game, json.loads(g.options))
         dice = texts.dice_line(engine.get_game(g.game).new(g.variant, **options))
-        return [m for m in (here, changed, dice) if m]
+        return RulesHere("standard", tuple(m for m in (here, changed, dice) if m))
 
     async def ongoing(self, where: Where) -> Reply | None:
         """The board of the game being played here, led by who plays it (and, against the bot,

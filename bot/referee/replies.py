@@ -292,6 +292,17 @@ class Reply:
 
 
 @dataclass(frozen=True, slots=True)
+class RulesHere:
+    """The game a ``rules`` request finds being played here: the variant whose summary to say
+    (``bot.rules_text.summary``: "standard" for one it does not describe, a custom board) and
+    the sentences to put after it: the variant the standard summary stands for, the options
+    and clock its challenge changed, its dice where they are not the summary's."""
+
+    variant: str
+    notes: tuple[Msg, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Notice:
     """Something the sweeper did on its own (a flag fell, a challenge expired): post in where."""
 

@@ -34,7 +34,7 @@ from engine.abalone.board import (
 from engine.abalone.moves import INFO, NOT_A_LINE, Push, push_for
 from engine.core import IllegalAction, ParseError, clean_command, shown_token
 
-EXPECTED = "expected: push <first marble> [<last marble>] <direction>, e.g. push a1 a3 ne"
+EXPECTED = "expected: push <first marble> [<last marble>] <direction>, e.g. push a1 c3 ne"
 DIRECTION_ALIASES: dict[str, int] = {}
 for _d, (_short, _long) in enumerate(
     zip(

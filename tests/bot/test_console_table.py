@@ -439,7 +439,7 @@ async def test_rules_at_the_console_give_commands_as_typed_at_the_console(
     assert not re.search(r"(^|[\s(])/[a-z]", text), text
     assert "remove:" not in text and "referee: settings" in text
     if game == "morris":
-        assert "move d7 d6 x b6" in text
+        assert "move d6 d7 x b6" in text
 
 
 async def test_rules_during_a_custom_game_say_how_the_game_here_differs(tmp_path: Path) -> None:
@@ -457,6 +457,26 @@ async def test_rules_during_a_custom_game_say_how_the_game_here_differs(tmp_path
         "1 to 4 for its row."  # one row and one column beyond the die, as in the standard game
     )
     assert text.count(dice) == 3, text  # the challenge, the start and the rules say it
+
+
+async def test_rules_during_a_variant_describe_that_variant(tmp_path: Path) -> None:
+    """Twelve Men's Morris and Junior Atmalof are told as themselves: their own board, men and
+    dice, with no "its junior variant" line after the standard game's rules."""
+    script = (
+        "alice: challenge bob morris twelve first me\nbob: accept\nalice: rules\n"
+        "alice: resign\nalice: challenge bob atmalof junior first me\nbob: accept\n"
+        "bob: rules atmalof\n"
+    )
+    text = await table(tmp_path / "r.db", script)
+    twelve = text.split("> alice: rules")[1].split("> alice: resign")[0]
+    assert "Twelve Men's Morris: the rules\n24 points on three nested squares" in twelve
+    assert "twelve men each" in twelve and "nine men" not in twelve
+    assert "A board full once all are placed is a draw" in twelve
+    assert "move d6 d7 x b6" in twelve and "variant" not in twelve
+    junior = text.split("> bob: rules atmalof")[1]
+    assert "Junior Atmalof: the rules\nA 6 × 6 board, Red and Blue with 16 pieces each" in junior
+    assert "every square can be rolled" in junior and "(7,7)" not in junior
+    assert "The dice here" not in junior and "variant.\n" not in junior
 
 
 async def test_the_standard_and_junior_dice_are_said_only_where_they_differ(tmp_path: Path) -> None:

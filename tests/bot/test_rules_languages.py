@@ -11,7 +11,7 @@ import pytest
 
 from bot.config import Config, ConfigError
 from bot.console.table import play
-from bot.rules_text import GAMES, rules
+from bot.rules_text import DESCRIBED, GAMES, rules, summary
 from translations import LANGUAGES, words
 
 FACT = re.compile(r"`[^`]+`|\d+|\[[^\]]+\]\([^)]+\)")
@@ -31,6 +31,20 @@ def test_each_summary_has_the_english_numbers_commands_and_links(game: str, lang
     assert facts(rules(lang)[game][1]) == facts(rules("en")[game][1])
 
 
+@pytest.mark.parametrize("lang", LANGUAGES[1:])
+@pytest.mark.parametrize(
+    ("game", "variant"), [(g, v) for g, vs in DESCRIBED.items() for v in vs if v != "standard"]
+)
+def test_each_variant_summary_has_the_english_numbers_and_commands(
+    game: str, variant: str, lang: str
+) -> None:
+    """Six Men's Morris says 16 points and six men in every language, Atmalos its die of 8."""
+    title, text = summary(game, lang, variant)
+    english_title, english = summary(game, "en", variant)
+    assert facts(text) == facts(english)
+    assert title != words(lang).t(f"game.{game}") and english_title != words("en").t(f"game.{game}")
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_atmalof_credits_its_author_and_licence_in_every_language(lang: str) -> None:
     text = rules(lang)["atmalof"][1]
@@ -41,7 +55,7 @@ def test_atmalof_credits_its_author_and_licence_in_every_language(lang: str) -> 
 def test_the_original_terms_are_used() -> None:
     assert "malom" in rules("hu")["morris"][1].lower() and "bábu" in rules("hu")["morris"][1]
     atmalof_eo = rules("eo")["atmalof"][1]
-    assert all(term in atmalof_eo for term in ("Meto", "ĵetkubo", "ludvicon", "kvaropojn"))
+    assert all(term in atmalof_eo for term in ("Meto", "ĵetkubo", "ludvicon", "Movo"))
     abalone_is = rules("is")["abalone"][1]
     assert all(term in abalone_is for term in ("kúlur", "Sumito", "Pakk", "í línu"))
 

@@ -1,15 +1,23 @@
 """Each sentence of the ``/rules`` summaries (bot/rules_text.py) against what it summarises.
 
 Every sentence of every summary must be claimed below: most are played through the engine or
-the referee (a real SQLite file); the few that say where a rule comes from quote the seed text
-instead. A sentence added to a summary without a claim here fails
+the referee (a real SQLite file), the words about the board picture are measured on the picture
+(``render.layout``); the few that say where a rule comes from quote the seed text instead. A
+sentence added to a summary without a claim here fails
 ``test_every_sentence_of_the_summaries_is_claimed``.
+
+A variant's summary (Six Men's Morris, Atmalos...) has claims of its own for the sentences that
+differ from its game's standard summary (its board, its men, its dice), checked in that variant.
+A sentence it shares word for word with the standard summary is the standard's claim: those are
+the rules the variant does not change (placing, mills, takebacks...), run by the same engine code
+whatever the board.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -19,12 +27,14 @@ import render
 from bot.clock import ManualClock
 from bot.referee import Referee
 from bot.referee.replies import Actor, Where
-from bot.rules_text import ATMALOF_LICENCE, RULES, plain
+from bot.rules_text import ATMALOF_LICENCE, DESCRIBED, RULES, plain, summary
 from bot.store import SqliteStore
 from engine import IllegalAction, Termination
 from engine.abalone import marbles_off
+from engine.abalone.board import CELL_INDEX, CELL_NAMES, CELLS, DIRECTIONS, NEIGHBOURS
 from engine.atmalof import Drop, Move, landing
-from engine.morris import can_fly, removable
+from engine.atmalof.game import fours
+from engine.morris import can_fly, layout, removable
 from tests.engine.test_abalone import position as abalone_position
 from tests.engine.test_abalone import where as abalone_cells
 from tests.engine.test_atmalof import drop as atmalof_drop
@@ -41,14 +51,20 @@ ALICE, BOB = Actor(101, "alice"), Actor(202, "bob")
 HERE = Where(guild_id=1, channel_id=10)
 
 Check = Callable[[Path], Awaitable[None]]
-CLAIMS: dict[str, list[tuple[str, Check | str]]] = {game: [] for game in RULES}
+SUMMARIES: dict[tuple[str, str], str] = {
+    (game, variant): summary(game, "en", variant)[1]
+    for game, variants in DESCRIBED.items()
+    for variant in variants
+}
+"""Every summary the referee says, by (game, variant): the standard ones are ``RULES``."""
+CLAIMS: dict[tuple[str, str], list[tuple[str, Check | str]]] = {key: [] for key in SUMMARIES}
 
 
-def claim(game: str, start: str) -> Callable[[Check], Check]:
-    """Tie the summary sentence of ``game`` that begins with ``start`` to a check."""
+def claim(game: str, start: str, variant: str = "standard") -> Callable[[Check], Check]:
+    """Tie the sentence of ``game``'s summary (for ``variant``) beginning ``start`` to a check."""
 
     def register(check: Check) -> Check:
-        CLAIMS[game].append((start, check))
+        CLAIMS[game, variant].append((start, check))
         return check
 
     return register
@@ -56,7 +72,7 @@ def claim(game: str, start: str) -> Callable[[Check], Check]:
 
 def cites(game: str, start: str, seed: str) -> None:
     """A sentence about where a rule comes from: the seed's own words it rests on."""
-    CLAIMS[game].append((start, seed))
+    CLAIMS[game, "standard"].append((start, seed))
 
 
 def board(red: str = "", blue: str = "", **position: object) -> object:
@@ -97,6 +113,26 @@ async def _(tmp_path: Path) -> None:
     assert ATMALOF.side_names == ("Red", "Blue") and state.on_board(0) == state.on_board(1) == 0
 
 
+@claim("atmalof", "A square is named by its row, then its column: (4,2) is row 4, column 2")
+async def _(tmp_path: Path) -> None:
+    start = ATMALOF.new()
+    assert landing(start, ATMALOF.parse(start, "drop row 4"), 2) == (4, 2)
+    assert atmalof_move(board("3,4"), "move 3,4 4,5").at((4, 5)) == 0
+    centres = render.layout("atmalof", start).centres  # rows from the top, columns from the left
+    assert min(centres, key=lambda square: centres[square][1])[0] == 1
+    assert min(centres, key=lambda square: centres[square][0])[1] == 1
+    assert centres[(4, 2)][1] > centres[(1, 2)][1] and centres[(4, 2)][0] < centres[(4, 5)][0]
+    # The referee's result line names the square the same way: row first.
+    referee = await referee_game(tmp_path, "atmalof", starter="me")
+    await referee.act(HERE, ALICE, "drop row 4")
+    rolled = await referee.roll_pending(HERE)
+    g = await referee.store.active_game(HERE.channel_id)
+    assert g is not None
+    (square,) = [sq for sq, side in ATMALOF.from_text(g.position).cells() if side == 0]
+    assert square[0] == 4 and f"({square[0]},{square[1]})" in rolled.text, rolled.text
+    await referee.store.close()
+
+
 @claim("atmalof", "On your turn do one of two things")
 async def _(tmp_path: Path) -> None:
     assert {type(a) for a in ATMALOF.legal(board("4,4"))} == {Drop, Move}
@@ -115,6 +151,14 @@ async def _(tmp_path: Path) -> None:
     await referee.store.close()
 
 
+@claim("atmalof", "After a row the die picks the column, after a column the row")
+async def _(tmp_path: Path) -> None:
+    start = ATMALOF.new()
+    assert landing(start, ATMALOF.parse(start, "drop row 4"), 2) == (4, 2)
+    assert landing(start, ATMALOF.parse(start, "drop col 4"), 2) == (2, 4)
+    assert atmalof_drop(start, "drop row 4", 2).at((4, 2)) == 0  # the piece lands there
+
+
 @claim("atmalof", "If the square is taken, your turn is lost")
 async def _(tmp_path: Path) -> None:
     state = board(blue="4,3")
@@ -122,9 +166,18 @@ async def _(tmp_path: Path) -> None:
     assert after.to_move == 1 and after.hands == state.hands and after.at((4, 3)) == 1
 
 
-@claim("atmalof", "Row 7 and column 7 can be announced like any other line")
+@claim("atmalof", "The die rolls 1 to 6, so it never picks column 7 of a row or row 7 of a column")
 async def _(tmp_path: Path) -> None:
     start = ATMALOF.new()
+    assert {ATMALOF.die_faces(start, drop) for drop in ATMALOF.legal(start)} == {6}
+    rows, cols = ATMALOF.parse(start, "drop row 4"), ATMALOF.parse(start, "drop col 4")
+    assert all(
+        landing(start, rows, d)[1] != 7 and landing(start, cols, d)[0] != 7 for d in range(1, 7)
+    )
+    assert landing(start, ATMALOF.parse(start, "drop column 7"), 2) == (
+        2,
+        7,
+    )  # "after /drop column 7"
     for line in ("row", "col"):
         announcement = ATMALOF.parse(start, f"drop {line} 7")
         assert announcement in ATMALOF.legal(start)
@@ -182,7 +235,7 @@ def _delta(move: Move) -> tuple[int, int]:
     return (move.target[0] - move.origin[0], move.target[1] - move.origin[1])
 
 
-@claim("atmalof", "Five in a row, in any direction, wins at once")
+@claim("atmalof", "5 in a row, in any direction, wins at once")
 async def _(tmp_path: Path) -> None:
     diagonal = atmalof_position("R......\n.R.....\n..R....\n...R...\n.......\n.......\n.......")
     outcome = ATMALOF.result(atmalof_drop(diagonal, "drop row 5", 5))
@@ -444,12 +497,46 @@ async def _(tmp_path: Path) -> None:
     assert ABALONE.side_names[0] == "Black" and start.to_move == 0
 
 
-@claim("abalone", "Rows A..I, diagonals 1..9")
+ABALONE_PICTURE = render.layout("abalone", ABALONE.new())
+
+
+@claim("abalone", "On the board picture row A is at the bottom, where Black starts, and row I at")
 async def _(tmp_path: Path) -> None:
-    for cell in ("a1", "a5", "e1", "e9", "i5", "i9"):
-        assert abalone_cells(ABALONE.new(), cell) in ".bw"
+    ys = {name[0]: xy[1] for name, xy in ABALONE_PICTURE.centres.items()}
+    assert sorted(ys, key=ys.__getitem__) == list("ihgfedcba")  # image y grows downwards
+    assert abalone_cells(ABALONE.new(), "a1 a2 a3 a4 a5") == "bbbbb"  # Black starts there
+    assert abalone_cells(ABALONE.new(), "i5 i6 i7 i8 i9") == "wwwww"
+
+
+@claim("abalone", "Each row is numbered from its left end: row A runs from a1 to a5, row E from")
+async def _(tmp_path: Path) -> None:
+    centres = ABALONE_PICTURE.centres
+    for letter in "abcdefghi":
+        row = sorted((n for r, n in CELLS if "abcdefghi"[r] == letter))
+        xs = [centres[f"{letter}{n}"][0] for n in row]
+        assert xs == sorted(xs), letter  # left to right as the numbers grow
+        ends = {"a": (1, 5), "e": (1, 9), "i": (5, 9)}.get(letter)
+        assert ends is None or (row[0], row[-1]) == ends, letter
     with pytest.raises(engine.EngineError):
-        ABALONE.parse(ABALONE.new(), "push j1 ne")
+        ABALONE.parse(ABALONE.new(), "push i4 sw")  # row I has no cell before i5
+
+
+@claim("abalone", "Cells with the same number make a line slanting up to the left")
+async def _(tmp_path: Path) -> None:
+    centres = ABALONE_PICTURE.centres
+    line = [centres[name] for name in ("a1", "b1", "c1", "d1", "e1")]
+    assert all(b[0] < a[0] and b[1] < a[1] for a, b in pairwise(line))
+    for n in range(1, 10):
+        (label,) = [lb for lb in ABALONE_PICTURE.labels if lb.text == str(n)]
+        cells = [name for name in CELL_NAMES if name[1:] == str(n)]
+        nearest = min(cells, key=lambda c: _distance(centres[c], label.centre))
+        assert nearest == min(cells), n  # written at the line's lower end (its lowest row)
+        lower = centres[nearest]
+        assert label.centre[1] > lower[1] and label.centre[0] > lower[0], n  # below, right
+
+
+def _distance(a: tuple[float, float], b: tuple[float, float]) -> float:
+    return float(((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5)
 
 
 @claim("abalone", "Move one, two or three of your marbles in a line one step")
@@ -461,11 +548,38 @@ async def _(tmp_path: Path) -> None:
         ABALONE.parse(abalone_position("c2 c3 c4 c5", ""), "push c2 c5 e")  # four marbles
 
 
-@claim("abalone", "Directions: NE, E, SE, SW, W, NW")
+@claim("abalone", "From the start, /push a1 c3 ne moves a1, b2 and c3 one step along their line")
 async def _(tmp_path: Path) -> None:
-    state = abalone_position("c3", "")
-    for direction in ("ne", "e", "se", "sw", "w", "nw"):
-        assert ABALONE.parse(state, f"push c3 {direction}")
+    start = ABALONE.new()
+    inline = ABALONE.apply(start, ABALONE.parse(start, "push a1 c3 ne"))
+    assert (
+        abalone_cells(start, "a1 b2 c3 d4") == "bbb."
+        and abalone_cells(inline, "a1 b2 c3 d4") == ".bbb"
+    )
+    sideways = ABALONE.apply(start, ABALONE.parse(start, "push c3 c5 nw"))
+    assert abalone_cells(sideways, "c3 c4 c5 d3 d4 d5") == "...bbb"
+    one = ABALONE.apply(start, ABALONE.parse(start, "push c5 e"))
+    assert abalone_cells(one, "c5 c6") == ".b" and abalone_cells(one, "c3 c4") == "bb"
+
+
+@claim(
+    "abalone",
+    "Directions as on the picture: E right, W left, NE up and right, NW up and left, SE down and "
+    "right, SW down and left.",
+)
+async def _(tmp_path: Path) -> None:
+    said = {"e": (1, 0), "w": (-1, 0), "ne": (1, -1), "nw": (-1, -1), "se": (1, 1), "sw": (-1, 1)}
+    centres, c3 = ABALONE_PICTURE.centres, CELL_INDEX["c3"]
+    for d, direction in enumerate(DIRECTIONS):  # (x, y) signs on the image: y grows downwards
+        x0, y0 = centres["c3"]
+        x1, y1 = centres[CELL_NAMES[NEIGHBOURS[d][c3]]]
+        signs = (_sign(x1 - x0), _sign(y1 - y0))
+        assert signs == said[direction], direction
+        assert ABALONE.parse(abalone_position("c3", ""), f"push c3 {direction}")
+
+
+def _sign(value: float) -> int:
+    return 0 if abs(value) < 1e-6 else 1 if value > 0 else -1
 
 
 @claim("abalone", "Sumito: pushing along the line, more of yours than of theirs pushes them")
@@ -536,8 +650,8 @@ cites(
     "(german-daisy)",
 )
 async def _(tmp_path: Path) -> None:
-    for layout in ("standard", "belgian-daisy", "german-daisy"):
-        assert ABALONE.new(layout).board.count(1) == 14
+    for name in ("standard", "belgian-daisy", "german-daisy"):
+        assert ABALONE.new(name).board.count(1) == 14
 
 
 @claim("abalone", "Takebacks: you may take back your last turn only if your opponent agrees")
@@ -552,29 +666,166 @@ cites(
 )
 
 
+# --- the variants' own sentences ---------------------------------------------------------------
+
+
+@claim("atmalof", "A 6 × 6 board, Red and Blue with 16 pieces each", "junior")
+async def _(tmp_path: Path) -> None:
+    junior = ATMALOF.new("junior")
+    assert (junior.rows, junior.cols, junior.hands) == ((6, 6, (16, 16)))
+    assert junior.line == 5  # so "5 in a row" and "lines of exactly 4" are the standard's words
+    assert junior.on_board(0) == junior.on_board(1) == 0
+
+
+@claim("atmalof", "The die rolls 1 to 6, one face for each square of the line", "junior")
+async def _(tmp_path: Path) -> None:
+    junior = ATMALOF.new("junior")
+    assert {ATMALOF.die_faces(junior, drop) for drop in ATMALOF.legal(junior)} == {6}
+    assert all(junior.reachable(square) for square, _ in junior.cells())
+    img = render.board_image("atmalof", junior, theme="light")
+    centres = render.layout("atmalof", junior).centres
+    assert len({img.getpixel(tuple(map(round, xy))) for xy in centres.values()}) == 1  # no shade
+
+
+@claim("atmalof", "A 9 × 9 board, Red and Blue with 36 pieces each", "atmalos")
+async def _(tmp_path: Path) -> None:
+    atmalos = ATMALOF.new("atmalos")
+    assert (atmalos.rows, atmalos.cols, atmalos.hands) == (9, 9, (36, 36))
+
+
+@claim("atmalof", "The die rolls 1 to 8, so it never picks column 9 of a row or row 9", "atmalos")
+async def _(tmp_path: Path) -> None:
+    atmalos = ATMALOF.new("atmalos")
+    assert {ATMALOF.die_faces(atmalos, drop) for drop in ATMALOF.legal(atmalos)} == {8}
+    assert landing(atmalos, ATMALOF.parse(atmalos, "drop column 9"), 2) == (2, 9)
+    row = ATMALOF.parse(atmalos, "drop row 4")
+    assert {landing(atmalos, row, d) for d in range(1, 9)} == {(4, c) for c in range(1, 9)}
+
+
+@claim("atmalof", "Only the corner square (9,9) is out of the die's reach", "atmalos")
+async def _(tmp_path: Path) -> None:
+    atmalos = ATMALOF.new("atmalos")
+    assert [square for square, _ in atmalos.cells() if not atmalos.reachable(square)] == [(9, 9)]
+    beside = atmalof_position("\n".join(["." * 9] * 7 + ["........R", "." * 9]), variant="atmalos")
+    assert atmalof_move(beside, "move 8,9 9,9").at((9, 9)) == 0
+
+
+@claim("atmalof", "On the board picture row 9 and column 9 are shaded", "atmalos")
+async def _(tmp_path: Path) -> None:
+    atmalos = ATMALOF.new("atmalos")
+    centres = render.layout("atmalof", atmalos).centres
+    img = render.board_image("atmalof", atmalos, theme="light")
+    seen = {square: img.getpixel(tuple(map(round, xy))) for square, xy in centres.items()}
+    square, shade, corner = seen[(3, 3)], seen[(9, 3)], seen[(9, 9)]
+    assert len({square, shade, corner}) == 3
+    for r, c in centres:
+        assert seen[(r, c)] == (square if max(r, c) < 9 else shade if min(r, c) < 9 else corner)
+
+
+@claim("atmalof", "7 in a row, in any direction, wins at once", "atmalos")
+async def _(tmp_path: Path) -> None:
+    six = atmalof_position("\n".join(["RRRRRR..."] + ["." * 9] * 8), variant="atmalos")
+    assert ATMALOF.result(six) is None  # six in a row is not yet a win here
+    outcome = ATMALOF.result(atmalof_drop(six, "drop row 1", 7))
+    assert outcome is not None and outcome.winner == 0 and outcome.termination is Termination.LINE
+
+
+@claim(
+    "atmalof", "As soon as a player has every piece on the board, play stops and each", "atmalos"
+)
+async def _(tmp_path: Path) -> None:
+    runs = atmalof_position(
+        "\n".join(["RRRRRR...", "RRRR.....", *["." * 9] * 7]), variant="atmalos"
+    )
+    assert [len(run) for run in fours(runs, 0)] == [6]  # the tie-break counts sixes, not fours
+    assert ATMALOF.new("atmalos").config.tiebreak == "either"  # "as soon as a player": either
+
+
+@claim("morris", "16 points on two nested squares joined by four lines; six men each", "six")
+async def _(tmp_path: Path) -> None:
+    six = MORRIS.new("six")
+    board_of = layout(six)
+    assert board_of.size == 16 and len(MORRIS.legal(six)) == 16
+    squares = (
+        {"a7", "d7", "g7", "g4", "g1", "d1", "a1", "a4"},
+        {"b6", "d6", "f6", "f4", "f2", "d2", "b2", "b4"},
+    )
+    assert set(board_of.points) == squares[0] | squares[1]
+    joins = [(board_of.points[a], board_of.points[b]) for a, b in board_of.edges]
+    across = [pair for pair in joins if (pair[0] in squares[0]) != (pair[1] in squares[0])]
+    assert len(across) == 4 and len(joins) == 20  # 8 sides each, and the four joining lines
+    assert MORRIS.to_text(six).count("hand=6,6") == 1 and six.to_move == 0
+
+
+@claim("morris", "Men never fly unless the challenge says flying=on", "six")
+async def _(tmp_path: Path) -> None:
+    assert MORRIS.options(MORRIS.new("six"))["flying"] is False
+    three = {"white": "a7 b2 f4", "black": "g7 d6 b4 d1"}
+    assert not can_fly(morris_position(**three, variant="six"), 0)
+    assert can_fly(morris_position(**three, variant="six", flying=True), 0)
+
+
+@claim("morris", "24 points on three nested squares joined by four lines and by four", "twelve")
+async def _(tmp_path: Path) -> None:
+    twelve = MORRIS.new("twelve")
+    board_of = layout(twelve)
+    assert board_of.size == 24 and len(board_of.edges) == 32 + 8
+    assert len(board_of.mills) == 16 + 4  # each diagonal is a mill too
+    assert MORRIS.to_text(twelve).count("hand=12,12") == 1 and twelve.to_move == 0
+    corner = morris_play(
+        morris_position("a7 b6", "d7 g4", hand=(10, 10), variant="twelve"), "place c5"
+    )
+    assert corner.to_move == 0 and all(
+        MORRIS.notation(corner, a).startswith("remove") for a in MORRIS.legal(corner)
+    )  # a7 b6 c5: a mill along a diagonal
+
+
+@claim("morris", "A board full once all are placed is a draw, and so is repeating", "twelve")
+async def _(tmp_path: Path) -> None:
+    white = "a7 g7 b6 f6 c5 e5 a4 b4 c4 c3 b2 a1"  # no three of a colour on one line
+    black = "d7 d6 d5 e4 f4 g4 e3 d3 d2 f2 d1 g1"
+    state = morris_position(white, black, variant="twelve")
+    outcome = MORRIS.result(state)
+    assert outcome is not None and outcome.termination is Termination.FULL_BOARD
+    assert outcome.winner is None
+    assert MORRIS.options(MORRIS.new("twelve"))["move_limit"] == 50
+    assert MORRIS.options(MORRIS.new("twelve"))["repetition"] is True
+
+
 # --- the tests ----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("game", sorted(RULES))
-def test_every_sentence_of_the_summaries_is_claimed(game: str) -> None:
-    starts = [start for start, _ in CLAIMS[game]]
-    for sentence in sentences(RULES[game][1]):
-        assert any(sentence.startswith(start) for start in starts), sentence
+@pytest.mark.parametrize(("game", "variant"), sorted(SUMMARIES))
+def test_every_sentence_of_the_summaries_is_claimed(game: str, variant: str) -> None:
+    starts = [start for start, _ in CLAIMS[game, variant]]
+    shared = sentences(RULES[game][1]) if variant != "standard" else []
+    standard = [start for start, _ in CLAIMS[game, "standard"]]
+    for sentence in sentences(SUMMARIES[game, variant]):
+        if any(sentence.startswith(start) for start in starts):
+            continue
+        assert sentence in shared, (variant, sentence)  # the standard's words: its claim
+        assert any(sentence.startswith(start) for start in standard), sentence
+
+
+def test_the_standard_summaries_are_the_rules_shown_without_a_game() -> None:
+    assert {game: SUMMARIES[game, "standard"] for game in RULES} == {
+        game: text for game, (_, text) in RULES.items()
+    }
 
 
 CHECKS = [
-    pytest.param(game, start, check, id=f"{game}: {start[:40]}")
-    for game, claims in CLAIMS.items()
+    pytest.param(game, variant, start, check, id=f"{game} {variant}: {start[:40]}")
+    for (game, variant), claims in CLAIMS.items()
     for start, check in claims
     if not isinstance(check, str)
 ]
 
 
-@pytest.mark.parametrize(("game", "start", "check"), CHECKS)
+@pytest.mark.parametrize(("game", "variant", "start", "check"), CHECKS)
 async def test_each_sentence_holds_in_the_engine_or_the_referee(
-    tmp_path: Path, game: str, start: str, check: Check
+    tmp_path: Path, game: str, variant: str, start: str, check: Check
 ) -> None:
-    assert any(s.startswith(start) for s in sentences(RULES[game][1])), start
+    assert any(s.startswith(start) for s in sentences(SUMMARIES[game, variant])), start
     await check(tmp_path)
 
 

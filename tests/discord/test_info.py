@@ -32,10 +32,24 @@ async def test_rules_say_how_the_game_being_played_here_differs(harness: Harness
     rules = await harness.slash(CAROL, "rules", game="morris")
     assert rules.all_ephemeral
     assert rules.text.endswith(
-        "The Nine Men's Morris game being played here is its standard variant.\n"
-        "Not the defaults: flying=off."
+        "switch takebacks off (`/referee settings`).\n\nNot the defaults: flying=off."
     ), rules.text[-300:]
-    assert "being played here" not in (await harness.slash(CAROL, "rules", game="abalone")).text
+    assert "Not the defaults" not in (await harness.slash(CAROL, "rules", game="abalone")).text
+
+
+async def test_rules_during_a_six_mens_morris_game_describe_six_mens_morris(
+    harness: Harness,
+) -> None:
+    """Its own board and men, not Nine Men's Morris's followed by "its six variant"."""
+    await start_game(harness, ALICE, BOB, "morris", variant="six")
+    rules = await harness.slash(CAROL, "rules", game="morris")
+    assert rules.all_ephemeral
+    assert "Six Men's Morris: the rules" in rules.text
+    assert "16 points on two nested squares joined by four lines; six men each" in rules.text
+    assert "Men never fly unless the challenge says `flying=on`" in rules.text
+    assert "24 points" not in rules.text and "variant" not in rules.text
+    standard = await harness.slash(CAROL, "rules", game="abalone")  # another game: its own
+    assert "Abalone: the rules" in standard.text and "Six" not in standard.text
 
 
 async def test_rules_without_a_game_explain_the_one_played_here(harness: Harness) -> None:

@@ -489,12 +489,12 @@ def test_move_limit_zero_disables_it_and_default_is_200() -> None:
         (
             "jump a1",
             "'jump' is not an Abalone command: "
-            "expected: push <first marble> [<last marble>] <direction>, e.g. push a1 a3 ne",
+            "expected: push <first marble> [<last marble>] <direction>, e.g. push a1 c3 ne",
         ),
-        ("push", "expected: push <first marble> [<last marble>] <direction>, e.g. push a1 a3 ne"),
+        ("push", "expected: push <first marble> [<last marble>] <direction>, e.g. push a1 c3 ne"),
         (
             "push a1",
-            "expected: push <first marble> [<last marble>] <direction>, e.g. push a1 a3 ne",
+            "expected: push <first marble> [<last marble>] <direction>, e.g. push a1 c3 ne",
         ),
         ("push z9 e", "'z9' is not a cell on the board"),
         ("push a9 e", "'a9' is not a cell on the board"),

@@ -18,7 +18,7 @@ from bot.discord_ui.guards import expensive
 from bot.discord_ui.translator import LOCALES
 from bot.i18n import msg, reply_words, say, say_all
 from bot.referee import replays
-from bot.rules_text import RULES, rules
+from bot.rules_text import RULES, summary
 from translations import LANGUAGES, NAMES, words
 
 log = logging.getLogger("bot.discord")
@@ -120,11 +120,11 @@ class Info(commands.Cog):
                 say(msg("refusal.rules_which"), lang), ephemeral=True
             )
             return
-        title, text = rules(lang)[game]
-        heading = words(lang).t("rules.title", game=title)
         here = await self.bot.referee.terms_here(where_of(interaction), game)
-        if here:  # the game being played here is not the standard one these rules describe
-            text += "\n\n" + say_all(here, lang)
+        title, text = summary(game, lang, here.variant if here else "standard")
+        heading = words(lang).t("rules.title", game=title)
+        if here and here.notes:  # what the summary leaves out: changed options, a custom board
+            text += "\n\n" + say_all(list(here.notes), lang)
         embed = discord.Embed(title=heading, description=text, colour=COLOUR_INFO)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 

@@ -395,7 +395,7 @@ class Play(commands.Cog):
     @app_commands.command(name="move", description="Move a piece (Atmalof, Nine Men's Morris)")
     @app_commands.rename(from_="from")
     @app_commands.describe(
-        from_="The piece to move: 3,4 in Atmalof, d7 in Morris",
+        from_="The piece to move: 3,4 (row 3, column 4) in Atmalof, d7 in Morris",
         to="Where it goes: 4,5 or a direction (ne) in Atmalof, d6 in Morris",
         remove="Morris: the man to remove if this move closes a mill",
     )
@@ -453,7 +453,7 @@ class Play(commands.Cog):
 
     @app_commands.command(name="push", description="Abalone: push a line of your marbles")
     @app_commands.describe(
-        marbles="One marble (c3) or the two ends of a line (a1 a3)",
+        marbles="One marble (c3) or the two ends of a line (a1 c3)",
         direction="The direction of the step",
     )
     @app_commands.choices(direction=[Choice(name=d.upper(), value=d) for d in DIRECTIONS])
@@ -474,7 +474,7 @@ class Play(commands.Cog):
         )
 
     @app_commands.command(name="play", description="Play any command in the game's notation")
-    @app_commands.describe(command="e.g. drop row 4, move d7 d6 x b6, push a1 a3 ne")
+    @app_commands.describe(command="e.g. drop row 4, move d6 d7 x b6, push a1 c3 ne")
     async def play(
         self, interaction: discord.Interaction[Any], command: Range[str, 1, 200]
     ) -> None:
