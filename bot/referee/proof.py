@@ -32,6 +32,7 @@ from bot.referee.replies import (
 from bot.referee.turns import Turn, turns_of
 from engine import Outcome
 from engine.record import FULL_VERSION, Problem, Verification
+from translations import DEFAULT, words
 
 
 class Proof:
@@ -160,19 +161,31 @@ def _history_line(g: Any, turn: Turn) -> Msg:
 
 
 def verdict_lines(verdict: Verification, ended: Ending = NOT_TOLD) -> list[Msg]:
-    """A verification's verdict and what it checked, as sentences. English keeps the engine's
-    own words (``engine.record`` writes them); another language says each line from its code
-    (``verify.<code>``), and what is wrong with a forged record from ``problem.<code>``.
-    ``ended``: who ended the verified game, from its log's ending event (a moderator's name
-    and reason; the verdict itself knows only the event's kind)."""
+    """A verification as sentences: first a verdict every player understands ("Every move and
+    every roll checks out"), then, under a heading, what moderators read: the summary (or the
+    problem) and each thing checked. Every line is said from its code (``verify.<code>``, in
+    English too, so each count takes its plural form); what is wrong with a forged record from
+    ``problem.<code>``. ``ended``: who ended the verified game, from its log's ending event (a
+    moderator's name and reason; the verdict itself knows only the event's kind)."""
     key = "verify.ok" if verdict.ok else "verify.problem"
     reason = _summary(verdict, ended) if verdict.ok else problem_msg(verdict.reason)
-    lines = [msg(key, reason=reason)]
+    lines = [_verdict(verdict), plain(""), msg("verify.details_head"), msg(key, reason=reason)]
     findings = verdict.findings if len(verdict.findings) == len(verdict.details) else ()
     for i, english in enumerate(verdict.details):
         code, params = findings[i] if findings else ("", {})
         lines.append(msg("verify.detail", detail=_finding(code, english, params, ended)))
     return lines
+
+
+def _verdict(verdict: Verification) -> Msg:
+    """The verdict in a line: all checks out, so far (the seed still secret), or not."""
+    if not verdict.ok:
+        return msg("verify.verdict_problem")
+    if not verdict.rolls_checked:
+        return msg("verify.verdict_running")
+    if any(code == "dice_unused" for code, _ in verdict.findings):
+        return msg("verify.verdict_ok_no_dice")
+    return msg("verify.verdict_ok")
 
 
 RESULTS = ("outcome", "stated", "logged", "replayed")  # a problem's parameters that are results
@@ -204,10 +217,17 @@ def problem_msg(problem: object, game: str | None = None) -> Msg:
     return coded(f"problem.{code}", str(problem), **params)
 
 
+COUNTS = {"rows": "verify.rows_chained", "undone": "verify.undone"}
+"""A verification line's second and third counts (``verify.log_chained*``), each said as a
+sentence of its own with its own plural form: the line's own plural follows ``n``."""
+
+
 def _finding(code: str, english: str, params: Mapping[str, Any], ended: Ending = NOT_TOLD) -> Msg:
     if not code:
         return problem_msg(english)  # a problem the referee's own checks noted, or plain
     said = dict(params)
+    if code.startswith("log_chained"):
+        said.update({k: msg(COUNTS[k], n=v) for k, v in params.items() if k in COUNTS})
     if code == "result":  # in every language from the catalog: the engine's English said
         game, options = str(said.pop("game")), said.pop("options", None)  # "by two pieces"
         ended_by = said.pop("ended_by", None)
@@ -215,7 +235,9 @@ def _finding(code: str, english: str, params: Mapping[str, Any], ended: Ending =
             "verify.result",
             outcome=_result_msg(game, said.get("outcome"), options, ended_by, ended),
         )
-    return coded(f"verify.{code}", english, **said)
+    if f"verify.{code}" in words(DEFAULT):  # the catalog's words, in English too
+        return msg(f"verify.{code}", **said)
+    return coded(f"verify.{code}", english, **said)  # a code newer than the catalog
 
 
 def _result_msg(
@@ -245,7 +267,8 @@ def _summary(verdict: Verification, ended: Ending = NOT_TOLD) -> Msg:
     if data["rows"] is None:
         counted = msg("verify.counted_actions", n=data["actions"])
     else:
-        counted = msg("verify.counted_rows", n=data["actions"], rows=data["rows"])
+        rows = msg("verify.log_rows", n=data["rows"])
+        counted = msg("verify.counted_rows", n=data["actions"], rows=rows)
     said = msg(
         "verify.summary",
         game=msg(f"game.{data['game']}"),

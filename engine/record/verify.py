@@ -80,9 +80,11 @@ class _Walk:
 
     def verdict(self, first_bad: int | None, reason: str) -> Verification:
         if first_bad is not None and first_bad > 1:
-            rows = "log rows" if self.record.log else "actions"
+            good = first_bad - 1
+            rows = "log row" if self.record.log else "action"
             code = "rows_check_out" if self.record.log else "actions_check_out"
-            self.note(code, f"{rows}: 1 to {first_bad - 1} check out", n=first_bad - 1)
+            english = f"{rows} 1 checks out" if good == 1 else f"{rows}s: 1 to {good} check out"
+            self.note(code, english, n=good)
         return Verification(
             ok=False,
             first_bad=first_bad,
@@ -131,7 +133,7 @@ def verify(record: Record, head: str | None = None) -> Verification:
     )
     _rolls(walk, seed is not None)
     short = chain.short(walk.prev)
-    walk.note("chain_links", f"chain: {count} rows link, head #{short}", n=count, head=short)
+    walk.note("chain_links", f"chain: {_links(count)}, head #{short}", n=count, head=short)
     problem = _check_result(game, state, record.result)
     if problem:
         return walk.verdict(None, problem)
@@ -141,7 +143,17 @@ def verify(record: Record, head: str | None = None) -> Verification:
 
 def _actions(n: int) -> str:
     """ "1 action", "2 actions": the English verdict's count (other languages: the catalog)."""
-    return f"{n} action" if n == 1 else f"{n} actions"
+    return _count(n, "action")
+
+
+def _links(n: int) -> str:
+    """ "1 row links", "2 rows link"."""
+    return "1 row links" if n == 1 else f"{n} rows link"
+
+
+def _count(n: int, noun: str) -> str:
+    """ "1 row", "2 rows": a count in the English verdict (the bot says it from its catalog)."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _rolls(walk: _Walk, recomputed: bool) -> None:
@@ -306,7 +318,7 @@ def _verify_log(walk: _Walk, game: Game[Any, Any], first: Any, head: str | None)
             return walk.verdict(None, Problem("result_reason", english))
     live = len(line.states) - 1
     rows = len(record.log)
-    english = f"log: {rows} rows chained, {_actions(live)} in the live line"
+    english = f"log: {_count(rows, 'row')} chained, {_actions(live)} in the live line"
     if line.undone:
         english += f", {line.undone} taken back or restored away"
         walk.note("log_chained_undone", english, rows=rows, n=live, undone=line.undone)
@@ -314,9 +326,9 @@ def _verify_log(walk: _Walk, game: Game[Any, Any], first: Any, head: str | None)
         walk.note("log_chained", english, rows=rows, n=live)
     _rolls(walk, record.seed is not None)
     short = chain.short(walk.prev)
-    walk.note("chain_links", f"chain: {rows} rows link, head #{short}", n=rows, head=short)
+    walk.note("chain_links", f"chain: {_links(rows)}, head #{short}", n=rows, head=short)
     _result(walk, game, stored, line.ended_by)
-    counted = f"{_actions(live)}, {rows} log rows"
+    counted = f"{_actions(live)}, {_count(rows, 'log row')}"
     return _conclude(walk, game, head, counted, live, rows, line.ended_by)
 
 

@@ -159,6 +159,13 @@ async def random_game(
     raise AssertionError("the game did not end")
 
 
+def checks_out(reply: Reply) -> bool:
+    """Whether a /verify (or /import) reply's verdict is positive: its first line tells every
+    player that every move checks out, and the moderators' details under it open "Verified:"."""
+    first, *details = reply.text.splitlines()
+    return first.startswith("Every move") and any(d.startswith("Verified: ") for d in details)
+
+
 async def swept(referee: Referee, now: float | None = None, **options: Any) -> list[Notice]:
     """Every notice of one sweep (``Referee.sweep``'s async iterator), in the order it yielded
     them."""

@@ -178,8 +178,13 @@ async def test_an_imported_forged_record_shows_the_verdict_first_and_says_what_i
     assert (await referee.resign(HERE, BOB)).ok
     data = (await referee.record(HERE)).file
     good = await referee.import_record(HERE, data, name="good.json")
-    first = good.text.splitlines()[0]
-    assert first.startswith("Verified")
+    first, blank, head, summary = good.text.splitlines()[:4]  # the verdict, then the details
+    assert (first, blank, head) == (
+        "Every move checks out (this game rolled no dice).",
+        "",
+        "Details, for moderators:",
+    )
+    assert summary.startswith("Verified: Nine Men's Morris standard, 1 action, 3 log rows"), summary
     assert "Imported good.json: Nine Men's Morris standard" in good.text
     assert "Shown: the position after the record's 1 action: alice (White) wins" in good.text
     assert seen[-1].outcome is not None and seen[-1].outcome.winner == 0
@@ -187,8 +192,12 @@ async def test_an_imported_forged_record_shows_the_verdict_first_and_says_what_i
     record["log"][-1]["note"]["winner"] = 1  # bob resigned, yet bob wins
     record["result"]["winner"] = 1
     forged = await referee.import_record(HERE, json.dumps(record).encode(), name="forged.json")
-    first = forged.text.splitlines()[0]
-    assert first.startswith("Problem:"), forged.text
+    first, _, _, problem = forged.text.splitlines()[:4]
+    assert (
+        first
+        == "Something in this game's record does not check out: a moderator should look at it."
+    )
+    assert problem.startswith("Problem:"), forged.text
     assert "Read forged.json, which does not verify: Nine Men's Morris standard" in forged.text
     assert "Imported" not in forged.text  # not a word of success after the problem
     assert "stated result (bob (Black) wins" in forged.text and "not drawn" in forged.text

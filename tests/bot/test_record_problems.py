@@ -16,7 +16,7 @@ from bot.referee import Referee
 from bot.referee.imports import MAX_IMPORT_BYTES
 from engine.record import MAX_ACTIONS, Problem, Record, RecordError, replay
 from engine.record.fields import JSON_SYNTAX, json_syntax
-from tests.bot.conftest import ALICE, BOB, HERE, start
+from tests.bot.conftest import ALICE, BOB, HERE, checks_out, start
 from translations import LANGUAGES, words
 
 pytestmark = pytest.mark.sqlite_only  # the store only makes the record; the file is the test
@@ -324,7 +324,7 @@ async def test_a_record_saved_with_a_byte_order_mark_reads(good: str, mark: byte
 
 async def test_import_reads_a_record_with_a_byte_order_mark(referee: Referee, good: str) -> None:
     reply = await referee.import_record(HERE, b"\xef\xbb\xbf" + good.encode(), name="bom.json")
-    assert reply.ok and reply.text.startswith("Verified: ")
+    assert reply.ok and checks_out(reply), reply.text
     assert "Imported bom.json: Nine Men's Morris standard, " in reply_words(reply, "en")
     assert "Importálva: bom.json: Malom standard, " in reply_words(reply, "hu")
 

@@ -13,7 +13,8 @@ from bot.i18n import msg, reply_words, say
 from bot.referee import Referee
 from bot.referee.records import check_stored
 from bot.store import Store
-from tests.bot.conftest import ALICE, BOB, HERE, play, start
+from tests.bot.conftest import ALICE, BOB, HERE, checks_out, play, start
+from translations import words
 
 # The log of the game below, by row: 1 start, 2..5 four drops, 6 bob's resignation.
 DROPS = ((ALICE, "drop row 4"), (BOB, "drop col 2"), (ALICE, "drop row 3"), (BOB, "drop col 5"))
@@ -149,7 +150,7 @@ async def test_verify_reports_the_head_and_the_store_agreeing(
 ) -> None:
     reply = await referee.verify(HERE)
     g = await store.game(finished)
-    assert reply.text.startswith("Verified:") and reply.chain == g.last_hash
+    assert checks_out(reply) and reply.chain == g.last_hash
     assert f"head #{g.last_hash[:10]}" in reply.text
     assert "the game's row agrees with the log" in reply.text
     assert "coin toss" not in reply.text or "recomputed" in reply.text
@@ -187,7 +188,10 @@ async def test_an_unreadable_stored_row_is_named_in_the_readers_language(
     for lang in ("hu", "eo", "is"):
         said = reply_words(reply, lang)
         assert english not in said and "cannot be read" not in said, (lang, said)
-    assert reply_words(reply, "hu").startswith(hungarian)
+    hu = words("hu")  # the verdict a player reads, then what is wrong, for the moderators
+    said = reply_words(reply, "hu").splitlines()
+    assert said[:3] == [hu.t("verify.verdict_problem"), "", hu.t("verify.details_head")], said
+    assert said[3].startswith(hungarian), said
 
 
 @pytest.mark.sqlite_only

@@ -13,8 +13,9 @@ from bot.referee.context import HISTORY_PAGE
 from bot.referee.replies import Where
 from bot.rules_text import ATMALOF_LICENCE
 from tests.discord.conftest import ALICE, BOB, CAROL, MODERATOR
-from tests.discord.harness import CHANNEL_ID, GUILD_ID, Harness
+from tests.discord.harness import CHANNEL_ID, GUILD_ID, Harness, shown
 from tests.discord.play import start_game, to_move
+from translations import words as catalog
 
 DEFERRED = 5
 
@@ -120,6 +121,28 @@ async def test_history_and_verify_answer_about_the_game(harness: Harness) -> Non
     assert "d7" in history.text.lower()
     verified = await harness.slash(CAROL, "verify")
     assert verified.text.strip() and not verified.first.ephemeral
+
+
+@pytest.mark.parametrize("lang", ["en", "is"])
+async def test_verify_posts_a_verdict_then_the_details_under_a_heading(
+    harness: Harness, lang: str
+) -> None:
+    """/verify posted a public wall of jargon ("1 rows link"). It stays public, one message (the
+    proof is for both players and onlookers, and a dispute's moderators read it where the game
+    is), in the server's language: a verdict every player reads first, the details below."""
+    await harness.slash(MODERATOR, "referee settings", language=lang)
+    await start_game(harness, ALICE, BOB, "morris")
+    await harness.slash(ALICE, "place", point="d7")
+    await harness.slash(BOB, "resign")
+    verified = await harness.slash(CAROL, "verify")
+    (call,) = verified.messages
+    (embed,) = call.embeds
+    assert not call.ephemeral and embed["title"] == catalog(lang).t("title.verification")
+    w = catalog(lang)
+    said = shown(embed["description"]).splitlines()
+    assert said[:3] == [w.t("verify.verdict_ok_no_dice"), "", w.t("verify.details_head")], said
+    counted = {"en": "1 action, 3 log rows", "is": "1 aðgerð, 3 línur í skránni"}[lang]
+    assert said[3].startswith(w.t("verify.ok", reason="")) and counted in said[3], said
 
 
 def listed(text: str) -> list[int]:
