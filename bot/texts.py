@@ -268,13 +268,17 @@ def option_value(value: Any) -> str:
 def options_line(
     game: str, variant: str, options: Mapping[str, Any] | str, clock: str = "none"
 ) -> Msg | None:
-    """ "Not the defaults: flying=off, no_remill=on, clock 10+5." or None when all are default."""
+    """ "Not the defaults: flying=off, no_remill=on. Clock: 10 min each + 5 s a move." (either
+    sentence alone), or None when every option is the default and there is no clock."""
     parts: list[Msg] = [
         Msg("plain", {"text": f"{k}={option_value(v)}"})
         for k, v in changed_options(game, variant, options).items()
     ]
-    if clock != "none":
-        parts.append(Msg("options.clock", {"clock": clock_msg(clock)}))
+    timed = ClockSpec.parse(clock).enabled
+    if parts and timed:
+        return Msg("options.changed_clock", {"options": parts, "clock": clock_msg(clock)})
+    if timed:
+        return Msg("options.clock", {"clock": clock_msg(clock)})
     return Msg("options.changed", {"options": parts}) if parts else None
 
 
@@ -371,10 +375,14 @@ def duration(seconds: float) -> Msg:
 
 
 def clock_msg(clock: str) -> Msg:
-    """A game's clock as stored ("none", "10+5", "24h"), in the reader's words."""
+    """A game's clock as stored ("none", "10+5", "24h") in the reader's words ("no clock",
+    "10 min each + 5 s a move", "24 h a move"): the one way every front end shows a clock."""
     spec = ClockSpec.parse(clock)
     if not spec.enabled:
         return Msg("clock.none")
     if spec.kind == "correspondence":
         return Msg("clock.per_move", {"hours": f"{spec.per_move / 3600:g}"})
-    return Msg("plain", {"text": spec.text})
+    minutes = f"{spec.initial / 60:g}"
+    if not spec.increment:
+        return Msg("clock.fischer_flat", {"minutes": minutes})
+    return Msg("clock.fischer", {"minutes": minutes, "seconds": f"{spec.increment:g}"})

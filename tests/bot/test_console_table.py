@@ -145,7 +145,7 @@ async def test_a_challenge_left_waiting_is_shown_with_who_answers_it(tmp_path: P
     await table(db, "alice: challenge bob abalone first me\n")
     again = await table(db, "quit\n")
     waiting = again.split("A challenge from an earlier run is still waiting for its answer")[1]
-    assert "alice challenges bob to Abalone (standard, casual, clock none)" in waiting
+    assert "alice challenges bob to Abalone (standard, casual, no clock)" in waiting
     assert "(to answer, type `bob: accept` or `bob: decline`)" in waiting  # not `name:`
     await table(db, "bob: accept\n")
     started = await table(db, "quit\n")

@@ -29,8 +29,9 @@ async def test_options_changed_from_the_defaults_are_shown_before_and_during_the
         HERE, ALICE, "morris", opponent=BOB, options=options, clock="10+5"
     )
     assert "Not the defaults: flying=off, no_remill=on." in made.text
+    assert "(standard, casual, 10 min each + 5 s a move)" in made.text, made.text
     started = await referee.accept(HERE, BOB)
-    shown = "Not the defaults: flying=off, no_remill=on, clock 10+5."
+    shown = "Not the defaults: flying=off, no_remill=on. Clock: 10 min each + 5 s a move."
     assert shown in started.text
     assert shown in (await referee.board(HERE)).text
     assert shown in (await referee.record(HERE)).text
