@@ -39,6 +39,14 @@ class Record:
         return f"{self.wins}W {self.losses}L {self.draws}D"
 
 
+class CasualRecords(NamedTuple):
+    """A player's unrated results in one server: against people, and apart, against the
+    practice bot (a level the player chose is practice, not a record between people)."""
+
+    people: Record = Record()
+    practice: Record = Record()
+
+
 @dataclass(frozen=True, slots=True)
 class Streak:
     """A run of one result: kind "W", "L" or "D" and its length (length 0: no games)."""

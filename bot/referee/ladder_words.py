@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.i18n import Msg, msg, number
 from bot.ladder.ratings import RatingState, is_provisional, rating_text
-from bot.ladder.stats import DiceLuck, PlayerStats, Record, Streak
+from bot.ladder.stats import CasualRecords, DiceLuck, PlayerStats, Record, Streak
 from bot.ladder.tables import Leaderboard, LeaderboardRow
 from bot.referee.replies import Actor
 from bot.texts import ladder_name
@@ -92,9 +92,15 @@ def _rating_item(ladder: str, state: RatingState) -> Msg:
 
 
 def stats_lines(
-    who: Actor, season: int, game: str | None, st: PlayerStats, opponent: Actor | None
+    who: Actor,
+    season: int,
+    game: str | None,
+    st: PlayerStats,
+    opponent: Actor | None,
+    casual: CasualRecords | None = None,
 ) -> list[Msg]:
-    """A player's season: ratings, record, streaks, head-to-head (dice luck is added apart)."""
+    """A player's season: ratings, record, streaks, head-to-head, then their casual games
+    (dice luck is added apart)."""
     if game:
         head = msg("stats.head_game", name=who.name, season=season, game=msg(f"game.{game}"))
     else:
@@ -113,9 +119,23 @@ def stats_lines(
         lines.append(
             msg("stats.head_to_head", opponent=opponent.name, record=record_msg(st.head_to_head))
         )
+    if casual is not None:
+        lines.append(casual_msg(casual))
     if any(is_provisional(s) for s in st.ratings.values()):
         lines.append(msg("rating.provisional_note"))  # last, once: what the "?" means
     return lines
+
+
+def casual_msg(casual: CasualRecords) -> Msg:
+    """ "Casual games here (not rated, all seasons): 2W 1L 0D; practice against the bot:
+    1W 3L 0D": practice counted apart, and named only once there is some."""
+    if casual.practice.games:
+        return msg(
+            "stats.casual_practice",
+            record=record_msg(casual.people),
+            practice=record_msg(casual.practice),
+        )
+    return msg("stats.casual", record=record_msg(casual.people))
 
 
 def dice_luck_msg(luck: DiceLuck, games: int) -> Msg:

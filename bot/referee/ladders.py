@@ -191,8 +191,9 @@ class Ladders:
         game: str | None = None,
         opponent: Actor | None = None,
     ) -> Reply:
-        """A player's season: rating(s), record, streaks, head-to-head, history chart, and for
-        Atmalof their dice luck."""
+        """A player's season: rating(s), record, streaks, head-to-head, history chart, their
+        casual games here (every season: they have no season), and for Atmalof their dice
+        luck."""
         who = player or actor
         guild = guild_key(where.guild_id)
         name = None
@@ -222,7 +223,9 @@ class Ladders:
             opponent.id if opponent else None,
             per_variant=lambda _g, game_name: rule(game_name),
         )
-        lines = stats_lines(who, season, name, st, opponent)
+        async with self.ctx.store.reading() as rx:  # unrated play, which the ladder leaves out
+            casual = await rx.casual_records(where.guild_id, who.id, name)
+        lines = stats_lines(who, season, name, st, opponent, casual)
         if name in (None, "atmalof"):
             drops = await atmalof_drops(self.ctx.store, where.guild_id, who.id)
             if drops:

@@ -37,6 +37,7 @@ from typing import Any, Protocol, TypeVar, runtime_checkable
 from bot.errors import RefereeError, StoreUnavailable
 from bot.ladder import FinishedGame, RatingChange, SeasonArchive, Table
 from bot.ladder.ratings import RatingState
+from bot.ladder.stats import CasualRecords
 
 T = TypeVar("T")
 
@@ -393,6 +394,15 @@ class Reader(Protocol):
     ) -> list[int]:
         """Ids of the player's latest ``limit`` games of ``game`` in the guild (None: outside
         any), oldest first."""
+        ...
+
+    async def casual_records(
+        self, guild_id: int | None, player: int, game: str | None = None
+    ) -> CasualRecords:
+        """The player's finished unrated games in the guild (None: outside any), every season,
+        of ``game`` (None: every game): wins, losses and draws against people, and apart
+        against the practice bot. A game without a result (aborted, voided) and one against
+        themselves count in neither."""
         ...
 
     # ladders (guild 0: games outside any server)

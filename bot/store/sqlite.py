@@ -38,6 +38,7 @@ import aiosqlite
 from bot import deadline
 from bot.errors import Conflict as GameMovedOn
 from bot.errors import StoreUnavailable
+from bot.ladder.stats import CasualRecords, Record
 from bot.store.files import Access, FileIdentity, Kind, inspect, make_new, read_only_uri, tighten
 from bot.store.migrations import LATEST, MIGRATIONS, statements
 from bot.store.protocol import (
@@ -641,6 +642,29 @@ class SqliteReader(LadderReads):
             (game, *(() if guild_id is None else (guild_id,)), player, player, limit),
         )
         return [int(r[0]) for r in reversed(rows)]
+
+    async def casual_records(
+        self, guild_id: int | None, player: int, game: str | None = None
+    ) -> CasualRecords:
+        # counted by (against the bot, winner, the player's seat): the same SQL on PostgreSQL
+        where = "guild_id IS NULL" if guild_id is None else "guild_id = ?"
+        params: list[Any] = [player, player, player]
+        params += [] if guild_id is None else [guild_id]
+        if game is not None:
+            where += " AND game = ?"
+            params.append(game)
+        rows = await self._all(
+            "SELECT CASE WHEN practice IS NULL THEN 0 ELSE 1 END, winner,"
+            " CASE WHEN player0 = ? THEN 0 ELSE 1 END, COUNT(*) FROM games"
+            " WHERE status = 'finished' AND rated = 0 AND termination <> 'aborted'"
+            f" AND player0 <> player1 AND (player0 = ? OR player1 = ?) AND {where}"
+            " GROUP BY 1, 2, 3",
+            params,
+        )
+        counts = {0: [0, 0, 0], 1: [0, 0, 0]}  # wins, losses, draws
+        for vs_bot, winner, seat, n in rows:
+            counts[int(vs_bot)][2 if winner is None else 0 if winner == seat else 1] += int(n)
+        return CasualRecords(Record(*counts[0]), Record(*counts[1]))
 
 
 class _OneStatement(SqliteReader):
