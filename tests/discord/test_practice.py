@@ -26,7 +26,7 @@ from tests.discord.harness import (
     Harness,
     Person,
 )
-from tests.discord.play import PNG, button, message_with_buttons, moves_in
+from tests.discord.play import PNG, button, message_with_buttons, moves_in, start_game
 
 NODES = 40
 THE_BOT = Person(BOT_USER_ID, "referee")
@@ -113,6 +113,25 @@ async def test_challenging_the_bot_itself_starts_a_practice_game(practice_bot: H
     assert len(started.messages) == 2 and boards(started) == 1  # the bot's first move follows
     assert pictured(started.last) and not pictured(started.first)
     assert ALICE.mention in started.last.content  # now alice is to move
+
+
+async def test_stats_show_casual_games_and_practice_apart(practice_bot: Harness) -> None:
+    """After casual and practice games only, /stats said no more than "no rated games yet
+    ... 0W 0L 0D" (a reviewer's finding): it now counts them, practice apart."""
+    h = practice_bot
+    await start_game(h, ALICE, BOB, "morris")
+    await h.slash(BOB, "resign")
+    await h.slash(ALICE, "practice", game="morris", level=1, starter="me")
+    await h.slash(ALICE, "resign")
+    stats = await h.slash(ALICE, "stats")
+    assert not stats.first.ephemeral
+    said = (
+        "Casual games here (not rated, all seasons): 1W 0L 0D; practice against the bot: 0W 1L 0D"
+    )
+    assert said in stats.text.splitlines(), stats.text
+    assert "Record (rated): 0W 0L 0D" in stats.text.splitlines()  # the ladder's own, apart
+    bob = await h.slash(BOB, "stats")
+    assert "Casual games here (not rated, all seasons): 0W 1L 0D" in bob.text.splitlines()
 
 
 async def test_stats_of_the_bot_say_it_is_never_rated(practice_bot: Harness) -> None:
