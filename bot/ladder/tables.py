@@ -161,12 +161,17 @@ class LeaderboardRow:
 
 @dataclass(frozen=True, slots=True)
 class Leaderboard:
-    """The top rows, the caller's own row (even outside the top), and how many are ranked."""
+    """The top rows, the caller's own row (even outside the top), and how many are ranked.
+
+    ``waiting``: when no one is ranked yet (and provisional players were not asked for), the
+    active provisional players, unranked, so an early ladder lists who has played rather than
+    an empty table; they are counted in ``hidden`` too."""
 
     rows: tuple[LeaderboardRow, ...]
     caller: LeaderboardRow | None
     ranked: int
     hidden: int  # provisional or inactive players left out
+    waiting: tuple[LeaderboardRow, ...] = ()
 
 
 def is_inactive(state: RatingState, now: datetime, days: int = INACTIVE_DAYS) -> bool:
@@ -192,15 +197,17 @@ def leaderboard(
     top = max(0, min(top, MAX_TOP))
     order = sorted(ratings.items(), key=lambda item: (-item[1].rating, -item[1].games, item[0]))
     ranked: list[LeaderboardRow] = []
+    waiting: list[LeaderboardRow] = []  # provisional and active: listed if no one is ranked
     caller_row: LeaderboardRow | None = None
     for player, state in order:
         inactive = is_inactive(state, now, inactive_days)
-        shown = (include_provisional or not is_provisional(state)) and (
-            include_inactive or not inactive
-        )
+        active = include_inactive or not inactive
+        shown = (include_provisional or not is_provisional(state)) and active
         row = _row(len(ranked) + 1 if shown else None, player, state, inactive)
         if shown:
             ranked.append(row)
+        elif active:
+            waiting.append(row)
         if player == caller:
             caller_row = row
     return Leaderboard(
@@ -208,6 +215,7 @@ def leaderboard(
         caller=caller_row,
         ranked=len(ranked),
         hidden=len(order) - len(ranked),
+        waiting=() if ranked else tuple(waiting[:top]),
     )
 
 

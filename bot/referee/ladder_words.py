@@ -41,14 +41,19 @@ def leaderboard_lines(
     actor: Actor,
     provisional: bool,
 ) -> list[Msg]:
-    """The leaderboard as text: the rows, who is hidden, and where the caller stands."""
+    """The leaderboard as text: the rows, who is hidden, and where the caller stands. With no
+    one ranked yet, the provisional players are listed unranked ("– alice 1500?") under a line
+    that says why, not an empty table."""
     lines = [title]
-    if not board.rows:
+    if board.waiting:
+        lines.append(msg("ladder.unranked_head"))
+    elif not board.rows:
         lines.append(msg("ladder.empty" if provisional else "ladder.empty_settling"))
-    lines += [_row(r, names.get(r.player, "?")) for r in board.rows]
-    if board.hidden:
-        lines.append(msg("ladder.hidden", n=board.hidden))
-        if not provisional:  # how to list them is the front end's to say
+    lines += [_row(r, names.get(r.player, "?")) for r in board.rows or board.waiting]
+    hidden = board.hidden - len(board.waiting)
+    if hidden:
+        lines.append(msg("ladder.hidden", n=hidden))
+        if not provisional and not board.waiting:  # how to list them is the front end's to say
             lines.append(msg("ladder.show_hidden"))
     me = board.caller
     if me is None:
@@ -69,13 +74,17 @@ def leaderboard_lines(
         )
     else:
         lines.append(msg("ladder.you_rank", name=actor.name, rank=me.rank, ranked=board.ranked))
-    if any(r.provisional for r in board.rows) or (me is not None and me.provisional):
+    shown = (*board.rows, *board.waiting)
+    if any(r.provisional for r in shown) or (me is not None and me.provisional):
         lines.append(msg("rating.provisional_note"))
     return lines
 
 
 def hidden_footnote(board: Leaderboard) -> Msg | None:
-    """The leaderboard image's footnote: how many are left out."""
+    """The leaderboard image's footnote: that no one is ranked yet (the rows are the
+    provisional players), or how many are left out."""
+    if board.waiting:
+        return msg("ladder.unranked_short")
     return msg("ladder.hidden_short", n=board.hidden) if board.hidden else None
 
 

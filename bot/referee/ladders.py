@@ -156,13 +156,12 @@ class Ladders:
     async def _leaderboard_image(
         self, where: Where, board: Leaderboard, names: dict[int, str], title: Msg, actor: Actor
     ) -> bytes | None:
-        if self.ctx.renderer is None:
+        listed = board.rows or board.waiting
+        if self.ctx.renderer is None or not listed:  # never a picture of an empty table
             return None
         from render.chart import Standing, leaderboard_png
 
-        rows = [
-            Standing.of(r, names.get(r.player, "?"), you=r.player == actor.id) for r in board.rows
-        ]
+        rows = [Standing.of(r, names.get(r.player, "?"), you=r.player == actor.id) for r in listed]
         caller = None
         if board.caller is not None:
             caller = Standing.of(board.caller, names.get(actor.id, actor.name), you=True)

@@ -286,6 +286,21 @@ def test_leaderboard_hides_provisional_players_unless_asked() -> None:
     assert [(r.player, r.provisional) for r in both.rows] == [(1, True), (2, False)]
 
 
+def test_with_no_one_ranked_the_active_provisional_players_wait_unranked() -> None:
+    """Not an empty table after the first rated games: who has played, unranked."""
+    ratings = {1: settled(1500, rd=300, games=1), 2: settled(1700, rd=250, games=2),
+               3: settled(1600, rd=300, games=1, days_ago=31)}  # fmt: skip
+    board = leaderboard(ratings, now=T0)
+    assert board.rows == () and board.hidden == 3
+    waiting = [(r.player, r.rank, r.provisional) for r in board.waiting]
+    assert waiting == [(2, None, True), (1, None, True)]  # the idle one (3) stays hidden
+    assert leaderboard(ratings, now=T0, top=1).waiting[0].player == 2
+    asked = leaderboard(ratings, now=T0, include_provisional=True)
+    assert [r.rank for r in asked.rows] == [1, 2] and asked.waiting == ()
+    ranked = leaderboard({**ratings, 4: settled(1400)}, now=T0)  # one ranked: no one waits
+    assert [r.player for r in ranked.rows] == [4] and ranked.waiting == ()
+
+
 def test_leaderboard_hides_players_idle_for_thirty_days_unless_asked() -> None:
     ratings = {1: settled(1900, days_ago=31), 2: settled(1600, days_ago=30)}
     assert [r.player for r in leaderboard(ratings, now=T0).rows] == [2]

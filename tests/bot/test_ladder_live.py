@@ -207,6 +207,32 @@ async def test_leaderboard_order_provisional_marks_and_the_callers_rank(
     assert not (await referee.ladder(HERE, CAROL, "chess")).ok
 
 
+UNRANKED = {  # the line over the provisional players listed when no one is ranked yet
+    "en": "No one is ranked yet: players are ranked once their rating settles.",
+    "hu": "Még nincs rangsorolt játékos: a játékosok akkor kerülnek a rangsorba,",
+    "eo": "Ankoraŭ neniu estas rangigita: ludantoj estas rangigitaj, kiam ilia poentaro",
+    "is": "Enginn er kominn á töfluna enn: leikmenn fá sæti þegar stig þeirra",
+}
+
+
+async def test_with_no_one_ranked_the_ladder_lists_who_played_unranked(referee: Referee) -> None:
+    """After the first rated game: "No ranked players yet ... (2 provisional or inactive
+    players hidden)" listed no one. Now each language lists them, "–" for no rank and "?"
+    for a provisional rating, with what the "?" means, and nothing hidden to ask for."""
+    await resigned(referee, ALICE, BOB)
+    board = await referee.ladder(HERE, CAROL, "morris")
+    for lang, head in UNRANKED.items():
+        lines = reply_words(board, lang).splitlines()
+        assert lines[1].startswith(head), (lang, lines)
+        assert lines[2].startswith("– alice 1662? · ") and lines[3].startswith("– bob 1338? · ")
+        assert lines[-1] == say(msg("rating.provisional_note"), lang), (lang, lines)
+        assert len(lines) == 6, (lang, lines)  # the title, the head, two rows, carol, the note
+    keys = [line.key for line in board.lines]
+    assert "ladder.hidden" not in keys and "ladder.show_hidden" not in keys
+    wide = await referee.ladder(HERE, CAROL, "morris", include_provisional=True)
+    assert wide.text.splitlines()[1:3] == ["1. alice 1662? · 1W 0L 0D", "2. bob 1338? · 0W 1L 0D"]
+
+
 async def test_stats_on_a_scripted_history(referee: Referee, store: Store) -> None:
     # alice: W W L D W against bob and carol (rated), and one casual win that does not count
     await resigned(referee, ALICE, BOB)

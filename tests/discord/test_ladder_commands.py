@@ -32,13 +32,37 @@ async def test_ladder_shows_an_image_the_ranking_and_the_callers_line(harness: H
     assert "Carol: not on this ladder yet" in board.text
     (image,) = [f for f in board.files if f[2].startswith(PNG)]
     assert image[0].startswith("ladder-morris") and image[1]  # alt text for screen readers
-    hidden = await harness.slash(BOB, "ladder")  # this channel's game: morris; provisional hidden
-    assert "No ranked players yet" in hidden.text and "Bob: 1338?, unranked (provisional)." in (
-        hidden.text
-    )
-    assert "(2 provisional or inactive players hidden)\n" in hidden.text
-    assert "(/ladder with show_provisional: True lists them too)" in hidden.text  # how, here
     assert "show_provisional" not in board.text  # already shown
+
+
+async def test_a_ladder_with_no_one_ranked_yet_lists_the_provisional_players(
+    harness: Harness,
+) -> None:
+    """After the first rated game /ladder said "No ranked players yet ... (2 provisional or
+    inactive players hidden)" over an image of an empty table (a reviewer's finding): it now
+    lists them, unranked and marked "?", with the legend, and draws them."""
+    await rated_win(harness, ALICE, BOB)
+    hidden = await harness.slash(BOB, "ladder")  # this channel's game: morris
+    assert not hidden.first.ephemeral
+    lines = hidden.text.splitlines()
+    head = "No one is ranked yet: players are ranked once their rating settles."
+    assert lines[2:5] == [
+        f"{head} Rated so far, unranked:",
+        "– Alice 1662? · 1W 0L 0D",
+        "– Bob 1338? · 0W 1L 0D",
+    ], lines
+    assert "Bob: 1338?, unranked (provisional)." in lines
+    assert lines[-1].startswith('"?" marks a provisional rating'), lines
+    assert "hidden" not in hidden.text and "show_provisional" not in hidden.text
+    (image,) = [f for f in hidden.files if f[2].startswith(PNG)]
+    assert image[1] is not None and "– Alice 1662?" in image[1]  # the picture, in words
+
+
+async def test_an_empty_ladder_sends_no_picture_of_an_empty_table(harness: Harness) -> None:
+    for asked in ({}, {"show_provisional": True}):
+        empty = await harness.slash(CAROL, "ladder", game="abalone", **asked)
+        assert not empty.first.ephemeral and "No ranked players yet" in empty.text, empty.text
+        assert not [f for f in empty.files if f[2].startswith(PNG)], asked
 
 
 async def test_ladder_suggests_the_ladders_of_this_server(harness: Harness) -> None:
