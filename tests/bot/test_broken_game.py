@@ -59,7 +59,7 @@ async def test_players_of_a_broken_game_are_told_once_and_nothing_raises(
     assert not first.ok and not first.ephemeral, first  # told in the channel
     assert "no longer replays" in first.text and "/referee void" in first.text
     assert "(action 1, 'place q9')" in first.text  # each language quotes it its own way
-    assert "(1. lépés, „place q9”)" in reply_words(first, "hu"), reply_words(first, "hu")
+    assert "(1. művelet, „place q9”)" in reply_words(first, "hu"), reply_words(first, "hu")
     (line,) = errors(caplog)
     assert "game 1" in line and '"channel": 10' in line and '"seq": 1' in line, line
     assert "place q9" in line

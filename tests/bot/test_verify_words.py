@@ -13,7 +13,7 @@ from translations import LANGUAGES, words
 
 ONE = {  # a game just started: its log holds the start row alone, and no action
     "en": ("0 actions, 1 log row", "log: 1 row chained, 0 actions", "chain: 1 row links"),
-    "hu": ("0 lépés, 1 naplósor", "napló: 1 sor láncolva, 0 lépés", "lánc: 1 sor kapcsolódik"),
+    "hu": ("0 művelet, 1 naplósor", "napló: 1 sor láncolva, 0 művelet", "lánc: 1 sor kapcsolódik"),
     "eo": (
         "0 agoj, 1 protokola linio",
         "protokolo: 1 linio ĉenita, 0 agoj",
@@ -27,7 +27,7 @@ ONE = {  # a game just started: its log holds the start row alone, and no action
 }
 SEVERAL = {  # two moves later: three rows, two actions
     "en": ("2 actions, 3 log rows", "log: 3 rows chained, 2 actions", "chain: 3 rows link"),
-    "hu": ("2 lépés, 3 naplósor", "napló: 3 sor láncolva, 2 lépés", "lánc: 3 sor kapcsolódik"),
+    "hu": ("2 művelet, 3 naplósor", "napló: 3 sor láncolva, 2 művelet", "lánc: 3 sor kapcsolódik"),
     "eo": (
         "2 agoj, 3 protokolaj linioj",
         "protokolo: 3 linioj ĉenitaj, 2 agoj",
