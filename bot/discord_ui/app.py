@@ -264,14 +264,16 @@ class RefereeBot(commands.AutoShardedBot):
                     break
                 if shown.reason == "roll_later":  # the store could not save the roll yet
                     self.metrics.store_faults.labels("roll").inc()
-                if shown.public and shown.image is not None:
-                    held = None  # this board stands for the one held back
                 lang = public if shown.public else private
                 hold = answered_by_bot(shown, bot_id)
                 out = to_message(shown, title=title, lang=lang, board=not hold)
                 delivered, message = await self._deliver(interaction, out, shown)
-                if hold and delivered:
-                    held = Held(shown, lang, title, message, loop.time() + self.board_after)
+                if delivered and shown.public and shown.image is not None:
+                    # a board posted stands for the one held back (only once Discord took it:
+                    # else the held one is still the board to show)
+                    held = None
+                    if hold:
+                        held = Held(shown, lang, title, message, loop.time() + self.board_after)
                 title = None  # the title heads the first message only
         except Exception:
             await self._show_board(interaction, held)  # a bug's report follows it

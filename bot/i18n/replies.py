@@ -6,10 +6,13 @@ the referee's types. A reply that carries no sentences as data yet is shown as i
 
 from __future__ import annotations
 
+import logging
 from typing import Any, Protocol
 
 from bot.i18n.message import Markup, Msg, coded, plain, say, say_all
 from translations import words
+
+log = logging.getLogger(__name__)
 
 
 class Sayable(Protocol):
@@ -92,7 +95,15 @@ def reply_words(reply: Sayable, lang: str = "en", markup: Markup | None = None) 
     if reply.reason:
         return refusal_words(reply.reason, reply.params, lang, markup)
     if reply.lines:
-        return say_all(reply.lines, lang, markup=markup)
+        try:
+            return say_all(reply.lines, lang, markup=markup)
+        except (KeyError, IndexError, ValueError) as exc:
+            # a reply kept under a request id before a deploy changed its sentence's params:
+            # the repeat says the words it was first said with rather than failing
+            if not reply.text:
+                raise
+            log.warning("a reply's sentences no longer fit the catalog (%r): said as kept", exc)
+            return reply.text  # the referee's own words (already shaped: not escaped again)
     if reply.notice:  # a notice alone: its code says it
         return say(Msg(f"notice.{reply.notice}", reply.params), lang, markup)
     return reply.text

@@ -72,3 +72,26 @@ async def test_a_repeated_request_gets_the_first_answer_and_changes_nothing(
     assert first.ok and again.ok and again.text.startswith(first.text.split("\n")[0])
     assert [a.action for a in await store.actions(1)] == ["place d7"]
     assert (await play(referee, HERE, BOB, "place d1")).ok
+
+
+def test_a_kept_reply_whose_sentence_changed_its_params_is_said_as_kept(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A reply kept under a request id before a deploy changed a sentence's parameters (the
+    record's "{command}" became "{program} {file}") is said in its kept words, with a warning,
+    in every language: the repeat of a request must not fail with a KeyError."""
+    from bot.i18n import Msg
+    from bot.i18n.replies import reply_words
+    from bot.referee.replies import Reply
+    from bot.referee.wrapper import reply_dict, reply_from
+
+    old = Reply(text="The record of game 1 ... `referee-verify game-1.json`")
+    old.lines = [Msg("record.running", {"id": 1, "command": "referee-verify game-1.json"})]
+    kept = reply_from(json.loads(json.dumps(reply_dict(old))))
+    with caplog.at_level(logging.WARNING, logger="bot.i18n.replies"):
+        for lang in ("en", "eo", "hu", "is"):
+            assert reply_words(kept, lang) == old.text
+    assert any("no longer fit" in r.getMessage() for r in caplog.records)
+    fresh = Reply(text="x")
+    fresh.lines = [Msg("record.running", {"id": 1, "program": "referee-verify", "file": "g.json"})]
+    assert "`referee-verify g.json`" in reply_words(fresh, "en")  # a fitting one is said anew

@@ -140,3 +140,26 @@ async def test_a_game_ended_by_the_player_shows_its_board(practice_bot: Harness)
     assert [c.kind for c in resigned.calls] == ["callback"]
     (board,) = pictures(resigned.first)
     assert "Referee (Black) wins" in resigned.text and "Referee (Black) wins" in board, board
+
+
+async def test_a_bug_after_the_players_move_still_shows_its_board(practice_bot: Harness) -> None:
+    """Something unexpected fails after the player's move was posted without its board (here
+    the replies' stream raises once the move is said): the move's message gets its board
+    before the failure is reported, so the player still sees the position."""
+    h = practice_bot
+    await practice(h, "morris")
+    referee = h.bot.referee  # type: ignore[attr-defined]
+    sequence = referee.sequence
+
+    async def breaks(where: Any, reply: Any) -> AsyncIterator[Any]:
+        async for shown in sequence(where, reply):
+            yield shown
+            raise RuntimeError("a bug after the move")
+
+    referee.sequence = breaks
+    turn = await h.slash(ALICE, "play", command=MOVES["morris"])
+    mine = turn.calls[0]
+    assert mine.kind == "callback" and pictures(mine) == []
+    edits = [c for c in turn.calls if c.kind == "edit"]
+    assert len(edits) == 1 and "after 1 move" in pictures(edits[0])[0], turn.calls
+    assert edits[0].message is not None and edits[0].message["id"] == mine.message["id"]  # type: ignore[index]
