@@ -692,8 +692,11 @@ class Referee:
                 rolled = refused(Refusal("roll_later"))
             yield rolled
             last = rolled
-        async for answer in self.practice_games.answers(last):  # the bot's turn, if it is
-            yield answer
+        # closed with this generator: a front end that stops asking (a shutdown) ends the
+        # bot's answer there, which unmarks its game as being answered
+        async with aclosing(self.practice_games.answers(last)) as answers:
+            async for answer in answers:  # the bot's turn, if it is
+                yield answer
 
     # --- routed here ------------------------------------------------------------------------
 
