@@ -20,6 +20,7 @@ from typing import Any
 
 import engine
 from translations import Words, words
+from translations.titles import game_title
 
 ATMALOF_LICENCE = "https://creativecommons.org/licenses/by-sa/3.0/"
 
@@ -54,9 +55,9 @@ def summary(game: str, lang: str = "en", variant: str = "standard") -> tuple[str
 
 
 def title(game: str, variant: str, w: Words) -> str:
-    """ "Nine Men's Morris", "Six Men's Morris": a described variant's own name."""
-    own = f"game.{game}.{variant}"
-    return w.t(own) if variant != "standard" and own in w else w.t(f"game.{game}")
+    """ "Nine Men's Morris", "Six Men's Morris": a described variant's own name (the one
+    title every reply gives it, translations.titles)."""
+    return game_title(w, game, variant)
 
 
 def _atmalof(w: Words, state: Any) -> dict[str, object]:

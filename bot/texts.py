@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import engine
 from bot.clock import IN_DAYS, ClockSpec, format_seconds
 from bot.ending import NOT_TOLD, Ending
+from bot.game_names import game_title
 from bot.i18n import Msg, coded, say
 from bot.i18n.replies import refusal_words
 from bot.store import GameRow
@@ -47,13 +48,12 @@ def seat_label(g: GameRow, sides: tuple[str, str], seat: int) -> str:
 
 
 def start_players(g: GameRow) -> Msg:
-    """ "Nine Men's Morris (standard): alice (White) vs bob (Black)." as a game starts (or is
+    """ "Six Men's Morris: alice (White) vs bob (Black)." as a game starts (or is
     shown again when a front end starts again)."""
     return Msg(
         "start.players",
         {
-            "game": Msg(f"game.{g.game}"),
-            "variant": g.variant,
+            "game": game_title(g.game, g.variant),
             "first": seat_msg(g, 0),
             "second": seat_msg(g, 1),
         },
@@ -357,12 +357,10 @@ def rating_lines(rated: Rated, names: Sequence[str]) -> list[Msg]:
 
 
 def ladder_name(ladder: str) -> Msg:
-    """A ladder's name: the game's ("Nine Men's Morris"), with its variant when split
-    ("atmalof/junior": "Atmalof (junior)")."""
+    """A ladder's name: the game's ("Nine Men's Morris"), as played in its variant when split
+    ("atmalof/junior": "Junior Atmalof")."""
     game, _, variant = ladder.partition("/")
-    if variant:
-        return Msg("ladder.name_variant", {"game": Msg(f"game.{game}"), "variant": variant})
-    return Msg(f"game.{game}")
+    return game_title(game, variant or "standard")
 
 
 def duration(seconds: float) -> Msg:

@@ -60,6 +60,7 @@ from render.png import encode_framed
 from render.samples import random_game
 from render.theme import THEME_NAMES, THEMES, Theme, get_theme
 from translations import Words, words
+from translations.titles import game_title
 
 MAX_ALT_TEXT = 1000  # Discord's file description limit is 1024
 LABEL_STYLES = ("grid", "letters")
@@ -384,8 +385,8 @@ def alt_text(
     if outcome is None:
         outcome = game.result(state)
     done = game.turns(state) if moves is None else moves
-    title = w.t(f"game.{r.game}")
-    parts = [w.t("alt.head", game=title, variant=state.variant, n=done)]
+    title = game_title(w, r.game, state.variant)
+    parts = [w.t("alt.head", game=title, n=done)]
     if outcome is not None:
         reason = told_reason(outcome, w, told, voided) or end_reason(
             outcome, names, sides, w, **r.end_params(state)

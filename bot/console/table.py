@@ -32,6 +32,7 @@ from bot.console.hints import answer_hint
 from bot.console.lines import lines_of
 from bot.console.typed import MODERATOR_WORDS, help_about, is_command_word, is_player_word
 from bot.errors import Refusal
+from bot.game_names import game_named
 from bot.i18n import msg, say
 from bot.referee import Referee
 from bot.referee.grammar import rules_here
@@ -271,10 +272,9 @@ class ConsoleTable:
 
 def _is_game(word: str) -> bool:
     try:
-        engine.get_game(word)
+        return bool(game_named(word))
     except engine.EngineError:
         return False
-    return True
 
 
 async def open_table(

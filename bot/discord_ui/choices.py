@@ -17,6 +17,7 @@ import discord
 from discord.app_commands import Choice
 
 import engine
+from bot import game_names
 from bot.clock import ClockSpec
 from bot.discord_ui.app import RefereeBot
 from bot.errors import BadInput, Refusal
@@ -110,27 +111,28 @@ def game_title(game: str, lang: str) -> str:
 
 async def variant_choices(interaction: discord.Interaction[Any], current: str) -> list[Choice[str]]:
     """The variants of the game picked in the same command, those containing what is typed:
-    /challenge's and /practice's ``variant``. Before a game is picked, every game's, each
-    named with its game ("Nine Men's Morris: six") and ``standard`` once: a newcomer sees what
-    there is, and a variant of another game than the one then picked is refused with that
-    game's own list (a hint alone, "pick the game first", would show nothing to pick)."""
+    /challenge's and /practice's ``variant``, each named as the game is then called ("Six
+    Men's Morris", "Abalone (belga százszorszép)"); values stay the ids the option takes.
+    Before a game is picked, every game's and ``standard`` once: a newcomer sees what there
+    is, and a variant of another game than the one then picked is refused with that game's
+    own list (a hint alone, "pick the game first", would show nothing to pick)."""
     typed = current.strip().lower()
     game = interaction.namespace.game
+    lang = await private_language(interaction)
     if game:
         try:
-            names = engine.get_game(game).variants
+            name = engine.get_game(game).name
+            every = [(v, game_names.game_title(name, v)) for v in engine.get_game(name).variants]
         except (engine.EngineError, ImportError):
-            names = ("standard",)
-        return [Choice(name=v, value=v) for v in names if typed in v][:MAX_CHOICES]
-    lang = await private_language(interaction)
-    every = [("standard", msg("choice.variant_every_game", variant="standard"))]
-    for name in engine.GAME_NAMES:
-        game_msg = msg(f"game.{name}")
-        every += [
-            (v, msg("choice.variant_of", game=game_msg, variant=v))
-            for v in engine.get_game(name).variants
-            if v != "standard"
-        ]
+            every = [("standard", plain("standard"))]
+    else:
+        every = [("standard", msg("choice.variant_every_game", variant="standard"))]
+        for name in engine.GAME_NAMES:
+            every += [
+                (v, game_names.game_title(name, v))
+                for v in engine.get_game(name).variants
+                if v != "standard"
+            ]
     named = [(v, say(said, lang)[:MAX_NAME]) for v, said in every]
     return [Choice(name=name, value=v) for v, name in named if typed in v or typed in name.lower()][
         :MAX_CHOICES

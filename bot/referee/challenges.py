@@ -17,6 +17,7 @@ import engine
 from bot import limits, texts
 from bot.clock import ClockSpec, ClockSpecError
 from bot.errors import Refusal, engine_reason
+from bot.game_names import game_named, game_title
 from bot.i18n import Msg, msg, say_all
 from bot.i18n.replies import engine_msg
 from bot.referee.board_reply import board_reply
@@ -325,7 +326,10 @@ class Challenges:
             return None
         return Refusal(
             "rematch_started",
-            {"game": msg(f"game.{running.game}"), "players": texts.players_msg(running.names)},
+            {
+                "game": game_title(running.game, running.variant),
+                "players": texts.players_msg(running.names),
+            },
             game_id=running.id,
             version=running.version,
         )
@@ -408,9 +412,12 @@ def game_terms(
     game: str, variant: str, options: Mapping[str, Any] | None, clock: str
 ) -> tuple[Any, Any, ClockSpec]:
     """(rules, the starting position, the clock) of a game to start; refused when the game,
-    variant, options or clock cannot be read."""
+    variant, options or clock cannot be read. The game may be named in any language, or by a
+    variant's own name ("Six Men's Morris": that variant unless another is asked for)."""
     try:
-        rules = engine.get_game(game)
+        name, named = game_named(game)
+        rules = engine.get_game(name)
+        variant = named if named and variant == "standard" else variant
         state = rules.new(variant, **dict(options or {}))
         spec = ClockSpec.parse(clock)
     except ClockSpecError as exc:
@@ -520,8 +527,7 @@ def issued_line(c: ChallengeRow, minutes: int) -> Msg:
         "challenge.issued_rated" if c.rated else "challenge.issued_casual",
         challenger=c.challenger_name,
         opponent=whom,
-        game=msg(f"game.{c.game}"),
-        variant=c.variant,
+        game=game_title(c.game, c.variant),
         clock=texts.clock_msg(c.clock),
         first=first,
         n=minutes,

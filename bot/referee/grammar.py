@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import engine
 import translations
 from bot.errors import Refusal
+from bot.game_names import game_named
 from bot.i18n import Msg, msg, plain, say, say_all, typed
 from bot.referee.move_words import VERBS, is_move_word
 from bot.referee.names import BOT_NAME, CONSOLE_BOT, name_key
@@ -95,13 +96,15 @@ async def _challenge(
 
 def _game_named(words: list[str]) -> tuple[str, list[str]]:
     """The game the words start with and the words after it: its one word ("morris") or its
-    whole name ("Nine Men's Morris", any case), which would otherwise read as two variants."""
-    for n in range(min(3, len(words)), 1, -1):  # the longest name first
-        name = " ".join(words[:n]).replace("\u2019", "'")  # men’s: a typographic apostrophe
+    whole name in any language ("Nine Men's Morris", "Malom", any case), which would
+    otherwise read as two variants; a variant's own name ("Hatos malom") is the game and that
+    variant, as if typed after it."""
+    for n in range(min(4, len(words)), 0, -1):  # the longest name first
         try:
-            return engine.get_game(name).name, words[n:]
+            game, variant = game_named(" ".join(words[:n]))
         except engine.EngineError:
             continue
+        return game, ([variant] if variant else []) + words[n:]
     return words[0], words[1:]
 
 
@@ -243,10 +246,10 @@ def rules_reply(words: list[str], lang: str = "en", variant: str = "standard") -
     if not words:
         raise Refusal("console_rules_usage", {"games": games})
     try:
-        name = engine.get_game(" ".join(words)).name
+        name, named = game_named(" ".join(words))
     except engine.EngineError as exc:
         raise Refusal("console_no_rules", {"words": " ".join(words)[:40], "games": games}) from exc
-    title, text = summary(name, lang, variant)
+    title, text = summary(name, lang, named if named and variant == "standard" else variant)
     heading = translations.words(lang).t("rules.title", game=title)
     return Reply(text=f"{heading}\n{console(text)}", ephemeral=True)
 
@@ -260,7 +263,7 @@ async def rules_here(referee: Referee, where: Where, words: list[str], lang: str
         played = await referee.game_here(where)
         words = [played] if played else words
     reply = rules_reply(words, lang)  # refuses anything but a game's name
-    here = await referee.terms_here(where, engine.get_game(" ".join(words)).name)
+    here = await referee.terms_here(where, game_named(" ".join(words))[0])
     if here is None:
         return reply
     reply = rules_reply(words, lang, here.variant)
@@ -515,8 +518,8 @@ async def dispatch(
     if head == "ladder":
         shown = [w for w in rest if w.lower() not in ("all", "provisional")]
         wide = len(shown) < len(rest)
-        return await referee.ladder(
-            where, actor, shown[0] if shown else None, include_provisional=wide
+        return await referee.ladder(  # a game's name may be words ("Hatos malom")
+            where, actor, " ".join(shown) if shown else None, include_provisional=wide
         )
     if head == "stats":
         known = {**people, BOT_NAME: CONSOLE_BOT}  # `stats bot` asks about the practice opponent
@@ -526,7 +529,7 @@ async def dispatch(
             where,
             actor,
             named[0] if named else None,
-            games[0] if games else None,
+            " ".join(games) if games else None,
             named[1] if len(named) > 1 else None,
         )
     if head == "theme" and rest:

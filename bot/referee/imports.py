@@ -12,6 +12,7 @@ import logging
 from typing import Any
 
 from bot.errors import Refusal
+from bot.game_names import game_title
 from bot.i18n import Msg, msg, say_all
 from bot.referee import boards
 from bot.referee.boards import BoardView
@@ -74,8 +75,7 @@ class Imports:
             msg(  # "Imported" after a problem read as success: a forgery is only read
                 "import.summary" if verdict.ok else "import.summary_unverified",
                 name=name,
-                game=msg(f"game.{record.game}"),  # as the verdict's line says it
-                variant=record.variant,
+                game=game_title(record.game, record.variant),  # as the verdict's line says it
                 players=players,
                 version=record.version,
                 game_id=record.game_id,

@@ -17,6 +17,7 @@ import engine
 import translations
 from bot import ladder_store
 from bot.errors import Refusal
+from bot.game_names import game_named
 from bot.i18n import Msg, msg, say, say_all
 from bot.ladder import Leaderboard, leaderboard
 from bot.ladder.stats import DiceDrop, PlayerStats, dice_luck, player_stats
@@ -99,10 +100,14 @@ class Ladders:
                 season = await ladder_store.season_of(self.ctx.store, guild)
                 busiest = await ladder_store.ladders(self.ctx.store, guild, season)
                 game = busiest[0] if busiest else "atmalof"
-        name, _, given = str(game).strip().lower().partition("/")
+        typed, _, given = str(game).strip().lower().partition("/")
+        try:  # its name in any language; a variant's own name is that variant's ladder
+            name, named = game_named(typed) if typed not in GAMES else (typed, None)
+        except engine.EngineError as exc:
+            raise Refusal("no_such_ladder", {"name": typed, "choices": ", ".join(GAMES)}) from exc
         if name not in GAMES:
-            raise Refusal("no_such_ladder", {"name": name, "choices": ", ".join(GAMES)})
-        return ladder_for(name, given or variant, setting)
+            raise Refusal("no_such_ladder", {"name": typed, "choices": ", ".join(GAMES)})
+        return ladder_for(name, given or named or variant, setting)
 
     async def ladder_names(self, where: Where) -> list[str]:
         """Ladder keys for autocomplete: this season's ladders here, then each game that has
@@ -197,9 +202,13 @@ class Ladders:
         guild = guild_key(where.guild_id)
         name = None
         if game is not None and str(game).strip():
-            name = str(game).strip().lower().partition("/")[0]
+            typed = str(game).strip().lower().partition("/")[0]
+            try:  # its name in any language ("Malom")
+                name = game_named(typed)[0]
+            except engine.EngineError as exc:
+                raise Refusal("no_such_game", {"name": typed, "choices": ", ".join(GAMES)}) from exc
             if name not in GAMES:
-                raise Refusal("no_such_game", {"name": name, "choices": ", ".join(GAMES)})
+                raise Refusal("no_such_game", {"name": typed, "choices": ", ".join(GAMES)})
         for asked in (who, opponent):
             if asked is not None and asked.is_bot:  # only practice games: nothing to show
                 raise Refusal("stats_of_bot", {"name": asked.name})

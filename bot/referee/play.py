@@ -11,6 +11,7 @@ from typing import Any
 import engine
 from bot import texts
 from bot.errors import BrokenGame, Conflict, Refusal, engine_reason
+from bot.game_names import game_title
 from bot.i18n import Msg, msg, say
 from bot.ladder_store import change_game
 from bot.referee.board_reply import as_lines, board_reply
@@ -202,7 +203,7 @@ class Play:
         changed = texts.options_line(g.game, g.variant, g.options, g.clock)
         if describes(g.game, g.variant):  # its own summary says its board, men and dice
             return RulesHere(g.variant, (changed,) if changed else ())
-        here = msg("rules.here", game=msg(f"game.{g.game}"), variant=g.variant)
+        here = msg("rules.here", game=game_title(g.game, g.variant))
         options = stored_options(g.game, json.loads(g.options))
         dice = texts.dice_line(engine.get_game(g.game).new(g.variant, **options))
         return RulesHere("standard", tuple(m for m in (here, changed, dice) if m))

@@ -11,6 +11,7 @@ import engine
 from bot import texts
 from bot.ending import NOT_TOLD, Ending
 from bot.errors import Refusal
+from bot.game_names import game_title
 from bot.i18n import Msg, coded, msg, plain, say_all
 from bot.i18n.replies import engine_msg
 from bot.referee.context import (
@@ -271,8 +272,7 @@ def _summary(verdict: Verification, ended: Ending = NOT_TOLD) -> Msg:
         counted = msg("verify.counted_rows", n=data["actions"], rows=rows)
     said = msg(
         "verify.summary",
-        game=msg(f"game.{data['game']}"),
-        variant=data["variant"],
+        game=game_title(str(data["game"]), str(data["variant"])),
         counted=counted,
         result=_result_msg(
             str(data["game"]), data["outcome"], data.get("options"), data.get("ended_by"), ended

@@ -17,18 +17,21 @@ EN = {
     "24h": "24 h a move",
 }
 CHALLENGE = {  # the challenge's terms, with a 5+3 clock and with none
-    "en": ("(standard, casual, 5 min each + 3 s a move)", "(standard, casual, no clock)"),
+    "en": (
+        "Nine Men's Morris, casual, 5 min each + 3 s a move;",
+        "Nine Men's Morris, casual, no clock;",
+    ),
     "hu": (
-        "(standard, barátságos, 5 perc fejenként + 3 mp lépésenként)",
-        "(standard, barátságos, óra nélkül)",
+        "Malom, barátságos, 5 perc fejenként + 3 mp lépésenként;",
+        "Malom, barátságos, óra nélkül;",
     ),
     "eo": (
-        "(standard, amika, 5 min por ĉiu ludanto + 3 s por ĉiu movo)",
-        "(standard, amika, sen horloĝo)",
+        "Muelejo, amika, 5 min por ĉiu ludanto + 3 s por ĉiu movo;",
+        "Muelejo, amika, sen horloĝo;",
     ),
     "is": (
-        "(standard, vináttuleikur, 5 mín. á mann + 3 sek. á leik)",
-        "(standard, vináttuleikur, engin klukka)",
+        "Mylla, vináttuleikur, 5 mín. á mann + 3 sek. á leik;",
+        "Mylla, vináttuleikur, engin klukka;",
     ),
 }
 STARTED = {
@@ -44,7 +47,7 @@ async def test_a_clock_is_said_in_words_wherever_it_is_shown(
     referee: Referee, typed: str, said: str
 ) -> None:
     made = await referee.challenge(HERE, ALICE, "morris", opponent=BOB, clock=typed)
-    assert f"(standard, casual, {said}); " in made.text, made.text
+    assert f"Nine Men's Morris, casual, {said}; " in made.text, made.text
     started = await referee.accept(HERE, BOB)
     shown = [started.text, (await referee.board(HERE)).text, (await referee.record(HERE)).text]
     for text in shown:

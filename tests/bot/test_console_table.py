@@ -111,7 +111,7 @@ async def test_the_table_opened_again_says_who_plays_and_what_waits(tmp_path: Pa
     left = await left_after(
         "alice: challenge bob morris first me\nbob: accept\nalice: place d7\nalice: draw\n"
     )
-    assert "Nine Men's Morris (standard): alice (White) vs bob (Black).\n" in left
+    assert "Nine Men's Morris: alice (White) vs bob (Black).\n" in left
     assert (
         "alice (White) has offered a draw: bob (Black) may accept or decline it. (to answer, "
         "type `bob: draw accept` or `bob: draw decline`)"
@@ -122,7 +122,7 @@ async def test_the_table_opened_again_says_who_plays_and_what_waits(tmp_path: Pa
         "it. (to answer, type `alice: takeback accept` or `alice: takeback decline`)"
     ) in left
     left = await left_after("bob: resign\nalice: practice atmalof 2 first me\n")
-    assert "Atmalof (standard): alice (Red) vs bot (Blue)." in left
+    assert "Atmalof: alice (Red) vs bot (Blue)." in left
     assert "Practice: alice plays the bot at level 2. Never rated." in left
 
 
@@ -137,7 +137,7 @@ async def test_an_open_challenge_asks_anyone_to_accept_and_its_challenger_to_wit
     assert hint in text and "or `name: decline`" not in text, text
     own = text.split("> carol: accept\n")[1].split("\n")[0]  # the console's own command
     assert own.endswith("you cannot accept your own challenge (`decline` withdraws it)"), own
-    assert "Nine Men's Morris (standard): " in text.split("> dave: accept")[1]
+    assert "Nine Men's Morris: " in text.split("> dave: accept")[1]
 
 
 async def test_a_challenge_left_waiting_is_shown_with_who_answers_it(tmp_path: Path) -> None:
@@ -145,7 +145,7 @@ async def test_a_challenge_left_waiting_is_shown_with_who_answers_it(tmp_path: P
     await table(db, "alice: challenge bob abalone first me\n")
     again = await table(db, "quit\n")
     waiting = again.split("A challenge from an earlier run is still waiting for its answer")[1]
-    assert "alice challenges bob to Abalone (standard, casual, no clock)" in waiting
+    assert "alice challenges bob to Abalone, casual, no clock;" in waiting
     assert "(to answer, type `bob: accept` or `bob: decline`)" in waiting  # not `name:`
     await table(db, "bob: accept\n")
     started = await table(db, "quit\n")
@@ -449,7 +449,7 @@ async def test_rules_during_a_custom_game_say_how_the_game_here_differs(tmp_path
     )
     text = await table(tmp_path / "r.db", script)
     atmalof = text.split("> alice: rules atmalof")[1].split("> alice: rules morris")[0]
-    assert "The Atmalof game being played here is its custom variant.\n" in atmalof
+    assert "The game being played here is Atmalof (custom).\n" in atmalof
     assert "Not the defaults: " in atmalof and "rows=5" in atmalof and "line=4" in atmalof
     assert "being played here" not in text.split("> alice: rules morris")[1]
     dice = (

@@ -29,7 +29,7 @@ async def test_options_changed_from_the_defaults_are_shown_before_and_during_the
         HERE, ALICE, "morris", opponent=BOB, options=options, clock="10+5"
     )
     assert "Not the defaults: flying=off, no_remill=on." in made.text
-    assert "(standard, casual, 10 min each + 5 s a move)" in made.text, made.text
+    assert "to Nine Men's Morris, casual, 10 min each + 5 s a move;" in made.text, made.text
     started = await referee.accept(HERE, BOB)
     shown = "Not the defaults: flying=off, no_remill=on. Clock: 10 min each + 5 s a move."
     assert shown in started.text
@@ -185,8 +185,8 @@ async def test_an_imported_forged_record_shows_the_verdict_first_and_says_what_i
         "",
         "Details, for moderators:",
     )
-    assert summary.startswith("Verified: Nine Men's Morris standard, 1 action, 3 log rows"), summary
-    assert "Imported good.json: Nine Men's Morris standard" in good.text
+    assert summary.startswith("Verified: Nine Men's Morris, 1 action, 3 log rows"), summary
+    assert "Imported good.json: Nine Men's Morris, " in good.text
     assert "Shown: the position after the record's 1 action: alice (White) wins" in good.text
     assert seen[-1].outcome is not None and seen[-1].outcome.winner == 0
     record = json.loads(data)
@@ -199,7 +199,7 @@ async def test_an_imported_forged_record_shows_the_verdict_first_and_says_what_i
         == "Something in this game's record does not check out: a moderator should look at it."
     )
     assert problem.startswith("Problem:"), forged.text
-    assert "Read forged.json, which does not verify: Nine Men's Morris standard" in forged.text
+    assert "Read forged.json, which does not verify: Nine Men's Morris, " in forged.text
     assert "Imported" not in forged.text  # not a word of success after the problem
     assert "stated result (bob (Black) wins" in forged.text and "not drawn" in forged.text
     assert seen[-1].outcome is None  # the picture claims no winner the check did not confirm

@@ -106,17 +106,34 @@ async def test_a_bare_point_or_a_typo_in_play_gets_the_command_meant(harness: Ha
 async def test_variants_before_a_game_is_picked_are_named_with_their_game(
     harness: Harness,
 ) -> None:
-    """It offered Atmalof's four (standard, junior, atmalos, custom) to a Morris challenger."""
+    """It offered Atmalof's four (standard, junior, atmalos, custom) to a Morris challenger;
+    each is named as the game is then called, not "Nine Men's Morris: six"."""
     offered = await harness.autocomplete(ALICE, "challenge", "variant")
     named = {c["name"]: c["value"] for c in offered}
     assert named["standard (every game)"] == "standard"
-    assert named["Nine Men's Morris: six"] == "six" and named["Atmalof: junior"] == "junior"
-    assert named["Abalone: belgian-daisy"] == "belgian-daisy"
+    assert named["Six Men's Morris"] == "six" and named["Junior Atmalof"] == "junior"
+    assert named["Atmalos"] == "atmalos" and named["Atmalof (custom)"] == "custom"
+    assert named["Abalone (Belgian daisy)"] == "belgian-daisy"
     assert [c["value"] for c in offered].count("standard") == 1
     morris = await harness.autocomplete(ALICE, "practice", "variant", variant="morris")
     assert [c["value"] for c in morris] == ["six", "twelve"]  # typing the game narrows it
     picked = await harness.autocomplete(ALICE, "challenge", "variant", game="morris")
-    assert [c["value"] for c in picked] == ["standard", "six", "twelve"]  # a game picked: its own
+    assert picked == [  # a game picked: its own, each by the name the game then has
+        {"name": "Nine Men's Morris", "value": "standard"},
+        {"name": "Six Men's Morris", "value": "six"},
+        {"name": "Twelve Men's Morris", "value": "twelve"},
+    ], picked
+    hu = await harness.autocomplete(ALICE, "challenge", "variant", game="abalone", locale="hu")
+    assert {c["value"]: c["name"] for c in hu} == {
+        "standard": "Abalone",
+        "belgian-daisy": "Abalone (belga százszorszép)",
+        "german-daisy": "Abalone (német százszorszép)",
+    }, hu
+    hatos = await harness.autocomplete(ALICE, "practice", "variant", variant="malom", locale="hu")
+    assert hatos == [
+        {"name": "Hatos malom", "value": "six"},
+        {"name": "Tizenkettes malom", "value": "twelve"},
+    ], hatos
     wrong = await refused(harness, ALICE, "challenge", game="morris", variant="junior")
     assert "unknown Morris variant 'junior': choose one of standard, six, twelve" in wrong
 
@@ -149,8 +166,8 @@ async def test_clock_and_variant_words_are_in_the_readers_language(
     assert all(c["name"].startswith(f"{c['value']}: ") for c in clocks), clocks
     assert [n for n in names if english_in(n, lang)] == [], names
     assert "72h: 72 hours a move" not in names and "standard (every game)" not in names
-    morris = translations.words(lang).t("game.morris")
-    assert f"{morris}: six" in names, names
+    six = translations.words(lang).t("game.morris.six")
+    assert six in names and f"{translations.words(lang).t('game.morris')}: six" not in names, names
 
 
 async def test_ladders_are_offered_by_their_games_names(harness: Harness) -> None:

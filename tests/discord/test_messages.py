@@ -53,7 +53,7 @@ async def test_the_opponent_sees_changed_options_in_the_challenge_and_the_start(
         clock="10+5", starter="me",
     )  # fmt: skip
     assert "Not the defaults: flying=off, no_remill=on." in posted.text
-    assert "(standard, casual, 10 min each + 5 s a move)" in posted.text, posted.text
+    assert "to Nine Men's Morris, casual, 10 min each + 5 s a move;" in posted.text, posted.text
     challenge = message_with_buttons(posted)
     started = await harness.click(BOB, challenge.message, button(challenge, "accept"))
     shown = "Not the defaults: flying=off, no_remill=on. Clock: 10 min each + 5 s a move."

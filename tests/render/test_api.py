@@ -164,11 +164,10 @@ def test_alt_text_says_a_mill_and_its_removal_as_one_last_turn(lang: str) -> Non
 
 
 def test_alt_text_of_a_crowded_board_stays_under_discords_limit() -> None:
-    g = engine.get_game("atmalof")
     state, last = random_game("atmalof", "atmalos", seed=2, plies=140)[-1]
     text = render.alt_text("atmalof", state, last, players=("A" * 60, "B" * 60))
     assert len(text) <= 1000
-    assert text.startswith(g.title)
+    assert text.startswith("Atmalos, after 140 moves."), text  # the variant's own name
 
 
 def test_alt_text_reports_a_referee_decided_result() -> None:
@@ -371,8 +370,6 @@ def test_a_mill_and_its_removal_are_one_move_on_the_board_split_or_joined() -> N
     assert label(joined, Last(state, joined_action)) == "Move 5"
     assert label(joined, None) == "Move 6"
     for shown in (split, joined):
-        assert render.alt_text("morris", shown).startswith(
-            "Nine Men's Morris, standard game, after 5 moves."
-        )
+        assert render.alt_text("morris", shown).startswith("Nine Men's Morris, after 5 moves.")
     hu = render.alt_text("morris", split, words=words("hu"))
     assert "5 lépés után" in hu, hu

@@ -39,6 +39,7 @@ from bot.discord_ui.format import mentions_of, to_message
 from bot.discord_ui.guards import Cooldowns
 from bot.discord_ui.tree import UserFacingError
 from bot.errors import Refusal
+from bot.game_names import game_title
 from bot.i18n import Msg, msg, say, typed
 from bot.referee.move_words import GAME_VERBS
 from bot.referee.replies import Where
@@ -298,7 +299,9 @@ class Play(commands.Cog):
         if not await self._may_open_thread(interaction, game, kwargs):
             return False
         public = (await self.bot.languages(interaction))[0]  # a thread is public
-        title = say(msg(f"game.{game}"), public) if game in GAME_TITLES else game
+        variant = str(kwargs.get("variant") or "standard")
+        named = game_title(game, variant)
+        title = say(named, public) if game in GAME_TITLES else game
         them = opponent.display_name if opponent else say(msg("who.anyone"), public)
         name = f"{title}: {interaction.user.display_name} vs {them}"[:100]
         room = await channel.create_thread(
@@ -320,7 +323,7 @@ class Play(commands.Cog):
                 "notice.challenge_in_thread",
                 challenger=interaction.user.mention,
                 opponent=who,
-                game=msg(f"game.{game}"),
+                game=named,
                 room=room.mention,
             ),
             public,
