@@ -225,7 +225,7 @@ async def test_a_void_is_told_as_a_moderators_void_not_as_an_abort(
         said = reply_words(verified, lang)
         assert void in said and ABORT_WORD[lang] not in said, (lang, said)
     assert "no result (voided by moderator mod: engine use)" in board.board_text
-    said = "Nine Men's Morris standard, 2 actions, 4 log rows, no result (voided by moderator mod"
+    said = "Nine Men's Morris, 2 actions, 4 log rows, no result (voided by moderator mod"
     assert f"Verified: {said}" in verified.text, verified.text
     assert "- result: no result (voided by moderator mod: engine use)" in verified.text
     drawn = await Referee(store, clock).board(HERE)  # with its picture and alt text
@@ -375,7 +375,7 @@ async def test_the_console_disputes_exports_and_imports(tmp_path: Path) -> None:
     out = io.StringIO()
     await console.play(str(tmp_path / "d.db"), io.StringIO(script), out, images, render=False)
     text = out.getvalue()
-    assert "Imported game-1.json: Nine Men's Morris standard" in text
+    assert "Imported game-1.json: Nine Men's Morris" in text
     assert "Verified: Nine Men's Morris" in text
     assert 'Problem: row 2 (action 1, "place a6")' in text
 

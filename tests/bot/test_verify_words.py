@@ -102,5 +102,5 @@ async def test_a_game_with_dice_says_every_roll_checks_out(referee: Referee) -> 
     assert (await referee.resign(HERE, BOB)).ok
     said = lines_of(await referee.verify(HERE), "en")
     assert said[:3] == ["Every move and every roll checks out.", "", "Details, for moderators:"]
-    assert said[3].startswith("Verified: Atmalof standard, 2 actions, 4 log rows, "), said
+    assert said[3].startswith("Verified: Atmalof, 2 actions, 4 log rows, "), said
     assert "- rolls: 2 recomputed from the seed, all equal" in said, said

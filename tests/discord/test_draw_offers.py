@@ -52,7 +52,7 @@ async def test_the_offerers_own_move_leaves_the_offer_for_the_opponent(harness: 
     assert not accepted.first.ephemeral, accepted.text
     assert "a draw (agreed by both players)" in accepted.text, accepted.text
     verified = await harness.slash(ALICE, "verify")
-    assert "\nVerified: Nine Men's Morris standard, 1 action" in verified.text, verified.text
+    assert "\nVerified: Nine Men's Morris, 1 action" in verified.text, verified.text
     assert "a draw (agreed by both players)" in verified.text, verified.text
 
 
