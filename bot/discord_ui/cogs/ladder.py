@@ -75,7 +75,7 @@ class Ladder(commands.Cog):
     @stats.autocomplete("game")
     async def _ladders(self, interaction: discord.Interaction[Any], current: str) -> list[Choice]:
         """This server's ladders by their names in the reader's language ("Nine Men's Morris",
-        "Atmalof (junior)", as /challenge names the games); the values stay their keys."""
+        "Junior Atmalof", as every reply names them); the values stay their keys."""
         keys = await self.bot.referee.ladder_names(where_of(interaction))
         typed = str(current or "").lower()
         lang = (await self.bot.languages(interaction))[1]
