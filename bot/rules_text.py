@@ -6,6 +6,9 @@ men), not as Nine Men's Morris followed by "this is its six variant". The varian
 come from the engine, and the sentences that differ between variants are messages of their
 own (``rules.morris.board_six``). Atmalof's custom board and Abalone's other layouts are the
 standard summary: the referee adds how the game being played differs (its options, its dice).
+Abalone's "From the start" examples are the one exception: they are picked from the engine's
+legal moves where the layout being played starts, since ``/push a1 c3 ne`` is illegal in a
+German daisy (no marble on a1).
 
 The texts use Discord's Markdown (``**bold**``, `` `code` ``, ``[text](link)``); ``plain``
 turns them into terminal text. Each sentence is checked against the engine or the referee in
@@ -19,6 +22,7 @@ import re
 from typing import Any
 
 import engine
+from engine.abalone import AbaloneState, Push, moved_marbles
 from translations import Words, words
 from translations.titles import game_title
 
@@ -46,12 +50,24 @@ def describes(game: str, variant: str) -> bool:
 
 def summary(game: str, lang: str = "en", variant: str = "standard") -> tuple[str, str]:
     """(title, text): the rules of ``game`` as played in ``variant``, in ``lang``."""
+    rules_of = engine.get_game(game)
+    played = variant
     if not describes(game, variant):
         variant = "standard"
     w = words(lang)
-    state = engine.get_game(game).new(variant)
+    state = rules_of.new(variant)
+    if game in _EXAMPLES_WHERE_PLAYED and played in rules_of.variants:
+        state = rules_of.new(played)  # the summary is the standard's, its examples the layout's
     params = _PARAMS[game](w, state) if game in _PARAMS else {}
     return title(game, variant, w), w.t(f"rules.{game}", **params)
+
+
+def example_variants(game: str) -> tuple[str, ...]:
+    """The variants whose summaries show examples of their own: those ``summary`` describes,
+    and Abalone's layouts (the standard summary, with examples legal in that layout)."""
+    if game in _EXAMPLES_WHERE_PLAYED:
+        return tuple(engine.get_game(game).variants)
+    return DESCRIBED.get(game, ())
 
 
 def title(game: str, variant: str, w: Words) -> str:
@@ -90,7 +106,46 @@ def _morris(w: Words, state: Any) -> dict[str, object]:
     }
 
 
-_PARAMS = {"atmalof": _atmalof, "morris": _morris}
+def _abalone(w: Words, state: AbaloneState) -> dict[str, object]:
+    """The examples, legal in this layout's start: three marbles along their line, the longest
+    line sideways towards the opponent, beside those three (the last the engine lists: the
+    standard's ``c3 c5 nw``), and that line's last marble alone, sideways (``c5 e``)."""
+    game = engine.get_game("abalone")
+    moves = game.legal(state)
+    inline = next(m for m in moves if len(m.cells) == 3 and _along_the_line(state, m))
+    sideways = [m for m in moves if len(m.cells) > 1 and not _along_the_line(state, m)]
+    broadside = max(
+        reversed(sideways),
+        key=lambda m: (len(m.cells), m.direction in _AHEAD, bool(set(m.cells) & set(inline.cells))),
+    )
+    ones = [m for m in moves if m.cells == (broadside.last,)]
+    single = next((m for m in ones if m.direction in ("e", "w")), ones[0] if ones else None)
+    single = single or next(m for m in moves if len(m.cells) == 1)
+    first, middle, last = sorted(inline.cells)
+    return {
+        "inline": game.notation(state, inline),
+        "in1": first,
+        "in2": middle,
+        "in3": last,
+        "broadside": game.notation(state, broadside),
+        "side_first": broadside.first,
+        "side_last": broadside.last,
+        "single": game.notation(state, single),
+    }
+
+
+_AHEAD = ("ne", "nw")
+"""Black's directions towards White: Black moves first, from row A at the bottom."""
+
+
+def _along_the_line(state: AbaloneState, push: Push) -> bool:
+    """An in-line move: a marble moves onto a cell of its own line (a broadside's do not)."""
+    moved = moved_marbles(state, push)
+    return len(push.cells) == 1 or any(to in push.cells for _, to in moved)
+
+
+_PARAMS: dict[str, Any] = {"atmalof": _atmalof, "morris": _morris, "abalone": _abalone}
+_EXAMPLES_WHERE_PLAYED = ("abalone",)
 
 RULES: dict[str, tuple[str, str]] = rules("en")
 

@@ -206,7 +206,7 @@ class Play:
         here = msg("rules.here", game=game_title(g.game, g.variant))
         options = stored_options(g.game, json.loads(g.options))
         dice = texts.dice_line(engine.get_game(g.game).new(g.variant, **options))
-        return RulesHere("standard", tuple(m for m in (here, changed, dice) if m))
+        return RulesHere(g.variant, tuple(m for m in (here, changed, dice) if m))
 
     async def ongoing(self, where: Where) -> Reply | None:
         """The board of the game being played here, led by who plays it (and, against the bot,

@@ -293,10 +293,11 @@ class Reply:
 
 @dataclass(frozen=True, slots=True)
 class RulesHere:
-    """The game a ``rules`` request finds being played here: the variant whose summary to say
-    (``bot.rules_text.summary``: "standard" for one it does not describe, a custom board) and
-    the sentences to put after it: the variant the standard summary stands for, the options
-    and clock its challenge changed, its dice where they are not the summary's."""
+    """The game a ``rules`` request finds being played here: its variant (``bot.rules_text.summary``
+    says the standard summary for one it does not describe, a custom board, with examples legal
+    in an Abalone layout's start) and the sentences to put after it: the variant the standard
+    summary stands for, the options and clock its challenge changed, its dice where they are not
+    the summary's."""
 
     variant: str
     notes: tuple[Msg, ...]

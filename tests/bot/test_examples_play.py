@@ -34,7 +34,7 @@ from pathlib import Path
 import pytest
 
 import engine
-from bot.rules_text import DESCRIBED, console, summary
+from bot.rules_text import DESCRIBED, console, example_variants, summary
 from engine.atmalof.config import DIRECTIONS as ATMALOF_DIRECTIONS
 from engine.core import EngineError
 from engine.morris import MorrisState, layout
@@ -80,9 +80,10 @@ def catalog_texts() -> Iterator[tuple[str, str, str]]:
 
 
 def summary_texts() -> Iterator[tuple[str, str, str]]:
-    """(where, variant, text) for every rules summary, as Discord and as the console say it."""
-    for game, variants in DESCRIBED.items():
-        for variant in variants:
+    """(where, variant, text) for every rules summary, as Discord and as the console say it:
+    Abalone's for each layout, whose examples are checked where that layout starts."""
+    for game in DESCRIBED:
+        for variant in example_variants(game):
             for lang in LANGUAGES:
                 _, text = summary(game, lang, variant)
                 yield f"{lang} rules of {game} {variant}", variant, text
@@ -290,6 +291,28 @@ def test_the_search_finds_the_examples_of_every_game_in_every_language() -> None
     }
     morris = {c for w, _, _, c in SHOWN["summaries"][0] if w == "en rules of morris six"}
     assert morris == {"place d7", "move d7 d6", "remove b6", "move d6 d7 remove:b6"}
+
+
+@pytest.mark.parametrize(
+    ("layout", "shown"),
+    [
+        ("standard", {"push a1 c3 ne", "push c3 c5 nw", "push c5 e"}),
+        ("belgian-daisy", {"push a1 c3 ne", "push c2 c3 nw", "push c3 e"}),
+        ("german-daisy", {"push b1 d3 ne", "push d2 d3 nw", "push d3 e"}),
+    ],
+)
+def test_abalone_rules_show_examples_of_the_layout_being_played(
+    layout: str, shown: set[str]
+) -> None:
+    """/rules in a daisy game showed the standard's ``push a1 c3 ne`` ("there is no marble on
+    a1" in a German daisy): each layout's summary, in every language, shows its own, and the
+    sweep above finds them legal in that layout's start (a standard one would fail there)."""
+    for lang in LANGUAGES:
+        where = f"{lang} rules of abalone {layout}"
+        assert {c for w, _, _, c in SHOWN["summaries"][0] if w == where} == shown, lang
+    start = ABALONE.new("german-daisy")
+    with pytest.raises(EngineError, match="no marble on a1"):
+        ABALONE.parse(start, "push a1 c3 ne")
 
 
 @pytest.mark.parametrize(

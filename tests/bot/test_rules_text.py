@@ -556,7 +556,7 @@ async def _(tmp_path: Path) -> None:
         abalone_cells(start, "a1 b2 c3 d4") == "bbb."
         and abalone_cells(inline, "a1 b2 c3 d4") == ".bbb"
     )
-    sideways = ABALONE.apply(start, ABALONE.parse(start, "push c3 c5 nw"))
+    sideways = ABALONE.apply(start, ABALONE.parse(start, "push c3 c5 nw"))  # the line c3 to c5
     assert abalone_cells(sideways, "c3 c4 c5 d3 d4 d5") == "...bbb"
     one = ABALONE.apply(start, ABALONE.parse(start, "push c5 e"))
     assert abalone_cells(one, "c5 c6") == ".b" and abalone_cells(one, "c3 c4") == "bb"

@@ -239,3 +239,34 @@ async def test_the_sweeper_posts_an_expired_challenge_in_its_channel(
     assert int(notice.message["channel_id"]) == CHANNEL_ID
     assert "expired" in notice.text.lower()
     assert await harness.bot.post_notices() == 0  # said once
+
+
+@pytest.mark.parametrize(
+    ("locale", "examples"),
+    [
+        (
+            "en-US",
+            "From the start, `/push b1 d3 ne` moves b1, c2 and d3 one step along their line, "
+            "`/push d2 d3 nw` moves the line from d2 to d3 sideways, and `/push d3 e` moves one "
+            "marble.",
+        ),
+        (
+            "hu",
+            "A kezdőállásból a `/push b1 d3 ne` három golyót léptet egyet a vonaluk mentén "
+            "(b1, c2, d3), a `/push d2 d3 nw` oldalra léptet egy sort (d2–d3), a `/push d3 e` "
+            "pedig egyetlen golyót.",
+        ),
+    ],
+)
+async def test_rules_during_a_german_daisy_game_show_moves_legal_in_it(
+    harness: Harness, locale: str, examples: str
+) -> None:
+    """The standard's ``/push a1 c3 ne`` is refused there ("there is no marble on a1"): the
+    examples are the German daisy's, and the first one plays."""
+    await start_game(harness, ALICE, BOB, "abalone", variant="german-daisy")
+    rules = await harness.slash(CAROL, "rules", locale=locale)
+    assert rules.all_ephemeral
+    assert examples in rules.text, rules.text
+    assert "a1 c3" not in rules.text
+    played = await harness.slash(ALICE, "push", marbles="b1 d3", direction="ne")
+    assert not played.first.ephemeral, played.text
