@@ -39,7 +39,16 @@ SLASH = {
 }
 """The slash command that gives each game verb (``GAME_VERBS``): Morris flies with /move."""
 HINTED = frozenset(
-    {"no_game", "challenge_not_accepted", "game_over", "not_a_player", "frozen", "not_your_turn"}
+    {
+        "no_game",
+        "challenge_not_accepted",
+        "game_over",
+        "not_a_player",
+        "frozen",
+        "not_your_turn",
+        "place_first",
+        "no_mill_to_finish",
+    }
 )
 """The reasons a choice says in words of its own (``choice.<code>``); any other (a roll on its
 way, a damaged game) is ``choice.nothing_now``."""

@@ -323,10 +323,13 @@ class Referee:
         """The one reason ``legal_moves`` lists nothing for ``actor`` (a refusal to raise)."""
         return await self.play.why_no_moves(where, actor)
 
-    async def why_no_choices(self, where: Where, actor: Actor) -> Refusal | None:
-        """Why ``legal_for`` has nothing for ``actor`` (no game here, another's turn...), as a
-        refusal's code and params for a front end to say; None when they are to move."""
-        return await self.play.why_no_choices(where, actor)
+    async def why_no_choices(
+        self, where: Where, actor: Actor, verb: str | None = None
+    ) -> Refusal | None:
+        """Why ``legal_for`` has nothing for ``actor`` (no game here, another's turn, a Morris
+        ``verb`` with nothing to do yet...), as a refusal's code and params for a front end to
+        say; None when they are to move and ``verb`` (a command's first word) has moves."""
+        return await self.play.why_no_choices(where, actor, verb)
 
     async def did_you_mean(self, where: Where, text: str, known: Iterable[str]) -> str | None:
         """What ``text``, whose first word is no command, most likely meant: the word of

@@ -8,6 +8,7 @@ import functools
 from typing import Any
 
 import engine
+from bot.errors import Refusal
 from engine import EngineError, ParseError
 
 GAME_VERBS: dict[str, tuple[str, ...]] = {
@@ -58,3 +59,16 @@ def asks_why(text: str) -> bool:
     """Whether a command holds ``HINT_WORD`` as a word: a suggestion that says why there is
     nothing to suggest was picked."""
     return HINT_WORD in str(text).split()
+
+
+def nothing_to(notations: list[str], verb: str, game_id: int | None = None) -> Refusal | None:
+    """Why a Morris command (``verb``) has nothing to offer though its player is to move, from
+    the legal actions' ``notations``: moving while men are still to place (``place_first``),
+    removing with no mill just closed (``no_mill_to_finish``); None when it has something, or
+    for a reason of no such kind. An empty list would tell a newcomer nothing."""
+    verbs = {first_word(n) for n in notations}
+    if verb in ("move", "fly") and not verbs & {"move", "fly"} and "place" in verbs:
+        return Refusal("place_first", game_id=game_id)
+    if verb == "remove" and "remove" not in verbs and verbs & {"place", "move", "fly"}:
+        return Refusal("no_mill_to_finish", game_id=game_id)
+    return None

@@ -24,7 +24,7 @@ from bot.referee.context import (
     lapses,
     not_a_player,
 )
-from bot.referee.move_words import asks_why, first_word, is_move_word
+from bot.referee.move_words import asks_why, first_word, is_move_word, nothing_to
 from bot.referee.records import iso
 from bot.referee.replies import Actor, ButtonKind, ButtonSpec, Reply, RulesHere, Where
 from bot.referee.suggest import unknown, unreadable
@@ -80,6 +80,10 @@ class Play:
             turn = Refusal("not_your_turn", {"player": player}, game_id=g.id, version=g.version)
         if turn is not None and asks:
             raise turn
+        if asks:  # "/move from:?" picked while placing: why, not "'?' is not a point"
+            why = nothing_to([rules.notation(state, a) for a in rules.legal(state)], head, g.id)
+            if why is not None:
+                raise why
         try:
             action = rules.parse(state, text)
         except ParseError as exc:  # not a command of this game at all: say that first
@@ -158,10 +162,13 @@ class Play:
         way when they are to move). It changes nothing (a waiting roll stays)."""
         return await self.why_no_choices(where, actor) or Refusal("console_no_moves")
 
-    async def why_no_choices(self, where: Where, actor: Actor) -> Refusal | None:
+    async def why_no_choices(
+        self, where: Where, actor: Actor, verb: str | None = None
+    ) -> Refusal | None:
         """Why ``actor`` has nothing to play here now, as the one reason that holds: no game
         here (or how theirs ended), not a player, a frozen or damaged game, a roll on its way
-        (``console_no_moves``), the other side's turn; None when they are to move (a list of
+        (``console_no_moves``), the other side's turn, nothing for the command ``verb`` now
+        (``nothing_to``: moving while placing); None when they are to move (a list of
         suggestions is then empty only because nothing matches what is typed)."""
         g = await self.ctx.store.active_game(where.channel_id)
         if g is None:
@@ -181,7 +188,10 @@ class Play:
             return Refusal(
                 "not_your_turn", {"player": texts.seat_msg(g, state.to_move)}, game_id=g.id
             )
-        return None
+        if verb is None:
+            return None
+        rules = engine.get_game(g.game)
+        return nothing_to([rules.notation(state, a) for a in rules.legal(state)], verb, g.id)
 
     async def game_here(self, where: Where) -> str | None:
         """The game being played here, else the one a waiting challenge is for, or None: what

@@ -101,6 +101,35 @@ async def test_why_nothing_is_offered_is_the_one_reason_that_holds(referee: Refe
     assert why is not None and why.code == "frozen"
 
 
+async def test_a_morris_command_with_nothing_to_do_yet_says_why(referee: Referee) -> None:
+    """The mover's /move (or fly) while men are to be placed, and /remove with no mill just
+    closed, had an empty list: the reason is a code; a command that has moves has none."""
+    await start(referee, "morris")
+    for verb, code in (
+        ("move", "place_first"),
+        ("fly", "place_first"),
+        ("remove", "no_mill_to_finish"),
+    ):
+        why = await referee.why_no_choices(HERE, ALICE, verb)
+        assert why is not None and why.code == code, verb
+    assert await referee.why_no_choices(HERE, ALICE, "place") is None
+    assert (await referee.why_no_choices(HERE, BOB, "move")).code == "not_your_turn"  # type: ignore[union-attr]
+    picked = await referee.act(HERE, ALICE, f"move {HINT_WORD} {HINT_WORD}")
+    assert picked.reason == "place_first", picked.text
+    assert say(msg("refusal.place_first"), "hu") == (
+        "még van letehető bábud: lépni csak akkor lehet, ha már mindet letetted, ezért előbb "
+        "tegyél le egyet"
+    )
+    picked = await referee.act(HERE, ALICE, f"remove {HINT_WORD}")
+    assert picked.reason == "no_mill_to_finish", picked.text
+    assert picked.text == (
+        "no mill was just closed, so there is nothing to remove: place or move a man"
+    )
+    assert say(msg("refusal.no_mill_to_finish"), "hu") == (
+        "most nem csináltál malmot, így nincs mit levenni: tegyél le vagy lépj egy bábuval"
+    )
+
+
 async def test_a_picked_hint_is_answered_with_the_reason_never_a_move(referee: Referee) -> None:
     """The value of a choice that only says why (``?``) is answered with that reason: no game,
     the other's turn (not the syntax of ``?``), a stranger's; the mover is told the syntax."""

@@ -184,3 +184,35 @@ async def test_ladders_are_offered_by_their_games_names(harness: Harness) -> Non
     assert typed == [{"name": "Nine Men's Morris", "value": "morris"}], typed
     (hungarian,) = await harness.autocomplete(CAROL, "stats", "game", game="morris", locale="hu")
     assert hungarian == {"name": "Malom", "value": "morris"}, hungarian
+
+
+@pytest.mark.parametrize(
+    ("locale", "place_first", "no_mill"),
+    [
+        ("en-US", "Place your men first: /place", "No mill to finish: /place or /move"),
+        ("hu", "Előbb tedd le a bábuidat: /place", "Nincs befejezett malom: /place vagy /move"),
+    ],
+)
+async def test_the_mover_is_told_why_a_morris_command_offers_nothing_yet(
+    harness: Harness, locale: str, place_first: str, no_mill: str
+) -> None:
+    """While men are to be placed /move's ``from`` offered 0 choices, and so did /remove's
+    ``point`` with no mill to finish: each says why, and picked it is refused with the reason
+    (not "'?' is not a point"), changing nothing."""
+    await start_game(harness, ALICE, BOB, "morris")
+    for option in ("from_", "to"):
+        moving = await harness.autocomplete(ALICE, "move", option, locale=locale)
+        assert moving == [{"name": place_first, "value": "?"}], moving
+    removing = await harness.autocomplete(ALICE, "remove", "point", locale=locale)
+    assert removing == [{"name": no_mill, "value": "?"}], removing
+    picked = await refused(harness, ALICE, "move", from_="?", to="d6")
+    assert picked == (
+        "you still have men to place: men move only once all are placed, so place one first"
+    ), picked
+    picked = await refused(harness, ALICE, "remove", point="?")
+    assert picked == "no mill was just closed, so there is nothing to remove: place or move a man"
+    placing = [c["value"] for c in await harness.autocomplete(ALICE, "place", "point")]
+    assert placing[:2] == ["a7", "d7"] and "?" not in placing  # the moves are still offered
+    await harness.slash(ALICE, "place", point="a7")
+    (turn,) = await harness.autocomplete(ALICE, "move", "from_")  # bob's turn: that comes first
+    assert turn["name"] == "It is Bob (Black)'s turn", turn

@@ -151,7 +151,7 @@ class Play(commands.Cog):
         turn...), else, for a command of a game (``verb``) other than the one here, this game's
         commands, as one choice; none when they may play and only what is typed matches nothing."""
         where = where_of(interaction)
-        why = await self.bot.referee.why_no_choices(where, actor_of(interaction.user))
+        why = await self.bot.referee.why_no_choices(where, actor_of(interaction.user), verb)
         said = why_msg(why) if why is not None else None
         if said is None and verb is not None:
             game = await self.bot.referee.game_here(where)
