@@ -17,7 +17,7 @@ import discord
 from discord.app_commands import Choice
 
 import engine
-from bot import game_names
+from bot import game_names, texts
 from bot.clock import ClockSpec
 from bot.discord_ui.app import RefereeBot
 from bot.errors import BadInput, Refusal
@@ -149,18 +149,14 @@ async def variant_choices(interaction: discord.Interaction[Any], current: str) -
 
 
 def clock_msg(text: str) -> Msg:
-    """A clock as typed, with what it means ("5+3: 5 min each + 3 s a move"); a text that is no
-    clock as it is (sent, it is refused with the clock's reason)."""
+    """A clock as typed, with what it means in the words every clock is said in
+    (``texts.clock_msg``): "10+0: 10 min each", "5+3: 5 min each + 3 s a move"; a text that
+    is no clock as it is (sent, it is refused with the clock's reason)."""
     try:
-        spec = ClockSpec.parse(text)
+        ClockSpec.parse(text)
     except BadInput:
         return plain(text)
-    if spec.kind == "fischer":
-        minutes, seconds = f"{spec.initial / 60:g}", f"{spec.increment:g}"
-        return msg("choice.clock_fischer", clock=text, minutes=minutes, seconds=seconds)
-    if spec.kind == "correspondence":
-        return msg("choice.clock_per_move", clock=text, n=round(spec.per_move / 3600))
-    return msg("choice.clock_none", clock=text)
+    return msg("choice.clock", clock=text, meaning=texts.clock_msg(text))
 
 
 async def clock_choices(interaction: discord.Interaction[Any], current: str) -> list[Choice[str]]:

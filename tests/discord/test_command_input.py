@@ -139,20 +139,25 @@ async def test_variants_before_a_game_is_picked_are_named_with_their_game(
 
 
 async def test_clock_choices_say_what_they_mean(harness: Harness) -> None:
+    """In the words a challenge says its clock in (texts.clock_msg): "10+0: 10 min each", not
+    "10 min each + 0 s a move"."""
     offered = await harness.autocomplete(ALICE, "challenge", "clock")
     assert {c["value"]: c["name"] for c in offered} == {
         "none": "none: no clock",
         "5+3": "5+3: 5 min each + 3 s a move",
-        "10+0": "10+0: 10 min each + 0 s a move",
+        "10+0": "10+0: 10 min each",
         "15+5": "15+5: 15 min each + 5 s a move",
-        "30+0": "30+0: 30 min each + 0 s a move",
-        "24h": "24h: 24 hours a move",
-        "72h": "72h: 72 hours a move",
+        "30+0": "30+0: 30 min each",
+        "24h": "24h: 24 h a move",
+        "72h": "72h: 72 h a move",
     }
     typed = await harness.autocomplete(ALICE, "practice", "clock", clock="1h")
-    assert typed == [{"name": "1h: 1 hour a move", "value": "1h"}], typed
-    junk = await harness.autocomplete(ALICE, "challenge", "clock", clock="soon")
-    assert junk == [{"name": "soon", "value": "soon"}], junk  # sent, the clock's reason says
+    assert typed == [{"name": "1h: 1 h a move", "value": "1h"}], typed
+    await harness.slash(ALICE, "language", language="hu")
+    magyar = await harness.autocomplete(ALICE, "challenge", "clock", clock="10")
+    assert magyar == [{"name": "10+0: 10 perc fejenként", "value": "10+0"}], magyar
+    magyar = await harness.autocomplete(ALICE, "challenge", "clock", clock="5")
+    assert magyar == [{"name": "5+3: 5 perc fejenként + 3 mp lépésenként", "value": "5+3"}]
 
 
 @pytest.mark.parametrize("lang", ["hu", "eo", "is"])
