@@ -292,6 +292,28 @@ async def test_a_name_that_cannot_be_used_is_refused_in_the_tables_language(tmp_
     assert "(refused)" not in text and "cannot" not in text, text
 
 
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "(refused) unknown game 'chess': choose one of atmalof, morris, abalone"),
+        ("hu", "(elutasítva) nincs ilyen játék: „chess”; válassz: atmalof, morris, abalone"),
+        ("eo", "ne ekzistas ludo „chess“: elektu unu el atmalof, morris, abalone"),
+        ("is", "enginn leikur heitir „chess“: veldu einn af atmalof, morris, abalone"),
+    ],
+)
+async def test_a_challenge_to_an_unknown_game_is_refused_in_the_tables_language(
+    tmp_path: Path, lang: str, said: str
+) -> None:
+    """The Hungarian table answered "(elutasítva) unknown game 'chess': choose one of ...": the
+    engine's reason (unknown_game) has its sentence in every catalog."""
+    out = io.StringIO()
+    status = await play(str(tmp_path / "g.db"), io.StringIO("alice: challenge bob chess\n"), out,
+                        None, render=False, echo=True, lang=lang)  # fmt: skip
+    text = out.getvalue()
+    assert status == 0 and said in text, text
+    assert lang == "en" or "unknown game" not in text, text
+
+
 # --- 4. no line ends the table ------------------------------------------------------------------
 
 
