@@ -43,6 +43,7 @@ from tests.engine.test_atmalof import position as atmalof_position
 from tests.engine.test_morris import FLYING, MOVING, names
 from tests.engine.test_morris import play as morris_play
 from tests.engine.test_morris import pos as morris_position
+from translations import LANGUAGES
 
 ATMALOF = engine.get_game("atmalof")
 MORRIS = engine.get_game("morris")
@@ -235,7 +236,7 @@ def _delta(move: Move) -> tuple[int, int]:
     return (move.target[0] - move.origin[0], move.target[1] - move.origin[1])
 
 
-@claim("atmalof", "5 in a row, in any direction, wins at once")
+@claim("atmalof", "Whoever gets 5 in a row, in any direction, wins at once")
 async def _(tmp_path: Path) -> None:
     diagonal = atmalof_position("R......\n.R.....\n..R....\n...R...\n.......\n.......\n.......")
     outcome = ATMALOF.result(atmalof_drop(diagonal, "drop row 5", 5))
@@ -273,7 +274,7 @@ async def _(tmp_path: Path) -> None:
     await referee.store.close()
 
 
-@claim("atmalof", "Variants: junior (6 × 6), atmalos (9 × 9, seven in a row) and custom")
+@claim("atmalof", "Variants: junior (6 × 6), atmalos (9 × 9, 7 in a row) and custom")
 async def _(tmp_path: Path) -> None:
     junior, atmalos = ATMALOF.new("junior"), ATMALOF.new("atmalos")
     assert (junior.rows, junior.cols, junior.line) == (6, 6, 5)
@@ -673,7 +674,9 @@ cites(
 async def _(tmp_path: Path) -> None:
     junior = ATMALOF.new("junior")
     assert (junior.rows, junior.cols, junior.hands) == ((6, 6, (16, 16)))
-    assert junior.line == 5  # so "5 in a row" and "lines of exactly 4" are the standard's words
+    assert (
+        junior.line == 5
+    )  # so "gets 5 in a row" and "lines of exactly 4" are the standard's words
     assert junior.on_board(0) == junior.on_board(1) == 0
 
 
@@ -722,7 +725,7 @@ async def _(tmp_path: Path) -> None:
         assert seen[(r, c)] == (square if max(r, c) < 9 else shade if min(r, c) < 9 else corner)
 
 
-@claim("atmalof", "7 in a row, in any direction, wins at once", "atmalos")
+@claim("atmalof", "Whoever gets 7 in a row, in any direction, wins at once", "atmalos")
 async def _(tmp_path: Path) -> None:
     six = atmalof_position("\n".join(["RRRRRR..."] + ["." * 9] * 8), variant="atmalos")
     assert ATMALOF.result(six) is None  # six in a row is not yet a win here
@@ -834,3 +837,20 @@ def test_row_7_is_no_longer_called_out_of_the_die_s_reach() -> None:
     text = RULES["atmalof"][1]
     assert "Row 7 and column 7 are beyond the die's reach" not in text
     assert "Only the corner square (7,7)" in text
+
+
+def test_no_sentence_of_a_summary_begins_with_a_digit() -> None:
+    """ "5 in a row, in any direction, wins at once" read badly beside "seven in a row": the
+    number stays, the sentence starts with a word, in every language and described variant.
+    The opening line is left out: a heading-like "24 points on three nested squares" under
+    the title, not a sentence in the middle of the rules."""
+    starts = re.compile(r"(?:[.!?]\s+|\n)(?:• )?(\d[^.\n]{0,30})")
+    found = {
+        (lang, game, variant): starts.findall(
+            plain(summary(game, lang, variant)[1]).split("\n", 1)[1]
+        )
+        for game, variants in DESCRIBED.items()
+        for variant in variants
+        for lang in LANGUAGES
+    }
+    assert {key: hits for key, hits in found.items() if hits} == {}
