@@ -53,8 +53,9 @@ class Endings:
         does, until the opponent answers it: accepting, declining, or playing on (a move or an
         announcement of theirs declines it: ``context.declines_draw``)."""
         g, state, seat, prefix = await self.ctx.playing(where, actor)
-        if g.draw_offer == 1 - seat:
-            return await self.agree_draw(g, state, actor, seat, prefix)
+        if g.draw_offer == 1 - seat:  # said: the result alone read as if both offered at once
+            met = msg("notice.draw_offer_met", actor=actor.name, other=g.names[1 - seat])
+            return await self.agree_draw(g, state, actor, seat, said_after(prefix, met))
         if g.draw_offer == seat:
             raise Refusal("draw_offered_already", game_id=g.id, version=g.version)
         other = 1 - seat

@@ -9,6 +9,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from bot import texts
+from bot.i18n import reply_words
 from bot.referee import Referee
 from bot.referee.replies import Reply
 from bot.store import GameRow, Store, Transaction
@@ -48,6 +49,10 @@ async def test_offering_a_draw_back_agrees_it(referee: Referee, store: Store) ->
     assert agreed.ok and agreed.finished
     g = await store.game(1)
     assert (g.status, g.winner, g.termination) == ("finished", None, "agreement")
+    # It said only "a draw (agreed by both players)": that Bob took Alice's offer comes first.
+    assert agreed.text.startswith("bob accepts alice's draw offer.\n"), agreed.text
+    assert "agreed by both players" in agreed.text
+    assert reply_words(agreed, "hu").startswith("bob elfogadja alice döntetlenajánlatát.\n")
 
 
 async def test_offering_twice_does_not_end_the_game(referee: Referee, store: Store) -> None:

@@ -83,3 +83,20 @@ async def test_draw_withdraw_takes_back_ones_own_offer(harness: Harness) -> None
     late = await harness.click(BOB, offer.message, button(offer, "draw-accept"))
     assert late.all_ephemeral and late.text == words("en").t("refusal.no_draw_offer"), late.text
     assert not (await harness.slash(ALICE, "place", point="d7")).first.ephemeral
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [("en", "Bob accepts Alice's draw offer."), ("hu", "Bob elfogadja Alice döntetlenajánlatát.")],
+)
+async def test_offering_a_draw_back_says_it_accepts_the_offer_waiting(
+    harness: Harness, lang: str, said: str
+) -> None:
+    """/draw offer while the opponent's offer stands ended the game as "a draw (agreed by both
+    players)" without saying there had been an offer to accept."""
+    await harness.slash(MODERATOR, "referee settings", language=lang)  # a public reply's
+    await start_game(harness, ALICE, BOB, "morris")
+    await harness.slash(ALICE, "draw offer")
+    agreed = await harness.slash(BOB, "draw offer")
+    assert not agreed.first.ephemeral, agreed.text
+    assert agreed.text.startswith(said), agreed.text
