@@ -40,7 +40,7 @@ async def test_suggestions_still_come_while_earlier_options_are_empty(harness: H
     choices = await harness.autocomplete(ALICE, "place", "point", point="d")
     assert "d7" in [c["value"] for c in choices]
     targets = await harness.autocomplete(ALICE, "move", "to")  # no from yet; placing: no move
-    assert targets == []
+    assert targets == [{"name": "Place your men first: /place", "value": "?"}]  # says why
 
 
 def test_a_value_discord_could_not_convert_is_named_without_internals() -> None:
