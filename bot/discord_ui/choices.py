@@ -114,10 +114,6 @@ async def private_language(interaction: discord.Interaction[Any]) -> str:
     return "en"
 
 
-def game_title(game: str, lang: str) -> str:
-    return say(msg(f"game.{game}"), lang)
-
-
 async def variant_choices(interaction: discord.Interaction[Any], current: str) -> list[Choice[str]]:
     """The variants of the game picked in the same command, those containing what is typed:
     /challenge's and /practice's ``variant``, each named as the game is then called ("Six
