@@ -171,9 +171,14 @@ def _axis(lo: float, hi: float) -> tuple[float, float, float]:
     return low, high, float(step)
 
 
+DATE_PATTERNS = {"eo": "yyyy-MM-dd"}
+"""Languages whose CLDR medium date is not their own: Babel's Esperanto data has English month
+abbreviations ("2023-Nov-14", a player's finding), so Esperanto gets the numeric date."""
+
+
 def _date(at: datetime, w: Words) -> str:
-    """ "3 Mar 2026", in the language's own order and month names (CLDR, through Babel)."""
-    return format_date(at, "medium", locale=w.lang)
+    """ "Mar 3, 2026", in the language's own order and month names (CLDR, through Babel)."""
+    return format_date(at, DATE_PATTERNS.get(w.lang, "medium"), locale=w.lang)
 
 
 def _words(given: Words | None) -> Words:

@@ -182,3 +182,18 @@ def test_a_long_title_ends_inside_the_picture() -> None:
     background = get_theme("light").background
     band = [img.getpixel((x, y)) for x in range(size[0] - 6, size[0]) for y in range(0, 40)]
     assert set(band) == {background}
+
+
+def test_the_charts_dates_are_in_each_languages_own_words() -> None:
+    """The axis's first and last dates: CLDR's medium date where it is the language's own, the
+    numeric date in Esperanto, whose CLDR data has English month abbreviations ("2025-Jun-01")."""
+    from render.chart import _date
+    from translations import words
+
+    said = {lang: _date(T0, words(lang)) for lang in ("en", "eo", "hu", "is")}
+    assert said == {
+        "en": "Jun 1, 2025",
+        "eo": "2025-06-01",
+        "hu": "2025. jún. 1.",
+        "is": "1. jún. 2025",
+    }, said
