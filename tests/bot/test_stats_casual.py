@@ -72,7 +72,7 @@ async def test_the_casual_line_in_every_language(store: Store, clock: ManualCloc
         await played(referee)
         reply = await referee.stats(HERE, BOB)
         said = {lang: reply_words(reply, lang).splitlines() for lang in ("hu", "eo", "is")}
-        hu = "Barátságos játszmák itt (nem értékelt, minden idény): 0Gy 1V 1D"
+        hu = "Barátságos játszmák itt (nem értékeltek, minden idény): 0Gy 1V 1D"
         assert hu in said["hu"], said["hu"]
         eo = "Amikaj ludoj ĉi tie (ne rangigitaj, ĉiuj sezonoj): 0V 1M 1R"
         assert eo in said["eo"], said["eo"]

@@ -126,7 +126,7 @@ async def test_a_morris_command_with_nothing_to_do_yet_says_why(referee: Referee
         "no mill was just closed, so there is nothing to remove: place or move a man"
     )
     assert say(msg("refusal.no_mill_to_finish"), "hu") == (
-        "most nem csináltál malmot, így nincs mit levenni: tegyél le vagy lépj egy bábuval"
+        "most nem csináltál malmot, így nincs mit levenni: tegyél le egy bábut, vagy lépj eggyel"
     )
 
 
@@ -219,4 +219,4 @@ async def test_console_suggestions_read_in_the_tables_language(tmp_path: Path) -
     await play(str(tmp_path / "hu.db"), io.StringIO(script), out, None, lang="hu", render=False)
     text = out.getvalue()
     assert "ismeretlen parancs: „mvoe”; erre gondoltál: `move`?" in text, text
-    assert "a(z) „10+5” időbeállításnak tűnik: írd így: `clock 10+5`" in text, text
+    assert "„10+5” időbeállításnak tűnik: írd így: `clock 10+5`" in text, text

@@ -89,8 +89,8 @@ async def test_another_games_slash_command_names_this_games(harness: Harness) ->
     assert text == "/place is for Nine Men's Morris; in Atmalof use /drop, /move", text
     await harness.slash(ALICE, "language", language="hu")
     text = await refused(harness, ALICE, "remove", point="d7", channel=7)
-    assert text == "a /remove parancs a(z) Malom játékhoz való; a(z) Atmalof játékban ezeket " \
-        "használd: /drop, /move", text  # fmt: skip
+    assert text == "a /remove parancs más játékhoz tartozik (Malom); ebben a játékban (Atmalof) " \
+        "ezeket használd: /drop, /move", text  # fmt: skip
 
 
 async def test_a_bare_point_or_a_typo_in_play_gets_the_command_meant(harness: Harness) -> None:
@@ -195,7 +195,7 @@ async def test_ladders_are_offered_by_their_games_names(harness: Harness) -> Non
     ("locale", "place_first", "no_mill"),
     [
         ("en-US", "Place your men first: /place", "No mill to finish: /place or /move"),
-        ("hu", "Előbb tedd le a bábuidat: /place", "Nincs befejezett malom: /place vagy /move"),
+        ("hu", "Előbb tedd le a bábuidat: /place", "Nem zártál be malmot: /place vagy /move"),
     ],
 )
 async def test_the_mover_is_told_why_a_morris_command_offers_nothing_yet(
