@@ -90,4 +90,4 @@ async def test_no_streak_is_said_in_words_in_every_language(referee: Referee) ->
     reply = await referee.stats(HERE, ALICE)
     assert "Streak: none now; most wins in a row: none" in reply.text.splitlines()
     icelandic = reply_words(reply, "is").splitlines()
-    assert "Hrina: engin núna; flestir sigrar í röð: engin" in icelandic, icelandic
+    assert "Hrina: engin núna; lengsta sigurhrina: engin" in icelandic, icelandic
