@@ -327,3 +327,14 @@ def test_a_run_that_logged_a_warning_keeps_its_log_and_says_where(tmp_path: Path
     log_file = folder / "console.log"
     assert "WARNING" in log_file.read_text()
     assert done.stderr.splitlines() == [f"this run logged warnings: {log_file}"]
+
+
+async def test_the_revealed_seed_names_the_consoles_own_verify(tmp_path: Path) -> None:
+    """The seed line at a game's end tells how to check its coin toss with the table's own
+    command, `verify` (Discord's words name `/verify`; it said a bare "verify" to both)."""
+    script = "alice: challenge bob morris\nbob: accept\nalice: resign\nquit\n"
+    out = io.StringIO()
+    assert await play(str(tmp_path / "c.db"), io.StringIO(script), out, None, render=False) == 0
+    text = out.getvalue()
+    assert "check the coin toss, this game's only roll, with `verify`)" in text, text
+    assert "`/verify`" not in text

@@ -145,6 +145,14 @@ async def test_verify_posts_a_verdict_then_the_details_under_a_heading(
     assert said[3].startswith(w.t("verify.ok", reason="")) and counted in said[3], said
 
 
+async def test_the_revealed_seed_names_verify_as_discord_types_it(harness: Harness) -> None:
+    """The seed line at a game's end names the slash command, `/verify` (it said a bare
+    "verify", the console's word, on Discord too)."""
+    await start_game(harness, ALICE, BOB, "morris", starter="random")  # a coin toss to check
+    ended = await harness.slash(ALICE, "resign")
+    assert "check the coin toss, this game's only roll, with `/verify`)" in ended.text, ended.text
+
+
 def listed(text: str) -> list[int]:
     """The numbers of the moves a /history message lists."""
     return [int(n) for n in re.findall(r"(?m)^(\d+)\. ", text)]
