@@ -24,7 +24,7 @@ from typing import Any
 import engine
 from engine.abalone import AbaloneState, Push, moved_marbles
 from translations import Words, words
-from translations.titles import game_title
+from translations.titles import game_title, variant_name
 
 ATMALOF_LICENCE = "https://creativecommons.org/licenses/by-sa/3.0/"
 
@@ -76,6 +76,17 @@ def title(game: str, variant: str, w: Words) -> str:
     return game_title(w, game, variant)
 
 
+def _variants(w: Words, game: str) -> dict[str, str]:
+    """Each variant but the standard as the summary lists it: its name in the reader's
+    language and the id to type ("Junior Atmalof (`junior`)"), keyed by the id with "_" for
+    "-" (``{belgian_daisy}``). The ids alone read as English words on a Hungarian server."""
+    return {
+        variant.replace("-", "_"): f"{variant_name(w, game, variant)} (`{variant}`)"
+        for variant in engine.get_game(game).variants
+        if variant != "standard"
+    }
+
+
 def _atmalof(w: Words, state: Any) -> dict[str, object]:
     """The board's numbers, and how far the die reaches: one line beyond it, or none."""
     c = state.config
@@ -91,6 +102,7 @@ def _atmalof(w: Words, state: Any) -> dict[str, object]:
         "reach": reach,
         "line": c.line,
         "tie": c.line - 1,
+        **_variants(w, "atmalof"),
     }
 
 
@@ -131,6 +143,7 @@ def _abalone(w: Words, state: AbaloneState) -> dict[str, object]:
         "side_first": broadside.first,
         "side_last": broadside.last,
         "single": game.notation(state, single),
+        **_variants(w, "abalone"),
     }
 
 

@@ -44,6 +44,16 @@ def game_title(w: Words, game: str, variant: str = "standard") -> str:
     return w.t(WITH_VARIANT, game=w.t(key), variant=w.t(named) if named else rest)
 
 
+def variant_name(w: Words, game: str, variant: str) -> str:
+    """A variant said on its own, in ``w``'s language: its own title ("Junior Atmalof"), else
+    its name ("belga százszorszép"), else its id. The rules list the variants by it."""
+    key, rest = title_keys(game, variant)
+    if rest is None:
+        return w.t(key)
+    named = variant_key(game, rest)
+    return w.t(named) if named else rest
+
+
 def titles(game: str, variants: tuple[str, ...]) -> dict[str, tuple[str, str | None]]:
     """Each language's lower-case title of each of ``variants`` (and the bare game name): the
     names a player may type for a game, mapped to (game, variant or None for the game alone)."""

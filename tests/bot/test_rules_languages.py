@@ -9,10 +9,12 @@ from pathlib import Path
 
 import pytest
 
+import engine
 from bot.config import Config, ConfigError
 from bot.console.table import play
 from bot.rules_text import DESCRIBED, GAMES, rules, summary
 from translations import LANGUAGES, words
+from translations.titles import variant_name
 
 FACT = re.compile(r"`[^`]+`|\d+|\[[^\]]+\]\([^)]+\)")
 
@@ -84,3 +86,25 @@ def test_referee_language_is_read_and_checked() -> None:
     assert Config.from_env({}).language == "en"
     with pytest.raises(ConfigError, match="REFEREE_LANGUAGE"):
         Config.from_env({"REFEREE_LANGUAGE": "klingon"})
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("game", GAMES)
+def test_the_variants_are_listed_by_their_names_with_the_id_to_type(game: str, lang: str) -> None:
+    """ "Variants: junior, atmalos and custom" listed ids as if they were words: a Hungarian
+    reads "egyéni (`custom`)", the name every reply gives the variant, with what to type. A
+    game whose summary lists no variants (Morris: each is described by its own summary) lists
+    none by its id either."""
+    text = rules(lang)[game][1]
+    w = words(lang)
+    listed = [v for v in engine.get_game(game).variants if f"`{v}`" in text]
+    outside_ticks = re.sub(r"`[^`]*`", "", text)
+    for variant in engine.get_game(game).variants:
+        if variant == "standard":
+            continue
+        name = variant_name(w, game, variant)
+        if listed:
+            assert f"{name} (`{variant}`)" in text, (variant, name)
+        if variant not in name.lower():
+            assert not re.search(rf"\b{re.escape(variant)}\b", outside_ticks), variant
+    assert bool(listed) == (game != "morris")

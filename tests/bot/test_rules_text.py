@@ -274,7 +274,7 @@ async def _(tmp_path: Path) -> None:
     await referee.store.close()
 
 
-@claim("atmalof", "Variants: junior (6 × 6), atmalos (9 × 9, 7 in a row) and custom")
+@claim("atmalof", "Variants (type the name in brackets): Junior Atmalof (junior), 6 × 6; Atmalos")
 async def _(tmp_path: Path) -> None:
     junior, atmalos = ATMALOF.new("junior"), ATMALOF.new("atmalos")
     assert (junior.rows, junior.cols, junior.line) == (6, 6, 5)
@@ -647,8 +647,8 @@ cites(
 
 @claim(
     "abalone",
-    "Layouts (type the name in brackets): standard, Belgian daisy (belgian-daisy), German daisy "
-    "(german-daisy)",
+    "Layouts (type the name in brackets): standard (standard), Belgian daisy (belgian-daisy), "
+    "German daisy (german-daisy)",
 )
 async def _(tmp_path: Path) -> None:
     for name in ("standard", "belgian-daisy", "german-daisy"):
