@@ -26,6 +26,8 @@ from translations import Words, words
 SCALE = 3
 MIN_SIDE, MAX_SIDE = 120, 2000
 MAX_POINTS = 2000
+MAX_CHARTS = 6
+"""Charts in one picture: 1,800 pixels high at the default size, still legible on a phone."""
 MAX_ROWS = 30
 PROVISIONAL_MARK = "?"
 
@@ -91,6 +93,36 @@ def rating_chart_png(
     Gridlines carry round rating numbers; the first and last dates sit under the axis; the last
     point is labelled with its rating. No points: a friendly w.t("chart.no_games") card.
     """
+    return _png(_chart(points, theme, size, title=title, words=words))
+
+
+def rating_charts_png(
+    charts: Sequence[tuple[str, Sequence[ChartPoint]]],
+    theme: str | Theme = "dark",
+    size: tuple[int, int] = (600, 300),
+    *,
+    words: Words | None = None,
+) -> bytes:
+    """Several titled charts of ``size``, one under another, in one picture: a player rated in
+    several games sees each game's history (a message carries one picture in every front
+    end). At most ``MAX_CHARTS``; each is exactly ``rating_chart_png(points, title=title)``."""
+    if not charts or len(charts) > MAX_CHARTS:
+        raise RenderError(f"1 to {MAX_CHARTS} charts, not {len(charts)}")
+    drawn = [_chart(points, theme, size, title=title, words=words) for title, points in charts]
+    img = Image.new("RGB", (drawn[0].width, sum(d.height for d in drawn)))
+    for i, one in enumerate(drawn):
+        img.paste(one, (0, i * one.height))
+    return _png(img)
+
+
+def _chart(
+    points: Sequence[ChartPoint],
+    theme: str | Theme,
+    size: tuple[int, int],
+    *,
+    title: str | None,
+    words: Words | None,
+) -> Image.Image:
     colours = get_theme(theme)
     w = _words(words)
     width, height = _side(size[0], "width"), _side(size[1], "height")
@@ -110,7 +142,7 @@ def rating_chart_png(
         text((x0, px * 0.5), shown, title_px, colours.text, "la")
     if not points:
         text(((x0 + x1) / 2, (y0 + y1) / 2), w.t("chart.no_games"), px + 2, colours.muted, "mm")
-        return _png(img.reduce(s))
+        return img.reduce(s)
 
     tick = lay.low
     while tick <= lay.high + 1e-9:
@@ -135,7 +167,7 @@ def rating_chart_png(
     last_x, last_y = xy[-1]
     label_x = last_x + dot / s + px * 0.4
     text((label_x, last_y), f"{ratings[-1]:.0f}", px, colours.text, "lm")
-    return _png(img.reduce(s))
+    return img.reduce(s)
 
 
 def chart_point_xy(

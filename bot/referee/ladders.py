@@ -240,13 +240,15 @@ class Ladders:
                 luck = dice_luck_msg(dice_luck(drops), LUCK_GAMES)
                 note = lines[-1] if lines[-1].key == "rating.provisional_note" else None
                 lines = [*lines[:-1], luck, note] if note else [*lines, luck]
-        image = await self._chart(where, st, who)
+        charted = _charted(st)
+        image = await self._chart(where, st, who, charted)
+        alt = msg("stats.chart_alt", name=who.name, ladders=[ladder_name(k) for k in charted])
         return Reply(
             text=say_all(lines),
             lines=lines,
             image=image,
             image_name=f"rating-{who.id}.png",
-            image_alt=say(msg("stats.chart_alt", name=who.name), await self._language(where)),
+            image_alt=say(alt, await self._language(where)),
         )
 
     async def _has_played(self, guild_id: int | None, player: int, game: str | None) -> bool:
@@ -258,18 +260,26 @@ class Ladders:
                     return True
         return False
 
-    async def _chart(self, where: Where, st: PlayerStats, who: Actor) -> bytes | None:
-        if self.ctx.renderer is None or not st.history:
+    async def _chart(
+        self, where: Where, st: PlayerStats, who: Actor, charted: list[str]
+    ) -> bytes | None:
+        """One chart per ladder of ``charted``, each titled with the player and the ladder."""
+        if self.ctx.renderer is None or not charted:
             return None
-        from render.chart import rating_chart_png
+        from render.chart import rating_charts_png
 
-        ladder, points = max(st.history.items(), key=lambda item: len(item[1]))
         theme = await self._theme(where.guild_id)
         lang = await self._language(where)
-        title = say(msg("stats.chart_title", name=who.name, ladder=ladder_name(ladder)), lang)
+        charts = [
+            (
+                say(msg("stats.chart_title", name=who.name, ladder=ladder_name(k)), lang),
+                st.history[k],
+            )
+            for k in charted
+        ]
         try:
             return await asyncio.to_thread(
-                rating_chart_png, points, theme, title=title, words=translations.words(lang)
+                rating_charts_png, charts, theme, words=translations.words(lang)
             )
         except Exception:
             log.exception("rating chart failed")
@@ -317,3 +327,12 @@ def ladder_setting_problem(value: Any) -> str | None:
     if isinstance(split, list | tuple) and all(g in GAMES for g in split):
         return None
     return f"per_variant must be true, false or a list of games ({', '.join(GAMES)})"
+
+
+def _charted(st: PlayerStats) -> list[str]:
+    """The ladders a player's chart shows, in the games' order ("atmalof", "atmalof/junior",
+    "morris"...): every one they have rated games in, or the ``MAX_CHARTS`` with most games."""
+    from render.chart import MAX_CHARTS
+
+    busiest = sorted(st.history, key=lambda k: -len(st.history[k]))[:MAX_CHARTS]
+    return sorted(busiest, key=lambda k: (GAMES.index(k.partition("/")[0]), k))

@@ -3,6 +3,10 @@ moderators' season close and per-variant setting."""
 
 from __future__ import annotations
 
+import io
+
+from PIL import Image
+
 from bot.referee.replies import Where
 from tests.discord.conftest import ALICE, BOB, CAROL, MODERATOR
 from tests.discord.harness import CHANNEL_ID, GUILD_ID, Harness
@@ -128,3 +132,24 @@ async def test_a_moderator_splits_ladders_per_variant(harness: Harness) -> None:
     assert "Atmalof ladder, season 1" in board.text
     refused = await harness.slash(ALICE, "referee settings", ladders="game")
     assert refused.all_ephemeral
+
+
+async def test_stats_charts_every_game_the_player_is_rated_in_and_names_them(
+    harness: Harness,
+) -> None:
+    """A player rated in Morris and Abalone saw one chart (the game with most games), and its
+    alt text said only "Rating history of Alice" (a player's finding): the picture now has one
+    chart per game, each titled with it, and its words name every game; with ``game:`` one."""
+    await rated_win(harness, ALICE, BOB, "morris")
+    await rated_win(harness, ALICE, BOB, "abalone")
+    await rated_win(harness, BOB, ALICE, "abalone")
+    stats = await harness.slash(CAROL, "stats", player=ALICE)
+    (chart,) = [f for f in stats.files if f[2].startswith(PNG)]
+    assert chart[1] == "Rating history of Alice: Nine Men's Morris, Abalone", chart[1]
+    both = Image.open(io.BytesIO(chart[2]))
+    one = await harness.slash(CAROL, "stats", player=ALICE, game="abalone")
+    (single,) = [f for f in one.files if f[2].startswith(PNG)]
+    assert single[1] == "Rating history of Alice: Abalone", single[1]
+    alone = Image.open(io.BytesIO(single[2]))
+    assert both.width == alone.width and both.height == 2 * alone.height
+    assert both.crop((0, alone.height, both.width, both.height)).tobytes() == alone.tobytes()

@@ -8,7 +8,13 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from PIL import Image, ImageChops, ImageFont
 
-from render.chart import Standing, chart_point_xy, leaderboard_png, rating_chart_png
+from render.chart import (
+    Standing,
+    chart_point_xy,
+    leaderboard_png,
+    rating_chart_png,
+    rating_charts_png,
+)
 from render.model import RenderError
 from render.paint import font
 from render.theme import THEME_NAMES, get_theme
@@ -197,3 +203,15 @@ def test_the_charts_dates_are_in_each_languages_own_words() -> None:
         "hu": "2025. jún. 1.",
         "is": "1. jún. 2025",
     }, said
+
+
+def test_several_charts_stack_each_exactly_as_drawn_alone_and_are_bounded() -> None:
+    titled = [("Alice · Atmalof", POINTS), ("Alice · Abalone", POINTS[:2])]
+    img = decode(rating_charts_png(titled, "light"))
+    alone = [decode(rating_chart_png(p, "light", title=t)) for t, p in titled]
+    assert img.size == (600, 600)
+    assert img.crop((0, 0, 600, 300)).tobytes() == alone[0].tobytes()
+    assert img.crop((0, 300, 600, 600)).tobytes() == alone[1].tobytes()
+    for wrong in ([], titled * 4):
+        with pytest.raises(RenderError):
+            rating_charts_png(wrong)
