@@ -184,8 +184,11 @@ def _verdict(verdict: Verification) -> Msg:
         return msg("verify.verdict_problem")
     if not verdict.rolls_checked:
         return msg("verify.verdict_running")
-    if any(code == "dice_unused" for code, _ in verdict.findings):
+    codes = {code for code, _ in verdict.findings}
+    if "dice_unused" in codes or "seed_matches_unused" in codes:
         return msg("verify.verdict_ok_no_dice")
+    if "seed_matches_toss" in codes:  # "every roll" would be about the toss alone
+        return msg("verify.verdict_ok_toss")
     return msg("verify.verdict_ok")
 
 

@@ -141,6 +141,27 @@ def verify(record: Record, head: str | None = None) -> Verification:
     return _conclude(walk, game, head, _actions(count), count, None)
 
 
+def _say_what_the_seed_decided(walk: _Walk) -> None:
+    """Reword "the revealed seed matches the commitment" once the walk knows what the seed
+    decided: said alone, it read as a proof about rolls in a game that rolled none (a chosen
+    starter and no die) or only the coin toss."""
+    codes = [code for code, _ in walk.findings]
+    if "seed_matches" not in codes or walk.rolls:
+        return
+    at = codes.index("seed_matches")
+    if "toss_recomputed" in codes:
+        code = "seed_matches_toss"
+        english = (
+            "dice: the coin toss was this game's only roll; the revealed seed matches the "
+            "commitment"
+        )
+    else:
+        code = "seed_matches_unused"
+        english = "dice: no dice were rolled in this game; the revealed seed matches the commitment"
+    walk.details[at] = english
+    walk.findings[at] = (code, {})
+
+
 def _actions(n: int) -> str:
     """ "1 action", "2 actions": the English verdict's count (other languages: the catalog)."""
     return _count(n, "action")
@@ -157,7 +178,11 @@ def _count(n: int, noun: str) -> str:
 
 
 def _rolls(walk: _Walk, recomputed: bool) -> None:
-    if recomputed:
+    if (
+        walk.rolls == 0 and recomputed
+    ):  # "0 recomputed from the seed, all equal" claimed a check of nothing
+        walk.note("rolls_none", "rolls: none (no die was rolled in this game)")
+    elif recomputed:
         english = f"rolls: {walk.rolls} recomputed from the seed, all equal"
         walk.note("rolls_recomputed", english, n=walk.rolls)
     else:
@@ -218,7 +243,14 @@ def _conclude(
             "was created; the end row, written when the game ends, holds when it ended)",
         )
         tossed = any(code == "toss_recomputed" for code, _ in walk.findings)
-        if walk.rolls or tossed or record.seed is None:
+        if not walk.rolls and tossed:
+            walk.note(
+                "dice_mixed_toss",
+                "dice: the coin toss mixes the id of the command that started the game "
+                f"({record.accept}) and the players' words",
+                accept=record.accept,
+            )
+        elif walk.rolls or tossed or record.seed is None:
             walk.note(
                 "dice_mixed",
                 "dice: every roll mixes the id of the command that started the game "
@@ -227,6 +259,7 @@ def _conclude(
             )
         else:  # a chosen starter and no die (Morris, Abalone): "every roll" would be about none
             walk.note("dice_unused", "dice: this game rolled nothing (no coin toss, no die)")
+    _say_what_the_seed_decided(walk)
     return Verification(
         ok=True,
         first_bad=None,

@@ -181,7 +181,8 @@ async def test_an_imported_forged_record_shows_the_verdict_first_and_says_what_i
     good = await referee.import_record(HERE, data, name="good.json")
     first, blank, head, summary = good.text.splitlines()[:4]  # the verdict, then the details
     assert (first, blank, head) == (
-        "Every move checks out (this game rolled no dice).",
+        "Every move checks out. No dice were rolled in this game, not even a coin toss; its "
+        "revealed seed matches its commitment.",
         "",
         "Details, for moderators:",
     )

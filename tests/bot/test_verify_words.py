@@ -104,3 +104,58 @@ async def test_a_game_with_dice_says_every_roll_checks_out(referee: Referee) -> 
     assert said[:3] == ["Every move and every roll checks out.", "", "Details, for moderators:"]
     assert said[3].startswith("Verified: Atmalof, 2 actions, 4 log rows, "), said
     assert "- rolls: 2 recomputed from the seed, all equal" in said, said
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+async def test_a_game_that_rolled_nothing_says_so_instead_of_a_seed_proving_rolls(
+    referee: Referee, lang: str
+) -> None:
+    """A Morris game with a chosen starter rolled nothing, yet /verify said "the revealed seed
+    matches the commitment" and "0 recomputed from the seed, all equal" as if that proved its
+    rolls (a player's finding): it says no dice were rolled, and then that the seed matches."""
+    w = words(lang)
+    await start(referee, "morris")
+    assert (await play(referee, HERE, ALICE, "place d7")).ok
+    assert (await referee.resign(HERE, BOB)).ok
+    said = lines_of(await referee.verify(HERE), lang)
+    assert said[0] == w.t("verify.verdict_ok_no_dice")
+    assert w.t("verify.detail", detail=w.t("verify.seed_matches_unused")) in said, said
+    assert w.t("verify.detail", detail=w.t("verify.rolls_none")) in said, said
+    assert w.t("verify.detail", detail=w.t("verify.seed_matches")) not in said, said
+    assert not [line for line in said if line.startswith(w.t("verify.detail", detail=""))
+                and w.t("verify.rolls_recomputed", n=0) in line]  # fmt: skip
+
+
+@pytest.mark.parametrize("game", ["abalone", "morris", "atmalof"])
+@pytest.mark.parametrize("lang", LANGUAGES)
+async def test_a_game_whose_only_roll_was_the_coin_toss_says_the_toss_is_what_was_checked(
+    referee: Referee, lang: str, game: str
+) -> None:
+    w = words(lang)
+    made = await referee.challenge(HERE, ALICE, game, opponent=BOB, starter="random")
+    assert made.ok, made.text
+    assert (await referee.accept(HERE, BOB)).ok
+    assert (await referee.resign(HERE, ALICE)).ok
+    said = lines_of(await referee.verify(HERE), lang)
+    assert said[0] == w.t("verify.verdict_ok_toss"), said
+    for key in ("verify.seed_matches_toss", "verify.toss_recomputed", "verify.rolls_none"):
+        assert w.t("verify.detail", detail=w.t(key)) in said, (key, said)
+    mixed = w.t("verify.dice_mixed_toss", accept="")
+    assert any(line.startswith(w.t("verify.detail", detail=mixed[:12])) for line in said), said
+    assert w.t("verify.verdict_ok") not in said
+
+
+async def test_a_game_with_a_toss_and_dice_still_says_every_roll(referee: Referee) -> None:
+    made = await referee.challenge(HERE, ALICE, "atmalof", opponent=BOB, starter="random")
+    assert made.ok, made.text
+    assert (await referee.accept(HERE, BOB)).ok
+    first, second = (
+        (ALICE, BOB) if (await play(referee, HERE, ALICE, "drop row 4")).ok else (BOB, ALICE)
+    )
+    if first is BOB:
+        assert (await play(referee, HERE, BOB, "drop row 4")).ok
+    assert (await referee.resign(HERE, second)).ok
+    said = lines_of(await referee.verify(HERE), "en")
+    assert said[0] == "Every move and every roll checks out.", said
+    assert "- dice: the revealed seed matches the commitment" in said
+    assert "- rolls: 1 recomputed from the seed, equal" in said, said
