@@ -23,6 +23,7 @@ from typing import Any
 
 import engine
 from engine.abalone import AbaloneState, Push, moved_marbles
+from engine.morris import layout
 from translations import Words, words
 from translations.titles import game_title, variant_name
 
@@ -115,7 +116,21 @@ def _morris(w: Words, state: Any) -> dict[str, object]:
         "board": w.t(board.get(rules.variant, "rules.morris.board")),
         "flying": w.t("rules.morris.flying_on" if rules.flying else "rules.morris.flying_off"),
         "draws": w.t("rules.morris.draws_full" if full else "rules.morris.draws"),
+        "letters": _runs(layout(state).letters),
     }
+
+
+def _runs(letters: tuple[str, ...]) -> str:
+    """The letters the engine takes for a board's points, in runs: "A–X" (24 points), "A–F,
+    J, K, N, O, S–X" (the 16-point board keeps the letters of the points it has)."""
+    runs: list[list[str]] = []
+    for letter in letters:
+        if runs and ord(letter) == ord(runs[-1][-1]) + 1:
+            runs[-1].append(letter)
+        else:
+            runs.append([letter])
+    said = [f"{r[0]}–{r[-1]}" if len(r) > 2 else ", ".join(r) for r in runs]
+    return ", ".join(said)
 
 
 def _abalone(w: Words, state: AbaloneState) -> dict[str, object]:

@@ -18,6 +18,7 @@ from bot.errors import Refusal
 from bot.referee import Referee
 from bot.referee.grammar import COMMAND_WORDS, dispatch
 from tests.bot.conftest import ALICE, BOB, HERE
+from translations import LANGUAGES, words
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -338,3 +339,18 @@ async def test_the_revealed_seed_names_the_consoles_own_verify(tmp_path: Path) -
     text = out.getvalue()
     assert "check the coin toss, this game's only roll, with `verify`)" in text, text
     assert "`/verify`" not in text
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+async def test_the_help_says_morris_points_are_also_letters_and_its_example_plays(
+    tmp_path: Path, lang: str
+) -> None:
+    """The engine takes the original rules' letters for Morris points, but the console's help
+    never said so (a player's finding): it does in every language, and its example, ``place
+    b``, places a man on d7 at the console."""
+    help_text = words(lang).t("help.console")
+    assert "A..X" in help_text and "place b" in help_text and "place d7" in help_text
+    assert "rules morris" in help_text  # where each letter's point is told
+    script = "alice: challenge bob morris first me\nbob: accept\nalice: place b\n"
+    text = await run_table(tmp_path, script)
+    assert "alice (White) places d7." in text, text

@@ -414,6 +414,37 @@ async def _(tmp_path: Path) -> None:
     assert start.to_move == 0 and MORRIS.to_text(start).count("hand=9,9") == 1
 
 
+def _letters_name_points_row_by_row(variant: str, listed: str) -> None:
+    """Each letter ``listed`` names (runs like "A–F") is a point the engine takes, in reading
+    order of the grid names (rank 7 first, files a..g), a7 A, d7 B, g1 X; no other letter is."""
+    letters: list[str] = []
+    for run in listed.split(", "):
+        first, _, last = run.partition("–")
+        letters += [chr(c) for c in range(ord(first), ord(last or first) + 1)]
+    start = MORRIS.new(variant)
+    board = layout(start)
+    reading = sorted(board.points, key=lambda name: (-int(name[1]), name[0]))
+    named = [MORRIS.notation(start, MORRIS.parse(start, f"place {x.lower()}")) for x in letters]
+    assert named == [f"place {point}" for point in reading]
+    assert (named[0], named[1], named[-1]) == ("place a7", "place d7", "place g1")
+    for other in sorted(set("ABCDEFGHIJKLMNOPQRSTUVWXYZ") - set(letters)):
+        with pytest.raises(engine.ParseError):
+            MORRIS.parse(start, f"place {other}")
+
+
+@claim(
+    "morris", "A point is named by its column and row on the board picture (d7), or by its letter"
+)
+async def _(tmp_path: Path) -> None:
+    _letters_name_points_row_by_row("standard", "A–X")
+    _letters_name_points_row_by_row("twelve", "A–X")
+    assert "A–X, row by row" in SUMMARIES["morris", "standard"]
+    assert MORRIS.parse(MORRIS.new(), "place D7") == MORRIS.parse(MORRIS.new(), "place d7")
+    centres = render.layout("morris", MORRIS.new()).centres  # d7: column d, top row
+    assert centres["d7"][0] == centres["d1"][0] and centres["d7"][1] < centres["d6"][1]
+    assert centres["a7"][0] < centres["d7"][0] < centres["g7"][0]
+
+
 @claim("morris", "Placing: take turns putting a man on an empty point")
 async def _(tmp_path: Path) -> None:
     after = morris_play(MORRIS.new(), "place d7")
@@ -758,6 +789,12 @@ async def _(tmp_path: Path) -> None:
     across = [pair for pair in joins if (pair[0] in squares[0]) != (pair[1] in squares[0])]
     assert len(across) == 4 and len(joins) == 20  # 8 sides each, and the four joining lines
     assert MORRIS.to_text(six).count("hand=6,6") == 1 and six.to_move == 0
+
+
+@claim("morris", "A point is named by its column and row on the board picture (d7)", "six")
+async def _(tmp_path: Path) -> None:
+    _letters_name_points_row_by_row("six", "A–F, J, K, N, O, S–X")
+    assert "A–F, J, K, N, O, S–X, row by row" in SUMMARIES["morris", "six"]
 
 
 @claim("morris", "Men never fly unless the challenge says flying=on", "six")
