@@ -152,8 +152,8 @@ async def test_a_move_without_its_word_or_with_a_typo_is_suggested(referee: Refe
     bare = await referee.act(HERE, ALICE, "d7")
     assert bare.reason == "did_you_mean" and bare.params["near"] == "place d7", bare.text
     assert bare.text == "unknown command 'd7': did you mean `place d7`?"
-    typo = await referee.act(HERE, ALICE, "plcae d7")
-    assert typo.text == "unknown command 'plcae': did you mean `place`?"
+    typo = await referee.act(HERE, ALICE, "plcae d7")  # the whole command, not only `place`
+    assert typo.text == "unknown command 'plcae': did you mean `place d7`?"
     other = await referee.act(HERE, ALICE, "drop row 4")  # another game's command: its syntax
     assert other.reason == "engine" and other.params["commands"] == list(GAME_VERBS["morris"])
     assert other.text.startswith("'drop' is not a Nine Men's Morris command: expected:")
@@ -162,6 +162,74 @@ async def test_a_move_without_its_word_or_with_a_typo_is_suggested(referee: Refe
     assert say(msg("refusal.did_you_mean", word="d7", near="place d7"), "hu") == (
         "ismeretlen parancs: „d7”; erre gondoltál: `place d7`?"
     )
+
+
+async def test_a_typo_of_a_keyword_suggests_the_whole_command(referee: Referee) -> None:
+    """ "drop rwo 3" got the generic drop syntax (a player's finding): a typo of any word of
+    a game's commands is mended when exactly one legal command comes of it, and the refusal
+    names the mistyped word; nothing is played."""
+    version = (await start(referee, "atmalof")).version
+    for text, word, near in (
+        ("drop rwo 3", "rwo", "drop row 3"),
+        ("drop clo 3", "clo", "drop col 3"),
+        ("drop colunm 2", "colunm", "drop col 2"),
+        ("drop Rwo 3", "Rwo", "drop row 3"),
+    ):
+        said = await referee.act(HERE, ALICE, text)
+        assert said.reason == "did_you_mean_word", (text, said.text)
+        assert said.params == {"word": word, "near": near}, said.params
+    said = await referee.act(HERE, ALICE, "drop rwo 3")
+    assert said.text == "'rwo' is not part of any command here: did you mean `drop row 3`?"
+    assert say(msg("refusal.did_you_mean_word", word="rwo", near="drop row 3"), "hu") == (
+        "„rwo” egyik itteni parancsnak sem része; erre gondoltál: `drop row 3`?"
+    )
+    verb = await referee.act(HERE, ALICE, "dorp rwo 3")  # the verb too: the whole command
+    assert verb.text == "unknown command 'dorp': did you mean `drop row 3`?", verb.text
+    assert (await referee.board(HERE)).version == version  # nothing was played
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "drop cow 3",  # a row or a column: two guesses are none
+        "drop rwo 9",  # no row 9: the mended command would be illegal
+        "drop rwo",  # no line named
+        "drop bowl 3",  # too far from any word
+    ],
+)
+async def test_no_guess_is_offered_when_none_is_clear_and_legal(
+    referee: Referee, text: str
+) -> None:
+    await start(referee, "atmalof")
+    said = await referee.act(HERE, ALICE, text)
+    assert said.refused and not said.reason.startswith("did_you_mean"), (text, said.text)
+
+
+async def test_morris_keywords_and_points_as_letters_are_mended(referee: Referee) -> None:
+    await start(referee, "morris")
+    plain = await referee.act(HERE, ALICE, "plcae b")  # B, the letter of d7, is kept
+    assert plain.params["near"] == "place d7", plain.text
+    for alice, bob in (("place a7", "place b2"), ("place d7", "place d2")):
+        assert (await played(referee, HERE, ALICE, alice)).ok
+        assert (await played(referee, HERE, BOB, bob)).ok
+    mill = await referee.act(HERE, ALICE, "place g7 xx b2")  # the mill and its removal
+    assert mill.reason == "did_you_mean_word", mill.text
+    assert mill.params == {"word": "xx", "near": "place g7 x b2"}, mill.params
+    illegal = await referee.act(HERE, ALICE, "place g7 xx a7")  # alice's own man: no guess
+    assert not illegal.reason.startswith("did_you_mean"), illegal.text
+    assert (await played(referee, HERE, ALICE, "place g7")).ok
+    removal = await referee.act(HERE, ALICE, "remvoe b2")
+    assert removal.params["near"] == "remove b2", removal.text
+
+
+async def test_abalone_directions_are_mended_only_into_legal_pushes(referee: Referee) -> None:
+    await start(referee, "abalone")
+    said = await referee.act(HERE, ALICE, "push a1 c3 nee")
+    assert said.reason == "did_you_mean_word" and said.params["near"] == "push a1 c3 ne", said.text
+    verb = await referee.act(HERE, ALICE, "psuh a1 c3 ne")
+    assert verb.params["near"] == "push a1 c3 ne", verb.text
+    off = await referee.act(HERE, ALICE, "push a1 c3 wst")  # west: off the board, no guess
+    assert not off.reason.startswith("did_you_mean"), off.text
 
 
 # ---- the console ------------------------------------------------------------------------------
