@@ -33,7 +33,14 @@ from bot.discord_ui.guards import Cooldowns, Deliveries
 from bot.discord_ui.shutdown import GRACE_SECONDS, Drain
 from bot.discord_ui.translator import CatalogTranslator
 from bot.discord_ui.tree import RefereeTree
-from bot.discord_ui.turns import BOARD_AFTER, Held, Steps, answered_by_bot, edit_kwargs
+from bot.discord_ui.turns import (
+    BOARD_AFTER,
+    Held,
+    Steps,
+    answered_by_bot,
+    edit_kwargs,
+    has_board,
+)
 from bot.discord_ui.views import RefereeButton, UnknownButton
 from bot.errors import RefereeError, StoreUnavailable
 from bot.i18n import Msg
@@ -115,6 +122,8 @@ class RefereeBot(commands.AutoShardedBot):
             **options,
         )
         self.referee = referee
+        if referee is not None:  # ``sync``'s bot has none: it answers no command
+            referee.hold_boards()  # a practice move's board is drawn only if shown (turns.py)
         self.sweep_seconds = sweep_seconds
         self.heartbeat = Path(heartbeat) if heartbeat else None
         self.gateway_connected = False  # on_connect / on_resumed set it, on_disconnect clears it
@@ -266,9 +275,11 @@ class RefereeBot(commands.AutoShardedBot):
                     self.metrics.store_faults.labels("roll").inc()
                 lang = public if shown.public else private
                 hold = answered_by_bot(shown, bot_id)
+                if not hold:
+                    shown = await self.referee.draw(shown)
                 out = to_message(shown, title=title, lang=lang, board=not hold)
                 delivered, message = await self._deliver(interaction, out, shown)
-                if delivered and shown.public and shown.image is not None:
+                if delivered and shown.public and has_board(shown):
                     # a board posted stands for the one held back (only once Discord took it:
                     # else the held one is still the board to show)
                     held = None
@@ -286,7 +297,8 @@ class RefereeBot(commands.AutoShardedBot):
         """Add its board to a message posted without it (nothing when none was held back)."""
         if held is None:
             return
-        out = to_message(held.reply, title=held.title, lang=held.lang)
+        drawn = await self.referee.draw(held.reply)  # drawn only now that it is shown
+        out = to_message(drawn, title=held.title, lang=held.lang)
         try:
             if held.message is None:
                 await interaction.edit_original_response(**edit_kwargs(out))
@@ -415,7 +427,7 @@ class RefereeBot(commands.AutoShardedBot):
             lang = (await self.referee.languages(notice.where, None))[0]
         except StoreUnavailable:
             lang = "en"
-        out = to_message(notice.reply, lang=lang)
+        out = to_message(await self.referee.draw(notice.reply), lang=lang)
         try:
             await channel.send(**out.kwargs(for_channel=True))  # type: ignore[union-attr]
         except discord.HTTPException:

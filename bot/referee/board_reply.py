@@ -46,6 +46,7 @@ async def board_reply(
     lines: list[Msg] = as_lines(text)
     mentions: list[int] = []
     mover: int | None = None
+    held = False  # the bot moves next, and the front end draws such a board when it shows it
     events: list[Event] = []
     buttons: list[ButtonSpec] = []
     outcome = outcome_of(g)
@@ -73,6 +74,7 @@ async def board_reply(
         mover = g.players[to_move]
         if ping and to_move != g.bot_seat:
             mentions.append(mover)
+        held = ping and to_move == g.bot_seat and ctx.hold_boards
     elif outcome is not None:
         lines.append(texts.result_line(g, sides, outcome, ended=ended, state=state))
         change = await ladder_store.rating_change(ctx.store, g.id)
@@ -100,13 +102,15 @@ async def board_reply(
             ended=ended,
         )
     )
-    image = None if view is None else await boards.png(ctx.renderer, view)
+    later = held and view is not None and ctx.renderer is not None
+    image = None if view is None or later else await boards.png(ctx.renderer, view)
     return Reply(
         text=say_all(lines),
         lines=lines,
         ok=ok,
         image=image,
         image_name=f"game-{g.id}-v{g.version}.png",
+        draw_later=later,
         board=view,
         buttons=buttons,
         mentions=mentions,

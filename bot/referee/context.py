@@ -89,6 +89,9 @@ class Context:
         else:
             self.renderer = render or None
         self.language: str | None = None  # the words of boards drawn outside a server
+        # a board whose next move is the practice opponent's is drawn only when a front end
+        # shows it (Referee.hold_boards, Referee.draw): Discord's usually never is
+        self.hold_boards = False
         self.challenge_ttl = challenge_ttl
         self.abandon_after = abandon_after
         # game id -> (chain head, state): the games in play and recently shown, bounded

@@ -29,14 +29,15 @@ read; the work itself is in the services.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import AsyncGenerator, AsyncIterator, Iterable, Mapping
 from contextlib import aclosing
 from typing import Any
 
 from bot.clock import Clock
 from bot.errors import Refusal
+from bot.referee import boards, suggest
 from bot.referee import grammar as commands
-from bot.referee import suggest
 from bot.referee.boards import Renderer
 from bot.referee.buttons import Buttons
 from bot.referee.challenges import Challenges
@@ -130,6 +131,21 @@ class Referee:
         """Release what the referee holds besides the store (the practice opponent's worker
         process); the caller closes the store."""
         self.practice_games.close()
+
+    def hold_boards(self) -> None:
+        """From now on, draw a board whose next move is the practice opponent's only when a
+        front end shows it (``draw``): Discord holds such a board back, since the bot's answer
+        shows the board after both moves, and drawing it cost every turn a picture nobody saw.
+        The console writes every picture, so it leaves this off."""
+        self.ctx.hold_boards = True
+
+    async def draw(self, reply: Reply) -> Reply:
+        """``reply`` with its board picture, drawn now if it was left for later
+        (``Reply.draw_later``); else ``reply`` itself."""
+        if not reply.draw_later or reply.board is None:
+            return reply
+        image = await boards.png(self.ctx.renderer, reply.board)
+        return dataclasses.replace(reply, image=image, draw_later=False)
 
     @property
     def clock(self) -> Clock:

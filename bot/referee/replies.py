@@ -200,7 +200,9 @@ class Reply:
       picture in words, for screen readers) and ``board_text`` (the board as text, which the
       console shows) are made from it when a front end asks: each front end wants one of them,
       and making both for every move cost ~0.13 ms (issue 17). ``image_alt``: the words of
-      another picture (a chart).
+      another picture (a chart). ``draw_later``: a board the front end asked to draw only
+      when shown (``Referee.hold_boards``: a practice move the bot's answer follows, whose
+      board is usually never shown), so ``image`` is None until ``Referee.draw``.
     - ``file``/``file_name``: an attachment such as the record JSON.
     - ``game_id``/``version``: the game this reply is about and its version after the command.
     - ``pending_roll``: an Atmalof announcement was stored; the front end shows this reply, then
@@ -227,6 +229,7 @@ class Reply:
     image: bytes | None = None
     image_name: str = "board.png"
     image_alt: str = ""
+    draw_later: bool = False
     board: BoardView | None = None
     buttons: list[ButtonSpec] = field(default_factory=list)
     mentions: list[int] = field(default_factory=list)

@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 
 from bot.clock import ManualClock
+from bot.referee.replies import Actor, Where
 from tests.bot.test_thinker import KillsItsWorker
 from tests.discord.conftest import ALICE, running
-from tests.discord.harness import CHANNEL_ID, Call, Exchange, Harness
+from tests.discord.harness import CHANNEL_ID, GUILD_ID, Call, Exchange, Harness
 from tests.discord.play import PNG
 from tests.discord.test_practice import NODES, posted_in
 
@@ -163,3 +164,50 @@ async def test_a_bug_after_the_players_move_still_shows_its_board(practice_bot: 
     edits = [c for c in turn.calls if c.kind == "edit"]
     assert len(edits) == 1 and "after 1 move" in pictures(edits[0])[0], turn.calls
     assert edits[0].message is not None and edits[0].message["id"] == mine.message["id"]  # type: ignore[index]
+
+
+def count_drawings(h: Harness) -> list[Any]:
+    """The views the real renderer draws from now on (wrapped, not replaced: each call still
+    draws its PNG)."""
+    referee = h.bot.referee  # type: ignore[attr-defined]
+    draw = referee.ctx.renderer
+    drawn: list[Any] = []
+
+    def counting(view: Any) -> bytes:
+        drawn.append(view)
+        return bytes(draw(view))
+
+    referee.ctx.renderer = counting
+    return drawn
+
+
+async def test_a_held_board_is_drawn_only_when_shown(practice_bot: Harness) -> None:
+    """The player's board, held back for the bot's answer, is drawn only if it is shown: an
+    answer in time costs one picture a turn (the answer's), a late one two (a reviewer's
+    finding: the held board was drawn every turn and usually never shown)."""
+    h = practice_bot
+    await practice(h, "morris")
+    drawn = count_drawings(h)
+    turn = await h.slash(ALICE, "play", command=MOVES["morris"])
+    assert [c.kind for c in turn.calls] == ["callback", "followup"]
+    assert len(drawn) == 1  # the answer's board only
+    (board,) = pictures(turn.calls[1])
+    assert "after 2 moves" in board
+
+    h.bot.board_after = 0.05  # type: ignore[attr-defined]
+    thinker = h.bot.referee.practice_games.thinker  # type: ignore[attr-defined]
+    search = thinker.turn
+
+    async def slow(*args: Any) -> Any:
+        await asyncio.sleep(0.5)
+        return await search(*args)
+
+    thinker.turn = slow
+    drawn.clear()
+    where, me = Where(GUILD_ID, CHANNEL_ID), Actor(ALICE.id, ALICE.name)
+    move = (await h.bot.referee.legal_moves(where, me))[0]  # type: ignore[attr-defined]
+    late = await h.slash(ALICE, "play", command=move)
+    assert [c.kind for c in late.calls] == ["callback", "edit", "followup"]
+    assert len(drawn) == 2  # the held board, once it was shown, then the answer's
+    assert "after 3 moves" in pictures(late.calls[1])[0]
+    assert "after 4 moves" in pictures(late.calls[2])[0]

@@ -63,6 +63,7 @@ class Disputes(commands.Cog):
         if not reply.ok:
             await self.bot.answer(interaction, reply)
             return
+        reply = await self.bot.referee.draw(reply)  # a board held while the bot searched
         await interaction.response.defer(thinking=True)
         role = await self.bot.referee.mod_role(where_of(interaction))
         public = (await self.bot.languages(interaction))[0]  # the channel's: the server's
