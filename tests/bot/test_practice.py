@@ -960,3 +960,32 @@ async def test_the_bots_drop_into_a_full_line_is_made_and_the_game_goes_on(
     after = await referee.store.active_game(HERE.channel_id)
     assert after is not None and after.seq == g.seq + 1  # the game goes on: alice to move
     assert rolled.to_move == ALICE.id and await referee.legal_moves(HERE, ALICE)
+
+
+async def test_a_sequence_its_reader_leaves_has_closed_the_bots_answer_when_the_close_returns(
+    referee: Referee, clock: ManualClock
+) -> None:
+    """A front end that stops reading ``Referee.sequence`` in the middle of the bot's answer
+    (a shutdown, a failure posting it) closes it: once the close returns, the bot's answer
+    has ended (its game no longer marked as being answered, its roll left to the sweeper).
+    Without ``aclosing`` in ``sequence`` the answers' generator would be dropped unclosed and
+    only finalised later by the event loop's hook, its search or roll running on meanwhile."""
+    _, seat = await start(referee, "atmalof")
+    drop = (await referee.legal_moves(HERE, ALICE))[0]
+    reply = await referee.act(HERE, ALICE, f"{drop} confirm")
+    assert reply.ok and reply.pending_roll, reply.text
+    read: list[Reply] = []
+    async with contextlib.aclosing(referee.sequence(HERE, reply)) as replies:
+        async for shown_now in replies:
+            read.append(shown_now)
+            if len(read) == 3:  # alice's announcement and roll, then the bot's announcement
+                break
+    bots = read[2]
+    assert bots.pending_roll and "announces" in bots.text and bots.mentions == [], bots.text
+    assert referee.practice_games.thinking == set()  # the answer ended with the close
+    g = await referee.store.active_game(HERE.channel_id)
+    assert g is not None and g.pending is not None  # the bot's drop waits for its roll
+    assert g.pending_seat == seat
+    clock.advance(10)
+    later = await swept(referee)  # the sweeper rolls it, as after a restart: nothing is lost
+    assert bot_moves([n.reply for n in later], seat), [n.reply.text for n in later]
