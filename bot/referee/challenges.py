@@ -261,8 +261,13 @@ class Challenges:
         """Decline a challenge addressed to you, or withdraw your own."""
         c = await self._waiting_challenge(where, challenge_id, self.ctx.now())
         said = {"actor": actor.name, "challenger": c.challenger_name}
-        if actor.id == c.challenger_id:
-            status, code = "withdrawn", "challenge_withdrawn"
+        if actor.id == c.challenger_id:  # the challenger's Decline / Withdraw: named to whom
+            status = "withdrawn"
+            if c.opponent_id is None:
+                code = "challenge_withdrawn_open"
+            else:
+                code = "challenge_withdrawn"
+                said["opponent"] = c.opponent_name or ""
         elif c.opponent_id is None or actor.id == c.opponent_id:
             if c.opponent_id is None:
                 raise Refusal("open_challenge_decline")
@@ -537,7 +542,8 @@ def issued_line(c: ChallengeRow, minutes: int) -> Msg:
 def _answers(challenge_id: int) -> list[ButtonSpec]:
     return [
         ButtonSpec("Accept", ButtonKind.ACCEPT, challenge_id, 0, "success"),
-        ButtonSpec("Decline", ButtonKind.DECLINE, challenge_id, 0, "danger"),
+        # one button for both: the challenged declines, the challenger withdraws
+        ButtonSpec("Decline / Withdraw", ButtonKind.DECLINE, challenge_id, 0, "danger"),
     ]
 
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bot.clock import ManualClock
-from tests.discord.conftest import ALICE, BOB, CAROL, start_bot
-from tests.discord.harness import CHANNEL_ID, Harness
+from tests.discord.conftest import ALICE, BOB, CAROL, MODERATOR, start_bot
+from tests.discord.harness import CHANNEL_ID, Call, Harness
 from tests.discord.play import (
     assert_move_reply,
     button,
@@ -15,6 +17,7 @@ from tests.discord.play import (
     play_out,
     start_game,
 )
+from translations import words
 
 PLAYERS = (ALICE, BOB)
 
@@ -28,6 +31,73 @@ async def test_decline_closes_the_challenge(harness: Harness) -> None:
     again = await harness.click(BOB, challenge.message, button(challenge, "accept"))
     assert again.all_ephemeral  # the challenge is gone: a polite private no
     assert (await harness.slash(ALICE, "board")).all_ephemeral
+
+
+def labels(call: Call) -> list[str]:
+    return [
+        comp.get("label") or ""
+        for row in call.data.get("components") or []
+        for comp in row.get("components") or []
+    ]
+
+
+@pytest.mark.parametrize(
+    ("lang", "label", "withdrawn", "open_withdrawn"),
+    [
+        (
+            "en",
+            "Decline / Withdraw",
+            "Alice withdrew their challenge to Bob.",
+            "Alice withdrew their open challenge.",
+        ),
+        (
+            "eo",
+            "Rifuzi / Nuligi",
+            "Alice nuligis sian defion al Bob.",
+            "Alice nuligis sian malferman defion.",
+        ),
+        (
+            "hu",
+            "Elutasítás / Visszavonás",
+            "Alice visszavonta a kihívását (ellenfél: Bob).",
+            "Alice visszavonta a nyílt kihívását.",
+        ),
+        (
+            "is",
+            "Hafna / Draga til baka",
+            "Alice dró áskorun sína til baka (andstæðingur: Bob).",
+            "Alice dró opna áskorun sína til baka.",
+        ),
+    ],
+)
+async def test_the_challenger_withdraws_with_the_same_button_and_reads_it(
+    harness: Harness, lang: str, label: str, withdrawn: str, open_withdrawn: str
+) -> None:
+    """The challenge's second button declines for the challenged and withdraws for the
+    challenger: its label says both, and the challenger's press is said as a withdrawal to
+    whom, in public, where it said "Alice withdrew the challenge." (and the button read only
+    "Decline", which the challenger had no reason to press)."""
+    if lang != "en":
+        await harness.slash(MODERATOR, "referee settings", language=lang)
+        await harness.slash(ALICE, "language", language=lang)  # her private replies too
+    posted = await harness.slash(ALICE, "challenge", game="abalone", opponent=BOB)
+    challenge = message_with_buttons(posted)
+    assert labels(challenge) == [words(lang).t("button.accept"), label]
+    own = await harness.click(ALICE, challenge.message, button(challenge, "accept"))
+    assert own.all_ephemeral and label in own.text, own.text  # how to withdraw it instead
+    left = await harness.click(ALICE, challenge.message, button(challenge, "decline"))
+    assert left.first.response_type == 7  # the press edits the challenge: buttons retired
+    assert not harness.messages[int(challenge.message["id"])].get("components")
+    (said,) = [c for c in left.calls if c.kind == "followup"]
+    assert not said.ephemeral and withdrawn in said.text, said.text
+    assert (await harness.slash(BOB, "accept")).all_ephemeral  # nothing left to accept
+
+    posted = await harness.slash(ALICE, "challenge", game="morris")  # open: anyone accepts
+    challenge = message_with_buttons(posted)
+    assert labels(challenge) == [words(lang).t("button.accept"), label]
+    left = await harness.click(ALICE, challenge.message, button(challenge, "decline"))
+    (said,) = [c for c in left.calls if c.kind == "followup"]
+    assert not said.ephemeral and open_withdrawn in said.text, said.text
 
 
 async def test_a_third_member_cannot_accept_a_challenge_meant_for_another(

@@ -104,16 +104,18 @@ async def test_a_waiting_challenge_tells_its_challenger_how_to_withdraw_it(
     again = await refused(harness, ALICE, "challenge", game="abalone", opponent=CAROL)
     # Discord's words: a slash command that exists, or the challenge's own button (the
     # console's `decline` is no slash command here)
-    assert "your challenge is waiting here for its answer: press Decline on it to withdraw" in again
+    assert "your challenge is waiting here for its answer: press Decline / Withdraw on it" in again
     other = await refused(harness, CAROL, "challenge", game="abalone", opponent=BOB)
     assert "Alice's challenge is waiting here for its answer" in other
     own = await refused(harness, ALICE, "accept")
-    assert own == "you cannot accept your own challenge: press Decline on it to withdraw it", own
+    assert own == "you cannot accept your own challenge: press Decline / Withdraw on it", own
     to_bob = await refused(harness, BOB, "practice", game="abalone")
-    said = "Alice's challenge to you is waiting here: `/accept` it, or press Decline on it"
+    said = (
+        "Alice's challenge to you is waiting here: `/accept` it, or press Decline / Withdraw on it"
+    )
     assert said in to_bob, to_bob
     hu = await refused(harness, BOB, "practice", game="abalone", locale="hu")
-    assert "`/accept` paranccsal" in hu and "„Elutasítás”" in hu, hu
+    assert "`/accept` paranccsal" in hu and "„Elutasítás / Visszavonás”" in hu, hu
 
 
 async def test_unreadable_options_are_refused_before_the_referee(harness: Harness) -> None:
