@@ -71,8 +71,26 @@ _OVERRIDES: dict[str, dict[int, Level]] = {
         5: Level(nodes=110_000, depth=3, seconds=1.9, noise=0.0, blunder=0.0, width=4),
     },
     "morris": {
+        # A beginner who blocks an open two and closes its own mill most of the time. With the
+        # common table's noise (±1.5 men on every leaf) level 1 blocked 21% of placing-phase
+        # threats: a block is worth about 0.9 of a man to a one-ply look (the opponent's
+        # threat and open two), and two leaves' noise could differ by 3 men. Noise of ±0.3 man
+        # (two leaves differ by at most 0.6) never hides that swing or a mill's man, so the
+        # beginner's mistakes are its random moves (25% at level 1, 12% at level 2) and its
+        # short sight: one ply sees no fork coming, nor what the moving phase needs
+        # (docs/practice.md, "Morris levels 1 and 2").
+        1: Level(nodes=300, depth=1, seconds=0.5, noise=0.3, blunder=0.25),
+        2: Level(nodes=1_500, depth=2, seconds=0.5, noise=0.3, blunder=0.12),
         3: Level(nodes=2_500, depth=3, seconds=1.0, noise=0.35, blunder=0.05),
         4: Level(nodes=6_000, depth=6, seconds=1.5, noise=0.15, blunder=0.02),
+    },
+    "abalone": {
+        # The common level 1 looked one ply ahead, which never sees the opponent's reply: it
+        # moved away from 93% of the marbles the opponent could push off next (a /tmp script,
+        # 150 random positions). Two plies see the push-off (a marble, 1000, against noise of
+        # ±375 a leaf), so the beginner saves a marble unless it plays one of its random moves
+        # (25%); level 2 stays ahead by less noise and fewer random moves (docs/practice.md).
+        1: Level(nodes=1_500, depth=2, seconds=0.5, noise=1.5, blunder=0.25),
     },
 }
 """Per-game levels where the common table does not space them (measured: docs/practice.md)."""
