@@ -42,7 +42,7 @@ from bot.referee.context import POSITIONS_KEPT, STARTERS, Context, rematch_refus
 from bot.referee.endings import Endings
 from bot.referee.play import CONFIRM_WORD, Play
 from bot.referee.replies import Actor, Preempted, Reply, Where
-from bot.referee.thinker import Thinker
+from bot.referee.thinker import Thinker, clock_budget
 from bot.referee.wrapper import current_request_id
 from bot.store import ChallengeRow, ChannelBusy, GameRow, NewEvent
 from engine import dice
@@ -319,10 +319,9 @@ class Practice:
         """The bot's turn (its action, and the removal a Morris mill owes), or None when the
         search failed (logged; the sweeper tries again)."""
         assert g.practice is not None
+        nodes, seconds = clock_budget(g, self.ctx.practice_nodes, self.ctx.now())
         try:
-            return await self.thinker.turn(
-                g.game, state, g.practice, move_seed(g), self.ctx.practice_nodes
-            )
+            return await self.thinker.turn(g.game, state, g.practice, move_seed(g), nodes, seconds)
         except Exception:
             log.exception("practice game %s: the search failed; the sweeper tries again", g.id)
             return None

@@ -19,10 +19,13 @@ import os
 import threading
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import replace
 from typing import Any
 
 import engine.ai
+from bot.clock import ClockSpec
 from bot.config import MAX_PRACTICE_WORKERS
+from bot.store import GameRow
 
 log = logging.getLogger(__name__)
 
@@ -39,14 +42,36 @@ def _start_worker(given_up: Any) -> None:
     _exit_with_parent()
 
 
-def _turn(task: int, game: str, state: Any, level: int, seed: int, nodes: int | None) -> Any:
+def _turn(
+    task: int,
+    game: str,
+    state: Any,
+    level: int,
+    seed: int,
+    nodes: int | None,
+    seconds: float | None,
+) -> Any:
     """``choose_turn`` in a worker, stopped as soon as the bot gives the search up (a sweep
     closed at shutdown, a cancelled answer): it no longer holds the worker to its CPU bound."""
 
     def stop() -> bool:
         return _given_up is not None and task in _given_up[:]
 
-    return engine.ai.choose_turn(game, state, level, seed, nodes=nodes, stop=stop)
+    return engine.ai.choose_turn(game, state, level, seed, nodes=nodes, seconds=seconds, stop=stop)
+
+
+def clock_budget(g: GameRow, nodes: int | None, now: float) -> tuple[int | None, float | None]:
+    """The node budget and CPU bound of the bot's search in ``g`` at ``now``: ``nodes`` (the
+    referee's override, or None for the level's own) and None (the level's bound) unless the
+    game's clock affords less (``engine.ai.on_clock``: its remaining time and increment)."""
+    if g.deadline is None or g.practice is None:  # no clock
+        return nodes, None
+    spec = engine.ai.level(g.practice, g.game)
+    if nodes is not None:
+        spec = replace(spec, nodes=nodes)
+    increment = ClockSpec.parse(g.clock).increment
+    timed = engine.ai.on_clock(spec, g.deadline - now, increment)
+    return (nodes, None) if timed is spec else (timed.nodes, timed.seconds)
 
 
 def _exit_with_parent() -> None:
@@ -92,12 +117,18 @@ class Thinker:
         return self._pool
 
     async def turn(
-        self, game: str, state: Any, level: int, seed: int, nodes: int | None
+        self,
+        game: str,
+        state: Any,
+        level: int,
+        seed: int,
+        nodes: int | None,
+        seconds: float | None = None,
     ) -> list[Any]:
         """The bot's turn in ``state``: its action, and the removal a mill owes (engine.ai's
-        ``choose_turn``, in the worker)."""
+        ``choose_turn``, in the worker; ``nodes`` and ``seconds`` replace the level's budget)."""
         task = next(self._tasks)
-        work = functools.partial(_turn, task, game, state, level, seed, nodes)
+        work = functools.partial(_turn, task, game, state, level, seed, nodes, seconds)
         try:
             return await self._run(work)
         except (asyncio.CancelledError, TimeoutError):  # nobody waits for its answer now

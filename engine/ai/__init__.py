@@ -27,7 +27,7 @@ from typing import Any
 import engine
 from engine.ai.abalone import AbaloneEvaluator
 from engine.ai.atmalof import AtmalofEvaluator
-from engine.ai.levels import GREEDY, LEVELS, Level, level
+from engine.ai.levels import GREEDY, LEVELS, Level, level, on_clock
 from engine.ai.morris import MorrisEvaluator
 from engine.ai.search import WIN, Evaluator, Search, SearchResult
 from engine.core import Game
@@ -49,10 +49,15 @@ def _state(game: Game[Any, Any], position: Any) -> Any:
     return game.from_text(position) if isinstance(position, str) else position
 
 
-def _spec(game: Game[Any, Any], level_number: int, nodes: int | None) -> Level:
-    """Level ``level_number``'s budget for ``game``, with ``nodes`` in place of its own if given."""
+def _spec(
+    game: Game[Any, Any], level_number: int, nodes: int | None, seconds: float | None = None
+) -> Level:
+    """Level ``level_number``'s budget for ``game``, with ``nodes`` and ``seconds`` (its CPU
+    bound) in place of its own where given."""
     spec = level(level_number, game.name)
-    return spec if nodes is None else replace(spec, nodes=nodes)
+    if nodes is not None:
+        spec = replace(spec, nodes=nodes)
+    return spec if seconds is None else replace(spec, seconds=seconds)
 
 
 def analyse(
@@ -126,15 +131,17 @@ def choose_turn(
     seed: int = 0,
     *,
     nodes: int | None = None,
+    seconds: float | None = None,
     stop: Callable[[], bool] | None = None,
 ) -> list[Any]:
     """The practice opponent's whole turn: ``choose``'s action and, when that leaves it to move
     again (a Morris mill owes a removal), the removal, so that the bot plays both as one
     command, as a person may ("place g7 x d1"). The removal is the one the same search chose
     below the mill; a search that never looked there (one legal action, a beginner's random
-    move) searches the removal on its own."""
+    move) searches the removal on its own. ``nodes`` and ``seconds`` replace the level's
+    budget (a game clock's share: ``levels.on_clock``)."""
     game = engine.get_game(game_name)
-    spec = _spec(game, level_number, nodes)
+    spec = _spec(game, level_number, nodes, seconds)
     state = _state(game, position)
     found = analyse(game_name, state, spec, seed, stop)
     turn = [found.action]
@@ -159,5 +166,6 @@ __all__ = [
     "choose_turn",
     "evaluator",
     "level",
+    "on_clock",
     "standing",
 ]

@@ -97,6 +97,36 @@ _OVERRIDES: dict[str, dict[int, Level]] = {
 _NODE_SCALE = {"abalone": 0.5}
 """Abalone's nodes cost about twice Morris's and Atmalof's (move generation over 61 cells), so
 its budgets are halved to keep level 5 inside two seconds."""
+MOVES_TO_GO = 40
+"""A clocked search plans its bank for this many more moves (a chess engine's sudden-death rule)."""
+INCREMENT_SHARE = 0.75
+"""...and spends this share of the increment each move, so the bank still grows a little."""
+RESERVE = 2.0
+"""Seconds of the bank never planned for: the wall clock a move costs beyond the search's CPU
+(the hand-off to the worker, storing, posting; a busy machine's wait for a core)."""
+FLOOR = 0.05
+"""The least CPU a clocked search gets: enough for a legal move chosen by one ply."""
+
+
+def on_clock(spec: Level, remaining: float, increment: float) -> Level:
+    """``spec`` cut to what a game clock affords: ``remaining`` seconds left on the bot's clock
+    and ``increment`` added after its move (Fischer), so the bot does not lose on time.
+
+    It spends ``(remaining - RESERVE) / MOVES_TO_GO + INCREMENT_SHARE * increment`` of CPU, never
+    more than the level's own bound and never less than ``FLOOR``. The bank then shrinks by a
+    fortieth a move rather than a fixed 1-2 s (a 1+0 bank lasted 37 moves at level 5 against a
+    player who answered at once), and with an increment it settles where the increment pays
+    for the search. The node budget shrinks in the same proportion, so the node budget, not
+    the machine's speed, still ends most searches: a result depends on the seed and the
+    budget, and the budget on the clock's reading when the search began."""
+    share = (remaining - RESERVE) / MOVES_TO_GO + INCREMENT_SHARE * increment
+    seconds = max(FLOOR, min(spec.seconds, share))
+    if seconds >= spec.seconds:
+        return spec
+    nodes = max(1, int(spec.nodes * seconds / spec.seconds))
+    return replace(spec, seconds=seconds, nodes=nodes)
+
+
 GREEDY = Level(nodes=10**9, depth=1, seconds=5.0, noise=0.0, blunder=0.0)
 """One ply ahead by the same evaluation, no randomness: the ``greedy`` match opponent."""
 

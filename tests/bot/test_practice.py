@@ -11,6 +11,7 @@ import multiprocessing
 import os
 import random
 import threading
+import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
@@ -28,7 +29,7 @@ from bot.referee.names import CONSOLE_BOT
 from bot.referee.practice import DRAW_FROM_MOVE
 from bot.referee.replies import Actor, LostTurn, Moved, Notice, Reply, ReplyKind, Result, Where
 from bot.referee.thinker import Thinker
-from bot.store import Store, StoreUnavailable, open_store
+from bot.store import SqliteStore, Store, StoreUnavailable, open_store
 from engine.atmalof import Drop, Move
 from tests.bot.conftest import ALICE, BOB, CAROL, HERE, THERE, checks_out, play, swept
 
@@ -791,6 +792,7 @@ class Searched:
     seed: int
     nodes: int | None
     turn: list[Any]
+    seconds: float | None = None
 
 
 def spy_on_searches(referee: Referee) -> list[Searched]:
@@ -800,9 +802,11 @@ def spy_on_searches(referee: Referee) -> list[Searched]:
     real = thinker.turn
     searches: list[Searched] = []
 
-    async def turn(game: str, state: Any, level: int, seed: int, nodes: int | None) -> list[Any]:
-        found = await real(game, state, level, seed, nodes)
-        searches.append(Searched(game, state, level, seed, nodes, found))
+    async def turn(
+        game: str, state: Any, level: int, seed: int, nodes: int | None, seconds: float | None
+    ) -> list[Any]:
+        found = await real(game, state, level, seed, nodes, seconds)
+        searches.append(Searched(game, state, level, seed, nodes, found, seconds))
         return found
 
     thinker.turn = turn  # type: ignore[method-assign]
@@ -989,3 +993,53 @@ async def test_a_sequence_its_reader_leaves_has_closed_the_bots_answer_when_the_
     clock.advance(10)
     later = await swept(referee)  # the sweeper rolls it, as after a restart: nothing is lost
     assert bot_moves([n.reply for n in later], seat), [n.reply.text for n in later]
+
+
+class FastClock:
+    """Game time running ``speed`` times the wall clock's pace (the referee takes its clock as
+    a parameter): a 1+0 bank lasts 60 / ``speed`` real seconds, the bot's searches included."""
+
+    def __init__(self, speed: float) -> None:
+        self.speed, self.start = speed, time.time()
+
+    def now(self) -> float:
+        return self.start + self.speed * (time.time() - self.start)
+
+
+async def test_the_bot_shares_out_a_short_clock_and_does_not_lose_on_time(db_path: str) -> None:
+    """Abalone at level 5 (its own budget, real searches) on a 1+0 clock that runs three times
+    fast, the player answering at once: the bot spent its level's 1.9 s of CPU a move whatever
+    was left on its clock, and lost on time (a player's finding, 3-0 up; here within about 10
+    moves). Now each search gets a share of its bank, and 16 moves leave it time in hand."""
+    store = await SqliteStore.open(db_path)
+    referee = Referee(store, FastClock(3.0), render=False)
+    searches = spy_on_searches(referee)
+    abalone = engine.get_game("abalone")
+    try:
+        await start(referee, "abalone", level=5, clock="1+0")
+        rng = random.Random(5)
+        for _ in range(16):
+            g = await store.latest_game(HERE.channel_id)
+            assert g is not None and g.bot_seat is not None
+            if g.status != "active":  # the bot may win first: never on time, though
+                assert g.termination != "timeout", g.reason
+                break
+            state = await referee.ctx.state(g)
+            action = engine.ai.choose("abalone", state, 3, rng.randrange(10**6), nodes=150)
+            answers = await shown(
+                referee, HERE, await referee.act(HERE, ALICE, str(abalone.notation(state, action)))
+            )
+            assert "ran out of time" not in " ".join(a.text for a in answers)
+            assert len(bot_moves(answers, g.bot_seat)) == 1
+            g = await store.latest_game(HERE.channel_id)
+            assert g is not None and g.bot_seat is not None
+            assert g.banks[g.bot_seat] > 0.0
+    finally:
+        await referee.close()
+        await store.close()
+    assert len(searches) >= 10
+    level_5 = engine.ai.level(5, "abalone")
+    for search in searches:  # each bounded by its share of the bank, its nodes cut alike
+        assert search.seconds is not None and search.seconds < level_5.seconds
+        assert search.nodes == int(level_5.nodes * search.seconds / level_5.seconds)
+    assert searches[-1].seconds < searches[0].seconds  # a smaller bank, a smaller share
