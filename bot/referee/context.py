@@ -360,10 +360,13 @@ class Context:
         if g.deadline is not None and now >= g.deadline:
             loser = state.to_move
             outcome = flag_fell(g, state)
-            fell = Msg(
-                "notice.flag_fell_first",
-                {"actor": actor.name, "side": texts.side_msg(g.game, loser)},
-            )
+            if loser == seat == g.bot_seat:  # the practice bot's own move: it typed nothing
+                fell = Msg("notice.flag_fell_thinking", {"actor": actor.name})
+            else:
+                fell = Msg(
+                    "notice.flag_fell_first",
+                    {"actor": actor.name, "side": texts.side_msg(g.game, loser)},
+                )
             late = said_after(prefix, fell)
             ended = await self.end(g, state, outcome, None, None, "timeout", prefix=late)
             ended.ok = False  # the command did not land; the result is public (not ephemeral)

@@ -1043,3 +1043,34 @@ async def test_the_bot_shares_out_a_short_clock_and_does_not_lose_on_time(db_pat
         assert search.seconds is not None and search.seconds < level_5.seconds
         assert search.nodes == int(level_5.nodes * search.seconds / level_5.seconds)
     assert searches[-1].seconds < searches[0].seconds  # a smaller bank, a smaller share
+
+
+async def test_the_bots_move_after_its_own_flag_fell_says_it_ran_out_of_time_thinking(
+    referee: Referee, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot's move that lands after its flag fell ends the game on time; it said "bot's
+    command came after Black's flag fell.", though nobody typed a command. A person's late
+    command still says so (``notice.flag_fell_first``)."""
+    real_turn = Thinker.turn
+
+    async def turn(self: Thinker, *args: Any, **kwargs: Any) -> list[Any]:
+        clock.advance(61)  # the bot's whole bank goes by while it searches
+        return await real_turn(self, *args, **kwargs)
+
+    monkeypatch.setattr(Thinker, "turn", turn)
+    await start(referee, "morris", clock="1+0")
+    placed = await referee.act(HERE, ALICE, "place d7")
+    answers = await shown(referee, HERE, placed)
+    assert answers[0] is placed and len(answers) == 2
+    ended = answers[1]
+    assert [line.key for line in ended.lines[:1]] == ["notice.flag_fell_thinking"]
+    assert ended.text.startswith(
+        "bot ran out of time while thinking.\n"
+        "Game over: alice (White) wins (bot (Black) ran out of time)."
+    ), ended.text
+    assert "command" not in ended.text
+    assert say(ended.lines[0], "eo") == "bot elĉerpis sian tempon dum pripensado."
+    (result,) = [e for e in ended.events if isinstance(e, Result)]
+    assert result.termination == "timeout" and result.winner == 0  # alice, White
+    g = await referee.store.latest_game(HERE.channel_id)
+    assert g is not None and g.termination == "timeout" and g.seq == 1  # no bot move stored
