@@ -8,8 +8,9 @@ processes (``bot.referee.thinker``), so the event loop never waits for it. When 
 
 - after any command in its game (``answers``, which ``Referee.sequence`` runs after the
   command's own replies): it moves when it is its turn, accepts every takeback the player asks
-  for, and answers a draw offer by ``draw_refusal``: it declines one made before its game is
-  properly under way, or when it stands better, and accepts the rest;
+  for, and answers a draw offer by ``draw_refusal`` (``practice_moves``): it declines one made
+  before its game is properly under way (at once, even while it searches), or when it stands
+  better, and accepts the rest;
 - in the sweeper (``waiting``, which ``Upkeep.sweep`` answers as many at a time as there are
   workers): a practice game whose turn is the bot's and has waited ``STALE_TURN_AFTER`` seconds
   (a restart mid-search, a worker that failed) gets its move; the first sweep of a process
@@ -28,7 +29,7 @@ import engine
 import engine.ai
 from bot import limits
 from bot.errors import BrokenGame, Conflict, Refusal, StoreUnavailable
-from bot.i18n import Msg, msg
+from bot.i18n import msg
 from bot.lru import LRU
 from bot.referee.board_reply import board_reply
 from bot.referee.challenges import (
@@ -40,7 +41,14 @@ from bot.referee.challenges import (
 )
 from bot.referee.context import POSITIONS_KEPT, STARTERS, Context, rematch_refused, where_of
 from bot.referee.endings import Endings
-from bot.referee.play import CONFIRM_WORD, Play
+from bot.referee.play import Play
+from bot.referee.practice_moves import (
+    bot_actor,
+    draw_refusal,
+    early_refusal,
+    move_seed,
+    turn_text,
+)
 from bot.referee.replies import Actor, Preempted, Reply, Where
 from bot.referee.thinker import Thinker, clock_budget
 from bot.referee.wrapper import current_request_id
@@ -55,34 +63,6 @@ STALE_TURN_AFTER = 5.0  # the sweeper moves for the bot after this long (the com
 SWEEP_PAGE = 100  # practice games looked at per sweep (a cursor pages through the rest)
 MAX_ANSWERS = 8  # the bot's answers after one command at most (an offer answered, a move)
 AGAIN = Reply(text="", ok=False, ephemeral=True)  # the game moved on meanwhile: look again
-DRAW_FROM_MOVE = {"atmalof": 8, "morris": 18, "abalone": 20}
-"""The moves played (``Game.turns``: the board's count) from which the bot considers a draw:
-Atmalof's games last about 25, Morris's placing takes 18, Abalone's run to a hundred or more."""
-
-
-def bot_actor(g: GameRow) -> Actor:
-    """The bot as the player of its seat in a practice game."""
-    assert g.bot_seat is not None
-    return Actor(g.players[g.bot_seat], g.names[g.bot_seat], is_bot=True)
-
-
-def turn_text(rules: Any, state: Any, turn: list[Any]) -> str:
-    """The bot's turn as one command: a mill and its removal joined ("place g7 remove d1", as a
-    person may type it, so one reply says both), and a drop confirmed (the bot never needs
-    asking whether a full line is meant)."""
-    words, at = [], state
-    for i, action in enumerate(turn):
-        words.append(str(rules.notation(at, action)))
-        if i + 1 < len(turn):
-            at = rules.apply(at, action)
-    if rules.die_faces(state, turn[0]) is not None:
-        words.append(CONFIRM_WORD)
-    return " ".join(words)
-
-
-def move_seed(g: GameRow) -> int:
-    """The search's seed for this game at this point: the same move after a restart."""
-    return g.id * 100_003 + g.seq
 
 
 class Practice:
@@ -95,6 +75,7 @@ class Practice:
         self.endings = endings
         self.thinker = Thinker(ctx.practice_workers)
         self.thinking: set[int] = set()  # games whose answer this process is working out
+        self.found: dict[int, tuple[tuple[int, int, str], list[Any]]] = {}  # turn, by position
         self.people_only: LRU[int, bool] = LRU(POSITIONS_KEPT)  # games known not to be practice
         self.scan_after = 0  # the sweeper's cursor over the practice games' ids
 
@@ -238,9 +219,12 @@ class Practice:
         (``sweeping``) it raises, and the sweep stops at this game rather than search the
         others for moves it could not save either."""
         game_id = after.game_id
-        if not after.ok or game_id is None or game_id in self.thinking:
-            return
-        if self.people_only.get(game_id):  # a game between people: nothing to read
+        if not after.ok or game_id is None or self.people_only.get(game_id):
+            return  # (a game between people: nothing to read)
+        if game_id in self.thinking:  # the bot searches: what needs no search is answered now
+            early = await self._refuse_early(game_id)
+            if early is not None:
+                yield early
             return
         self.thinking.add(game_id)
         try:
@@ -258,6 +242,25 @@ class Practice:
             log.warning("practice game %s: the bot's answer waits: %s", game_id, exc)
         finally:
             self.thinking.discard(game_id)
+            self.found.pop(game_id, None)
+
+    async def _refuse_early(self, game_id: int) -> Reply | None:
+        """A draw offered while the bot searches, before the move from which it weighs one:
+        declined at once, since that needs no search (it waited for the search, 2.4 s at level
+        5; a player's finding). A later offer is judged once the search is over."""
+        try:
+            g = await self.ctx.store.game(game_id)
+            if g is None or g.bot_seat is None or g.draw_offer != 1 - g.bot_seat:
+                return None
+            refusal = early_refusal(g, await self.ctx.state(g))
+            if refusal is None:
+                return None
+            declined = self.endings.answer_draw(where_of(g), bot_actor(g), False, refusal=refusal)
+            answer = await self._call(declined)
+        except (BrokenGame, StoreUnavailable) as exc:  # the search's own answer comes next
+            log.warning("practice game %s: the early refusal waits: %s", game_id, exc)
+            return None
+        return None if answer is AGAIN else answer
 
     async def _answer(self, game_id: int) -> AsyncIterator[Reply]:
         """One answer of the bot (an offer answered, a roll, an action with its roll), or
@@ -285,7 +288,7 @@ class Practice:
         except BrokenGame:  # told to the players by the commands that load it
             return
         if g.draw_offer == person:
-            refusal = self.draw_refusal(g, state)
+            refusal = draw_refusal(g, state)
             answer = await self._call(
                 self.endings.answer_draw(where, bot, refusal is None, refusal=refusal)
             )
@@ -295,17 +298,25 @@ class Practice:
         rules = engine.get_game(g.game)
         if state.to_move != g.bot_seat or rules.result(state) is not None:
             return
-        turn = await self._think(g, state)
+        position = (g.seq, g.ply, g.position)
+        kept = self.found.pop(g.id, None)
+        turn = kept[1] if kept and kept[0] == position else await self._think(g, state)
         if turn is None:
             return
         fresh = await self.ctx.store.game(g.id)
         if fresh is None or fresh.version != g.version:
             # The game changed while the bot thought: a move, or a takeback asked for or a draw
             # offered meanwhile, which the next look answers first (the move would lapse it).
+            # The turn is kept for the same position: an offer answered needs no new search.
+            self.found[g.id] = (position, turn)
             yield AGAIN
             return
         text = turn_text(rules, state, turn)
         moved = await self._call(self.play.act(where, bot, text, version=fresh.version))
+        if moved is AGAIN:  # an offer came just before the move: answer it, then move
+            self.found[g.id] = (position, turn)
+            yield AGAIN
+            return
         if moved is None or moved.ephemeral:
             return
         log.info("practice %s", json.dumps({"game": g.id, "level": g.practice, "action": text}))
@@ -341,22 +352,6 @@ class Practice:
         except Refusal as exc:
             log.info("practice answer not made: %s", exc)
             return None
-
-    @staticmethod
-    def draw_refusal(g: GameRow, state: Any) -> Msg | None:
-        """The bot's sentence declining a draw offer now, with its reason (None: it accepts).
-        It declines before ``DRAW_FROM_MOVE`` moves (a game that has hardly begun is played, not
-        agreed) and when it stands better by ``engine.ai.standing``. That look one ply ahead
-        costs milliseconds (median 2.5 ms in Abalone; docs/practice.md), so it runs here and not in
-        the worker."""
-        assert g.bot_seat is not None
-        actor = g.names[g.bot_seat]
-        start = DRAW_FROM_MOVE.get(g.game, 0)
-        if engine.get_game(g.game).turns(state) < start:  # "from move 19", as the board counts
-            return msg("notice.draw_declined_early", actor=actor, move=start + 1)
-        if engine.ai.standing(g.game, state, g.bot_seat) > 0:
-            return msg("notice.draw_declined_ahead", actor=actor)
-        return None
 
     # --- the sweeper's part -------------------------------------------------------------------
 

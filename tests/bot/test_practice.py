@@ -26,7 +26,7 @@ from bot.i18n import reply_words, say
 from bot.ladder_store import ladders, rating_change, season_of
 from bot.referee import Referee, practice, upkeep
 from bot.referee.names import CONSOLE_BOT
-from bot.referee.practice import DRAW_FROM_MOVE
+from bot.referee.practice_moves import DRAW_FROM_MOVE
 from bot.referee.replies import Actor, LostTurn, Moved, Notice, Reply, ReplyKind, Result, Where
 from bot.referee.thinker import Thinker
 from bot.store import SqliteStore, Store, StoreUnavailable, open_store
@@ -749,13 +749,18 @@ async def test_a_takeback_or_draw_asked_while_the_bot_thinks_is_answered_before_
     referee: Referee, asked: str
 ) -> None:
     """A takeback asked for while the bot searched lapsed: the bot's move landed on top of it
-    ("the game went on"). Now the bot looks again and answers the question first."""
+    ("the game went on"). Now the bot looks again and answers the question first. A draw
+    offered before the bot weighs draws needs no search: it is declined at once, in the
+    offer's own answers, where it waited for the search; and the search is not made twice."""
     await start(referee, "morris")
     thinker = referee.practice_games.thinker
     searching, go_on = asyncio.Event(), asyncio.Event()
     choose = thinker.turn
+    searches = 0
 
     async def slow_choose(*args: Any) -> Any:
+        nonlocal searches
+        searches += 1
         searching.set()
         await go_on.wait()  # the person asks meanwhile
         return await choose(*args)
@@ -766,9 +771,17 @@ async def test_a_takeback_or_draw_asked_while_the_bot_thinks_is_answered_before_
     await searching.wait()
     if asked == "takeback":
         question = await referee.request_takeback(HERE, ALICE)
+        assert question.ok and await shown(referee, HERE, question) == [question]  # below
     else:
         question = await referee.offer_draw(HERE, ALICE)  # declined: too early in the game
-    assert question.ok and await shown(referee, HERE, question) == [question]  # answered below
+        offered = await shown(referee, HERE, question)
+        assert [a.notice for a in offered] == ["draw_offered", "draw_declined"]
+        assert offered[1].text == (
+            "bot declines the draw: the game has only begun. It considers a draw from move 19."
+        )
+        assert not answering.done()  # while the bot still searches
+        g = await referee.store.active_game(HERE.channel_id)
+        assert g is not None and g.draw_offer is None and g.seq == 1
     go_on.set()
     answers = await answering
     g = await referee.store.active_game(HERE.channel_id)
@@ -777,9 +790,10 @@ async def test_a_takeback_or_draw_asked_while_the_bot_thinks_is_answered_before_
     if asked == "takeback":  # taken back, and alice is to move again: the bot did not move
         assert g.seq == 0 and bot_moves(answers, 1) == [] and len(answers) == 2
         assert answers[1].kind is ReplyKind.BOARD and answers[1].mentions == [ALICE.id]
-    else:  # declined first, then the bot's move
-        assert [a.notice for a in answers[1:]] == ["draw_declined", None]
-        assert g.seq == 2 and len(bot_moves(answers[2:], 1)) == 1
+    else:  # the bot's move, with the turn its one search found
+        assert [a.notice for a in answers[1:]] == [None]
+        assert g.seq == 2 and len(bot_moves(answers[1:], 1)) == 1
+        assert searches == 1
 
 
 @dataclass
