@@ -209,7 +209,13 @@ class Endings:
             changes["last_hash"] = keep[-1].hash if keep else chain.GENESIS
         note = {"undone": [a.action for a in gone], "to": len(keep)}
         event = NewEvent("takeback", now, seat=asker, user_id=actor.id, note=note)
-        lines = [*as_lines(prefix), msg("takeback.done", moves=turn_words(g, keep, gone))]
+        moves = turn_words(g, keep, gone)
+        done = (  # the practice bot says it allowed it, as it says it declines a draw
+            msg("takeback.allowed_bot", actor=actor.name, moves=moves)
+            if seat == g.bot_seat
+            else msg("takeback.done", moves=moves)
+        )
+        lines = [*as_lines(prefix), done]
         text = prefix + say(lines[-1])
         if g.draw_offer is not None:  # an offer made about the position taken back goes too
             gone_too = msg("notice.draw_taken_back", actor=g.names[g.draw_offer])

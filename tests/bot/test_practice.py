@@ -202,6 +202,13 @@ async def test_the_bot_allows_a_takeback(referee: Referee) -> None:
     g = await referee.store.active_game(HERE.channel_id)
     assert g is not None and g.seq == 0 and g.takeback_offer is None  # both moves undone
     assert await referee.legal_moves(HERE, ALICE)  # alice to move again
+    # the bot says it allowed it, as it says it declines a draw ("Takeback accepted" said not who)
+    (allowed,) = [line for line in answers[1].lines if line.key == "takeback.allowed_bot"]
+    assert answers[1].text.startswith(
+        "bot allows the takeback. Undone: alice (White) places d7; bot"
+    )
+    assert say(allowed, "hu").startswith("bot engedélyezi a visszavételt. Visszavonva: ")
+    assert "accepted" not in answers[1].text
 
 
 async def test_the_bot_declines_a_draw_offered_before_its_game_is_under_way(

@@ -220,6 +220,21 @@ async def test_only_the_person_is_pinged_and_only_when_it_is_their_turn(
         assert "<@" not in looked.text, looked.text
 
 
+async def test_the_bot_says_it_allows_the_takeback_and_a_person_is_said_to_accept_it(
+    practice_bot: Harness,
+) -> None:
+    """In a practice game the takeback's answer names the bot that allowed it, as its draw
+    answers do; it said "Takeback accepted, undone: ..." without saying who accepted."""
+    h = practice_bot
+    await h.slash(ALICE, "practice", game="morris", starter="me")
+    await h.slash(ALICE, "place", point="d7")
+    asked = await h.slash(ALICE, "takeback request")
+    assert "Alice asks to take back" in asked.text, asked.text
+    assert "Referee allows the takeback. Undone: Alice (White) places d7; Referee" in asked.text
+    assert "Takeback accepted" not in asked.text
+    assert not asked.all_ephemeral
+
+
 async def test_the_rematch_button_starts_the_next_practice_game(practice_bot: Harness) -> None:
     h = practice_bot
     await h.slash(ALICE, "practice", game="morris", starter="me")
