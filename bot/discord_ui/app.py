@@ -35,11 +35,13 @@ from bot.discord_ui.translator import CatalogTranslator
 from bot.discord_ui.tree import RefereeTree
 from bot.discord_ui.turns import (
     BOARD_AFTER,
+    BOARD_CEILING,
     Held,
     Steps,
     answered_by_bot,
     edit_kwargs,
     has_board,
+    unpinged,
 )
 from bot.discord_ui.views import RefereeButton, UnknownButton
 from bot.errors import RefereeError, StoreUnavailable
@@ -133,6 +135,7 @@ class RefereeBot(commands.AutoShardedBot):
         self.drain = Drain()  # discord_ui.shutdown: what is in flight when the bot stops
         self.grace_seconds = GRACE_SECONDS
         self.board_after = BOARD_AFTER  # discord_ui.turns: a move's own board, if no answer
+        self.board_ceiling = BOARD_CEILING  # ... or at most this late while it is searched
         self.metrics = metrics or METRICS
         self._frozen = False  # freeze_startup has run
 
@@ -245,7 +248,7 @@ class RefereeBot(commands.AutoShardedBot):
         the announcement, then the die's roll; ``Referee.sequence``). A board whose next move
         is the practice opponent's is posted without its picture, which the bot's answer shows
         after both moves; if the answer is late or never comes, the board is added to it
-        (``bot.discord_ui.turns``).
+        (``bot.discord_ui.turns``). The person who acted is not pinged by an answer in time.
 
         What the referee stored stands even if Discord fails to take the message: the failure
         is logged, the roll still happens, and the next /board shows the game as it is.
@@ -260,19 +263,26 @@ class RefereeBot(commands.AutoShardedBot):
         loop = asyncio.get_running_loop()
         steps = Steps(self.referee.sequence(where_of(interaction), reply))
         held: Held | None = None
+        late = False  # the player's board was shown because the bot's answer was late
         try:
             while True:
                 within = None if held is None else max(0.0, held.due - loop.time())
                 try:
                     shown = await steps.next(within)
-                except TimeoutError:  # the bot's answer is late: the player's board now
+                except TimeoutError:  # the bot's answer is late: the player's board now ...
+                    assert held is not None  # a bound is set only while a board is held
+                    if held.due < held.ceiling and self.referee.searching(held.reply.game_id):
+                        held.due = held.ceiling  # ... unless a worker is on it: it is coming
+                        continue
                     await self._show_board(interaction, held)
-                    held = None
+                    held, late = None, True
                     continue
                 if shown is None:
                     break
                 if shown.reason == "roll_later":  # the store could not save the roll yet
                     self.metrics.store_faults.labels("roll").inc()
+                if not late:  # they have just typed
+                    shown = unpinged(shown, interaction.user.id)
                 lang = public if shown.public else private
                 hold = answered_by_bot(shown, bot_id)
                 if not hold:
@@ -284,7 +294,9 @@ class RefereeBot(commands.AutoShardedBot):
                     # else the held one is still the board to show)
                     held = None
                     if hold:
-                        held = Held(shown, lang, title, message, loop.time() + self.board_after)
+                        now = loop.time()
+                        due, ceiling = now + self.board_after, now + self.board_ceiling
+                        held = Held(shown, lang, title, message, due, max(due, ceiling))
                 title = None  # the title heads the first message only
         except Exception:
             await self._show_board(interaction, held)  # a bug's report follows it
@@ -294,10 +306,16 @@ class RefereeBot(commands.AutoShardedBot):
         await self._show_board(interaction, held)  # no answer came: the board of the move
 
     async def _show_board(self, interaction: discord.Interaction[Any], held: Held | None) -> None:
-        """Add its board to a message posted without it (nothing when none was held back)."""
+        """Add its board to a message posted without it (nothing when none was held back, or
+        when its game has changed since: ``Referee.held_board``)."""
         if held is None:
             return
-        drawn = await self.referee.draw(held.reply)  # drawn only now that it is shown
+        try:
+            drawn = await self.referee.held_board(held.reply)  # drawn only now that it is shown
+        except StoreUnavailable:  # whether it still stands is unknown: the board, as it was
+            drawn = await self.referee.draw(held.reply)
+        if drawn is None:
+            return
         out = to_message(drawn, title=held.title, lang=held.lang)
         try:
             if held.message is None:

@@ -10,15 +10,22 @@ The player's board is drawn only if it is shown (``Referee.hold_boards``: the re
 it ``draw_later``, and ``Referee.draw`` draws it): that saved a picture a turn, about 1.3-1.9
 ms of CPU, which nobody saw when the answer came in time.
 
-The player's board is never lost: when the answer is not there within ``BOARD_AFTER``
-seconds (a search queued behind other games', a slow machine) or does not come at all (the
-search failed, or the game ended: the sweeper answers later), the message is edited to show
-its board after all.
+The player's board is not lost: when the answer is not there within ``BOARD_AFTER`` seconds
+(a search queued behind other games') or does not come at all (the search failed: the sweeper
+answers later), the message is edited to show its board after all. A search a worker is
+running at that point is waited for up to ``BOARD_CEILING``: its answer is on its way. A board
+its game has left behind meanwhile (a resignation, an abort, a flag, a moderator's end, a
+takeback) is never added (``Referee.held_board``): it would say the bot is still to move.
+
+Nobody is pinged by the answer to their own command while it comes in time (``unpinged``):
+they have just typed. An answer that comes after their board was shown for lateness pings
+them, as the sweeper's moves and an opponent's move do.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
@@ -29,9 +36,16 @@ from bot.i18n import Msg
 from bot.referee.replies import Reply
 
 BOARD_AFTER = 3.0
-"""Seconds a player's move waits for the bot's answer before its own board is shown: a
-search is bounded by 1.9 s of CPU, and took at most 1.94 s of wall clock (2.55 s on a busy
-machine) in docs/practice.md's measures."""
+"""Seconds a player's move waits for the bot's answer before its own board is shown, unless a
+worker is searching the answer then: a search is bounded by 1.9 s of CPU, and took at most
+1.94 s of wall clock (2.55 s on a busy machine) in docs/practice.md's measures."""
+
+BOARD_CEILING = 6.0
+"""Seconds the move's board waits at most while a worker is searching its answer. On a loaded
+host the search's 1.9 s of CPU ran 3.3-3.9 s of wall clock (a player's review: 3 of 55 Abalone
+level-5 turns showed two boards 0.3-0.9 s apart); 6 s leaves the worker a third of a core. A
+search still queued behind other games' at ``BOARD_AFTER`` shows the board then: a flat 5 s
+would leave that player without a board longest, when the answer is furthest away."""
 
 
 def has_board(reply: Reply) -> bool:
@@ -53,7 +67,17 @@ class Held:
     lang: str
     title: Msg | None
     message: discord.WebhookMessage | None  # None: the interaction's own response
-    due: float  # the event loop's time at which its board is shown anyway
+    due: float  # the event loop's time at which its board is shown, unless being searched
+    ceiling: float  # the time at which it is shown even if the answer is being searched
+
+
+def unpinged(reply: Reply, person: int) -> Reply:
+    """``reply`` without the ping of ``person``, whose own command it answers in time (a
+    player's finding: each of the bot's answers, and the start of a practice game they had just
+    asked for, began with their mention). Whoever else it pings keeps it."""
+    if person not in reply.mentions:
+        return reply
+    return dataclasses.replace(reply, mentions=[m for m in reply.mentions if m != person])
 
 
 class Steps:

@@ -147,6 +147,22 @@ class Referee:
         image = await boards.png(self.ctx.renderer, reply.board)
         return dataclasses.replace(reply, image=image, draw_later=False)
 
+    async def held_board(self, reply: Reply) -> Reply | None:
+        """A board held back for the bot's answer (``hold_boards``), drawn to be shown after
+        all; None when its game has changed since (resigned, aborted, flagged, ended by a
+        moderator, taken back, answered): shown then, it would still say the bot is to move
+        (a player's finding: a move's board added after the game had ended)."""
+        if reply.game_id is not None and reply.version is not None:
+            g = await self.ctx.store.game(reply.game_id)
+            if g is None or g.version != reply.version:
+                return None
+        return await self.draw(reply)
+
+    def searching(self, game_id: int | None) -> bool:
+        """Whether a worker is searching the practice opponent's move in this game now (not
+        queued behind other games' searches): its answer is on its way."""
+        return game_id is not None and self.practice_games.thinker.searching(game_id)
+
     @property
     def clock(self) -> Clock:
         return self.ctx.clock

@@ -327,12 +327,14 @@ class Practice:
                 yield rolled
 
     async def _think(self, g: GameRow, state: Any) -> list[Any] | None:
-        """The bot's turn (its action, and the removal a Morris mill owes), or None when the
-        search failed (logged; the sweeper tries again)."""
+        """The bot's turn (its action, a mill's removal); None: the search failed (logged)."""
         assert g.practice is not None
         nodes, seconds = clock_budget(g, self.ctx.practice_nodes, self.ctx.now())
         try:
-            return await self.thinker.turn(g.game, state, g.practice, move_seed(g), nodes, seconds)
+            with self.thinker.asked(g.id):  # Discord asks whether it is being searched
+                return await self.thinker.turn(
+                    g.game, state, g.practice, move_seed(g), nodes, seconds
+                )
         except Exception:
             log.exception("practice game %s: the search failed; the sweeper tries again", g.id)
             return None

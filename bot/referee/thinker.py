@@ -10,6 +10,7 @@ never by forking a process that runs an event loop and the store's threads.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import itertools
 import logging
@@ -17,6 +18,7 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import threading
+from collections.abc import Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
@@ -101,6 +103,7 @@ class Thinker:
         self._given_up: Any = None  # the pool's shared ring of searches given up
         self._tasks = itertools.count(1)
         self._ring = itertools.count()
+        self._asked: dict[int, None] = {}  # games whose search is awaited, in the order asked
 
     def _executor(self) -> Executor:
         if self._pool is None:
@@ -154,6 +157,22 @@ class Thinker:
         except BrokenProcessPool:
             self._discard(pool)
             raise
+
+    @contextlib.contextmanager
+    def asked(self, game_id: int) -> Iterator[None]:
+        """While a search for ``game_id`` is awaited, so that ``searching`` can tell it."""
+        self._asked[game_id] = None
+        try:
+            yield
+        finally:
+            self._asked.pop(game_id, None)
+
+    def searching(self, game_id: int) -> bool:
+        """Whether a worker is searching ``game_id``'s move now, not queued behind other
+        games': the pool takes its work in the order it was asked for, ``workers`` at a time
+        (two searches asked in the same instant may reach it in either order). Discord holds a
+        move's own board while its answer is being searched (``bot.discord_ui.turns``)."""
+        return game_id in itertools.islice(self._asked, self.workers)
 
     def _give_up(self, task: int) -> None:
         """Tell the workers that search ``task`` is no longer wanted (they look with the clock,

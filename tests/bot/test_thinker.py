@@ -113,3 +113,22 @@ async def test_a_search_given_up_stops_in_its_worker() -> None:
         assert again  # the worker serves the next search
     finally:
         thinker.close()
+
+
+def test_searching_is_the_first_searches_asked_for_as_many_as_there_are_workers() -> None:
+    """The pool takes work in the order asked, ``workers`` at a time: a game whose search
+    waits behind others' is not being searched yet (Discord shows its move's board at 3 s
+    then, and waits longer only for a search under way: bot/discord_ui/turns.py)."""
+    one, two = Thinker(1), Thinker(2)
+    for thinker in (one, two):
+        with thinker.asked(7), thinker.asked(8), thinker.asked(9):
+            searched = [g for g in (7, 8, 9) if thinker.searching(g)]
+            assert searched == [7, 8, 9][: thinker.workers]
+        assert not thinker.searching(7)  # answered: nothing is searched
+    first, second = one.asked(7), one.asked(8)
+    first.__enter__()
+    second.__enter__()
+    assert not one.searching(8)  # behind 7's
+    first.__exit__(None, None, None)  # 7's answer came: the next in line is searched
+    assert one.searching(8)
+    second.__exit__(None, None, None)

@@ -116,12 +116,18 @@ async def play_out(
 ) -> Played:
     """Play legal commands through ``/play`` until the game ends (or fail after ``limit``)."""
     played = Played()
+    previous: Person | None = None
     while played.turns < limit:
         mover, commands = await to_move(h, players, channel)
         if mover is None:
             return played
-        if played.last is not None:  # the reply to the previous turn pinged this player
-            assert mover.mention in played.last.last.content, played.last.last.content
+        if played.last is not None:  # the reply to the previous turn pinged this player ...
+            content = played.last.last.content
+            if mover == previous:  # ... unless it was theirs (a mill's removal): they just typed
+                assert mover.mention not in content, content
+            else:
+                assert mover.mention in content, content
+        previous = mover
         command = pick(commands) if pick else commands[0]
         exchange = await h.slash(mover, "play", channel=channel, command=command)
         asked = exchange.messages[0] if exchange.all_ephemeral else None

@@ -117,7 +117,9 @@ async def test_an_open_challenge_is_accepted_by_whoever_clicks(harness: Harness)
     challenge = message_with_buttons(posted)
     accepted = await harness.click(CAROL, challenge.message, button(challenge, "accept"))
     assert_move_reply(accepted, (ALICE, CAROL))
-    assert CAROL.mention in accepted.last.content
+    # carol starts ("starter: them"), but she has just clicked: the answer does not ping her
+    assert CAROL.mention not in accepted.last.content
+    assert accepted.last.allowed_user_ids == set()
 
 
 async def test_a_stale_button_is_refused_politely(harness: Harness) -> None:
