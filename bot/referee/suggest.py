@@ -35,6 +35,9 @@ KEYWORDS: dict[str, frozenset[str]] = {
 }
 """The words of each game's commands that are neither points nor numbers (its engine's grammar:
 verbs and their aliases, Atmalof's row/col, the directions): what a typo is mended against."""
+PHRASED = frozenset(("draw", "takeback", "rematch"))
+"""Commands people wrap in a verb of their own ("offer draw", "request takeback", "ask for a
+rematch"): the command word alone is what they meant."""
 MAX_FIXES = 2  # a command with more typos than this is not guessed at
 MAX_READINGS = 256  # the spellings tried for one command, at most
 
@@ -130,10 +133,15 @@ def mistyped(game: str, text: str) -> str:
 
 async def did_you_mean(ctx: Context, where: Where, text: str, known: Iterable[str]) -> str | None:
     """What ``text``, whose first word no game knows, most likely meant: the word of
-    ``known`` its first word is a typo of ("mvoe": "move"), else the one command it makes in
-    the game here with a verb in front ("3,4 4,5": "move 3,4 4,5"); None if unclear."""
+    ``known`` its first word is a typo of ("mvoe": "move"), a command wrapped in words of the
+    player's own ("offer draw": "draw"), else the one command it makes in the game here with
+    a verb in front ("3,4 4,5": "move 3,4 4,5"); None if unclear."""
     words = str(text)[:MAX_COMMAND_LENGTH].split()
     near = close_word(words[0], known) if words else None
+    if near is None and 2 <= len(words) <= 3:  # "offer draw", "ask for rematch": `draw`
+        wrapped = words[-1].lower()
+        if wrapped in PHRASED and wrapped in set(known):
+            return wrapped
     g = await ctx.store.active_game(where.channel_id)
     if g is None or g.pending is not None:
         return near

@@ -248,6 +248,17 @@ async def test_console_typos_are_met_with_the_command_meant(referee: Referee) ->
     assert typo.text == "unknown command 'chalenge': did you mean `challenge`?"
     unknown = await refusal(referee, "hello")
     assert unknown.code == "console_unknown_command", unknown.text
+    for wrapped, meant in [
+        ("offer draw", "draw"),
+        ("propose a draw", "draw"),
+        ("request takeback", "takeback"),
+        ("ask for rematch", "rematch"),
+    ]:  # the command is the word they wrapped: `draw` (it was "unknown command 'offer'")
+        said = await refusal(referee, wrapped)
+        assert said.code == "did_you_mean" and said.params["near"] == meant, said.text
+    for other in ("offer bob", "please resign", "offer draw now please"):  # no guess
+        said = await refusal(referee, other)
+        assert said.code == "console_unknown_command", said.text
     await start(referee, "atmalof")
     await played(referee, HERE, ALICE, "drop row 4")
     await played(referee, HERE, BOB, "drop row 1")
