@@ -44,13 +44,14 @@ from bot.referee.endings import Endings
 from bot.referee.play import Play
 from bot.referee.practice_moves import (
     bot_actor,
+    clock_budget,
     draw_refusal,
     early_refusal,
     move_seed,
     turn_text,
 )
 from bot.referee.replies import Actor, Preempted, Reply, Where
-from bot.referee.thinker import Thinker, clock_budget
+from bot.referee.thinker import Thinker
 from bot.referee.wrapper import current_request_id
 from bot.store import ChallengeRow, ChannelBusy, GameRow, NewEvent
 from engine import dice

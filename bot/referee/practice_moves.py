@@ -1,13 +1,16 @@
 """What the practice bot plays and says, apart from when it answers (``practice``): its seat's
-actor, its turn as one command, the seed of its search, and its reasons for declining a draw.
+actor, its turn as one command, the seed and budget of its search, and its reasons for
+declining a draw.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import engine
 import engine.ai
+from bot.clock import ClockSpec
 from bot.i18n import Msg, msg
 from bot.referee.play import CONFIRM_WORD
 from bot.referee.replies import Actor
@@ -41,6 +44,20 @@ def turn_text(rules: Any, state: Any, turn: list[Any]) -> str:
 def move_seed(g: GameRow) -> int:
     """The search's seed for this game at this point: the same move after a restart."""
     return g.id * 100_003 + g.seq
+
+
+def clock_budget(g: GameRow, nodes: int | None, now: float) -> tuple[int | None, float | None]:
+    """The node budget and CPU bound of the bot's search in ``g`` at ``now``: ``nodes`` (the
+    referee's override, or None for the level's own) and None (the level's bound) unless the
+    game's clock affords less (``engine.ai.on_clock``: its remaining time and increment)."""
+    if g.deadline is None or g.practice is None:  # no clock
+        return nodes, None
+    spec = engine.ai.level(g.practice, g.game)
+    if nodes is not None:
+        spec = replace(spec, nodes=nodes)
+    increment = ClockSpec.parse(g.clock).increment
+    timed = engine.ai.on_clock(spec, g.deadline - now, increment)
+    return (nodes, None) if timed is spec else (timed.nodes, timed.seconds)
 
 
 def draw_refusal(g: GameRow, state: Any) -> Msg | None:

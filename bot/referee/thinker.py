@@ -21,13 +21,10 @@ import threading
 from collections.abc import Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import replace
 from typing import Any
 
 import engine.ai
-from bot.clock import ClockSpec
 from bot.config import MAX_PRACTICE_WORKERS
-from bot.store import GameRow
 
 log = logging.getLogger(__name__)
 
@@ -60,20 +57,6 @@ def _turn(
         return _given_up is not None and task in _given_up[:]
 
     return engine.ai.choose_turn(game, state, level, seed, nodes=nodes, seconds=seconds, stop=stop)
-
-
-def clock_budget(g: GameRow, nodes: int | None, now: float) -> tuple[int | None, float | None]:
-    """The node budget and CPU bound of the bot's search in ``g`` at ``now``: ``nodes`` (the
-    referee's override, or None for the level's own) and None (the level's bound) unless the
-    game's clock affords less (``engine.ai.on_clock``: its remaining time and increment)."""
-    if g.deadline is None or g.practice is None:  # no clock
-        return nodes, None
-    spec = engine.ai.level(g.practice, g.game)
-    if nodes is not None:
-        spec = replace(spec, nodes=nodes)
-    increment = ClockSpec.parse(g.clock).increment
-    timed = engine.ai.on_clock(spec, g.deadline - now, increment)
-    return (nodes, None) if timed is spec else (timed.nodes, timed.seconds)
 
 
 def _exit_with_parent() -> None:

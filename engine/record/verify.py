@@ -178,9 +178,7 @@ def _count(n: int, noun: str) -> str:
 
 
 def _rolls(walk: _Walk, recomputed: bool) -> None:
-    if (
-        walk.rolls == 0 and recomputed
-    ):  # "0 recomputed from the seed, all equal" claimed a check of nothing
+    if recomputed and not walk.rolls:  # "0 recomputed ..., all equal" claimed a check of nothing
         walk.note("rolls_none", "rolls: none (no die was rolled in this game)")
     elif recomputed:
         english = f"rolls: {walk.rolls} recomputed from the seed, all equal"
