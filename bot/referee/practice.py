@@ -42,14 +42,7 @@ from bot.referee.challenges import (
 from bot.referee.context import POSITIONS_KEPT, STARTERS, Context, rematch_refused, where_of
 from bot.referee.endings import Endings
 from bot.referee.play import Play
-from bot.referee.practice_moves import (
-    bot_actor,
-    clock_budget,
-    draw_refusal,
-    early_refusal,
-    move_seed,
-    turn_text,
-)
+from bot.referee.practice_moves import bot_actor, clock_budget, draw_refusal, move_seed, turn_text
 from bot.referee.replies import Actor, Preempted, Reply, Where
 from bot.referee.thinker import Thinker
 from bot.referee.wrapper import current_request_id
@@ -222,10 +215,10 @@ class Practice:
         game_id = after.game_id
         if not after.ok or game_id is None or self.people_only.get(game_id):
             return  # (a game between people: nothing to read)
-        if game_id in self.thinking:  # the bot searches: what needs no search is answered now
-            early = await self._refuse_early(game_id)
-            if early is not None:
-                yield early
+        if game_id in self.thinking:  # the bot searches: an offer needs no search, answer it
+            now = await self._answer_now(game_id)
+            if now is not None:
+                yield now
             return
         self.thinking.add(game_id)
         try:
@@ -245,21 +238,28 @@ class Practice:
             self.thinking.discard(game_id)
             self.found.pop(game_id, None)
 
-    async def _refuse_early(self, game_id: int) -> Reply | None:
-        """A draw offered while the bot searches, before the move from which it weighs one:
-        declined at once, since that needs no search (it waited for the search, 2.4 s at level
-        5; a player's finding). A later offer is judged once the search is over."""
+    async def _answer_now(self, game_id: int) -> Reply | None:
+        """An offer made while the bot searches, answered at once: a takeback (the bot allows
+        every one) or a draw (judged by ``draw_refusal``: its look one ply ahead costs
+        milliseconds). Both waited for the search, 2.4 s at level 5 (a player's finding). The
+        search's move then finds its game changed: dropped after a takeback, kept for the
+        same position after a declined draw, so no search is made twice."""
         try:
             g = await self.ctx.store.game(game_id)
-            if g is None or g.bot_seat is None or g.draw_offer != 1 - g.bot_seat:
+            if g is None or g.bot_seat is None or g.status != "active" or g.frozen_at is not None:
                 return None
-            refusal = early_refusal(g, await self.ctx.state(g))
-            if refusal is None:
+            where, bot, person = where_of(g), bot_actor(g), 1 - g.bot_seat
+            if g.takeback_offer == person:
+                answer = await self._call(self.endings.answer_takeback(where, bot, True))
+            elif g.draw_offer == person:
+                refusal = draw_refusal(g, await self.ctx.state(g))
+                answer = await self._call(
+                    self.endings.answer_draw(where, bot, refusal is None, refusal=refusal)
+                )
+            else:
                 return None
-            declined = self.endings.answer_draw(where_of(g), bot_actor(g), False, refusal=refusal)
-            answer = await self._call(declined)
         except (BrokenGame, StoreUnavailable) as exc:  # the search's own answer comes next
-            log.warning("practice game %s: the early refusal waits: %s", game_id, exc)
+            log.warning("practice game %s: the answer to an offer waits: %s", game_id, exc)
             return None
         return None if answer is AGAIN else answer
 

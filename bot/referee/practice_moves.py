@@ -76,8 +76,8 @@ def draw_refusal(g: GameRow, state: Any) -> Msg | None:
 
 
 def early_refusal(g: GameRow, state: Any) -> Msg | None:
-    """``draw_refusal``'s answer before ``DRAW_FROM_MOVE`` (None from that move on): it needs
-    no look at the position, so the bot gives it even while it searches."""
+    """``draw_refusal``'s answer before ``DRAW_FROM_MOVE`` (None from that move on), which
+    needs no look at the position."""
     assert g.bot_seat is not None
     start = DRAW_FROM_MOVE.get(g.game, 0)
     if engine.get_game(g.game).turns(state) < start:  # "from move 19", as the board counts

@@ -752,13 +752,14 @@ async def test_two_workers_search_two_games_at_once_and_one_queues_them() -> Non
 
 
 @pytest.mark.parametrize("asked", ["takeback", "draw"])
-async def test_a_takeback_or_draw_asked_while_the_bot_thinks_is_answered_before_it_moves(
+async def test_a_takeback_or_draw_asked_while_the_bot_thinks_is_answered_at_once(
     referee: Referee, asked: str
 ) -> None:
     """A takeback asked for while the bot searched lapsed: the bot's move landed on top of it
-    ("the game went on"). Now the bot looks again and answers the question first. A draw
-    offered before the bot weighs draws needs no search: it is declined at once, in the
-    offer's own answers, where it waited for the search; and the search is not made twice."""
+    ("the game went on"); later it waited for the search (2.4 s at level 5). Now an offer
+    needs no search and is answered at once, in its own answers: the takeback allowed, a
+    draw this early declined. The search's move is then dropped (taken back) or kept for the
+    same position and played, and the search is not made twice."""
     await start(referee, "morris")
     thinker = referee.practice_games.thinker
     searching, go_on = asyncio.Event(), asyncio.Event()
@@ -778,7 +779,12 @@ async def test_a_takeback_or_draw_asked_while_the_bot_thinks_is_answered_before_
     await searching.wait()
     if asked == "takeback":
         question = await referee.request_takeback(HERE, ALICE)
-        assert question.ok and await shown(referee, HERE, question) == [question]  # below
+        asking = await shown(referee, HERE, question)
+        assert [a.notice for a in asking][0] == "takeback_asked" and len(asking) == 2
+        assert [line.key for line in asking[1].lines][0] == "takeback.allowed_bot"
+        assert asking[1].text.startswith("bot allows the takeback. Undone: alice (White) places d7")
+        g = await referee.store.active_game(HERE.channel_id)
+        assert g is not None and g.takeback_offer is None and g.seq == 0
     else:
         question = await referee.offer_draw(HERE, ALICE)  # declined: too early in the game
         offered = await shown(referee, HERE, question)
@@ -786,21 +792,80 @@ async def test_a_takeback_or_draw_asked_while_the_bot_thinks_is_answered_before_
         assert offered[1].text == (
             "bot declines the draw: the game has only begun. It considers a draw from move 19."
         )
-        assert not answering.done()  # while the bot still searches
         g = await referee.store.active_game(HERE.channel_id)
         assert g is not None and g.draw_offer is None and g.seq == 1
+    assert not answering.done()  # while the bot still searches
     go_on.set()
     answers = await answering
     g = await referee.store.active_game(HERE.channel_id)
     assert g is not None and g.takeback_offer is None and g.draw_offer is None
     assert answers[0] is placed  # alice's move, then the bot's answers
     if asked == "takeback":  # taken back, and alice is to move again: the bot did not move
-        assert g.seq == 0 and bot_moves(answers, 1) == [] and len(answers) == 2
-        assert answers[1].kind is ReplyKind.BOARD and answers[1].mentions == [ALICE.id]
+        assert g.seq == 0 and answers == [placed]
     else:  # the bot's move, with the turn its one search found
         assert [a.notice for a in answers[1:]] == [None]
         assert g.seq == 2 and len(bot_moves(answers[1:], 1)) == 1
-        assert searches == 1
+    assert searches == 1
+
+
+@pytest.mark.parametrize("bot_better", [True, False])
+async def test_a_draw_offered_while_the_bot_thinks_past_the_opening_is_judged_at_once(
+    referee: Referee, bot_better: bool
+) -> None:
+    """Past the move from which the bot weighs draws, an offer made during its search waited
+    for the search before the bot looked one ply ahead (milliseconds). Now it looks at once:
+    it declines where it stands better and accepts where it does not, and an accepted draw
+    ends the game before the search's move, which is then dropped."""
+    # as the two tests above reach their positions
+    await start(referee, level=3 if bot_better else 1)
+    alice_level, seed = (1, 2) if bot_better else (5, 1)
+    await play_until(referee, bot_better, alice_level, seed)
+    thinker = referee.practice_games.thinker
+    searching, go_on = asyncio.Event(), asyncio.Event()
+    choose = thinker.turn
+
+    async def slow_choose(*args: Any) -> Any:
+        searching.set()
+        await go_on.wait()
+        return await choose(*args)
+
+    thinker.turn = slow_choose  # type: ignore[method-assign]
+    g = await referee.store.active_game(HERE.channel_id)
+    assert g is not None and g.bot_seat is not None
+    where, me, rules = HERE, ALICE, engine.get_game("morris")
+    state = await referee.ctx.state(g)
+    # alice's move (not a mill) after which the bot stands as this case needs
+    for action in rules.legal(state):
+        after = rules.apply(state, action)
+        if (
+            after.to_move == g.bot_seat
+            and (engine.ai.standing("morris", after, g.bot_seat) > 0) == bot_better
+        ):
+            break
+    else:
+        raise AssertionError("no such move")
+    action_text = str(rules.notation(state, action))
+    placed = await referee.act(where, me, action_text)
+    assert placed.ok, placed.text
+    answering = asyncio.ensure_future(shown(referee, where, placed))
+    await searching.wait()
+    offered = await shown(referee, where, await referee.offer_draw(where, me))
+    assert not answering.done()  # the answer came while the bot still searched
+    assert offered[0].notice == "draw_offered" and len(offered) == 2, offered
+    go_on.set()
+    answers = await answering
+    latest = await referee.store.latest_game(HERE.channel_id)
+    assert latest is not None and latest.id == g.id
+    if bot_better:
+        assert offered[1].notice == "draw_declined"
+        assert offered[1].lines[-1].key == "notice.draw_declined_ahead"
+        assert latest.status == "active" and latest.draw_offer is None
+        assert len(bot_moves(answers[1:], g.bot_seat)) == 1  # the move its search found
+    else:
+        assert offered[1].kind is ReplyKind.GAME_END
+        assert offered[1].lines[0].key == "notice.draw_accepted"
+        assert latest.status == "finished" and latest.winner is None
+        assert answers == [placed]  # the search's move was dropped: the game had ended
 
 
 @dataclass

@@ -350,8 +350,9 @@ async def test_a_resignation_during_the_search_leaves_the_moves_message_alone(
 async def test_a_takeback_during_the_search_leaves_the_moves_message_alone(
     practice_bot: Harness, wait: float
 ) -> None:
-    """A takeback asked for while the bot searches: the bot allows it (its answer to the
-    move's interaction), and the move's own board, which the takeback undid, is never shown."""
+    """A takeback asked for while the bot searches: the bot allows it at once, in the
+    request's own answers (it waited for the search), and the move's own board, which the
+    takeback undid, is never shown."""
     h = practice_bot
     h.bot.board_after = h.bot.board_ceiling = wait  # type: ignore[attr-defined]
     await practice(h, "morris")
@@ -359,13 +360,15 @@ async def test_a_takeback_during_the_search_leaves_the_moves_message_alone(
     turn = asyncio.ensure_future(h.slash(ALICE, "play", command=MOVES["morris"]))
     await until(lambda: searching(h))
     asked = await h.slash(ALICE, "takeback request")
-    assert not asked.first.ephemeral and pictures(asked.first) == [], asked.text
+    assert [c.kind for c in asked.calls] == ["callback", "followup"], asked.calls
+    question, allowed = asked.calls
+    assert not asked.first.ephemeral and pictures(question) == [], asked.text
+    (board,) = pictures(allowed)
+    assert "after 0 moves" in board and "Alice (White) to move" in board, board
+    assert not turn.done()  # the bot still searches
     if wait < 100:
         await asyncio.sleep(wait + 0.2)
     go.set()
     moved = await turn
-    assert [c.kind for c in moved.calls] == ["callback", "followup"], moved.calls
-    mine, allowed = moved.calls
-    assert pictures(mine) == []
-    (board,) = pictures(allowed)
-    assert "after 0 moves" in board and "Alice (White) to move" in board, board
+    assert [c.kind for c in moved.calls] == ["callback"], moved.calls  # no board, no answer
+    assert pictures(moved.first) == []
