@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from typing import Any
 
 from bot.errors import Refusal
@@ -18,11 +19,11 @@ from bot.referee import boards
 from bot.referee.boards import BoardView
 from bot.referee.context import Context
 from bot.referee.proof import problem_msg, verdict_lines
-from bot.referee.records import record_ending
+from bot.referee.records import record_ending, stored_record
 from bot.referee.replays import MAX_GIF_BYTES, replay_gif
 from bot.referee.replies import Reply, Where
 from bot.texts import outcome_msg, players_msg
-from engine import EngineError, Outcome, get_game
+from engine import EngineError, Outcome, chain, get_game
 from engine.record import (
     MAX_ACTIONS,
     MAX_JSON_CHARS,
@@ -70,8 +71,11 @@ class Imports:
             why = problem_msg(problem_of(exc))
             raise Refusal("import_uncheckable", {"name": name, "exc": why}) from exc
         players = players_msg([p.name for p in record.players])
+        said = verdict_lines(verdict, record_ending(record))
         lines = [  # the verdict first: a picture must never read as proof of a forged result
-            *verdict_lines(verdict, record_ending(record)),
+            said[0],
+            await self._here(where, record, verdict.ok),  # a file proves itself only
+            *said[1:],
             msg(  # "Imported" after a problem read as success: a forgery is only read
                 "import.summary" if verdict.ok else "import.summary_unverified",
                 name=name,
@@ -121,6 +125,24 @@ class Imports:
             except Exception:  # the verdict stands even if the animation fails
                 log.exception("replay of an imported record failed")
         return reply
+
+    async def _here(self, where: Where, record: Record, verified: bool) -> Msg:
+        """Whether the record is this server's game of its id: anyone can make a record that
+        checks out on its own (a seed, its commitment, rolls and a chain of their own), so
+        "every roll checks out" proves that the bot played it only once its commitment and its
+        head are the stored game's, and the file verifies: its head's hash then covers every row
+        (a failed check's head may be the stored one over edited rows). Only a game of this
+        server is compared (another server's is not told apart from none)."""
+        g = None
+        if re.fullmatch(r"[0-9]{1,18}", record.game_id):  # a store id (int64), not a test's name
+            g = await self.ctx.store.game(int(record.game_id))
+        if g is None or g.guild_id != where.guild_id:
+            return msg("import.not_here", game_id=record.game_id)
+        stored = await stored_record(self.ctx.store, g)
+        hashes = {row.hash for row in stored.log or stored.actions} | {chain.GENESIS}
+        if verified and record.commitment == stored.commitment and record.head in hashes:
+            return msg("import.same_here", game_id=g.id, head=chain.short(record.head))
+        return msg("import.other_here", game_id=g.id, head=chain.short(stored.head))
 
 
 def _shown_line(record: Record, verified: bool, outcome: Outcome | None) -> Msg:

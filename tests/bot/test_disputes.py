@@ -541,3 +541,19 @@ async def test_a_dispute_says_that_it_drops_the_question_waiting(referee: Refere
     assert (await referee.resume(HERE, MOD, "ok")).ok
     again = await referee.dispute(HERE, ALICE, "lag again")
     assert "is dropped" not in again.text
+
+
+async def test_an_import_in_another_server_does_not_tell_that_servers_game(
+    referee: Referee,
+) -> None:
+    """A record of game 1 here, imported in another server, is not compared with game 1 (which
+    that server never played): the answer there says no such game was played there."""
+    await start(referee, "morris")
+    assert (await referee.resign(HERE, BOB)).ok
+    exported = (await referee.record(HERE)).file
+    assert exported is not None
+    here = await referee.import_record(THERE, exported, name="game-1.json")
+    assert "This is game 1 of this server" in here.text, here.text
+    away = await referee.import_record(Where(guild_id=2, channel_id=20), exported)
+    assert "No game 1 was played in this server" in away.text, away.text
+    assert "This is game 1" not in away.text

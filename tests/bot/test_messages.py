@@ -179,13 +179,15 @@ async def test_an_imported_forged_record_shows_the_verdict_first_and_says_what_i
     assert (await referee.resign(HERE, BOB)).ok
     data = (await referee.record(HERE)).file
     good = await referee.import_record(HERE, data, name="good.json")
-    first, blank, head, summary = good.text.splitlines()[:4]  # the verdict, then the details
+    # the verdict, whether the file is the game stored here, then the details
+    first, here, blank, head, summary = good.text.splitlines()[:5]
     assert (first, blank, head) == (
         "Every move checks out. No dice were rolled in this game, not even a coin toss; its "
         "revealed seed matches its commitment.",
         "",
         "Details, for moderators:",
     )
+    assert here.startswith("This is game 1 of this server: its dice commitment"), here
     assert summary.startswith("Verified: Nine Men's Morris, 1 action, 3 log rows"), summary
     assert "Imported good.json: Nine Men's Morris, " in good.text
     assert "Shown: the position after the record's 1 action: alice (White) wins" in good.text
@@ -194,12 +196,13 @@ async def test_an_imported_forged_record_shows_the_verdict_first_and_says_what_i
     record["log"][-1]["note"]["winner"] = 1  # bob resigned, yet bob wins
     record["result"]["winner"] = 1
     forged = await referee.import_record(HERE, json.dumps(record).encode(), name="forged.json")
-    first, _, _, problem = forged.text.splitlines()[:4]
+    first, here, _, _, problem = forged.text.splitlines()[:5]
     assert (
         first
         == "Something in this game's record does not check out: a moderator should look at it."
     )
     assert problem.startswith("Problem:"), forged.text
+    assert here.startswith("This is not this server's game 1"), here
     assert "Read forged.json, which does not verify: Nine Men's Morris, " in forged.text
     assert "Imported" not in forged.text  # not a word of success after the problem
     assert "stated result (bob (Black) wins" in forged.text and "not drawn" in forged.text

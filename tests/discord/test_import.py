@@ -8,10 +8,13 @@ import pytest
 
 from bot.discord_ui.guards import COOLDOWNS
 from bot.referee.imports import MAX_IMPORT_BYTES
-from tests.discord.conftest import ALICE, CAROL
+from engine import Outcome, Termination
+from engine.record import Record, Recorder
+from tests.discord.conftest import ALICE, BOB, CAROL
 from tests.discord.harness import Exchange, Harness, Upload
 from tests.discord.play import PNG
 from tests.discord.test_disputes import finished_record
+from tests.engine.test_record import ticking_clock
 from tests.engine.test_record_input import _hostile
 
 
@@ -83,3 +86,39 @@ async def test_hostile_record_text_is_refused_privately_with_its_reason(
     upload = Upload("odd.json", text.encode("utf-8", "surrogatepass"))
     answer = refused_privately(await harness.slash(ALICE, "import", record=upload))
     assert "odd.json is not a readable record" in answer and message in answer
+
+
+def forged(real: Record, game_id: str) -> bytes:
+    """A record of the real game's players that checks out on its own: the forger's own seed,
+    commitment, moves and chain, under ``game_id``."""
+    players = tuple((p.id, p.name) for p in real.players)
+    rec = Recorder("morris", players=players, game_id=game_id, seed="ab" * 32,  # type: ignore[arg-type]
+                   clock=ticking_clock(), accept=real.accept, words=real.words or {})  # fmt: skip
+    rec.play("place a1")
+    return rec.finish(Outcome(Termination.RESIGNATION, 1, "Alice resigned")).to_json().encode()
+
+
+async def test_an_import_says_whether_the_record_is_this_servers_game_of_its_id(
+    harness: Harness,
+) -> None:
+    """A dispute's finding: anyone can make a record that checks out on its own (a seed, its
+    commitment, rolls and a chain of their own), and /import answered "Every move and every roll
+    checks out" to a forged game 1 as to the real one, which a player posts as proof. The line
+    under the verdict says which it is: the stored game (same commitment and log), another
+    record under a stored game's id, or an id this server never played."""
+    data = await finished_record(harness)
+    real = Record.from_json(data)
+    own = await harness.slash(CAROL, "import", record=Upload("game-1.json", data))
+    (answer,) = own.messages
+    head = real.head[:10]
+    assert f"This is game 1 of this server: its dice commitment and its log up to #{head}" in (
+        answer.text
+    )
+    faked = await harness.slash(ALICE, "import", record=Upload("game-1.json", forged(real, "1")))
+    (answer,) = faked.messages
+    assert answer.text.splitlines()[1].startswith("Every move checks out")  # of the file alone ...
+    lines = answer.text.splitlines()
+    assert lines[2].startswith("This is not this server's game 1: the referee stored another")
+    assert f"(its log ends on #{head})" in lines[2]  # ... and said at once under the verdict
+    other = await harness.slash(BOB, "import", record=Upload("game-42.json", forged(real, "42")))
+    assert "No game 42 was played in this server, so nothing shows" in other.messages[0].text
