@@ -172,10 +172,19 @@ def verdict_lines(verdict: Verification, ended: Ending = NOT_TOLD) -> list[Msg]:
     reason = _summary(verdict, ended) if verdict.ok else problem_msg(verdict.reason)
     lines = [_verdict(verdict), plain(""), msg("verify.details_head"), msg(key, reason=reason)]
     findings = verdict.findings if len(verdict.findings) == len(verdict.details) else ()
+    codes = {code for code, _ in findings}
+    # the seed's line already says no die was rolled: "rolls: none" and "rolled nothing" said
+    # it twice more (the engine keeps both findings: older records and the offline checker)
+    said_once = NO_DICE_AGAIN if "seed_matches_unused" in codes else ()
     for i, english in enumerate(verdict.details):
         code, params = findings[i] if findings else ("", {})
-        lines.append(msg("verify.detail", detail=_finding(code, english, params, ended)))
+        if code not in said_once:
+            lines.append(msg("verify.detail", detail=_finding(code, english, params, ended)))
     return lines
+
+
+NO_DICE_AGAIN = ("rolls_none", "dice_unused")
+"""Findings a verdict leaves out under ``seed_matches_unused``, which says the same."""
 
 
 def _verdict(verdict: Verification) -> Msg:
