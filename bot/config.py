@@ -24,6 +24,7 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 MAX_PRACTICE_WORKERS = 64  # PRACTICE_WORKERS at most
 MAX_SNOWFLAKE = 2**63 - 1  # a Discord id is a positive signed 64-bit number
 LOOPBACK = "127.0.0.1"  # METRICS_HOST's default: this host only, never its public interface
+TOKEN_TEXT = re.compile(r"[A-Za-z0-9._-]+")  # what Discord issues: base64url parts and dots
 
 
 class ConfigError(RefereeError, ValueError):
@@ -49,6 +50,24 @@ def is_ip_address(text: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def token_problem(token: str) -> str:
+    """Why DISCORD_TOKEN cannot be a bot token, never quoting it. A line break or a control
+    character in it once reached aiohttp, which raised a traceback instead of a login; a
+    space or quotes are a paste's leftovers (``Bot ...``, an env file's ``"..."``)."""
+    if token.lower().startswith("bot "):
+        hint = "it starts with 'Bot ': set the token alone"
+    elif any(c in token for c in "\"'"):
+        hint = "it holds quotes: set the token without them"
+    elif any(c.isspace() for c in token):
+        hint = "it holds a space or a line break: copy it again as one line"
+    else:
+        hint = "it holds a character a token never has: copy it again"
+    return (
+        f"DISCORD_TOKEN is not a bot token ({hint}); a token is letters, digits, '.', '-' and "
+        "'_' only (docs/discord-setup.md)"
+    )
 
 
 def url_problem(db: str) -> str | None:
@@ -136,6 +155,8 @@ class Config:
         EVENT_LOOP (unset or empty: default)."""
         env = os.environ if env is None else env
         token = (env.get("DISCORD_TOKEN") or "").strip() or None
+        if token is not None and not TOKEN_TEXT.fullmatch(token):
+            raise ConfigError(token_problem(token))
         db_path = database((env.get("REFEREE_DB") or "").strip() or str(DEFAULT_DB))
         level = (env.get("LOG_LEVEL") or "INFO").strip().upper()
         if level not in LOG_LEVELS:

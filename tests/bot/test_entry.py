@@ -213,6 +213,11 @@ def console_at_a_terminal(tmp_path: Path, lang: str = "en") -> str:
         ({"REFEREE_DB": "postgresql://u:s3cret@[::1/db"}, "REFEREE_DB"),
         ({"REFEREE_DB": "postgresql://u:s3cret@h:notaport/db"}, "REFEREE_DB"),
         ({"REFEREE_DB": "postgresql://u:s3cret/db"}, "REFEREE_DB"),  # no @: the password as port
+        ({"DISCORD_TOKEN": "MTAx.s3cret\nx"}, "DISCORD_TOKEN"),  # once aiohttp's traceback
+        ({"DISCORD_TOKEN": "MTAx.s3cret\x01x"}, "DISCORD_TOKEN"),
+        ({"DISCORD_TOKEN": "Bot MTAx.s3cret"}, "DISCORD_TOKEN"),
+        ({"DISCORD_TOKEN": '"MTAx.s3cret"'}, "DISCORD_TOKEN"),
+        ({"DISCORD_TOKEN": "MTAx.s3cret€"}, "DISCORD_TOKEN"),
     ],
 )
 @pytest.mark.parametrize("command", [[], ["sync"], ["console"]])
