@@ -113,6 +113,9 @@ class RefereeBot(commands.AutoShardedBot):
         metrics: Metrics | None = None,
         **options: Any,
     ) -> None:
+        # The referee never joins a voice channel: discord.py's two "voice will NOT be
+        # supported" warnings at every start said nothing an operator could act on.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         intents = discord.Intents.none()
         intents.guilds = True  # channels and threads in the cache; nothing privileged
         super().__init__(

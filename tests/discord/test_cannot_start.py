@@ -16,6 +16,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+import discord
 import pytest
 from discord.http import Route
 
@@ -106,3 +107,25 @@ def test_discord_unreachable_is_one_json_line_and_exit_1(
     (failed,) = [line for line in lines if line["level"] == "CRITICAL"]
     assert "cannot reach Discord" in failed["message"]
     assert f"127.0.0.1:{closed_port}" in failed["message"]
+
+
+@pytest.mark.usefixtures("root_logging")
+def test_the_start_logs_no_warning_about_voice(
+    closed_port: int,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """discord.py warns once a process that PyNaCl and davey are missing; the referee never
+    joins a voice channel, so an operator's log began with two warnings about nothing."""
+    monkeypatch.setattr(discord.VoiceClient, "warn_nacl", True)  # as in a fresh process
+    monkeypatch.setattr(discord.VoiceClient, "warn_dave", True)
+    monkeypatch.setattr(Route, "BASE", f"http://127.0.0.1:{closed_port}/api/v10")
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    monkeypatch.setenv("REFEREE_DB", str(tmp_path / "v.db"))
+    monkeypatch.setenv("LOG_FORMAT", "json")
+    monkeypatch.delenv("METRICS_PORT", raising=False)
+    monkeypatch.delenv("REFEREE_HEARTBEAT", raising=False)
+    assert main([]) == 1
+    lines = [json.loads(line) for line in capsys.readouterr().err.splitlines()]
+    assert [x["message"] for x in lines if x["level"] == "WARNING"] == []
