@@ -129,3 +129,26 @@ def test_the_start_logs_no_warning_about_voice(
     assert main([]) == 1
     lines = [json.loads(line) for line in capsys.readouterr().err.splitlines()]
     assert [x["message"] for x in lines if x["level"] == "WARNING"] == []
+
+
+@pytest.mark.usefixtures("root_logging")
+def test_the_start_names_the_database_it_opened(
+    closed_port: int,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A mistyped REFEREE_DB makes a new, empty database where it points (only the bot makes
+    one): the log says which file, in full, so an operator sees why the games are gone."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(Route, "BASE", f"http://127.0.0.1:{closed_port}/api/v10")
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    monkeypatch.setenv("REFEREE_DB", "sqlite:///typo/referee.db")
+    monkeypatch.setenv("LOG_FORMAT", "json")
+    monkeypatch.delenv("METRICS_PORT", raising=False)
+    monkeypatch.delenv("REFEREE_HEARTBEAT", raising=False)
+    assert main([]) == 1
+    lines = [json.loads(line) for line in capsys.readouterr().err.splitlines()]
+    full = str(tmp_path / "typo" / "referee.db")
+    (said,) = [x for x in lines if x["message"].startswith("database: ")]
+    assert said["message"] == f"database: {full}" and said["database"] == full
