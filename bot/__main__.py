@@ -1,14 +1,14 @@
 """``python -m bot``: serve Discord when DISCORD_TOKEN is set, else open the console table.
 
 python -m bot [run]                   Discord with a token; without one, the console at a terminal
-python -m bot console                 the console table (same referee and store)
+python -m bot console [--lang LANG]   the console table (same referee and store)
 python -m bot sync GUILD_ID           publish the slash commands to one server (instantly)
 python -m bot sync --global           publish them to every server (may take an hour)
-python -m bot store forget --guild ID remove one server's data (see docs/privacy.md)
+python -m bot store forget --guild ID [--yes]   remove one server's data (without --yes: count)
 python -m bot store check [--db PATH] check the database file's integrity (read-only)
-python -m bot store backup --to FILE  copy the SQLite database to a new file, safe while it runs
+python -m bot store backup --to FILE [--db PATH]   copy the SQLite database, safe while it runs
 python -m bot store copy --from PATH --to postgresql://...   move the history to PostgreSQL
-python -m bot ladder rebuild          recompute the ladders from the stored games
+python -m bot ladder rebuild [--guild ID] [--check]   recompute the ladders from the stored games
 python -m bot health                  exit 0 while the heartbeat is fresh (Docker's health check)
 """
 
@@ -37,9 +37,11 @@ def snowflake(text: str) -> int:
 
 def parser() -> argparse.ArgumentParser:
     """The whole command line; each subcommand validates its own arguments."""
-    top = argparse.ArgumentParser(
+    summary, commands = __doc__.replace("``", "").split("\n\n", 1)
+    top = argparse.ArgumentParser(  # the docstring's table: every operator command, spelled out
         prog="python -m bot",
-        description=__doc__.split("\n", 1)[0],
+        description=summary,
+        epilog="every command:\n" + "".join(f"  {line}\n" for line in commands.splitlines()),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = top.add_subparsers(dest="command", metavar="COMMAND")

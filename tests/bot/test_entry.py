@@ -270,3 +270,24 @@ def test_ladder_help_names_its_subcommand_not_itself(capsys: pytest.CaptureFixtu
     assert main(["ladder", "-h"]) == 0
     out = capsys.readouterr().out
     assert "rebuild" in out and "`python -m bot ladder -h`" not in out
+
+
+def test_help_lists_every_operator_command_in_plain_text(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The README says `python -m bot --help` lists every operator command, `store forget
+    --guild ID` among them; it showed only `store  operator commands on the database`, under
+    a summary that began with the docstring's reST quotes (``python -m bot``)."""
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    assert "``" not in out
+    for command in (
+        "python -m bot store forget --guild ID",
+        "python -m bot store check [--db PATH]",
+        "python -m bot store backup --to FILE",
+        "python -m bot store copy --from PATH",
+        "python -m bot ladder rebuild",
+        "python -m bot sync --global",
+        "python -m bot health",
+    ):
+        assert command in out, command
