@@ -133,10 +133,11 @@ def _command(argv: Sequence[str] | None) -> int:
 
         try:
             source = database(args.source, "--from")
+            target = database(args.target, "--to")  # an unreadable URL: never quoted, no traceback
         except ConfigError as exc:
             print(f"configuration error: {exc}", file=sys.stderr)
             return 2
-        return copy_cli(source, args.target, sys.stdout)
+        return copy_cli(source, target, sys.stdout)
     if command == "store":
         from bot.forget import cli as forget_cli
 

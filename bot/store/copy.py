@@ -166,7 +166,8 @@ async def verify_all(target: str) -> tuple[int, list[tuple[int, str]]]:
 def cli(source: str, target: str, out: TextIO) -> int:
     """The command: 0 when every game verified on PostgreSQL, 1 when one did not, 2 unusable."""
     if not target.startswith(("postgresql://", "postgres://")):
-        print(f"--to must be a postgresql:// URL, not {target!r}", file=out)
+        shown = "another kind of URL" if "://" in target else repr(target)  # may hold a password
+        print(f"--to must be a postgresql:// URL, not {shown}", file=out)
         return 2
     try:
         report = asyncio.run(copy(Path(source), target))

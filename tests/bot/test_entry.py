@@ -291,3 +291,31 @@ def test_help_lists_every_operator_command_in_plain_text(
         "python -m bot health",
     ):
         assert command in out, command
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql://u:s3cret/db",  # no @: asyncpg read the password as the port, in a traceback
+        "postgresql://u:s3cret@h:notaport/db",
+        "postgresql://u:s3cret@[::1/db",
+        "postgresql+asyncpg://u:s3cret@h/db",  # once quoted whole in the refusal
+        "mysql://u:s3cret@h/db",
+    ],
+)
+def test_store_copy_to_an_unusable_url_is_one_line_without_the_password(
+    url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["store", "copy", "--from", str(tmp_path / "a.db"), "--to", url]) == 2
+    out, err = capsys.readouterr()
+    assert len((out + err).splitlines()) == 1 and "--to" in out + err
+    assert "s3cret" not in out + err
+
+
+def test_store_copys_own_refusal_never_quotes_a_url(tmp_path: Path) -> None:
+    """``bot.store.copy.cli`` on its own (as tests and scripts call it) names no password."""
+    from bot.store.copy import cli
+
+    out = io.StringIO()
+    assert cli(str(tmp_path / "a.db"), "mysql://u:s3cret@h/db", out) == 2
+    assert "s3cret" not in out.getvalue() and "postgresql://" in out.getvalue()
