@@ -572,6 +572,14 @@ async def serve(config: Any, metrics: Metrics | None = None) -> None:
                 log.info("signal received: shutting down")
             await bot.close()
             stopper.cancel()
+            if stopper in done:  # the gateway task ends with the close: whatever it raises (a
+                # login cut short: 'Connector is closed.') is the stop's doing, not Discord's,
+                # and left unread it was logged as "Task exception was never retrieved"
+                await asyncio.wait({runner}, timeout=GRACE_SECONDS)
+                runner.cancel()
+                with contextlib.suppress(Exception, asyncio.CancelledError):
+                    await runner
+                return
             failed = runner.exception() if runner.done() and not runner.cancelled() else None
             if failed is not None:
                 raise _cannot_reach(failed) or failed

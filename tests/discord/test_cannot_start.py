@@ -8,11 +8,14 @@ listens on, so the real aiohttp connection is refused.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -152,3 +155,31 @@ def test_the_start_names_the_database_it_opened(
     full = str(tmp_path / "typo" / "referee.db")
     (said,) = [x for x in lines if x["message"].startswith("database: ")]
     assert said["message"] == f"database: {full}" and said["database"] == full
+
+
+@pytest.mark.usefixtures("root_logging")
+def test_sigterm_during_login_stops_cleanly_with_exit_0(
+    held_port: int,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``docker stop`` while Discord has not answered the login yet (a port that takes the
+    connection and never replies): the gateway task fails on the closed connector, and that
+    error, never read, came out as asyncio's "Task exception was never retrieved" traceback."""
+    monkeypatch.setattr(Route, "BASE", f"http://127.0.0.1:{held_port}/api/v10")
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    monkeypatch.setenv("REFEREE_DB", str(tmp_path / "t.db"))
+    monkeypatch.delenv("METRICS_PORT", raising=False)
+    monkeypatch.delenv("REFEREE_HEARTBEAT", raising=False)
+    monkeypatch.delenv("LOG_FORMAT", raising=False)
+    timer = threading.Timer(1.5, os.kill, (os.getpid(), signal.SIGTERM))
+    timer.start()
+    try:
+        assert main([]) == 0
+    finally:
+        timer.cancel()
+    gc.collect()  # an unread task exception is logged when the task is collected
+    err = capsys.readouterr().err
+    assert "signal received: shutting down" in err and "stopped" in err
+    assert "never retrieved" not in err and "Traceback" not in err, err
