@@ -298,7 +298,7 @@ async def test_a_name_that_cannot_be_used_is_refused_in_the_tables_language(tmp_
         ("en", "(refused) unknown game 'chess': choose one of atmalof, morris, abalone"),
         ("hu", "(elutasítva) nincs ilyen játék: „chess”; válassz: atmalof, morris, abalone"),
         ("eo", "ne ekzistas ludo „chess“: elektu unu el atmalof, morris, abalone"),
-        ("is", "enginn leikur heitir „chess“: veldu einn af atmalof, morris, abalone"),
+        ("is", "ekkert spil heitir „chess“: veldu eitt af atmalof, morris, abalone"),
     ],
 )
 async def test_a_challenge_to_an_unknown_game_is_refused_in_the_tables_language(

@@ -197,12 +197,12 @@ async def test_void_ends_the_game_unrated_with_the_reason_logged(
 VOIDED = {  # a moderator's void, with their name
     "hu": "mod moderátor érvénytelenítette",
     "eo": "nuligita de moderiganto mod",
-    "is": "stjórnandinn mod ógilti leikinn",
+    "is": "stjórnandinn mod ógilti viðureignina",
 }
 ABORTED = {  # a moderator's abort, with their name and reason
     "hu": "mod moderátor megszakította: wrong channel",
     "eo": "ĉesigita de moderiganto mod: wrong channel",
-    "is": "stjórnandinn mod hætti við leikinn: wrong channel",
+    "is": "stjórnandinn mod hætti við viðureignina: wrong channel",
 }
 
 ABORT_WORD = {"hu": "megszakít", "eo": "ĉesig", "is": "hætt"}  # in any abort's sentence
@@ -460,7 +460,7 @@ async def test_a_players_abort_says_who_aborted_in_every_language(referee: Refer
         "en": "no result (aborted by alice before both moved)",
         "hu": "nincs eredmény (alice megszakította, mielőtt mindketten léptek volna)",
         "eo": "ĉesigita de alice antaŭ ol ambaŭ movis",
-        "is": "alice hætti við leikinn áður en báðir höfðu leikið",
+        "is": "alice hætti við viðureignina áður en báðir höfðu leikið",
     }
     later = await referee.board(HERE)
     for lang, text in said.items():
