@@ -14,8 +14,8 @@ leave it standing):
 - the game is over: a draw it accepted was agreed (``draw_agreed``), else how it ended
   (``button_game_over``);
 - an offer's button when no such question waits for the clicker any more: it was answered,
-  lapsed or declined by a move (``no_draw_offer``, ``no_takeback_request``); a draw offer's
-  button clicked by its offerer while it stands (``own_draw_offer``);
+  lapsed or declined by a move (``no_draw_offer``, ``no_takeback_request``); an offer's
+  button clicked by its maker while it stands (``own_draw_offer``, ``own_takeback_request``);
 - else the game moved on in some other way (``moved_on``: look at the board and try again).
 
 A challenge's buttons say "already answered" themselves (``Challenges``); a rematch's say when
@@ -28,7 +28,7 @@ from bot import texts
 from bot.errors import Conflict, Refusal
 from bot.referee.challenges import Challenges
 from bot.referee.context import Context
-from bot.referee.endings import Endings, own_draw_offer
+from bot.referee.endings import Endings, own_draw_offer, own_takeback_request
 from bot.referee.play import CONFIRM_WORD, DROP_ARG, Play, line_msg
 from bot.referee.practice import Practice
 from bot.referee.replies import Actor, ButtonKind, Pressed, Reply, Where, parse_button
@@ -161,9 +161,9 @@ def _answered_offer(g: GameRow, actor: Actor, pressed: Pressed) -> Refusal | Non
     """``no_draw_offer`` or ``no_takeback_request`` when an offer's button is clicked on a
     running game where no such question waits for the clicker any more (it was answered, a
     double click's twin answered it, or the game went on and it lapsed or was declined):
-    there is nothing to try again; ``own_draw_offer`` when the draw offer waiting is the
-    clicker's own (it stands: the opponent answers it). None for other buttons, or while the
-    question still waits."""
+    there is nothing to try again; ``own_draw_offer`` or ``own_takeback_request`` when the
+    question waiting is the clicker's own (the opponent answers it). None for other buttons,
+    or while the question still waits."""
     seat = g.seat_of(actor.id)
     if pressed.kind in DRAW_KINDS:
         if seat is not None and g.draw_offer == seat:
@@ -171,6 +171,8 @@ def _answered_offer(g: GameRow, actor: Actor, pressed: Pressed) -> Refusal | Non
         waiting = g.draw_offer
         code = "no_draw_offer"
     elif pressed.kind in TAKEBACK_KINDS:
+        if seat is not None and g.takeback_offer == seat:
+            return own_takeback_request(g, seat)
         waiting = g.takeback_offer
         code = "no_takeback_request"
     else:

@@ -169,6 +169,8 @@ class Endings:
         """Allow or refuse the takeback your opponent asked for (``version``: from the button)."""
         g, current, seat, prefix = await self.ctx.playing(where, actor, version=version)
         asker = g.takeback_offer
+        if asker == seat:
+            raise own_takeback_request(g, seat)
         if asker != 1 - seat:
             raise Refusal("no_takeback_request", game_id=g.id)
         now = self.ctx.now()
@@ -354,6 +356,13 @@ def _without_increments(
 def own_draw_offer(g: GameRow, seat: int) -> Refusal:
     """An answer to ``seat``'s own draw offer: it stands, and the opponent answers it."""
     return Refusal("own_draw_offer", {"other": g.names[1 - seat]}, game_id=g.id, version=g.version)
+
+
+def own_takeback_request(g: GameRow, seat: int) -> Refusal:
+    """An answer to ``seat``'s own takeback request: the opponent answers it."""
+    return Refusal(
+        "own_takeback_request", {"other": g.names[1 - seat]}, game_id=g.id, version=g.version
+    )
 
 
 def _asking(g: GameRow, other: int, *buttons: ButtonSpec) -> tuple[list[int], list[ButtonSpec]]:

@@ -100,3 +100,21 @@ async def test_offering_a_draw_back_says_it_accepts_the_offer_waiting(
     agreed = await harness.slash(BOB, "draw offer")
     assert not agreed.first.ephemeral, agreed.text
     assert agreed.text.startswith(said), agreed.text
+
+
+async def test_a_takeback_requests_own_buttons_tell_its_asker_it_waits(harness: Harness) -> None:
+    """Alice clicking Allow or Refuse on her own takeback request (or typing /takeback accept)
+    heard "there is no takeback request for you to answer", while one stood on the screen:
+    as with her own draw offer, she is told it is hers and whom it waits for."""
+    await start_game(harness, ALICE, BOB, "morris")
+    await harness.slash(ALICE, "place", point="d7")
+    asked = message_with_buttons(await harness.slash(ALICE, "takeback request"))
+    own = "that takeback request is your own: it waits for Bob to allow or refuse it"
+    for kind in ("takeback-accept", "takeback-decline"):
+        clicked = await harness.click(ALICE, asked.message, button(asked, kind))
+        assert clicked.all_ephemeral and clicked.text == own, clicked.text
+    for path in ("takeback accept", "takeback decline"):
+        typed = await harness.slash(ALICE, path)
+        assert typed.all_ephemeral and typed.text == own, typed.text
+    allowed = await harness.click(BOB, asked.message, button(asked, "takeback-accept"))
+    assert not allowed.first.ephemeral and "d7" in allowed.text, allowed.text
