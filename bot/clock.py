@@ -19,6 +19,7 @@ from bot.i18n import msg, say
 MAX_MINUTES = 24 * 60
 MAX_INCREMENT = 600
 MAX_CORR_HOURS = 24 * 14
+DIGITS = r"(\d{1,9})"  # any number a clock option is given as (20 characters on Discord)
 
 
 class Clock(Protocol):
@@ -72,7 +73,9 @@ class ClockSpec:
         raw = (text or "none").strip().lower()
         if raw in ("", "none", "off", "no", "unlimited"):
             return cls()
-        match = re.fullmatch(r"(\d{1,4})\s*\+\s*(\d{1,3})", raw) or re.fullmatch(r"(\d{1,4})", raw)
+        # numbers of up to 9 digits are read, so one too large is refused with its limit
+        # (12345 -> "1 to 1440 minutes"), not as a spelling the bot cannot read
+        match = re.fullmatch(DIGITS + r"\s*\+\s*" + DIGITS, raw) or re.fullmatch(DIGITS, raw)
         if match:
             minutes = int(match.group(1))
             inc = int(match.group(2)) if match.lastindex == 2 else 0
@@ -81,7 +84,7 @@ class ClockSpec:
             if inc > MAX_INCREMENT:
                 raise ClockSpecError("increment_most", most=MAX_INCREMENT)
             return cls("fischer", initial=minutes * 60.0, increment=float(inc))
-        match = re.fullmatch(r"(?:corr(?:espondence)?\s*)?(\d{1,3})\s*h?(?:ours?)?", raw)
+        match = re.fullmatch(r"(?:corr(?:espondence)?\s*)?" + DIGITS + r"\s*h?(?:ours?)?", raw)
         if match and ("h" in raw or raw.startswith("corr")):
             hours = int(match.group(1))
             if not 1 <= hours <= MAX_CORR_HOURS:

@@ -64,8 +64,10 @@ def test_parse_reads_each_number_where_it_belongs(
         ("10+", "cannot read the clock '10\\+'"),
         ("+5", "cannot read the clock"),
         ("15+5+5", "cannot read the clock"),
-        ("12345", "cannot read the clock"),
-        ("10+1000", "cannot read the clock"),
+        ("12345", f"a time bank is 1 to {MAX_MINUTES} minutes, not 12345"),  # read, too long
+        ("10+1000", f"an increment is at most {MAX_INCREMENT} seconds"),
+        ("1000h", f"correspondence is 1 to {MAX_CORR_HOURS} hours per move"),
+        ("1234567890+5", "cannot read the clock"),  # more digits than any clock needs
         ("5 minutes", "cannot read the clock"),
         ("fast", "cannot read the clock 'fast': use none, 10\\+0 or 15\\+5"),
         ("-5", "cannot read the clock"),

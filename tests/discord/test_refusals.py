@@ -244,6 +244,19 @@ async def test_a_clock_that_cannot_be_used_is_refused_in_the_readers_language(
     assert hu.startswith("„tea” nem értelmezhető időbeállításként"), hu
 
 
+@pytest.mark.parametrize(("spelled", "says"), [
+    ("3+1000", "an increment is at most 600 seconds"),
+    ("12345", "a time bank is 1 to 1440 minutes, not 12345"),
+])  # fmt: skip
+async def test_a_clock_too_long_is_refused_with_its_limit(
+    harness: Harness, spelled: str, says: str
+) -> None:
+    """A player who asked for 3+1000 was told the bot "cannot read the clock '3+1000'", as if
+    the spelling were wrong: it is read, and refused for being longer than a clock may be."""
+    text = await refused(harness, ALICE, "challenge", game="morris", opponent=BOB, clock=spelled)
+    assert text == says, text
+
+
 async def test_a_typo_in_a_variant_or_an_option_is_refused_in_the_readers_language(
     harness: Harness,
 ) -> None:
