@@ -49,6 +49,9 @@ REFEREE_OPTIONS = ("tiebreak", "repetition", "move_limit")
 """Options every variant takes (the others fix the board, so only ``custom`` changes them)."""
 DEFAULT_MOVE_LIMIT = 50  # actions by EACH side without a piece landing; 0: no limit
 MAX_MOVE_LIMIT = 1000
+# the longest number an option is read as: longer than any board needs, so that one too large
+# is refused with its range ("rows must be between 3 and 12") and never called no number
+MAX_DIGITS = 40
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,7 +177,7 @@ def _whole_number(name: str, raw: Any) -> int:
         isinstance(raw, str)
         and raw.strip().isascii()
         and raw.strip().isdigit()
-        and len(raw.strip()) <= 3
+        and len(raw.strip()) <= MAX_DIGITS
     ):
         return int(raw.strip())
     raise OptionError(

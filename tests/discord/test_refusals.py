@@ -286,3 +286,16 @@ async def test_a_typo_in_a_variant_or_an_option_is_refused_in_the_readers_langua
     hu_board = await refused(harness, ALICE, "practice", game="atmalof", variant="custom",
                              options=board, locale="hu")  # fmt: skip
     assert hu_board == "9 bábuból álló sor nem fér el egy 7x7 mezős táblán", hu_board
+
+
+@pytest.mark.parametrize("rows", ["1000", "12345678", "9" * 30])
+async def test_a_board_size_too_large_is_refused_with_its_range(
+    harness: Harness, rows: str
+) -> None:
+    """rows=12345678 was "rows must be a whole number, not '12345678'": a whole number it is,
+    only larger than a board may be; every size past the largest says the range."""
+    text = await refused(
+        harness, ALICE, "challenge", game="atmalof", opponent=BOB, variant="custom",
+        options=f"rows={rows}",
+    )  # fmt: skip
+    assert text == f"rows must be between 3 and 12, not {rows}", text
