@@ -314,12 +314,13 @@ class Context:
         return msg("busy.challenge", challenger=c.challenger_name)
 
     async def playing(
-        self, where: Where, actor: Actor, *, version: int | None = None
+        self, where: Where, actor: Actor, *, version: int | None = None, claim: bool = False
     ) -> tuple[GameRow, Any, int, str]:
         """The channel's game, its state, the actor's seat and any text to put first (a roll
         completed). Strangers are refused (``Refusal``), a button whose ``version`` the game
         has moved on from is a ``Conflict``; a fallen flag or a broken game is told to the
-        channel instead (``Preempted``)."""
+        channel instead (``Preempted``), the flag as the actor's command come too late unless
+        it is the opponent's and the command a ``claim`` (which is how it is claimed)."""
         g = await self.store.active_game(where.channel_id)
         if g is None:
             raise await self.no_game(where, actor)
@@ -331,12 +332,12 @@ class Context:
         if version is not None and version != g.version:
             raise Conflict  # before a waiting roll is made: a stale click changes nothing
         try:
-            return await self._playing_state(g, actor, seat, version)
+            return await self._playing_state(g, actor, seat, version, claim)
         except BrokenGame as broken:
             raise Preempted(self.broken_reply(g, broken)) from broken
 
     async def _playing_state(
-        self, g: GameRow, actor: Actor, seat: int, version: int | None
+        self, g: GameRow, actor: Actor, seat: int, version: int | None, claim: bool
     ) -> tuple[GameRow, Any, int, str]:
         """``_playing`` past the checks on the person: BrokenGame if the log does not replay."""
         prefix = ""
@@ -367,7 +368,7 @@ class Context:
                     "notice.flag_fell_first",
                     {"actor": actor.name, "side": texts.side_msg(g.game, loser)},
                 )
-            late = said_after(prefix, fell)
+            late = prefix if claim and loser != seat else said_after(prefix, fell)
             ended = await self.end(g, state, outcome, None, None, "timeout", prefix=late)
             ended.ok = False  # the command did not land; the result is public (not ephemeral)
             raise Preempted(ended)

@@ -251,7 +251,7 @@ class Endings:
     async def claim(self, where: Where, actor: Actor) -> Reply:
         """Claim the win when the opponent's time ran out or they abandoned the game."""
         try:
-            g, state, seat, prefix = await self.ctx.playing(where, actor)
+            g, state, seat, prefix = await self.ctx.playing(where, actor, claim=True)
         except Preempted as told:
             told.reply.ok = told.reply.ok or told.reply.finished  # the flag fell: the claim holds
             return told.reply

@@ -25,6 +25,22 @@ def actor(person: Person) -> Actor:
     return Actor(person.id, person.name)
 
 
+async def test_a_claim_on_a_fallen_flag_wins_without_calling_itself_late(
+    harness: Harness, clock: ManualClock
+) -> None:
+    """Alice's /claim on Bob's fallen flag was answered "Alice's command came after Black's
+    flag fell." before her win, as if her claim had come too late: it is what the flag is
+    claimed with, so only the result is said."""
+    await start_game(harness, ALICE, BOB, "morris", clock="1+0")
+    await harness.slash(ALICE, "place", point="d7")
+    clock.advance(61)  # bob, to move, has run out of time
+    claimed = await harness.slash(ALICE, "claim")
+    (shown,) = claimed.messages
+    assert not shown.ephemeral, shown.text
+    assert "Alice (White) wins (Bob (Black) ran out of time)" in shown.text, shown.text
+    assert "came after" not in shown.text, shown.text
+
+
 async def test_a_flag_found_by_the_late_players_own_command_is_announced_in_public(
     harness: Harness, clock: ManualClock
 ) -> None:
