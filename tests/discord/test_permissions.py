@@ -408,17 +408,17 @@ COLUMNS = (
     Column(
         "takeback accept",
         takeback_asked,
-        play_cells(Ok("Takeback accepted"), No("no takeback request for you")),
+        play_cells(Ok("Takeback accepted"), No("that takeback request is your own")),
     ),
     Column(
         "takeback decline",
         takeback_asked,
-        play_cells(Ok("declines the takeback"), No("no takeback request for you")),
+        play_cells(Ok("declines the takeback"), No("that takeback request is your own")),
     ),
     Column(
         "button:takeback-accept",
         takeback_asked,
-        play_cells(Ok("Takeback accepted"), No("no takeback request for you"))
+        play_cells(Ok("Takeback accepted"), No("that takeback request is your own"))
         | BUTTONS_ELSEWHERE
         | BUTTON_BOT,
     ),
