@@ -780,8 +780,8 @@ async def test_a_takeback_or_draw_asked_while_the_bot_thinks_is_answered_at_once
     if asked == "takeback":
         question = await referee.request_takeback(HERE, ALICE)
         asking = await shown(referee, HERE, question)
-        assert [a.notice for a in asking][0] == "takeback_asked" and len(asking) == 2
-        assert [line.key for line in asking[1].lines][0] == "takeback.allowed_bot"
+        assert asking[0].notice == "takeback_asked" and len(asking) == 2
+        assert asking[1].lines[0].key == "takeback.allowed_bot"
         assert asking[1].text.startswith("bot allows the takeback. Undone: alice (White) places d7")
         g = await referee.store.active_game(HERE.channel_id)
         assert g is not None and g.takeback_offer is None and g.seq == 0
