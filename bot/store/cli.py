@@ -60,45 +60,49 @@ NOT_OURS = (
 )
 
 
-def _unreadable(path: Path, exc: sqlite3.Error, out: TextIO) -> int:
+def _unreadable(path: Path, exc: sqlite3.Error, out: TextIO, err: TextIO) -> int:
     """What SQLite's refusal to read ``path`` means, printed; the exit code (1: damaged,
-    restore it; 3: unreadable for another reason, a lock or the permissions)."""
+    restore it, a finding on ``out``; 3: unreadable for another reason, a lock or the
+    permissions, an error on ``err``)."""
     if (getattr(exc, "sqlite_errorname", None) or "").startswith("SQLITE_CORRUPT"):
         print(f"{path}: integrity: damaged, SQLite stopped reading it: {exc}", file=out)
         print(RESTORE, file=out)
         return 1
-    print(f"{path}: cannot read: {fault_of(exc) or exc} ({exc})", file=out)
+    print(f"{path}: cannot read: {fault_of(exc) or exc} ({exc})", file=err)
     return 3
 
 
-def _ours(path: Path, out: TextIO) -> int | None:
-    """None when ``path`` holds this bot's database, else the exit code, with its lines."""
+def _ours(path: Path, out: TextIO, err: TextIO) -> int | None:
+    """None when ``path`` holds this bot's database, else the exit code, with its lines on
+    ``err`` (a script pipes ``out``, the results)."""
     try:
         found = inspect(path)
     except OSError as exc:
-        print(f"{path}: cannot open: {exc.strerror or exc}", file=out)
+        print(f"{path}: cannot open: {exc.strerror or exc}", file=err)
         return 3
     except sqlite3.Error as exc:
-        return _unreadable(path, exc, out)
+        return _unreadable(path, exc, out, err)
     if found.kind is Kind.MISSING:
-        print(f"{path}: no database file there", file=out)
+        print(f"{path}: no database file there", file=err)
         return 3
     if found.kind is not Kind.OURS:
-        print(f"{path}: not a database of this bot: {found.why}", file=out)
-        print(NOT_OURS, file=out)
+        print(f"{path}: not a database of this bot: {found.why}", file=err)
+        print(NOT_OURS, file=err)
         return 3
     return None
 
 
-def check(path: Path, out: TextIO) -> int:
-    """Print what SQLite finds in ``path``; the exit code (0 sound, 1 damaged, 3 unreadable)."""
-    refused = _ours(path, out)
+def check(path: Path, out: TextIO, err: TextIO | None = None) -> int:
+    """Print what SQLite finds in ``path`` on ``out``, why it cannot look on ``err`` (default:
+    standard error); the exit code (0 sound, 1 damaged, 3 unreadable)."""
+    err = err or sys.stderr
+    refused = _ours(path, out, err)
     if refused is not None:
         return refused
     try:
         db = sqlite3.connect(read_only_uri(path), uri=True, timeout=READ_TIMEOUT_S)
     except sqlite3.Error as exc:
-        print(f"{path}: cannot open: {fault_of(exc) or exc}", file=out)
+        print(f"{path}: cannot open: {fault_of(exc) or exc}", file=err)
         return 3
     try:
         version = int(db.execute("PRAGMA user_version").fetchone()[0])
@@ -107,7 +111,7 @@ def check(path: Path, out: TextIO) -> int:
             problems = []
         keys = db.execute("PRAGMA foreign_key_check").fetchall()
     except sqlite3.Error as exc:
-        return _unreadable(path, exc, out)
+        return _unreadable(path, exc, out, err)
     finally:
         db.close()
     newer = " (newer than this bot's)" if version > LATEST else ""
@@ -123,16 +127,18 @@ def check(path: Path, out: TextIO) -> int:
     return 1
 
 
-def backup(source: Path, target: Path, out: TextIO) -> int:
-    """Copy the database at ``source`` to the new file ``target`` (see the module's docstring);
+def backup(source: Path, target: Path, out: TextIO, err: TextIO | None = None) -> int:
+    """Copy the database at ``source`` to the new file ``target`` (see the module's docstring),
+    saying what was written on ``out``, why nothing was on ``err`` (default: standard error);
     the exit code (0 written, 2 the target unusable, 3 the source not this bot's database)."""
+    err = err or sys.stderr
     if os.path.lexists(target):
-        print(f"{target} already exists: a backup never overwrites a file; name another", file=out)
+        print(f"{target} already exists: a backup never overwrites a file; name another", file=err)
         return 2
     if not target.parent.is_dir():
-        print(f"{target}: no folder {target.parent} to write it in", file=out)
+        print(f"{target}: no folder {target.parent} to write it in", file=err)
         return 2
-    refused = _ours(source, out)
+    refused = _ours(source, out, err)
     if refused is not None:
         return refused
     partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
@@ -140,15 +146,15 @@ def backup(source: Path, target: Path, out: TextIO) -> int:
         os.close(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE))
         version, games, problems = _copy(source, partial)
         if problems:
-            print(f"nothing written: the copy of {source} is damaged: {problems[0]}", file=out)
-            print(RESTORE, file=out)
+            print(f"nothing written: the copy of {source} is damaged: {problems[0]}", file=err)
+            print(RESTORE, file=err)
             return 1
         _into_place(partial, target)
     except sqlite3.Error as exc:
-        print(f"nothing written: {fault_of(exc) or exc} ({exc})", file=out)
+        print(f"nothing written: {fault_of(exc) or exc} ({exc})", file=err)
         return 3
     except OSError as exc:
-        print(f"nothing written: {exc.strerror or exc} ({exc.filename or target})", file=out)
+        print(f"nothing written: {exc.strerror or exc} ({exc.filename or target})", file=err)
         return 2
     finally:
         for leftover in (partial, Path(f"{partial}-journal")):
@@ -195,9 +201,16 @@ def _into_place(partial: Path, target: Path) -> None:
         os.rename(partial, target)
 
 
-def main(argv: Sequence[str], db_path: str | None = None, out: TextIO | None = None) -> int:
-    """Run a store command; ``db_path`` is the configured file, used without ``--db``."""
+def main(
+    argv: Sequence[str],
+    db_path: str | None = None,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+) -> int:
+    """Run a store command; ``db_path`` is the configured file, used without ``--db``. Results
+    go to ``out``, errors to ``err`` (standard output and error: scripts pipe the results)."""
     out = out or sys.stdout
+    err = err or sys.stderr
     try:
         options = _parser().parse_args(list(argv))
     except SystemExit as exc:  # argparse has printed the usage
@@ -208,9 +221,9 @@ def main(argv: Sequence[str], db_path: str | None = None, out: TextIO | None = N
         db_path = Config.from_env().db_path
     chosen = options.db or db_path or ""
     if is_url(chosen):  # never echo the URL: it may hold the password
-        print(POSTGRES[options.command], file=sys.stderr)
+        print(POSTGRES[options.command], file=err)
         return 2
     where = Path(chosen)
     if options.command == "backup":
-        return backup(where, Path(options.target), out)
-    return check(where, out)
+        return backup(where, Path(options.target), out, err)
+    return check(where, out, err)

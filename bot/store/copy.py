@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import sys
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -163,19 +164,22 @@ async def verify_all(target: str) -> tuple[int, list[tuple[int, str]]]:
     return len(ids), failed
 
 
-def cli(source: str, target: str, out: TextIO) -> int:
-    """The command: 0 when every game verified on PostgreSQL, 1 when one did not, 2 unusable."""
+def cli(source: str, target: str, out: TextIO, err: TextIO | None = None) -> int:
+    """The command: 0 when every game verified on PostgreSQL, 1 when one did not, 2 unusable.
+    What was copied and verified goes to ``out``, why nothing was to ``err`` (default:
+    standard error), so a script that pipes the results still sees the refusal."""
+    err = err or sys.stderr
     if not target.startswith(("postgresql://", "postgres://")):
         shown = "another kind of URL" if "://" in target else repr(target)  # may hold a password
-        print(f"--to must be a postgresql:// URL, not {shown}", file=out)
+        print(f"--to must be a postgresql:// URL, not {shown}", file=err)
         return 2
     try:
         report = asyncio.run(copy(Path(source), target))
     except CopyError as exc:
-        print(f"nothing copied: {exc}", file=out)
+        print(f"nothing copied: {exc}", file=err)
         return 2
     except (OSError, asyncpg.PostgresError) as exc:
-        print(f"nothing copied: PostgreSQL: {exc}", file=out)
+        print(f"nothing copied: PostgreSQL: {exc}", file=err)
         return 2
     for table, n in report.rows.items():
         print(f"{table}: {n} rows", file=out)

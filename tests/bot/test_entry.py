@@ -316,6 +316,38 @@ def test_store_copys_own_refusal_never_quotes_a_url(tmp_path: Path) -> None:
     """``bot.store.copy.cli`` on its own (as tests and scripts call it) names no password."""
     from bot.store.copy import cli
 
-    out = io.StringIO()
-    assert cli(str(tmp_path / "a.db"), "mysql://u:s3cret@h/db", out) == 2
-    assert "s3cret" not in out.getvalue() and "postgresql://" in out.getvalue()
+    out, err = io.StringIO(), io.StringIO()
+    assert cli(str(tmp_path / "a.db"), "mysql://u:s3cret@h/db", out, err) == 2
+    assert "s3cret" not in err.getvalue() and "postgresql://" in err.getvalue()
+    assert out.getvalue() == ""
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["store", "check", "--db", "{tmp}/nothere.db"], "nothere.db: no database file there"),
+        (
+            ["store", "backup", "--to", "{tmp}/b.db", "--db", "{tmp}/nothere.db"],
+            "nothere.db: no database file there",
+        ),
+        (
+            ["store", "backup", "--to", "{tmp}/taken", "--db", "{tmp}/nothere.db"],
+            "taken already exists: a backup never overwrites a file",
+        ),
+        (["store", "copy", "--from", "{tmp}/a.db", "--to", "{tmp}/y.db"], "--to must be a"),
+        (
+            ["store", "copy", "--from", "{tmp}/nothere.db", "--to", "postgresql://u@127.0.0.1:1/x"],
+            "nothing copied: ",
+        ),
+    ],
+)
+def test_a_store_commands_error_goes_to_standard_error(
+    argv: list[str], said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A script pipes standard output (the results); the refusal once went there too, so a
+    `store check | tee` showed nothing on the terminal and logged an error as a result."""
+    (tmp_path / "taken").write_text("keep me")
+    assert main([a.replace("{tmp}", str(tmp_path)) for a in argv]) != 0
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert said in err, err

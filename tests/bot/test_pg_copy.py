@@ -116,7 +116,7 @@ async def test_the_command_line_copies_once(db_path: str, postgres_url: str, cap
     assert await _main(["store", "copy", "--from", db_path, "--to", postgres_url]) == 0
     assert "all 3 games' chains check out" in capsys.readouterr().out
     assert await _main(["store", "copy", "--from", db_path, "--to", postgres_url]) == 2
-    assert "already holds games" in capsys.readouterr().out
+    assert "already holds games" in capsys.readouterr().err
     assert await _main(["store", "copy", "--from", db_path, "--to", "/tmp/x.db"]) == 2
 
 

@@ -245,7 +245,7 @@ def test_store_check_reports_a_sound_and_a_damaged_file(
     assert "damaged" in out, out
     damage(path, 0, b"this is no database header")
     assert store_main(["check", "--db", str(path)]) == 3
-    assert "not a database" in capsys.readouterr().out
+    assert "not a database" in capsys.readouterr().err
     assert store_main(["check", "--db", str(tmp_path / "missing.db")]) == 3
     assert not (tmp_path / "missing.db").exists()  # checking never creates a file
 

@@ -361,9 +361,9 @@ def test_store_check_refuses_an_empty_a_schema_0_and_a_foreign_file(
     before = snapshot(tmp_path)
     for path, said in [(empty, "empty file"), (blank, "schema version 0"), (foreign, "invoices")]:
         assert store_main(["check", "--db", str(path)]) == 3, path
-        out = capsys.readouterr().out
-        assert "not a database of this bot" in out and said in out, out
-        assert "integrity: ok" not in out
+        out, err = capsys.readouterr()
+        assert "not a database of this bot" in err and said in err, err
+        assert out == ""
     assert snapshot(tmp_path) == before
 
 
@@ -380,8 +380,8 @@ def test_store_check_refuses_a_cp_of_a_live_database(
 
     asyncio.run(copy_while_open())
     assert store_main(["check", "--db", str(tmp_path / "copy.db")]) == 3
-    out = capsys.readouterr().out
-    assert "not a database of this bot" in out and "store backup" in out, out
+    err = capsys.readouterr().err
+    assert "not a database of this bot" in err and "store backup" in err, err
 
 
 def test_store_backup_copies_a_live_database_into_one_checked_file(
@@ -433,7 +433,7 @@ def test_store_backup_never_overwrites_and_refuses_what_is_not_ours(
     taken = tmp_path / "taken.db"
     taken.write_text("keep me")
     assert store_main(["backup", "--to", str(taken), "--db", str(path)]) == 2
-    assert taken.read_text() == "keep me" and "already exists" in capsys.readouterr().out
+    assert taken.read_text() == "keep me" and "already exists" in capsys.readouterr().err
     foreign = tmp_path / "invoices.db"
     foreign_sqlite(foreign)
     for source in (foreign, tmp_path / "missing.db"):
@@ -475,8 +475,8 @@ def test_store_copy_refuses_a_source_that_is_not_this_bots_database(
     before = snapshot(tmp_path)
     url = "postgresql://u:s3cret@127.0.0.1:1/x"
     assert main(["store", "copy", "--from", str(foreign), "--to", url]) == 2
-    out = capsys.readouterr().out
-    assert "nothing copied" in out and "not a database of this bot" in out and "invoices" in out
+    err = capsys.readouterr().err
+    assert "nothing copied" in err and "not a database of this bot" in err and "invoices" in err
     assert snapshot(tmp_path) == before
 
 
