@@ -50,6 +50,11 @@ class CopyError(Exception):
     """The copy cannot start (the source or the target is not fit); nothing was written."""
 
 
+class CannotOpen(CopyError):
+    """The source is no database of this bot at the newest schema, or cannot be read: like a
+    database that cannot be opened anywhere else, exit 3 (README)."""
+
+
 @dataclass
 class CopyReport:
     """Rows copied per table, and each game whose chain failed to verify afterwards."""
@@ -81,16 +86,16 @@ def _source(path: Path) -> sqlite3.Connection:
     try:
         found = inspect(path)
     except (OSError, sqlite3.Error) as exc:
-        raise CopyError(f"{path}: cannot read it: {exc}") from exc
+        raise CannotOpen(f"{path}: cannot read it: {exc}") from exc
     if found.kind is Kind.MISSING:
-        raise CopyError(f"{path}: no database file there")
+        raise CannotOpen(f"{path}: no database file there")
     if found.kind is not Kind.OURS:
-        raise CopyError(f"{path} is not a database of this bot: {found.why}")
+        raise CannotOpen(f"{path} is not a database of this bot: {found.why}")
     db = sqlite3.connect(read_only_uri(path), uri=True)
     version = int(db.execute("PRAGMA user_version").fetchone()[0])
     if version != LATEST:
         db.close()
-        raise CopyError(
+        raise CannotOpen(
             f"{path} is at schema {version}, this bot's is {LATEST}: start the bot on it once "
             "(it migrates the file), then copy"
         )
@@ -165,7 +170,9 @@ async def verify_all(target: str) -> tuple[int, list[tuple[int, str]]]:
 
 
 def cli(source: str, target: str, out: TextIO, err: TextIO | None = None) -> int:
-    """The command: 0 when every game verified on PostgreSQL, 1 when one did not, 2 unusable.
+    """The command: 0 when every game verified on PostgreSQL, 1 when one did not, 2 a target
+    that is not a URL or not empty, 3 a database that cannot be opened (the source, or
+    PostgreSQL unreachable or refusing), as the README's exit codes say.
     What was copied and verified goes to ``out``, why nothing was to ``err`` (default:
     standard error), so a script that pipes the results still sees the refusal."""
     err = err or sys.stderr
@@ -177,10 +184,10 @@ def cli(source: str, target: str, out: TextIO, err: TextIO | None = None) -> int
         report = asyncio.run(copy(Path(source), target))
     except CopyError as exc:
         print(f"nothing copied: {exc}", file=err)
-        return 2
-    except (OSError, asyncpg.PostgresError) as exc:
+        return 3 if isinstance(exc, CannotOpen) else 2
+    except (OSError, asyncpg.PostgresError) as exc:  # refused, unreachable, timed out
         print(f"nothing copied: PostgreSQL: {exc}", file=err)
-        return 2
+        return 3
     for table, n in report.rows.items():
         print(f"{table}: {n} rows", file=out)
     if report.ok:

@@ -351,3 +351,29 @@ def test_a_store_commands_error_goes_to_standard_error(
     out, err = capsys.readouterr()
     assert out == ""
     assert said in err, err
+
+
+def test_store_copy_exits_3_when_a_database_cannot_be_opened(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The README: a database that cannot be opened is one line and exit 3, as `ladder
+    rebuild` does; `store copy` exited 2 (a usage error's code) for PostgreSQL unreachable
+    and for a missing source. A target that is no URL, or holds games, stays 2."""
+    import asyncio
+
+    from tests.bot.conftest import file_with_games
+
+    source = tmp_path / "referee.db"
+    asyncio.run(file_with_games(source))
+    nowhere = "postgresql://u:s3cret@127.0.0.1:1/x"  # nothing listens on port 1
+    assert main(["store", "copy", "--from", str(source), "--to", nowhere]) == 3
+    out, err = capsys.readouterr()
+    (line,) = err.splitlines()
+    assert line.startswith("nothing copied: PostgreSQL: ") and "s3cret" not in line, line
+    assert out == ""
+    missing = str(tmp_path / "nothere.db")
+    assert main(["store", "copy", "--from", missing, "--to", nowhere]) == 3
+    assert "no database file there" in capsys.readouterr().err
+    monkeypatch.setenv("REFEREE_DB", missing)
+    assert main(["ladder", "rebuild"]) == 3  # the same fault, the same code
+    assert main(["store", "copy", "--from", str(source), "--to", str(source)]) == 2

@@ -474,7 +474,7 @@ def test_store_copy_refuses_a_source_that_is_not_this_bots_database(
     foreign_sqlite(foreign)
     before = snapshot(tmp_path)
     url = "postgresql://u:s3cret@127.0.0.1:1/x"
-    assert main(["store", "copy", "--from", str(foreign), "--to", url]) == 2
+    assert main(["store", "copy", "--from", str(foreign), "--to", url]) == 3
     err = capsys.readouterr().err
     assert "nothing copied" in err and "not a database of this bot" in err and "invoices" in err
     assert snapshot(tmp_path) == before
