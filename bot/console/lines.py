@@ -10,6 +10,7 @@ thread is left blocked in ``readline``), and the table sweeps on each timeout.
 from __future__ import annotations
 
 import codecs
+import contextlib
 import os
 import select
 from typing import Protocol, TextIO
@@ -64,3 +65,10 @@ def lines_of(stream: TextIO) -> Lines:
     except (AttributeError, OSError, ValueError):  # io.StringIO and the like
         return StreamLines(stream)
     return FdLines(fd, getattr(stream, "encoding", None) or "utf-8")
+
+
+def silence(out: TextIO) -> None:
+    """Point a closed pipe (``... | head`` gone) at /dev/null, so the interpreter's last flush
+    stays quiet instead of printing a BrokenPipeError."""
+    with contextlib.suppress(OSError, ValueError):  # a test's StringIO: nothing to flush
+        os.dup2(os.open(os.devnull, os.O_WRONLY), out.fileno())

@@ -13,9 +13,7 @@ CI) leaves cleanly; no line typed can end the table otherwise.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-import os
 import re
 import sys
 from pathlib import Path
@@ -29,7 +27,7 @@ from bot.config import Config
 from bot.console.folder import LOG_NAME, LogWatch, run_folder, tidy
 from bot.console.format import bot_answers, reply_lines
 from bot.console.hints import answer_hint
-from bot.console.lines import lines_of
+from bot.console.lines import lines_of, silence
 from bot.console.typed import MODERATOR_WORDS, help_about, is_command_word, is_player_word
 from bot.errors import Refusal
 from bot.game_names import game_named
@@ -383,7 +381,7 @@ def run_console(
             except KeyboardInterrupt:  # Ctrl-C: leave like quit, without a traceback
                 print(file=out)
             except BrokenPipeError:  # the reader went away (`... | head`): leave quietly
-                _silence(out)
+                silence(out)
                 return 0
             finally:
                 runner.run(table.close())
@@ -392,9 +390,3 @@ def run_console(
         tidy(image_dir, keep_log=opened and watch.worst >= logging.WARNING)
     print("bye", file=out)
     return 0
-
-
-def _silence(out: TextIO) -> None:
-    """Point a closed pipe at /dev/null, so the interpreter's last flush stays quiet."""
-    with contextlib.suppress(OSError, ValueError):  # a test's StringIO: nothing to flush
-        os.dup2(os.open(os.devnull, os.O_WRONLY), out.fileno())
