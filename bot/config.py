@@ -131,6 +131,12 @@ def redacted(db: str) -> str:
     return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
 
 
+def shown_database(db: str) -> str:
+    """Which database ``db`` is, for the operator to read: a file's absolute path (a mistyped
+    relative path makes a new file elsewhere than they think), a URL without its password."""
+    return redacted(db) if is_url(db) else os.path.abspath(db)
+
+
 @dataclass(frozen=True, slots=True)
 class Config:
     """What the bot needs to start. ``token`` None means: no Discord, open the console."""

@@ -23,7 +23,7 @@ import engine
 import translations
 from bot import event_loop
 from bot.clock import Clock
-from bot.config import Config
+from bot.config import Config, shown_database
 from bot.console.folder import LOG_NAME, LogWatch, run_folder, tidy
 from bot.console.format import bot_answers, reply_lines
 from bot.console.hints import answer_hint
@@ -94,17 +94,19 @@ class ConsoleTable:
         self.store_down = True
         self.say(say(msg("console.store_down"), self.lang))
 
-    async def greet(self, folder: Path | None = None) -> None:
-        """The banner, where this run's files go, then a game an earlier run left unfinished
-        at this table (its board: the players and whose turn), or its challenge still waiting
-        for an answer: a player who finds the table busy knows why. The start's sweep runs
-        under that line, each notice shown as it comes (clocks given back after the restart,
-        the bot's move): when one speaks of that game, its board is the one shown, not the
-        stale one before it."""
+    async def greet(self, folder: Path | None = None, database: str | None = None) -> None:
+        """The banner, where this run's files go and which database holds the games, then a
+        game an earlier run left unfinished at this table (its board: the players and whose
+        turn), or its challenge still waiting for an answer: a player who finds the table busy
+        knows why. The start's sweep runs under that line, each notice shown as it comes
+        (clocks given back after the restart, the bot's move): when one speaks of that game,
+        its board is the one shown, not the stale one before it."""
         w = translations.words(self.lang)
         self.say(w.t("console.banner"))
         if folder is not None:
             self.say(w.t("console.folder", path=folder))
+        if database is not None:  # a mistyped REFEREE_DB is a new, empty database: say which
+            self.say(w.t("console.database", path=database))
         told: set[int | None] = set()
         try:
             left = await self.referee.ongoing(TABLE)
@@ -361,7 +363,7 @@ def run_console(
             opened = True
             reader = lines_of(stream)
             try:
-                runner.run(table.greet(image_dir))
+                runner.run(table.greet(image_dir, shown_database(config.db_path)))
                 out.flush()
                 while True:
                     if interactive:

@@ -27,7 +27,7 @@ import discord
 from discord.ext import commands
 
 from bot import event_loop, logs
-from bot.config import LOOPBACK, is_url, redacted
+from bot.config import LOOPBACK, shown_database
 from bot.discord_ui.format import Outgoing, to_message
 from bot.discord_ui.guards import Cooldowns, Deliveries
 from bot.discord_ui.shutdown import GRACE_SECONDS, Drain
@@ -538,8 +538,7 @@ async def serve(config: Any, metrics: Metrics | None = None) -> None:
     was opened is closed whatever fails (CannotStart: the metrics address, Discord).
     ``metrics``: the process's own unless a test brings its registry."""
     store, referee = await _open(config)
-    where = redacted(str(config.db_path))  # which database, once: a mistyped path made a new one
-    where = where if is_url(where) else os.path.abspath(where)
+    where = shown_database(str(config.db_path))  # once: a mistyped path made a new one
     log.info("database: %s", where, extra={"database": where})
     try:
         heartbeat = os.environ.get("REFEREE_HEARTBEAT")

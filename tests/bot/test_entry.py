@@ -377,3 +377,22 @@ def test_store_copy_exits_3_when_a_database_cannot_be_opened(
     monkeypatch.setenv("REFEREE_DB", missing)
     assert main(["ladder", "rebuild"]) == 3  # the same fault, the same code
     assert main(["store", "copy", "--from", str(source), "--to", str(source)]) == 2
+
+
+@pytest.mark.parametrize("lang", ["en", "hu"])
+def test_the_console_names_its_database_in_its_opening_lines(tmp_path: Path, lang: str) -> None:
+    """As the bot's start logs `database: PATH`: a mistyped REFEREE_DB is a new, empty
+    database, and the table that opens on it looked like one that lost every game. The path
+    is absolute (the file is relative to the working folder), in the table's language."""
+    out = console_at_a_terminal(tmp_path, lang)
+    line = words(lang).t("console.database", path=str(tmp_path / "e.db"))
+    assert line in out.split("Atmalof")[0], out  # before the game it starts
+    if lang != "en":
+        assert english_in(line, lang) == [], line
+
+
+def test_the_database_is_shown_absolute_and_a_url_without_its_password() -> None:
+    from bot.config import shown_database as shown
+
+    assert shown("data/referee.db") == str(ROOT / "data" / "referee.db")
+    assert shown("postgresql://u:s3cret@db/x") == "postgresql://u:***@db/x"
