@@ -112,11 +112,9 @@ def _command(argv: Sequence[str] | None) -> int:
         print(f"configuration error: {exc}", file=sys.stderr)
         return 2
     if command == "console":
-        from bot.console.table import run_console
-
         if args.lang:
             config = dataclasses.replace(config, language=args.lang)
-        return run_console(config)
+        return _console(config)
     if command == "sync":
         return _sync(config, args.guild, everywhere=args.everywhere)
     if command == "store" and args.store_command in ("check", "backup"):
@@ -155,10 +153,25 @@ def _command(argv: Sequence[str] | None) -> int:
     if not has_console_input():
         print(w.t("console.no_token_no_input"), file=sys.stderr)
         return 2
-    print(w.t("console.no_token"))
+    return _console(config, w.t("console.no_token"))
+
+
+def _console(config: Config, banner: str | None = None) -> int:
+    """The console table; a reader that goes away (`make run | head`) ends it quietly, exit 0,
+    as its loop does: the banner's print, and the interpreter's last flush, once ended it with
+    a BrokenPipeError traceback and exit 1."""
+    from bot.console.lines import silence
     from bot.console.table import run_console
 
-    return run_console(config)
+    try:
+        if banner is not None:
+            print(banner)
+        code = run_console(config)
+        sys.stdout.flush()  # a closed pipe is found here, not at the interpreter's exit
+    except BrokenPipeError:
+        silence(sys.stdout)
+        return 0
+    return code
 
 
 def _store_argv(args: argparse.Namespace) -> list[str]:

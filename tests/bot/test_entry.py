@@ -396,3 +396,30 @@ def test_the_database_is_shown_absolute_and_a_url_without_its_password() -> None
 
     assert shown("data/referee.db") == str(ROOT / "data" / "referee.db")
     assert shown("postgresql://u:s3cret@db/x") == "postgresql://u:***@db/x"
+
+
+@pytest.mark.parametrize("argv", [[], ["console"]])
+def test_a_closed_standard_output_ends_the_console_quietly(argv: list[str], tmp_path: Path) -> None:
+    """`make run | head`: the reader is gone before the table says anything. The banner's
+    print raised BrokenPipeError, a traceback and exit 1; now nothing is said, exit 0, as
+    when the reader leaves during the game."""
+    script = tmp_path / "lines.txt"
+    script.write_text("alice: challenge bob atmalof\nbob: accept\nhelp\nquit\n")
+    reader, writer = os.pipe()
+    os.close(reader)  # `head` has read its lines and left
+    try:
+        with script.open() as lines:
+            done = subprocess.run(
+                [sys.executable, "-m", "bot", *argv],
+                stdin=lines,
+                stdout=writer,
+                stderr=subprocess.PIPE,
+                text=True,
+                cwd=ROOT,
+                env=env_without_token(tmp_path),
+                timeout=60,
+            )
+    finally:
+        os.close(writer)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
