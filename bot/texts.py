@@ -138,18 +138,18 @@ def tiebreak_counts(game: str, state: Any) -> dict[str, Any]:
 
 
 NAMES_THE_LOSER = frozenset(
-    f"end.{t.value}"
-    for t in (
-        Termination.TWO_PIECES,
-        Termination.BLOCKED,
-        Termination.RESIGNATION,
-        Termination.TIMEOUT,
-        Termination.ABANDONMENT,
-    )
+    f"end.{t}" for t in ("two_pieces", "blocked", "resignation", "timeout", "abandonment")
 )
 """The ends whose sentence names the loser ("bob (Black) resigned"): said from the catalog in
 English too, where the engine's and the referee's English names only the side ("Black
 resigned") and every other language named the player."""
+
+CATALOG_ENDS = frozenset(
+    f"end.{t.value}" for t in (Termination.FULL_BOARD, Termination.SIX_OFF, Termination.REPETITION)
+) | {f"end.move_limit{s}" for s in ("", "_atmalof", "_morris", "_abalone_more", "_abalone_even")}
+"""Engine ends said from the catalog in English too (and ``end.line`` with its length): the
+engine's English said "a draw (50 actions each without a piece landing: a draw)". A tie-break
+keeps the engine's English, which says each side's count."""
 
 
 def outcome_msg(
@@ -182,8 +182,18 @@ def outcome_msg(
     if counted:
         key = "end.tiebreak_counted"
         params.update(counted)
-    if key in NAMES_THE_LOSER and outcome.winner is not None:
-        reason = Msg(key, params)  # English too: its own words name the side alone
+    limit = (options or {}).get("move_limit")
+    if key == "end.move_limit" and limit:  # each game counts its own moves; Abalone's in all
+        more = "" if game != "abalone" else "_more" if outcome.winner is not None else "_even"
+        key, params["n"] = f"end.move_limit_{game}{more}", limit
+    if (
+        key in CATALOG_ENDS
+        or (key == "end.line" and "k" in params)
+        or (
+            key in NAMES_THE_LOSER and outcome.winner is not None  # English named the side alone
+        )
+    ):
+        reason = Msg(key, params)
     else:
         reason = coded(key, english, **params)
     if outcome.winner is not None:
