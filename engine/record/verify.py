@@ -241,18 +241,22 @@ def _conclude(
             "was created; the end row, written when the game ends, holds when it ended)",
         )
         tossed = any(code == "toss_recomputed" for code, _ in walk.findings)
+        # "and the players' words" about none read as if the players had given some
+        given = any((record.words or {}).values())
+        mixed = "and the players' words" if given else "(no player gave dice words)"
+        plain = "" if given else "_no_words"
         if not walk.rolls and tossed:
             walk.note(
-                "dice_mixed_toss",
+                f"dice_mixed_toss{plain}",
                 "dice: the coin toss mixes the id of the command that started the game "
-                f"({record.accept}) and the players' words",
+                f"({record.accept}) {mixed}",
                 accept=record.accept,
             )
         elif walk.rolls or tossed or record.seed is None:
             walk.note(
-                "dice_mixed",
+                f"dice_mixed{plain}",
                 "dice: every roll mixes the id of the command that started the game "
-                f"({record.accept}) and the players' words",
+                f"({record.accept}) {mixed}",
                 accept=record.accept,
             )
         else:  # a chosen starter and no die (Morris, Abalone): "every roll" would be about none

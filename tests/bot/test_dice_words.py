@@ -10,6 +10,7 @@ import re
 import pytest
 
 from bot.errors import Refusal
+from bot.i18n import say
 from bot.referee import Referee
 from bot.referee.grammar import dispatch
 from bot.referee.records import check_stored, stored_record
@@ -17,6 +18,7 @@ from bot.store import Store
 from engine import dice
 from engine.record import Record, verify
 from tests.bot.conftest import ALICE, BOB, HERE, play
+from translations import words
 
 PEOPLE = {"alice": ALICE, "bob": BOB}
 
@@ -118,3 +120,22 @@ async def test_a_rename_after_the_start_keeps_the_record_and_an_edited_name_fail
     data["players"][1]["name"] = "Mallory"
     verdict = verify(Record.from_json(json.dumps(data)), head=g.last_hash)
     assert not verdict.ok and "names" in verdict.reason
+
+
+@pytest.mark.parametrize("lang", ["en", "eo", "hu", "is"])
+@pytest.mark.parametrize("given", [{}, {"dice_words": "red sky"}])
+async def test_verify_says_whether_any_player_gave_dice_words(
+    referee: Referee, lang: str, given: dict[str, str]
+) -> None:
+    """/verify's dice line said "... and the players' words" when nobody gave any: a game
+    without dice words says so, one with them still names them."""
+    w = words(lang)
+    assert (await referee.challenge(HERE, ALICE, "atmalof", opponent=BOB, **given)).ok
+    started = await referee.accept(HERE, BOB, request_id="1188776655443322110")
+    assert started.ok and (await referee.resign(HERE, ALICE)).ok
+    said = [say(line, lang) for line in (await referee.verify(HERE)).lines]
+    accept = "1188776655443322110"
+    none = w.t("verify.detail", detail=w.t("verify.dice_mixed_toss_no_words", accept=accept))
+    some = w.t("verify.detail", detail=w.t("verify.dice_mixed_toss", accept=accept))
+    assert (some if given else none) in said, said
+    assert (none if given else some) not in said, said
