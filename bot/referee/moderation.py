@@ -18,7 +18,7 @@ import engine
 from bot import texts
 from bot.clock import ClockSpec
 from bot.errors import BrokenGame, Refusal
-from bot.i18n import Msg, msg, say
+from bot.i18n import Msg, msg, plain, say
 from bot.ladder_store import change_game
 from bot.referee import boards
 from bot.referee.board_reply import as_lines, board_reply
@@ -27,6 +27,7 @@ from bot.referee.context import HISTORY_PAGE, MAX_REASON, Context
 from bot.referee.records import stored_record
 from bot.referee.replies import Actor, Reply, Where
 from bot.referee.server import notice
+from bot.referee.turns import one_after_another, rolls_said
 from bot.store import GameRow, NewEvent
 from engine import Outcome, Termination, chain
 from engine.record import LOG_VERSION
@@ -183,10 +184,11 @@ class Moderation:
                 {"seq": broken.seq, "action": broken.action[:100]},
                 game_id=g.id,
             ) from broken
-        last = None
+        last, action = None, plain("")
         if rows:
             rules = engine.get_game(g.game)
             last = Last(before, rules.parse(before, rows[-1].action), rows[-1].roll)
+            (action,) = rolls_said(g.game, before, rows[-1:])  # with its roll: what it did
         key = (
             "rewind."
             + ("after" if rows else "start")
@@ -198,7 +200,7 @@ class Moderation:
             id=g.id,
             reason=why if _reason(reason) else msg("moderation.review"),
             number=number,
-            action=rows[-1].action if rows else "",
+            action=action,
             player=texts.seat_msg(g, state.to_move),
             seq=g.seq,
         )
@@ -292,7 +294,7 @@ class Moderation:
             "moderator": actor.name,
             "number": number,
             "why": why,
-            "undone": ", ".join(a.action for a in gone),
+            "undone": one_after_another(rolls_said(g.game, state, gone)),
             "n": len(gone),
         }
         shown = await board_reply(self.ctx, g, state, msg("notice.restored", **said))

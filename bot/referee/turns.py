@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import engine
+from bot.i18n import Msg, msg, plain
 from engine import Effect, EngineError
 from engine.record import stored_options
 
@@ -76,3 +77,29 @@ def _joined(rules: Any, start: Any, words: str) -> str:
         return str(rules.notation(start, rules.parse(start, words)))
     except EngineError:
         return words
+
+
+def rolls_said(game: str, state: Any, rows: Sequence[Any]) -> list[Msg]:
+    """``rows`` as a moderator's rewind and restore name them, from ``state`` (the position
+    before the first): the notation, and for an action with a die its roll and where the piece
+    landed or that the square was taken (the notation alone hid what the die decided)."""
+    rules = engine.get_game(game)
+    out: list[Msg] = []
+    for row in rows:
+        state, effect = _step(rules, state, row)
+        square = effect.landing if effect is not None else None
+        if row.roll is None or square is None:
+            out.append(plain(row.action))  # no die, or a row that no longer replays
+            continue
+        key = "action.rolled_lost" if effect is not None and effect.lost_turn else "action.rolled"
+        out.append(msg(key, action=row.action, roll=row.roll, square=f"{square[0]},{square[1]}"))
+    return out
+
+
+def one_after_another(said: Sequence[Msg]) -> Msg:
+    """Several actions in one sentence, "a; b; c" (``turns.then``, as a takeback lists them):
+    a rolled action's own commas ("drop row 1, rolled 4: ...") would run into a list's."""
+    out = said[0]
+    for this in said[1:]:
+        out = Msg("turns.then", {"first": out, "second": this})
+    return out

@@ -8,9 +8,11 @@ import json
 import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
+import engine
 from bot import texts
 from bot.clock import ManualClock
 from bot.console import table as console
@@ -19,6 +21,7 @@ from bot.i18n import reply_words, say
 from bot.referee import Referee
 from bot.referee.records import Ending, check_stored, event_ending, stored_record
 from bot.referee.replies import Actor, Reply, Where
+from bot.referee.turns import one_after_another, rolls_said
 from bot.store import Store
 from engine.core import Outcome, Termination
 from engine.record import Record, verify
@@ -149,6 +152,23 @@ async def test_rewind_shows_an_earlier_position_and_changes_nothing_else(
     assert events[-1].details == {"to": 1, "reason": "checking"}
 
 
+async def test_a_rewind_names_the_roll_of_the_drop_it_shows(referee: Referee, store: Store) -> None:
+    """The rewind named "action 1 (drop row 4)" without what the die did with it."""
+    await start(referee, "atmalof")
+    await play(referee, HERE, ALICE, "drop row 4")
+    roll = (await store.actions(1))[0].roll
+    reply = await referee.rewind(HERE, MOD, 1, "check")
+    landed = f"after action 1 (drop row 4, rolled {roll}: landed on 4,{roll})"
+    assert reply.ok and landed in reply.text, reply.text
+    theirs = {
+        "eo": f"drop row 4, ĵeto: {roll}: la peco falis sur 4,{roll}",
+        "hu": f"drop row 4, dobás: {roll} – a bábu helye 4,{roll}",
+        "is": f"drop row 4, kast: {roll}: steinninn lenti á 4,{roll}",
+    }
+    for lang, said in theirs.items():
+        assert said in reply_words(reply, lang), reply_words(reply, lang)
+
+
 async def test_restore_continues_from_an_earlier_action_and_keeps_the_later_ones_logged(
     referee: Referee, store: Store
 ) -> None:
@@ -159,11 +179,14 @@ async def test_restore_continues_from_an_earlier_action_and_keeps_the_later_ones
     await referee.dispute(HERE, BOB, "misclick, we agree to go back")
     assert not (await referee.restore(HERE, MOD, 1, "")).ok  # a reason is required
     reply = await referee.restore(HERE, MOD, 1, "both agree")
-    assert reply.ok and "drop col 2, drop row 3 left the game" in reply.text
+    two, three = (await store.all_actions(1))[1:3]
+    assert reply.ok and f"drop col 2, rolled {two.roll}: " in reply.text, reply.text
+    assert f"; drop row 3, rolled {three.roll}: " in reply.text  # each with its roll
     assert "(they stay in the log)" in reply.text  # two actions: said in the plural
     for lang in ("eo", "hu", "is"):  # was the English notice on every server
         said = reply_words(reply, lang)
-        assert english_in(said, lang) == [] and "drop col 2, drop row 3" in said, said
+        assert english_in(said, lang) == [] and "drop col 2, " in said, said
+        assert "rolled" not in said and f"{three.roll}" in said, said
     g = await store.game(1)
     assert g.seq == 1 and g.frozen_at is None and g.rolls == 3  # rolls keep counting
     assert (await play(referee, HERE, BOB, "drop col 5")).ok
@@ -557,3 +580,16 @@ async def test_an_import_in_another_server_does_not_tell_that_servers_game(
     away = await referee.import_record(Where(guild_id=2, channel_id=20), exported)
     assert "No game 1 was played in this server" in away.text, away.text
     assert "This is game 1" not in away.text
+
+
+@pytest.mark.parametrize("lang", ["en", "eo", "hu", "is"])
+def test_a_rewound_drop_whose_square_was_taken_says_the_turn_was_lost(lang: str) -> None:
+    """The second drop's die picks the square the first landed on: the turn was lost."""
+    rows = [SimpleNamespace(action="drop row 4", roll=2, side=s) for s in (0, 1)]
+    start_state = engine.get_game("atmalof").new("standard")
+    said = say(one_after_another(rolls_said("atmalof", start_state, rows)), lang)
+    w = words(lang)
+    landed = w.t("action.rolled", action="drop row 4", roll=2, square="4,2")
+    lost = w.t("action.rolled_lost", action="drop row 4", roll=2, square="4,2")
+    assert said == w.t("turns.then", first=landed, second=lost)
+    assert lang == "en" or english_in(said, lang) == [], said
