@@ -138,3 +138,12 @@ def test_every_engine_end_is_said_from_the_catalog_in_every_language(
         text = say(said, lang)
         assert text.count("draw") <= 1, (lang, text)
         assert lang == "en" or outcome.reason not in text, (lang, text)
+
+
+@pytest.mark.parametrize("lang", ["eo", "is"])
+def test_a_tie_break_without_its_counts_names_no_line_length(lang: str) -> None:
+    """/history and /verify say a tie-break without the final position: eo and is said "the
+    count of fours", wrong where the line is 4 (threes are counted) or 7 (sixes)."""
+    outcome = Outcome(Termination.TIEBREAK, None, "the tie-break count of lines of three: ...")
+    said = say(texts.outcome_msg("atmalof", ("alice", "bob"), ("Red", "Blue"), outcome), lang)
+    assert "kvar" not in said and "fjór" not in said, said
