@@ -57,6 +57,7 @@ MAX_REASON = 300
 STALE_ROLL_AFTER = 5.0  # seconds after which the sweeper completes an announced roll itself
 REQUESTS_KEPT_FOR = 24 * 3600.0  # answered request ids older than this are forgotten
 REQUESTS_PRUNED_PER_SWEEP = 500  # ... at most this many per sweep (a short write)
+MAX_GAME_ID = 2**63 - 1  # a store id is a signed 64-bit integer (SQLite, PostgreSQL bigint)
 ENDED_RECENTLY = 3600.0  # a player's command this long after their game ended is told its end
 POSITIONS_KEPT = 2000  # positions kept in memory (any other is replayed from the store)
 
@@ -138,9 +139,14 @@ class Context:
         """The game ``game_id``, else the latest game played here, else, in a thread with no
         game of its own, the game whose dispute opened it (``room_game``), else the latest of
         the thread's channel: a moderator reads a disputed game's board, history and record in
-        the dispute's private thread, and still that game's once the channel plays another."""
+        the dispute's private thread, and still that game's once the channel plays another.
+        A game named by ``game_id`` only if it is reachable from here (``reachable``): another
+        server's game is None, exactly as a number no game has."""
         if game_id is not None:
-            return await self.store.game(game_id)
+            if not 0 < game_id <= MAX_GAME_ID:  # negative, or past what a store id can be
+                return None
+            g = await self.store.game(game_id)
+            return g if g is not None and reachable(where, g) else None
         g = await self.store.latest_game(where.channel_id)
         if g is None and where.parent_id is not None:
             g = await self.room_game(where)
@@ -606,6 +612,16 @@ def _outcome_note(outcome: Outcome) -> dict[str, Any]:
         "winner": outcome.winner,
         "reason": outcome.reason,
     }
+
+
+def reachable(where: Where, g: GameRow) -> bool:
+    """Whether a command given ``where`` may name the game ``g`` by its number: any game of the
+    same server (a moderator settles a dispute from anywhere in it; its games' results are on
+    its ladder for all to see), and outside any server (the console's table, a direct message)
+    only a game of that very place."""
+    if where.guild_id is not None:
+        return g.guild_id == where.guild_id
+    return g.guild_id is None and g.channel_id in (where.channel_id, where.parent_id)
 
 
 def where_of(g: GameRow) -> Where:

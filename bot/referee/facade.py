@@ -611,7 +611,9 @@ class Referee:
         request_id: str | None = None,
     ) -> Reply:
         """The game's moves with their times, ``HISTORY_PAGE`` to a page counted back from the
-        end (1, the default, holds the latest moves; 2 the ones before)."""
+        end (1, the default, holds the latest moves; 2 the ones before). ``game_id`` (here and in
+        ``record``, ``replay``, ``verify``): a game this server played, by the number its texts
+        show (an earlier one after a rematch, another channel's); else the game here."""
         return await self.proof.history(where, page, game_id=game_id)
 
     @command()

@@ -59,6 +59,23 @@ def _number(word: str) -> int | None:
     return None
 
 
+def _game_number(head: str, rest: list[str]) -> tuple[int | None, list[str]]:
+    """A game named by its number at the start of ``rest`` (``#12`` or ``game 12``, as the
+    texts show "game 12") and the words after it; (None, ``rest``) when it names none. A
+    number that is not one (``#x``, ``game -1``) is refused with how to name a game."""
+    first = rest[0].lower() if rest else ""
+    if first == "game":
+        number = _number(rest[1]) if len(rest) > 1 else None
+        taken = 2
+    elif first.startswith("#"):
+        number, taken = _number(first[1:]), 1
+    else:
+        return None, rest
+    if number is None:
+        raise Refusal("console_game_usage", {"head": head})
+    return number, rest[taken:]
+
+
 def _named(people: Mapping[str, Actor], who: str) -> Actor:
     """The player called ``who`` at this table; refused, naming the players there are."""
     found = people.get(name_key(who))
@@ -503,16 +520,19 @@ async def dispatch(
     if head == "board":
         return await referee.board(where)
     if head == "history":
-        page = _number(answer) if rest else None
+        game_id, rest = _game_number(head, rest)
+        page = _number(rest[0]) if rest else None
         if (rest and page is None) or len(rest) > 1:
             raise Refusal("console_history_usage")
-        return await referee.history(where, page)
-    if head == "record":
-        return await referee.record(where)
-    if head == "replay":
-        return await referee.replay(where)
-    if head == "verify":
-        return await referee.verify(where)
+        return await referee.history(where, page, game_id=game_id)
+    if head in ("record", "replay", "verify"):
+        game_id, rest = _game_number(head, rest)
+        if rest and game_id is None and len(rest) == 1:  # `verify 12`: nothing else is taken
+            game_id, rest = _number(rest[0].lower()), []
+        if rest or (len(words) > 1 and game_id is None):
+            raise Refusal("console_game_usage", {"head": head})
+        proof = {"record": referee.record, "replay": referee.replay, "verify": referee.verify}
+        return await proof[head](where, game_id=game_id)
     if head in ("moves", "legal"):
         return await _moves(referee, where, actor, rest, paged=head == "moves")
     if head == "ladder":

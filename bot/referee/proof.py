@@ -31,6 +31,7 @@ from bot.referee.replies import (
     Where,
 )
 from bot.referee.turns import Turn, turns_of
+from bot.store import GameRow
 from engine import Outcome
 from engine.record import FULL_VERSION, Problem, Verification
 from translations import DEFAULT, words
@@ -42,6 +43,19 @@ class Proof:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
 
+    async def game(self, where: Where, game_id: int | None) -> GameRow:
+        """The game a proof command is about: the one numbered ``game_id`` if this server (this
+        table, outside any server) played it, else the game here (``Context.game_here``). A
+        number this server never played is refused alike whether no game or another server's
+        has it: nothing tells a server about another's games."""
+        g = await self.ctx.game_here(where, game_id)
+        if g is not None:
+            return g
+        if game_id is None:
+            raise Refusal("no_game")
+        code = "no_game_number" if where.guild_id is not None else "no_game_number_here"
+        raise Refusal(code, {"id": game_id})
+
     async def history(
         self, where: Where, page: int | None = None, *, game_id: int | None = None
     ) -> Reply:
@@ -52,9 +66,7 @@ class Proof:
         where the moves a player asks about are, page 2 the ones just before, and so on; only
         the last page, with the first moves, may hold fewer. The head says which moves a page
         holds and which page holds the moves before them."""
-        g = await self.ctx.game_here(where, game_id)
-        if g is None:
-            raise Refusal("no_game")
+        g = await self.game(where, game_id)
         turns = turns_of(g, await self.ctx.store.actions(g.id))
         pages = max(1, -(-len(turns) // HISTORY_PAGE))
         players = {"id": g.id, "first": texts.seat_msg(g, 0), "second": texts.seat_msg(g, 1)}
@@ -96,9 +108,7 @@ class Proof:
 
     async def record(self, where: Where, *, game_id: int | None = None) -> Reply:
         """The game's record as JSON in ``reply.file`` (seed included once the game is over)."""
-        g = await self.ctx.game_here(where, game_id)
-        if g is None:
-            raise Refusal("no_game")
+        g = await self.game(where, game_id)
         data = (await stored_record(self.ctx.store, g)).to_json().encode()
         key = "record.running" if g.status == "active" else "record.finished"
         name = f"game-{g.id}.json"  # the file sent with it, named as such: no word to translate
@@ -115,9 +125,7 @@ class Proof:
     ) -> Reply:
         """The game's animated replay as a GIF in ``reply.file``, in the server's theme and
         language (drawn in a worker thread: every frame is Pillow work)."""
-        g = await self.ctx.game_here(where, game_id)
-        if g is None:
-            raise Refusal("no_game")
+        g = await self.game(where, game_id)
         record = await stored_record(self.ctx.store, g)
         theme, lang = await self.ctx.look(g.guild_id)
         gif = await asyncio.to_thread(replay_gif, record, theme, max_bytes, lang)
@@ -125,9 +133,7 @@ class Proof:
 
     async def verify(self, where: Where, *, game_id: int | None = None) -> Reply:
         """Replay the stored log with the engine, recheck rolls (after the end) and the chain."""
-        g = await self.ctx.game_here(where, game_id)
-        if g is None:
-            raise Refusal("no_game")
+        g = await self.game(where, game_id)
         verdict = await check_stored(self.ctx.store, g)
         lines = verdict_lines(verdict, await ending(self.ctx.store, g))
         return Reply(

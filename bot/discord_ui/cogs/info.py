@@ -24,6 +24,11 @@ from translations import LANGUAGES, NAMES, words
 log = logging.getLogger("bot.discord")
 
 MAX_REPLAY_BYTES = 8 * 1024 * 1024
+GameNumber = Range[int, 1]  # a game's number as its texts show it ("game 12"); the referee
+# refuses one this server never played (another server's alike)
+GAME_OPTION = (
+    "A game of this server by its number (as its record shows); this channel's if left out"
+)
 
 
 def replay_gif(record_json: bytes, theme: str, max_bytes: int, lang: str = "en") -> bytes:
@@ -61,28 +66,38 @@ class Info(commands.Cog):
     @app_commands.command(name="history", description="The moves of this channel's game so far")
     @expensive("history")
     @app_commands.describe(
-        page="Page of the history: 1 (the default) holds the latest moves, 2 the ones before"
+        page="Page of the history: 1 (the default) holds the latest moves, 2 the ones before",
+        game=GAME_OPTION,
     )
     async def history(
-        self, interaction: discord.Interaction[Any], page: Range[int, 1, 1000] | None = None
+        self,
+        interaction: discord.Interaction[Any],
+        page: Range[int, 1, 1000] | None = None,
+        game: GameNumber | None = None,
     ) -> None:
-        reply = await self.bot.referee.history(where_of(interaction), page)
+        reply = await self.bot.referee.history(where_of(interaction), page, game_id=game)
         await self.bot.answer(interaction, reply, title=msg("title.history"))
 
     @app_commands.command(name="record", description="The game's record as a file (JSON)")
     @expensive("record")
-    async def record(self, interaction: discord.Interaction[Any]) -> None:
-        reply = await self.bot.referee.record(where_of(interaction))
+    @app_commands.describe(game=GAME_OPTION)
+    async def record(
+        self, interaction: discord.Interaction[Any], game: GameNumber | None = None
+    ) -> None:
+        reply = await self.bot.referee.record(where_of(interaction), game_id=game)
         await self.bot.answer(interaction, reply, title=msg("title.record"))
 
     @app_commands.command(name="replay", description="An animated replay of this channel's game")
     @expensive("replay")
-    async def replay(self, interaction: discord.Interaction[Any]) -> None:
+    @app_commands.describe(game=GAME_OPTION)
+    async def replay(
+        self, interaction: discord.Interaction[Any], game: GameNumber | None = None
+    ) -> None:
         """Refuse privately, or defer: drawing every frame can take longer than three seconds.
 
         (A refusal after a public defer would be public: the defer fixes the followup's flags.)
         """
-        reply = await self.bot.referee.record(where_of(interaction))
+        reply = await self.bot.referee.record(where_of(interaction), game_id=game)
         if not reply.ok or reply.file is None:
             lang = (await self.bot.languages(interaction))[1]
             await interaction.response.send_message(reply_words(reply, lang), ephemeral=True)
@@ -103,8 +118,11 @@ class Info(commands.Cog):
 
     @app_commands.command(name="verify", description="Recheck every die roll and move of the game")
     @expensive("verify")
-    async def verify(self, interaction: discord.Interaction[Any]) -> None:
-        reply = await self.bot.referee.verify(where_of(interaction))
+    @app_commands.describe(game=GAME_OPTION)
+    async def verify(
+        self, interaction: discord.Interaction[Any], game: GameNumber | None = None
+    ) -> None:
+        reply = await self.bot.referee.verify(where_of(interaction), game_id=game)
         await self.bot.answer(interaction, reply, title=msg("title.verification"))
 
     @app_commands.command(name="rules", description="A short summary of a game's rules")
