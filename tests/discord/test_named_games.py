@@ -72,8 +72,8 @@ async def test_a_bad_game_number_is_refused_privately(harness: Harness) -> None:
     first, second = await earlier_and_rematch(harness)
     before = await harness.bot.referee.store.game(second)
     for value, said in (
-        (-3, "game is out of range"),
-        (0, "game is out of range"),
+        (-3, f"game must be between 1 and {2**53}"),
+        (0, f"game must be between 1 and {2**53}"),
         (2**52, f"there is no game {2**52} on this server"),
         (2**70, "game is out of range"),
         ("12", "game must be a number"),

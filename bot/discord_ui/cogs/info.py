@@ -15,6 +15,7 @@ from discord.ext import commands
 from bot.discord_ui.app import RefereeBot, here, where_of
 from bot.discord_ui.format import COLOUR_INFO
 from bot.discord_ui.guards import expensive
+from bot.discord_ui.option_guard import INT_LIMIT
 from bot.discord_ui.translator import LOCALES
 from bot.i18n import msg, reply_words, say, say_all
 from bot.referee import replays
@@ -24,8 +25,10 @@ from translations import LANGUAGES, NAMES, words
 log = logging.getLogger("bot.discord")
 
 MAX_REPLAY_BYTES = 8 * 1024 * 1024
-GameNumber = Range[int, 1]  # a game's number as its texts show it ("game 12"); the referee
-# refuses one this server never played (another server's alike)
+# a game's number as its texts show it ("game 12"), up to Discord's own ceiling for integers
+# (an id the store could hold past it is never reached); the referee refuses one this server
+# never played (another server's alike)
+GameNumber = Range[int, 1, INT_LIMIT]
 GAME_OPTION = (
     "A game of this server by its number (as its record shows); this channel's if left out"
 )
