@@ -141,7 +141,7 @@ class Context:
         the thread's channel: a moderator reads a disputed game's board, history and record in
         the dispute's private thread, and still that game's once the channel plays another.
         A game named by ``game_id`` only if it is reachable from here (``reachable``): another
-        server's game is None, exactly as a number no game has."""
+        channel's or server's game is None, exactly as a number no game has."""
         if game_id is not None:
             if not 0 < game_id <= MAX_GAME_ID:  # negative, or past what a store id can be
                 return None
@@ -615,13 +615,16 @@ def _outcome_note(outcome: Outcome) -> dict[str, Any]:
 
 
 def reachable(where: Where, g: GameRow) -> bool:
-    """Whether a command given ``where`` may name the game ``g`` by its number: any game of the
-    same server (a moderator settles a dispute from anywhere in it; its games' results are on
-    its ladder for all to see), and outside any server (the console's table, a direct message)
-    only a game of that very place."""
-    if where.guild_id is not None:
-        return g.guild_id == where.guild_id
-    return g.guild_id is None and g.channel_id in (where.channel_id, where.parent_id)
+    """Whether a command given ``where`` may name the game ``g`` by its number: a game of the
+    same channel, of the channel a thread belongs to (a dispute thread), or of a thread of this
+    channel (a practice thread), in the same server or at the same table. Not any channel of
+    the server: the referee cannot see who may read a channel, and a game of a private channel
+    would be read, names and moves, from any other."""
+    if g.guild_id != where.guild_id:
+        return False
+    return g.channel_id in (where.channel_id, where.parent_id) or (
+        g.parent_id is not None and g.parent_id == where.channel_id
+    )
 
 
 def where_of(g: GameRow) -> Where:

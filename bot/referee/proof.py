@@ -44,10 +44,10 @@ class Proof:
         self.ctx = ctx
 
     async def game(self, where: Where, game_id: int | None) -> GameRow:
-        """The game a proof command is about: the one numbered ``game_id`` if this server (this
-        table, outside any server) played it, else the game here (``Context.game_here``). A
-        number this server never played is refused alike whether no game or another server's
-        has it: nothing tells a server about another's games."""
+        """The game a proof command is about: the one numbered ``game_id`` if this channel (a
+        thread's channel, this table) played it, else the game here (``Context.game_here``). A
+        number not played here is refused alike whether no game or another channel's or
+        server's has it: nothing tells a channel about games it cannot see."""
         g = await self.ctx.game_here(where, game_id)
         if g is not None:
             return g

@@ -1,7 +1,7 @@
 """History, record, replay and verify of a game named by its number (Discord's ``game:``
-option, the console's ``verify #12``): an earlier game of the channel after a rematch, another
-channel's game of the same server; never another server's, which reads as a number no game
-has, nor a number no store id can be."""
+option, the console's ``verify #12``): an earlier game of the channel after a rematch; never
+another channel's or another server's, which read as a number no game has, nor a number no
+store id can be."""
 
 from __future__ import annotations
 
@@ -53,14 +53,20 @@ async def test_an_earlier_game_is_verified_after_its_rematch(referee: Referee) -
     assert (await referee.record(HERE)).file_name == f"game-{second}.json"
 
 
-async def test_another_channels_game_of_the_server_is_reachable(referee: Referee) -> None:
-    """Records are the server's: a moderator settles a dispute from any channel of it, and a
-    player reads a game their ladder counts."""
+async def test_another_channels_game_of_the_server_reads_as_a_game_that_does_not_exist(
+    referee: Referee,
+) -> None:
+    """The referee cannot see who may read a channel: a game of a private channel, named from
+    any other, would show its players and moves. A number names a game of this channel only
+    (or of the channel a thread belongs to, or of a thread of this channel)."""
     first, _ = await finished_then_rematch(referee)
-    there = await referee.verify(THERE, game_id=first)
-    assert there.ok and there.game_id == first and checks_out(there), there.text
-    assert (await referee.history(THERE, game_id=first)).game_id == first
+    for reply in await refusals(referee, THERE, first):
+        private_no(reply, first)
+        assert reply.text.startswith(f"no game {first} was played in this channel"), reply.text
     assert (await referee.verify(THERE)).reason == "no_game"  # nothing played there itself
+    thread = Where(guild_id=HERE.guild_id, channel_id=99, parent_id=HERE.channel_id)
+    there = await referee.verify(thread, game_id=first)  # a thread of its channel: a dispute's
+    assert there.ok and there.game_id == first and checks_out(there), there.text
 
 
 async def refusals(referee: Referee, where: Where, game_id: int) -> list[Reply]:
@@ -94,7 +100,7 @@ async def test_another_servers_game_reads_as_a_game_that_does_not_exist(
         private_no(their_reply, theirs.game_id)
         private_no(none_reply, missing)
         assert their_reply.text == none_reply.text.replace(str(missing), str(theirs.game_id))
-        assert their_reply.text.startswith(f"there is no game {theirs.game_id} on this server")
+        assert their_reply.text.startswith(f"no game {theirs.game_id} was played in this channel")
     # their own server reaches it
     assert (await referee.verify(ELSEWHERE, game_id=theirs.game_id)).game_id == theirs.game_id
 
@@ -109,7 +115,7 @@ async def test_game_here_checks_the_server_for_every_caller(referee: Referee) ->
     assert theirs.game_id and ours.game_id and at_table.game_id
     assert await ctx.game_here(HERE, theirs.game_id) is None
     assert (await ctx.game_here(ELSEWHERE, theirs.game_id)).id == theirs.game_id
-    assert (await ctx.game_here(THERE, ours.game_id)).id == ours.game_id
+    assert await ctx.game_here(THERE, ours.game_id) is None  # another channel's
     assert await ctx.game_here(HERE, at_table.game_id) is None  # a table's game: no server's
     assert await ctx.game_here(TABLE, ours.game_id) is None
     assert (await ctx.game_here(TABLE, at_table.game_id)).id == at_table.game_id

@@ -60,7 +60,7 @@ async def test_another_servers_game_is_refused_as_one_that_does_not_exist(
         absent = await harness.slash(MODERATOR, command, game=missing)
         assert refused.all_ephemeral and absent.all_ephemeral, command
         assert not refused.files and not absent.files
-        said = f"there is no game {theirs.game_id} on this server: a game's number is the one"
+        said = f"no game {theirs.game_id} was played in this channel: a game's number is the one"
         assert refused.text.startswith(said), refused.text
         assert refused.text == absent.text.replace(str(missing), str(theirs.game_id))
     assert await referee.store.game(theirs.game_id) == before
@@ -74,7 +74,7 @@ async def test_a_bad_game_number_is_refused_privately(harness: Harness) -> None:
     for value, said in (
         (-3, f"game must be between 1 and {2**53}"),
         (0, f"game must be between 1 and {2**53}"),
-        (2**52, f"there is no game {2**52} on this server"),
+        (2**52, f"no game {2**52} was played in this channel"),
         (2**70, "game is out of range"),
         ("12", "game must be a number"),
         (1.5, "game must be a whole number"),

@@ -26,12 +26,10 @@ log = logging.getLogger("bot.discord")
 
 MAX_REPLAY_BYTES = 8 * 1024 * 1024
 # a game's number as its texts show it ("game 12"), up to Discord's own ceiling for integers
-# (an id the store could hold past it is never reached); the referee refuses one this server
-# never played (another server's alike)
+# (an id the store could hold past it is never reached); the referee refuses one this channel
+# never played (another channel's or server's alike)
 GameNumber = Range[int, 1, INT_LIMIT]
-GAME_OPTION = (
-    "A game of this server by its number (as its record shows); this channel's if left out"
-)
+GAME_OPTION = "A game of this channel by its number (as its record shows); the latest if left out"
 
 
 def replay_gif(record_json: bytes, theme: str, max_bytes: int, lang: str = "en") -> bytes:
