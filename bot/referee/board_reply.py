@@ -124,6 +124,17 @@ async def board_reply(
     )
 
 
+def told_of_end(g: GameRow, acted: int | None) -> list[int]:
+    """Whom a game's end is news to, to ping: its players but the person whose command ended
+    it (a resignation, a claim, a winning move, a draw accepted: they know), never the bot.
+    ``acted`` None (a flag the sweeper or a look found: nobody's command) or a moderator: both
+    players, who may have walked away. A practice game its person ended (or the bot's answer
+    to their move) pings nobody: they caused it, or are watching."""
+    if acted is not None and g.bot_seat is not None and acted in g.players:
+        return []
+    return [p for seat, p in enumerate(g.players) if seat != g.bot_seat and p != acted]
+
+
 class Said(str):
     """English text that also carries its sentences as data (``msgs``): what a command did on
     its way (a roll it completed, a flag that fell) and is put before its own reply."""

@@ -22,7 +22,14 @@ from bot.i18n import Msg, msg, say, typed
 from bot.ladder_store import change_game
 from bot.lru import LRU
 from bot.referee import boards
-from bot.referee.board_reply import Said, as_lines, board_reply, removal_pending, said_after
+from bot.referee.board_reply import (
+    Said,
+    as_lines,
+    board_reply,
+    removal_pending,
+    said_after,
+    told_of_end,
+)
 from bot.referee.boards import Renderer
 from bot.referee.records import ending, event_ending, iso, outcome_of
 from bot.referee.replies import (
@@ -376,6 +383,7 @@ class Context:
                 )
             late = prefix if claim and loser != seat else said_after(prefix, fell)
             ended = await self.end(g, state, outcome, None, None, "timeout", prefix=late)
+            ended.mentions = told_of_end(g, actor.id)  # found by this command: news to the other
             ended.ok = False  # the command did not land; the result is public (not ephemeral)
             raise Preempted(ended)
         if version is not None and version != g.version:
@@ -391,9 +399,7 @@ class Context:
             return None
         if self.now() < g.deadline:
             return None
-        ended = await self.end(g, state, flag_fell(g, state), None, None, "timeout")
-        ended.mentions = [p for seat, p in enumerate(g.players) if seat != g.bot_seat]
-        return ended
+        return await self.end(g, state, flag_fell(g, state), None, None, "timeout")
 
     async def complete_roll(self, g: GameRow) -> Reply:
         """Roll for the stored announcement, apply the drop, store it; the board reply."""
@@ -498,6 +504,8 @@ class Context:
             turn_start = None
         last = await self.turn_shown(g, before, action, entry.roll, turn_start)
         shown = await board_reply(self, g, after, lines, last=last)
+        if outcome is not None:  # the mover knows: the result is news to the other player
+            shown.mentions = told_of_end(g, g.players[seat])
         happened: list[Event] = [Moved(seat, entry.action, entry.roll)]
         if entry.roll is not None and effect.lost_turn:
             happened.append(LostTurn(seat, entry.roll))
@@ -563,6 +571,7 @@ class Context:
         self.states.pop(g.id, None)
         shown = await board_reply(self, g, state, as_lines(prefix))
         shown.events = [result_of(outcome), *shown.events]  # then the rating change
+        shown.mentions = told_of_end(g, actor.id if actor is not None else None)
         return shown
 
 

@@ -14,7 +14,7 @@ from bot.clock import ClockSpec
 from bot.errors import BrokenGame, Conflict
 from bot.i18n import msg
 from bot.ladder_store import change_game
-from bot.referee.board_reply import board_reply
+from bot.referee.board_reply import board_reply, told_of_end
 from bot.referee.context import (
     REQUESTS_KEPT_FOR,
     REQUESTS_PRUNED_PER_SWEEP,
@@ -185,8 +185,8 @@ class Upkeep:
                 )
             except Conflict:  # a command landed first: it saw the flag itself
                 continue
-            # nobody's command ended it, and its players may have walked away: tell them
-            reply.mentions = [p for seat, p in enumerate(g.players) if seat != g.bot_seat]
+            # nobody's command ended it, and its players may have walked away: ``end`` pings
+            # them both (``told_of_end``)
             yield Notice(where_of(g), reply)
         for g in await self.ctx.store.stale_rolls(now - STALE_ROLL_AFTER):
             if not mine(g.guild_id):
@@ -199,6 +199,8 @@ class Upkeep:
                 if g.id not in self.ctx.broken_told:
                     yield Notice(where_of(g), self.ctx.broken_reply(g, broken))
                 continue
+            if reply.finished:  # the roll ended it, with nobody's command: news to both
+                reply.mentions = told_of_end(g, None)
             yield Notice(where_of(g), reply)
             async for answer in self.practice.answers(reply, sweeping=True):  # the bot's turn?
                 yield Notice(where_of(g), answer)

@@ -99,7 +99,8 @@ async def test_offering_a_draw_back_says_it_accepts_the_offer_waiting(
     await harness.slash(ALICE, "draw offer")
     agreed = await harness.slash(BOB, "draw offer")
     assert not agreed.first.ephemeral, agreed.text
-    assert agreed.text.startswith(said), agreed.text
+    assert agreed.first.content == ALICE.mention  # the draw is news to her, who offered it
+    assert agreed.text.removeprefix(f"{ALICE.mention}\n").startswith(said), agreed.text
 
 
 async def test_a_takeback_requests_own_buttons_tell_its_asker_it_waits(harness: Harness) -> None:
