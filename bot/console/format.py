@@ -43,11 +43,12 @@ CONSOLE_LINES = {
     "record.finished": "console.record_finished",
     "seed.rolls": "console.seed_rolls",
     "seed.toss": "console.seed_toss",
+    "start.toss": "console.start_toss",
 }
 """Sentences the console says in its own words: how to type what Discord asks by an option,
 a slash command or a button (also inside another sentence: a busy channel's reason); how to
 check a record (its own ``import <path>`` and the saved file's path, not Discord's /import) or
-the revealed seed's rolls (its ``verify``, not Discord's /verify)."""
+the coin toss and the revealed seed's rolls (its ``verify``, not Discord's /verify)."""
 
 
 def console_words(said: Msg) -> Msg:

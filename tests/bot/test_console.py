@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -339,6 +340,19 @@ async def test_the_revealed_seed_names_the_consoles_own_verify(tmp_path: Path) -
     text = out.getvalue()
     assert "check the coin toss, this game's only roll, with `verify`)" in text, text
     assert "`/verify`" not in text
+
+
+async def test_the_coin_toss_names_the_consoles_own_verify(tmp_path: Path) -> None:
+    """The coin toss says it is the game's first roll and how the table checks it, `verify`,
+    as Discord names `/verify` (it said "verifiable roll 0 of this game": jargon)."""
+    script = "alice: challenge bob morris\nbob: accept\nquit\n"
+    out = io.StringIO()
+    assert await play(str(tmp_path / "c.db"), io.StringIO(script), out, None, render=False) == 0
+    (line,) = [x for x in out.getvalue().splitlines() if x.startswith("Coin toss")]
+    assert re.fullmatch(
+        r"Coin toss: (alice|bob) moves first \(the game's first roll, which `verify` checks\)\.",
+        line,
+    ), line
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

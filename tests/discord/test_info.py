@@ -153,6 +153,24 @@ async def test_the_revealed_seed_names_verify_as_discord_types_it(harness: Harne
     assert "check the coin toss, this game's only roll, with `/verify`)" in ended.text, ended.text
 
 
+@pytest.mark.parametrize("lang", ["en", "eo", "hu", "is"])
+async def test_the_coin_toss_says_it_is_the_games_first_roll_and_how_to_check_it(
+    harness: Harness, lang: str
+) -> None:
+    """ "Coin toss (verifiable roll 0 of this game): alice moves first." read as jargon (a
+    player's review): it says the toss is the game's first roll, which `/verify` checks."""
+    if lang != "en":
+        await harness.slash(MODERATOR, "referee settings", language=lang)
+    started = await start_game(harness, ALICE, BOB, "morris", starter="random")
+    (line,) = [x for x in started.text.splitlines() if "`/verify`" in x]
+    first = ALICE if ALICE.name.title() in line else BOB
+    assert line == catalog(lang).t("start.toss", player=first.name.title()), line
+    assert "0" not in line, line  # no roll number to puzzle over
+    if lang == "en":
+        said = f"Coin toss: {first.name.title()} moves first (the game's first roll, which"
+        assert line == f"{said} `/verify` checks).", line
+
+
 def listed(text: str) -> list[int]:
     """The numbers of the moves a /history message lists."""
     return [int(n) for n in re.findall(r"(?m)^(\d+)\. ", text)]
