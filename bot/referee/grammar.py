@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import engine
 import translations
+from bot.clock import ClockSpec, ClockSpecError
 from bot.errors import Refusal
 from bot.game_names import game_named
 from bot.i18n import Msg, msg, plain, say, say_all, typed
@@ -36,7 +37,7 @@ ANYONE = ("anyone", "open", "anybody", "*")
 MAX_TEXT = 300
 MAX_DIGITS = 18  # any larger number is no id, page or action SQLite could hold
 MOVES_PAGE = 60
-CLOCK_LIKE = re.compile(r"\d{1,4}\+\d{1,3}|\d{1,3}h")  # "10+5", "24h": what a clock is written as
+CLOCK_LIKE = re.compile(r"\d+\+\d+|\d+h")  # "10+5", "24h": what a clock is written as
 
 
 def _value(raw: str) -> Any:
@@ -178,6 +179,10 @@ def _terms(words: list[str], *, level: bool = False) -> _Terms:
             terms.level = _number(low) if _number(low) is not None else low[:20]
         elif CLOCK_LIKE.fullmatch(low):  # "10+5" without its word: a clock, never a variant
             once("clock", word)
+            try:  # one past its limits (10+1000) is refused with them, as the clock option is
+                ClockSpec.parse(low)
+            except ClockSpecError as exc:
+                raise Refusal("bad_option", {"message": exc.said or str(exc)}) from exc
             raise Refusal("console_clock_word", {"clock": typed(word, 20)})
         else:
             once("variant", low)

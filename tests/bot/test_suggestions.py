@@ -272,11 +272,18 @@ async def test_console_typos_are_met_with_the_command_meant(referee: Referee) ->
 
 
 async def test_a_clock_typed_without_its_word_is_pointed_at_clock(referee: Referee) -> None:
-    """It was "unknown Morris variant '10+5'"."""
+    """It was "unknown Morris variant '10+5'", and still for 10+1000, a clock too long."""
     said = await refusal(referee, "challenge bob morris 10+5")
     assert said.text == "'10+5' looks like a clock: write `clock 10+5`", said.text
     said = await refusal(referee, "practice morris 2 24h")
     assert said.text == "'24h' looks like a clock: write `clock 24h`", said.text
+    for spelled, limit in [
+        ("10+1000", "an increment is at most 600 seconds"),
+        ("12345+5", "a time bank is 1 to 1440 minutes, not 12345"),
+        ("1234h", "correspondence is 1 to 336 hours per move"),
+    ]:  # one past its limits is refused with them, as Discord's clock option is
+        said = await refusal(referee, f"challenge bob morris {spelled}")
+        assert said.text == limit, said.text
     twice = await refusal(referee, "challenge bob morris clock 5+3 10+5")
     assert twice.code == "term_twice", twice.text
     assert await referee.game_here(HERE) is None  # nothing was posted
