@@ -190,7 +190,8 @@ class MorrisGame:
         )
 
     def describe(self, state: MorrisState, action: MorrisAction, roll: int | None = None) -> str:
-        """One sentence: "White places d7 and closes a mill: remove a Black man." """
+        """One sentence of what happened: "White places d7 and closes a mill." (whose removal it
+        is, of which men and by which command, the board's line under it says)."""
         _, closed = _play(state, action)
         me, them = SIDES[state.to_move], SIDES[1 - state.to_move]
         name = state.rules.layout.points
@@ -204,7 +205,7 @@ class MorrisGame:
         if closed == _MILL and action.remove is not None:
             return f"{text}, closes a mill and removes {name[action.remove]}."
         if closed == _MILL:
-            return f"{text} and closes a mill: remove a {them} man."
+            return f"{text} and closes a mill."
         if closed == _REMILL:
             return f"{text} and closes a mill by returning, which removes nothing (no_remill)."
         if closed == _NOTHING_TO_TAKE:

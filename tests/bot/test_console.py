@@ -47,7 +47,7 @@ async def test_a_whole_console_game_from_scripted_input(tmp_path: Path) -> None:
     assert status == 0 and text.rstrip().endswith("bye")
     assert "alice challenges bob to Nine Men's Morris" in text
     assert "[private] (refused) you are not playing in this game" in text  # carol
-    assert "alice (White) to remove one of Black's men: a1, d1." in text
+    assert "alice (White) to remove one of Black's men with `remove <point>`: a1, d1." in text
     assert "Game over: alice (White) wins (bob (Black) resigned)." in text
     assert "Verified: Nine Men's Morris, 6 actions" in text
     assert "(image: " in text and any((tmp_path / "img").glob("*.png"))

@@ -124,7 +124,8 @@ async def test_morris_mill_asks_for_a_removal(referee: Referee) -> None:
                         (BOB, "place d1")]:  # fmt: skip
         assert (await play(referee, HERE, actor, text)).ok
     mill = await play(referee, HERE, ALICE, "place g7")
-    assert mill.ok and "alice (White) to remove one of Black's men: a1, d1." in mill.text
+    assert mill.ok
+    assert "alice (White) to remove one of Black's men with `/remove`: a1, d1." in mill.text
     assert mill.mentions == [ALICE.id]
     refused = await play(referee, HERE, BOB, "place b6")
     assert not refused.ok and refused.ephemeral

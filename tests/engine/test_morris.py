@@ -617,7 +617,7 @@ def test_a_mill_with_no_opponent_man_on_the_board_passes_the_turn() -> None:
 def test_describe_says_what_an_action_does() -> None:
     state = pos("a7 g7", "b6 d6", hand=(7, 7))
     place = GAME.parse(state, "place d7")
-    assert GAME.describe(state, place) == "White places d7 and closes a mill: remove a Black man."
+    assert GAME.describe(state, place) == "White places d7 and closes a mill."
     assert GAME.describe(state, Place(p("a1"))) == "White places a1."
     assert (
         GAME.describe(state, GAME.parse(state, "place d7 x b6"))

@@ -1,0 +1,46 @@
+"""A Nine Men's Morris mill in words: once, saying who removes which men and by which command
+of the front end showing it (``/remove`` on Discord, ``remove <point>`` at the console)."""
+
+from __future__ import annotations
+
+from bot.console.format import reply_text
+from bot.discord_ui.format import to_message
+from bot.referee import Referee
+from bot.referee.replies import Reply
+from tests.bot.conftest import ALICE, BOB, HERE, play, start
+
+LANGS = ("en", "eo", "hu", "is")
+
+
+async def _mill(referee: Referee) -> Reply:
+    """alice (White) closes a7-d7-g7 by placing g7 and has not named the man to remove."""
+    await start(referee, "morris")
+    for actor, text in [(ALICE, "place a7"), (BOB, "place a1"), (ALICE, "place d7"),
+                        (BOB, "place d1")]:  # fmt: skip
+        assert (await play(referee, HERE, actor, text)).ok
+    mill = await play(referee, HERE, ALICE, "place g7")
+    assert mill.ok
+    return mill
+
+
+async def test_a_mill_is_said_once_with_the_men_and_the_slash_command(referee: Referee) -> None:
+    mill = await _mill(referee)
+    embed = to_message(mill, lang="en").embed
+    assert embed is not None and embed.description is not None
+    assert embed.description.splitlines() == [
+        "alice (White) places g7 and closes a mill.",
+        "alice (White) to remove one of Black's men with `/remove`: a1, d1.",
+    ]
+    for lang in LANGS:
+        text = to_message(mill, lang=lang).embed.description  # type: ignore[union-attr]
+        assert "`/remove`" in text and "a1, d1" in text and "remove <" not in text, lang
+
+
+async def test_the_console_names_its_own_remove_line(referee: Referee) -> None:
+    mill = await _mill(referee)
+    assert "alice (White) to remove one of Black's men with `remove <point>`: a1, d1." in (
+        reply_text(mill)
+    )
+    for lang in LANGS:
+        text = reply_text(mill, lang)
+        assert "`remove <" in text and "a1, d1" in text and "/remove" not in text, lang
