@@ -28,9 +28,11 @@ CONSOLE_REFUSALS = {
     "resign_before_moving": "console.resign_before_moving",
     "moderation_game_over": "console.moderation_game_over",
     "rematch_not_player": "console.rematch_not_player",
+    "removal_first": "console.removal_first",
 }
 """Refusals the console says in its own words: its table is the only channel, so Discord's
-advice (another channel or a thread) does not fit, nor do its slash commands."""
+advice (another channel or a thread) does not fit, nor do its slash commands (a mill's
+``remove <point>``, not /remove)."""
 CONSOLE_LINES = {
     "ladder.show_hidden": "console.ladder_show_hidden",
     "history.head_more": "console.history_head_more",

@@ -72,3 +72,17 @@ def nothing_to(notations: list[str], verb: str, game_id: int | None = None) -> R
     if verb == "remove" and "remove" not in verbs and verbs & {"place", "move", "fly"}:
         return Refusal("no_mill_to_finish", game_id=game_id)
     return None
+
+
+def removal_first(
+    exc: EngineError, notations: list[str], side: Any, game_id: int, version: int
+) -> Refusal | None:
+    """A move refused because its player closed a mill and has not removed yet
+    (``removal_pending``, by the engine's code), said to that player: whose men (``side``) may
+    go, which (the legal removals' points, from their ``notations``), and, in each front end's
+    words, its command; None for any other reason."""
+    if exc.code != "removal_pending":
+        return None
+    points = ", ".join(n.split()[-1] for n in notations if first_word(n) == "remove")
+    params = {"side": side, "points": points}
+    return Refusal("removal_first", params, game_id=game_id, version=version)

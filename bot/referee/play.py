@@ -24,7 +24,13 @@ from bot.referee.context import (
     lapses,
     not_a_player,
 )
-from bot.referee.move_words import asks_why, first_word, is_move_word, nothing_to
+from bot.referee.move_words import (
+    asks_why,
+    first_word,
+    is_move_word,
+    nothing_to,
+    removal_first,
+)
 from bot.referee.records import iso
 from bot.referee.replies import Actor, ButtonKind, ButtonSpec, Reply, RulesHere, Where
 from bot.referee.suggest import unknown, unreadable
@@ -89,8 +95,12 @@ class Play:
         except ParseError as exc:  # not a command of this game at all: say that first
             raise unreadable(g, state, text, exc) from exc
         except EngineError as exc:  # a real command, only not now: the turn is the reason
-            raise turn or Refusal(
-                "engine", engine_reason(exc, g.game), game_id=g.id, version=g.version
+            legal = [rules.notation(state, a) for a in rules.legal(state)] if not turn else []
+            side = texts.side_msg(g.game, 1 - state.to_move)
+            raise (
+                turn
+                or removal_first(exc, legal, side, g.id, g.version)
+                or Refusal("engine", engine_reason(exc, g.game), game_id=g.id, version=g.version)
             ) from exc
         if turn is not None:
             raise turn

@@ -44,3 +44,29 @@ async def test_the_console_names_its_own_remove_line(referee: Referee) -> None:
     for lang in LANGS:
         text = reply_text(mill, lang)
         assert "`remove <" in text and "a1, d1" in text and "/remove" not in text, lang
+
+
+async def test_placing_before_removing_tells_the_miller_which_men_and_how(
+    referee: Referee,
+) -> None:
+    await start(referee, "morris")
+    for actor, text in [(ALICE, "place a7"), (BOB, "place a1"), (ALICE, "place b6"),
+                        (BOB, "place d1"), (ALICE, "place f4"), (BOB, "place g1")]:  # fmt: skip
+        assert (await play(referee, HERE, actor, text)).ok  # bob: a1 d1 g1, a mill
+    refused = await play(referee, HERE, BOB, "place b4")
+    assert not refused.ok and refused.ephemeral and refused.reason == "removal_first"
+    assert to_message(refused).content == (
+        "you closed a mill: first remove one of White's men with `/remove`: a7, b6, f4"
+    )
+    assert reply_text(refused) == (
+        "[private] (refused) you closed a mill: first remove one of White's men with "
+        "`remove <point>`: a7, b6, f4"
+    )
+    for lang in LANGS:
+        discord_words = to_message(refused, lang=lang).content or ""
+        console_words = reply_text(refused, lang)
+        assert "`/remove`" in discord_words and "a7, b6, f4" in discord_words, lang
+        assert "`remove <" in console_words and "/remove" not in console_words, lang
+        assert "Black" not in discord_words and "(remove <" not in discord_words, lang
+    moved = await play(referee, HERE, BOB, "move d1 d2")  # a move too, not only a placement
+    assert moved.reason == "removal_first"
