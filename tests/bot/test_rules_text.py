@@ -352,7 +352,7 @@ async def _takeback_needs_consent(tmp_path: Path, game: str, first: tuple[str, .
     before = await referee.store.active_game(HERE.channel_id)
     assert before is not None
     asked = await referee.request_takeback(HERE, ALICE)
-    assert asked.ok and "accept or decline" in asked.text
+    assert asked.ok and "allow or refuse?" in asked.text
     g = await referee.store.active_game(HERE.channel_id)
     assert g is not None and g.seq == before.seq  # nothing undone by the asking alone
     assert not (await referee.answer_takeback(HERE, ALICE, True)).ok  # not by the asker
