@@ -354,7 +354,8 @@ class AtmalofRenderer(BoardRenderer):
         sides = self.sides(w)
         for side in (0, 1):
             squares = state.squares_of(side)
-            where = " ".join(_sq(s) for s in squares) if squares else w.t("alt.none")
+            # by row, then column: "(1,2), (3,4)", as a reader looks them up
+            where = ", ".join(_sq(s) for s in sorted(squares)) if squares else w.t("alt.none")
             out.append(w.t("alt.side_hand", side=sides[side], n=state.in_hand(side), where=where))
         return out
 

@@ -359,7 +359,8 @@ class MorrisRenderer(BoardRenderer):
         sides = self.sides(w)
         out = []
         for side in (0, 1):
-            where = " ".join(board.points[p] for p in men(state, side)) or w.t("alt.none")
+            # in notation order ("a1, a4, b2"), as a reader looks them up: not the points' order
+            where = ", ".join(sorted(board.points[p] for p in men(state, side))) or w.t("alt.none")
             hand = men_in_hand(state, side)
             out.append(w.t("alt.side_hand", side=sides[side], n=hand, where=where))
         closed = mills(state)
