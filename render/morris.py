@@ -21,6 +21,7 @@ from engine.morris import (
     Move,
     Place,
     Remove,
+    closes_mill,
     men,
     men_in_hand,
     men_on_board,
@@ -330,15 +331,17 @@ class MorrisRenderer(BoardRenderer):
         if action.remove is not None:
             taken = action.remove
         gone = None if taken is None else _name(before, taken)
+        # a mill whose removal is still to come (or removes nothing): said in every language
+        mill = "_mill" if gone is None and closes_mill(before, action) else ""
         if isinstance(action, Place):
             point = _name(before, action.point)
             if gone is None:
-                return w.t("morris.placed", side=mover, point=point)
+                return w.t(f"morris.placed{mill}", side=mover, point=point)
             return w.t("morris.placed_removed", side=mover, point=point, taken=gone)
         verb = "flew" if _flew(last) else "moved"
         a, b = _name(before, action.src), _name(before, action.dst)
         if gone is None:
-            return w.t(f"morris.{verb}", side=mover, a=a, b=b)
+            return w.t(f"morris.{verb}{mill}", side=mover, a=a, b=b)
         return w.t(f"morris.{verb}_removed", side=mover, a=a, b=b, taken=gone)
 
     def touched(self, state: MorrisState, lasts: Sequence[Last]) -> set[Hashable]:

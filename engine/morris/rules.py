@@ -545,6 +545,13 @@ def mills(state: MorrisState, side: int | None = None) -> list[tuple[int, ...]]:
     ]
 
 
+def closes_mill(state: MorrisState, action: object) -> bool:
+    """Whether ``action`` (legal in ``state``) closes a mill of its mover's, whatever the mill
+    then removes (a man, or nothing under ``no_remill`` or with no man to take): the words of
+    every language say so, not only the engine's English sentence. Raises like ``apply``."""
+    return _play(state, action)[1] != _NO_MILL
+
+
 def pending_removal(state: MorrisState) -> bool:
     """True when the side to move closed a mill and must remove an opponent's man."""
     return state.pending

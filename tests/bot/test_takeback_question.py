@@ -40,3 +40,30 @@ async def test_a_made_removal_is_said_as_made(referee: Referee) -> None:
     asked = await referee.request_takeback(HERE, ALICE)
     assert asked.ok and "remove a" not in asked.text
     assert "bob (Black) places g1 and closes a mill; bob (Black) removes a7" in asked.text
+
+
+MILL_WORDS = {
+    "en": "closed a mill",
+    "eo": "faris muelejon",
+    "hu": "malmot csinált",
+    "is": "myndaði myllu",
+}
+
+
+async def test_every_language_says_the_mill_a_move_closed(referee: Referee) -> None:
+    """The engine's English sentence said "and closes a mill"; every other language's said
+    only "bob placed g1", so its takeback question and its move hid the mill. A move that
+    closes no mill says none."""
+    await start(referee, "morris")
+    for actor, text in OPENING[:-1]:
+        assert (await play(referee, HERE, actor, text)).ok
+    milled = await play(referee, HERE, BOB, "place g1")
+    asked = await referee.request_takeback(HERE, ALICE)
+    for lang, words in MILL_WORDS.items():
+        if lang != "en":  # English keeps the engine's own sentence ("closes a mill")
+            shown = to_message(milled, lang=lang)
+            said = (shown.embed.description if shown.embed else shown.content) or ""
+            assert words in said, (lang, said)
+        question = to_message(asked, lang=lang)
+        text = (question.embed.description if question.embed else question.content) or ""
+        assert text.count(words if lang != "en" else "closes a mill") == 1, (lang, text)
