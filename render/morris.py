@@ -371,7 +371,7 @@ class MorrisRenderer(BoardRenderer):
             listed = ", ".join("-".join(board.points[p] for p in m) for m in closed)
             out.append(w.t("alt.morris.mills", mills=listed))
         if pending_removal(state) and not over:
-            takeable = " ".join(sorted(board.points[p] for p in removable(state)))
+            takeable = ", ".join(sorted(board.points[p] for p in removable(state)))
             out.append(w.t("alt.morris.must_remove", side=sides[state.to_move], points=takeable))
         return out
 
