@@ -42,7 +42,7 @@ def test_every_language_says_in_hand_apart_from_on_the_board() -> None:
 
 
 def test_the_men_a_mill_may_take_are_listed_as_the_board_lists_them() -> None:
-    """"must remove one of: b2 d1" read unlike every other list of points in the alt text."""
+    """ "must remove one of: b2 d1" read unlike every other list of points in the alt text."""
     moves = ["place a7", "place a1", "place d7", "place d1", "place g7"]  # White's mill
     text = render.alt_text("morris", _after("morris", moves))
     assert "White must remove one of: a1, d1." in text, text
