@@ -132,6 +132,18 @@ async def play(referee: Referee, where: Where, actor: Actor, text: str) -> Reply
     return reply
 
 
+async def morris_mill(referee: Referee, where: Where = HERE) -> Reply:
+    """A Morris game where alice (White) has just closed a7-d7-g7 by placing g7 and not yet
+    named the man to remove (bob's a1 and d1 can go)."""
+    await start(referee, "morris", where)
+    for actor, text in [(ALICE, "place a7"), (BOB, "place a1"), (ALICE, "place d7"),
+                        (BOB, "place d1")]:  # fmt: skip
+        assert (await play(referee, where, actor, text)).ok
+    mill = await play(referee, where, ALICE, "place g7")
+    assert mill.ok, mill.text
+    return mill
+
+
 async def both_act(referee: Referee, where: Where, first: Actor, second: Actor) -> None:
     """``first`` then ``second`` play their first legal action: a rated game can then be
     resigned by either (a player who has not acted aborts instead)."""

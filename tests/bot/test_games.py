@@ -13,7 +13,16 @@ from bot.referee.records import stored_record
 from bot.store import SqliteStore, Store
 from engine import Termination
 from engine.record import verify
-from tests.bot.conftest import ALICE, BOB, HERE, checks_out, play, random_game, start
+from tests.bot.conftest import (
+    ALICE,
+    BOB,
+    HERE,
+    checks_out,
+    morris_mill,
+    play,
+    random_game,
+    start,
+)
 
 PLAYERS = {ALICE.id: ALICE, BOB.id: BOB}
 
@@ -119,12 +128,7 @@ async def test_a_pending_roll_survives_a_restart(db_path: str, clock) -> None:
 
 
 async def test_morris_mill_asks_for_a_removal(referee: Referee) -> None:
-    await start(referee, "morris")
-    for actor, text in [(ALICE, "place a7"), (BOB, "place a1"), (ALICE, "place d7"),
-                        (BOB, "place d1")]:  # fmt: skip
-        assert (await play(referee, HERE, actor, text)).ok
-    mill = await play(referee, HERE, ALICE, "place g7")
-    assert mill.ok
+    mill = await morris_mill(referee)
     assert "alice (White) to remove one of Black's men with `/remove`: a1, d1." in mill.text
     assert mill.mentions == [ALICE.id]
     refused = await play(referee, HERE, BOB, "place b6")

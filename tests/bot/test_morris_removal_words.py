@@ -6,25 +6,13 @@ from __future__ import annotations
 from bot.console.format import reply_text
 from bot.discord_ui.format import to_message
 from bot.referee import Referee
-from bot.referee.replies import Reply
-from tests.bot.conftest import ALICE, BOB, HERE, play, start
+from tests.bot.conftest import ALICE, BOB, HERE, morris_mill, play, start
 
 LANGS = ("en", "eo", "hu", "is")
 
 
-async def _mill(referee: Referee) -> Reply:
-    """alice (White) closes a7-d7-g7 by placing g7 and has not named the man to remove."""
-    await start(referee, "morris")
-    for actor, text in [(ALICE, "place a7"), (BOB, "place a1"), (ALICE, "place d7"),
-                        (BOB, "place d1")]:  # fmt: skip
-        assert (await play(referee, HERE, actor, text)).ok
-    mill = await play(referee, HERE, ALICE, "place g7")
-    assert mill.ok
-    return mill
-
-
 async def test_a_mill_is_said_once_with_the_men_and_the_slash_command(referee: Referee) -> None:
-    mill = await _mill(referee)
+    mill = await morris_mill(referee)
     embed = to_message(mill, lang="en").embed
     assert embed is not None and embed.description is not None
     assert embed.description.splitlines() == [
@@ -37,7 +25,7 @@ async def test_a_mill_is_said_once_with_the_men_and_the_slash_command(referee: R
 
 
 async def test_the_console_names_its_own_remove_line(referee: Referee) -> None:
-    mill = await _mill(referee)
+    mill = await morris_mill(referee)
     assert "alice (White) to remove one of Black's men with `remove <point>`: a1, d1." in (
         reply_text(mill)
     )
