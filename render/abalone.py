@@ -268,7 +268,10 @@ class AbaloneRenderer(BoardRenderer):
     def describe_position(
         self, state: AbaloneState, names: tuple[str, str], w: Words, *, over: bool = False
     ) -> list[str]:
-        out = [w.t("alt.abalone.rows")]
+        # row A is Black's side only in the standard layout: the daisies start both sides
+        # on rows A and I
+        rows = "alt.abalone.rows" if state.variant == "standard" else "alt.abalone.rows_daisy"
+        out = [w.t(rows)]
         sides = self.sides(w)
         for side in (0, 1):
             cells = marbles(state, side)
