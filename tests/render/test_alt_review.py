@@ -21,3 +21,54 @@ def test_a_daisy_board_does_not_call_row_a_blacks_side() -> None:
             assert words(lang).t("alt.abalone.rows_daisy") in text, (variant, lang)
     standard = render.alt_text("abalone", engine.get_game("abalone").new("standard"))
     assert "Rows A (bottom, Black's side) to I" in standard
+
+
+def test_a_sides_count_of_marbles_pushed_off_says_who_pushed_them() -> None:
+    """'Black (14 marbles, 1 pushed off by them)' read as one of Black's 14 pushed off: the
+    count is of the opponent's marbles Black has pushed off, as eo, hu and is already say."""
+    rules = engine.get_game("abalone")
+    state = rules.new("standard")
+    # a game between two people, Black's 35th push putting White's g3 marble off
+    pushes = [
+        "a5 c5 nw",
+        "i7 g5 sw",
+        "a4 c4 nw",
+        "i9 g7 sw",
+        "a3 c5 ne",
+        "g6 f6 se",
+        "a2 e",
+        "i6 h5 sw",
+        "b1 ne",
+        "i5 g5 se",
+        "c2 ne",
+        "h7 g7 se",
+        "a1 e",
+        "e6 w",
+        "d3 sw",
+        "h4 h6 e",
+        "d6 d4 w",
+        "g7 f7 se",
+        "b4 d4 nw",
+        "h6 se",
+        "b5 w",
+        "h5 w",
+        "b6 w",
+        "e7 w",
+        "a3 c5 ne",
+        "e6 e5 w",
+        "e3 sw",
+        "i8 h8 se",
+        "b3 d5 ne",
+        "h8 sw",
+        "a2 ne",
+        "f4 g4 sw",
+        "b3 d3 nw",
+        "h4 e",
+        "c3 e3 nw",
+    ]
+    for text in pushes:
+        state = rules.apply(state, rules.parse(state, f"push {text}"))
+    alt = render.alt_text("abalone", state)
+    assert "by them" not in alt, alt
+    assert "Black (14 marbles on the board, has pushed off 1):" in alt, alt
+    assert "White (13 marbles on the board, has pushed off 0):" in alt, alt
