@@ -332,10 +332,17 @@ class AtmalofRenderer(BoardRenderer):
         return Status(w.t("atmalof.moved", side=mover, a=a, b=b))
 
     def said(self, last: Last, w: Words) -> str:
-        status = self._last_status(last, w)
-        if status.die is None:
-            return status.text
-        return w.t("alt.atmalof.rolled", what=status.text, roll=status.die[0])
+        """The last action for the alt text: a rolled drop as a sentence (who announced which
+        line, the roll, where the piece landed), not the image's short caption."""
+        action = last.action
+        if not isinstance(action, Drop) or last.roll is None:
+            return self._last_status(last, w).text
+        landed = _landing(last)
+        assert landed is not None  # a drop with its roll lands somewhere
+        axis = "row" if action.axis == "row" else "col"
+        key = f"alt.atmalof.{'lost' if _lost(last) else 'lands'}.{axis}"
+        mover = self.sides(w)[last.before.to_move]
+        return w.t(key, side=mover, k=action.index, roll=last.roll, square=_sq(landed))
 
     def touched(self, state: AtmalofState, lasts: Sequence[Last]) -> set[Hashable]:
         out: set[Hashable] = set()

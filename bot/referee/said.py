@@ -43,7 +43,7 @@ def move_msg(g: GameRow, before: Any, action: Any, roll: int | None, english: st
 
 def _renamed(params: dict[str, Any], mover: Msg, named: Msg) -> dict[str, Any]:
     """The params with the mover's bare side replaced by their name and side, also inside
-    nested messages (an Atmalof roll wraps the drop's sentence)."""
+    nested messages."""
     out: dict[str, Any] = {}
     for key, value in params.items():
         if value == mover:

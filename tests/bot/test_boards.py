@@ -48,7 +48,7 @@ async def test_an_atmalof_drop_is_drawn_with_its_roll(drawing: Referee, recorder
     last = recorder.views[-1].last
     assert isinstance(last, render.Last) and last.roll is not None and 1 <= last.roll <= 6
     assert reply.image is not None and reply.image.startswith(b"\x89PNG")
-    assert f"the die rolled {last.roll}" in reply.alt_text
+    assert f"and rolled {last.roll}: a piece landed on" in reply.alt_text
 
 
 async def test_a_removal_sent_on_its_own_shows_the_move_and_the_removal(

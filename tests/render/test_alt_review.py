@@ -72,3 +72,32 @@ def test_a_sides_count_of_marbles_pushed_off_says_who_pushed_them() -> None:
     assert "by them" not in alt, alt
     assert "Black (14 marbles on the board, has pushed off 1):" in alt, alt
     assert "White (13 marbles on the board, has pushed off 0):" in alt, alt
+
+
+def _drop(text: str, roll: int, *, ply: int = 0) -> tuple[object, render.Last]:
+    rules = engine.get_game("atmalof")
+    before = rules.new("standard")
+    if ply:  # Red's piece on (4,4) first, then Blue's drop
+        before = rules.apply(before, rules.parse(before, "drop row 4"), 4)
+    action = rules.parse(before, text)
+    return rules.apply(before, action, roll), render.Last(before, action, roll)
+
+
+def test_an_atmalof_drop_is_said_as_a_sentence_with_its_roll() -> None:
+    """'Last: Red row 4: lands on (4,4) (the die rolled 4).' was the image's caption with the
+    roll tacked on; a listener hears who announced what, the roll, then where it landed."""
+    after, last = _drop("drop row 4", 4)
+    alt = render.alt_text("atmalof", after, last)
+    assert "Last: Red announced row 4 and rolled 4: a piece landed on (4,4)." in alt, alt
+    after, last = _drop("drop col 4", 4, ply=1)
+    alt = render.alt_text("atmalof", after, last)
+    assert "Last: Blue announced column 4 and rolled 4: (4,4) is occupied, the turn is lost." in alt
+    for lang in LANGUAGES:  # each language begins as its announcement did
+        w = words(lang)
+        for text, ply, axis in (("drop row 4", 0, "row"), ("drop col 4", 1, "col")):
+            after, last = _drop(text, 4, ply=ply)
+            said = render.renderer("atmalof").said(last, w)
+            side = w.t(f"side.atmalof.{ply}")
+            announced = w.t(f"atmalof.announced.{axis}", side=side, k=4)
+            assert said.startswith(announced) and "(4,4)" in said, (lang, said, announced)
+            assert said in render.alt_text("atmalof", after, last, words=w), lang

@@ -139,7 +139,8 @@ def test_a_drop_on_an_occupied_square_is_marked_as_a_lost_turn() -> None:
     x, y = lay.centres[(4, 4)]
     cell = lay.spacing
     assert close(pixel(img, (x + cell * 0.3 - cell * 0.1, y - cell * 0.3)), theme.warn)
-    assert "is occupied, turn lost (the die rolled 4)" in render.alt_text("atmalof", after, last)
+    alt = render.alt_text("atmalof", after, last)
+    assert "and rolled 4: (4,4) is occupied, the turn is lost" in alt, alt
 
 
 def test_a_move_draws_an_arrow_from_the_old_square() -> None:
