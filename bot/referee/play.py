@@ -261,7 +261,8 @@ class Play:
             return await self.board(where, first)
         if ended is not None:
             return ended
-        lines = [*(first or []), texts.options_line(g.game, g.variant, g.options, g.clock)]
+        lead = first if first is not None else [texts.start_players(g)]  # who plays what: first
+        lines = [*lead, texts.options_line(g.game, g.variant, g.options, g.clock)]
         if g.status == "active":  # a question still waiting for its answer
             if g.draw_offer is not None:
                 lines.append(msg("board.draw_waiting", **_asked(g, g.draw_offer)))
