@@ -235,7 +235,16 @@ class AbaloneRenderer(BoardRenderer):
         return self._last_status(lasts[-1], w)
 
     def said(self, last: Last, w: Words) -> str:
-        return self._last_status(last, w).text
+        """The caption's words, but a push-off as a sentence: "the marble on g3 is off!" while
+        the position lists another marble on g3 misled a listener."""
+        status = self._last_status(last, w)
+        gone = [a for a, b in _moves(last) if b is None]
+        if not gone:
+            return status.text
+        cells = last.action.cells
+        span = cells[0] if len(cells) == 1 else f"{cells[0]}-{cells[-1]}"
+        me, where = self.sides(w)[last.before.to_move], w.t(f"dir.{last.action.direction}")
+        return w.t("alt.abalone.pushed_off", side=me, span=span, dir=where, off=gone[0])
 
     def _last_status(self, last: Last, w: Words) -> Status:
         moves = _moves(last)

@@ -227,5 +227,6 @@ async def test_a_push_off_in_the_alt_text_ends_with_its_exclamation_alone(
         raise AssertionError("no marble was pushed off")
     (alt,) = alt_texts(pushed)
     said = alt.split(last, 1)[1]
-    assert "!" in said and "!." not in alt, alt
-    assert said.split("!", 1)[1].startswith(" "), alt  # the position's sentences follow
+    # said as a sentence now ("... went off the board."): one stop, never "!." nor ".."
+    assert "!." not in alt and ".." not in alt, alt
+    assert said.split(". ", 1)[1], alt  # the position's sentences follow

@@ -85,7 +85,9 @@ def test_a_push_off_fills_a_capture_slot_and_wins_at_six() -> None:
     alt = render.alt_text("abalone", state, lasts, players=("Alice", "Bob"))
     assert "Alice (Black) wins" in alt
     said = render.renderer("abalone").said(lasts[-1], words("en"))
-    assert said == "Black pushed e4-e2 west · the opposing marble on e1 is off!", said
+    assert (
+        said == "Black pushed e4-e2 west: the opposing marble that stood on e1 went off the board"
+    )
     before = render.board_image("abalone", position)
     after = render.board_image("abalone", state, lasts)
     card = (0, 0, 400, 100)

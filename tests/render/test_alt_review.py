@@ -8,6 +8,44 @@ import render
 from translations import words
 
 LANGUAGES = ("en", "eo", "hu", "is")
+# a game between two people, Black's 35th push putting White's g3 marble off
+PUSHES = [
+    "a5 c5 nw",
+    "i7 g5 sw",
+    "a4 c4 nw",
+    "i9 g7 sw",
+    "a3 c5 ne",
+    "g6 f6 se",
+    "a2 e",
+    "i6 h5 sw",
+    "b1 ne",
+    "i5 g5 se",
+    "c2 ne",
+    "h7 g7 se",
+    "a1 e",
+    "e6 w",
+    "d3 sw",
+    "h4 h6 e",
+    "d6 d4 w",
+    "g7 f7 se",
+    "b4 d4 nw",
+    "h6 se",
+    "b5 w",
+    "h5 w",
+    "b6 w",
+    "e7 w",
+    "a3 c5 ne",
+    "e6 e5 w",
+    "e3 sw",
+    "i8 h8 se",
+    "b3 d5 ne",
+    "h8 sw",
+    "a2 ne",
+    "f4 g4 sw",
+    "b3 d3 nw",
+    "h4 e",
+    "c3 e3 nw",
+]
 
 
 def test_a_daisy_board_does_not_call_row_a_blacks_side() -> None:
@@ -28,45 +66,7 @@ def test_a_sides_count_of_marbles_pushed_off_says_who_pushed_them() -> None:
     count is of the opponent's marbles Black has pushed off, as eo, hu and is already say."""
     rules = engine.get_game("abalone")
     state = rules.new("standard")
-    # a game between two people, Black's 35th push putting White's g3 marble off
-    pushes = [
-        "a5 c5 nw",
-        "i7 g5 sw",
-        "a4 c4 nw",
-        "i9 g7 sw",
-        "a3 c5 ne",
-        "g6 f6 se",
-        "a2 e",
-        "i6 h5 sw",
-        "b1 ne",
-        "i5 g5 se",
-        "c2 ne",
-        "h7 g7 se",
-        "a1 e",
-        "e6 w",
-        "d3 sw",
-        "h4 h6 e",
-        "d6 d4 w",
-        "g7 f7 se",
-        "b4 d4 nw",
-        "h6 se",
-        "b5 w",
-        "h5 w",
-        "b6 w",
-        "e7 w",
-        "a3 c5 ne",
-        "e6 e5 w",
-        "e3 sw",
-        "i8 h8 se",
-        "b3 d5 ne",
-        "h8 sw",
-        "a2 ne",
-        "f4 g4 sw",
-        "b3 d3 nw",
-        "h4 e",
-        "c3 e3 nw",
-    ]
-    for text in pushes:
+    for text in PUSHES:
         state = rules.apply(state, rules.parse(state, f"push {text}"))
     alt = render.alt_text("abalone", state)
     assert "by them" not in alt, alt
@@ -101,3 +101,23 @@ def test_an_atmalof_drop_is_said_as_a_sentence_with_its_roll() -> None:
             announced = w.t(f"atmalof.announced.{axis}", side=side, k=4)
             assert said.startswith(announced) and "(4,4)" in said, (lang, said, announced)
             assert said in render.alt_text("atmalof", after, last, words=w), lang
+
+
+def test_a_push_off_says_the_marble_went_off_from_where_it_stood() -> None:
+    """'the opposing marble on g3 is off!' while the alt text lists a White marble on g3 (the
+    one pushed back onto it): the sentence says the marble that stood there went off."""
+    rules = engine.get_game("abalone")
+    state = rules.new("standard")
+    for text in PUSHES[:-1]:
+        state = rules.apply(state, rules.parse(state, f"push {text}"))
+    action = rules.parse(state, "push c3 e3 nw")
+    after, last = rules.apply(state, action), render.Last(state, action)
+    alt = render.alt_text("abalone", after, last)
+    said = "Black pushed c3-e3 north-west: the opposing marble that stood on g3 went off the board"
+    assert f"Last: {said}." in alt and "is off!" not in alt, alt
+    for lang in LANGUAGES:
+        w = words(lang)
+        caption = w.t("abalone.pushed_off", side=w.t("side.abalone.0"), span="c3-e3",
+                      dir=w.t("dir.nw"), off="g3")  # fmt: skip
+        alt = render.alt_text("abalone", after, last, words=w)
+        assert caption not in alt and "g3" in render.renderer("abalone").said(last, w), lang
