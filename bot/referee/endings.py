@@ -212,11 +212,9 @@ class Endings:
         note = {"undone": [a.action for a in gone], "to": len(keep)}
         event = NewEvent("takeback", now, seat=asker, user_id=actor.id, note=note)
         moves = turn_words(g, keep, gone)
-        done = (  # the practice bot says it allowed it, as it says it declines a draw
-            msg("takeback.allowed_bot", actor=actor.name, moves=moves)
-            if seat == g.bot_seat
-            else msg("takeback.done", moves=moves)
-        )
+        # who allowed it, in the words of the button pressed ("Takeback accepted" said neither)
+        key = "takeback.allowed_bot" if seat == g.bot_seat else "takeback.done"
+        done = msg(key, actor=actor.name, moves=moves)
         lines = [*as_lines(prefix), done]
         text = prefix + say(lines[-1])
         if g.draw_offer is not None:  # an offer made about the position taken back goes too

@@ -482,6 +482,8 @@ async def test_takeback_accepted_by_the_opponent(referee: Referee, store: Store)
     assert not (await referee.answer_takeback(HERE, ALICE, True)).ok
     done = await referee.answer_takeback(HERE, BOB, True)
     assert done.ok and done.mentions == [ALICE.id]
+    # who allowed it, in the button's word ("Takeback accepted, undone" said neither)
+    assert done.text.startswith("bob allows the takeback. Undone: alice (White) places d7")
     g = await store.game(done.game_id)
     assert g.seq == 0 and await store.actions(g.id) == []
     assert len(await store.all_actions(g.id)) == 1  # the log keeps what was taken back

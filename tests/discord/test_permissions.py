@@ -408,7 +408,7 @@ COLUMNS = (
     Column(
         "takeback accept",
         takeback_asked,
-        play_cells(Ok("Takeback accepted"), No("that takeback request is your own")),
+        play_cells(Ok("allows the takeback. Undone: "), No("that takeback request is your own")),
     ),
     Column(
         "takeback decline",
@@ -418,7 +418,7 @@ COLUMNS = (
     Column(
         "button:takeback-accept",
         takeback_asked,
-        play_cells(Ok("Takeback accepted"), No("that takeback request is your own"))
+        play_cells(Ok("allows the takeback. Undone: "), No("that takeback request is your own"))
         | BUTTONS_ELSEWHERE
         | BUTTON_BOT,
     ),
