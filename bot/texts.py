@@ -127,13 +127,16 @@ def result_line(
 
 
 def tiebreak_counts(game: str, state: Any) -> dict[str, Any]:
-    """The lines each side counted in an Atmalof tie-break (runs of L-1), for its ending."""
+    """The lines each side counted in an Atmalof tie-break (runs of L-1), and the side whose
+    last piece in hand began it (``full``; the default rule): an ending never said why."""
+    empty = [s for s in (0, 1) if not state.hands[s]] if state.config.tiebreak == "either" else []
     return {
         "n": state.line - 1,
         "side0": side_msg(game, 0),
         "a": len(atmalof_fours(state, 0)),
         "side1": side_msg(game, 1),
         "b": len(atmalof_fours(state, 1)),
+        "full": side_msg(game, empty[0]) if len(empty) == 1 else None,
     }
 
 
@@ -179,9 +182,10 @@ def outcome_msg(
         params["k"] = options["line"]
     key, said = ended.said(outcome.termination, names)
     params.update(said)
+    full = (counted or {}).get("full")
     if counted:
         key = "end.tiebreak_counted"
-        params.update(counted)
+        params.update({k: v for k, v in counted.items() if k != "full"})
     limit = (options or {}).get("move_limit")
     if key == "end.move_limit" and limit:  # each game counts its own moves; Abalone's in all
         more = "" if game != "abalone" else "_more" if outcome.winner is not None else "_even"
@@ -196,6 +200,8 @@ def outcome_msg(
         reason = Msg(key, params)
     else:
         reason = coded(key, english, **params)
+    if full is not None:
+        reason = Msg("end.tiebreak_full", {"full": full, "count": reason})
     if outcome.winner is not None:
         who = _who_msg(game, names, sides, outcome.winner)
         return Msg("outcome.win", {"who": who, "reason": reason})
@@ -205,14 +211,12 @@ def outcome_msg(
 
 
 def players_msg(names: Sequence[str]) -> Msg:
-    """A game's two players as a refusal or summary names them: "alice vs bob", "alice –
-    bob", in the reader's language."""
+    """A game's two players as a refusal or summary names them ("alice vs bob")."""
     return Msg("players.pair", {"first": names[0], "second": names[1]})
 
 
 def _who_msg(game: str, names: tuple[str, str], sides: tuple[str, str], seat: int) -> Msg:
-    """A player as a result names them: the side alone when the name is the side's (a record
-    without names), else "alice (Red)"."""
+    """A player as a result names them: "alice (Red)", or the side alone (a record's)."""
     if names[seat] == sides[seat]:
         return side_msg(game, seat)
     return Msg("who.named", {"name": names[seat], "side": side_msg(game, seat)})
