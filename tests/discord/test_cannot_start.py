@@ -29,6 +29,17 @@ ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "MTAx.fake-token.for-start-tests"
 
 
+def discord_at(monkeypatch: pytest.MonkeyPatch, port: int, db: str) -> None:
+    """The bot's settings for a start against a Discord at ``port`` of this host (closed or
+    mute), with the database ``db``, JSON logs, and no metrics or heartbeat."""
+    monkeypatch.setattr(Route, "BASE", f"http://127.0.0.1:{port}/api/v10")
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    monkeypatch.setenv("REFEREE_DB", db)
+    monkeypatch.setenv("LOG_FORMAT", "json")
+    monkeypatch.delenv("METRICS_PORT", raising=False)
+    monkeypatch.delenv("REFEREE_HEARTBEAT", raising=False)
+
+
 @pytest.fixture
 def held_port() -> Iterator[int]:
     """A port some other process listens on."""
@@ -97,12 +108,7 @@ def test_discord_unreachable_is_one_json_line_and_exit_1(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    monkeypatch.setattr(Route, "BASE", f"http://127.0.0.1:{closed_port}/api/v10")
-    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
-    monkeypatch.setenv("REFEREE_DB", str(tmp_path / "n.db"))
-    monkeypatch.setenv("LOG_FORMAT", "json")
-    monkeypatch.delenv("METRICS_PORT", raising=False)
-    monkeypatch.delenv("REFEREE_HEARTBEAT", raising=False)
+    discord_at(monkeypatch, closed_port, str(tmp_path / "n.db"))
     assert main(command) == 1
     out, err = capsys.readouterr()
     assert "Traceback" not in out + err and TOKEN not in out + err
@@ -123,12 +129,7 @@ def test_the_start_logs_no_warning_about_voice(
     joins a voice channel, so an operator's log began with two warnings about nothing."""
     monkeypatch.setattr(discord.VoiceClient, "warn_nacl", True)  # as in a fresh process
     monkeypatch.setattr(discord.VoiceClient, "warn_dave", True)
-    monkeypatch.setattr(Route, "BASE", f"http://127.0.0.1:{closed_port}/api/v10")
-    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
-    monkeypatch.setenv("REFEREE_DB", str(tmp_path / "v.db"))
-    monkeypatch.setenv("LOG_FORMAT", "json")
-    monkeypatch.delenv("METRICS_PORT", raising=False)
-    monkeypatch.delenv("REFEREE_HEARTBEAT", raising=False)
+    discord_at(monkeypatch, closed_port, str(tmp_path / "v.db"))
     assert main([]) == 1
     lines = [json.loads(line) for line in capsys.readouterr().err.splitlines()]
     assert [x["message"] for x in lines if x["level"] == "WARNING"] == []
@@ -144,12 +145,7 @@ def test_the_start_names_the_database_it_opened(
     """A mistyped REFEREE_DB makes a new, empty database where it points (only the bot makes
     one): the log says which file, in full, so an operator sees why the games are gone."""
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(Route, "BASE", f"http://127.0.0.1:{closed_port}/api/v10")
-    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
-    monkeypatch.setenv("REFEREE_DB", "sqlite:///typo/referee.db")
-    monkeypatch.setenv("LOG_FORMAT", "json")
-    monkeypatch.delenv("METRICS_PORT", raising=False)
-    monkeypatch.delenv("REFEREE_HEARTBEAT", raising=False)
+    discord_at(monkeypatch, closed_port, "sqlite:///typo/referee.db")
     assert main([]) == 1
     lines = [json.loads(line) for line in capsys.readouterr().err.splitlines()]
     full = str(tmp_path / "typo" / "referee.db")
