@@ -43,6 +43,7 @@ from bot.referee.replies import (
     Where,
 )
 from bot.referee.said import move_msg
+from bot.referee.turns import one_after_another
 from bot.referee.wrapper import current_request_id, reply_dict
 from bot.store import (
     GameRow,
@@ -580,15 +581,14 @@ def turn_words(g: GameRow, kept: list[Any], gone: list[Any]) -> Msg:
     north-east"): the stored notation orders a line's ends canonically, not as typed."""
     rules = engine.get_game(g.game)
     state = Context.replay_rows(g, kept)
-    said: Msg | None = None
+    said: list[Msg] = []
     for row in gone:
         action = rules.parse(state, row.action)
         sentence = rules.describe(state, action, row.roll).rstrip(".")
         english = _named(sentence, rules.side_names[row.side], g.names[row.side])
-        this = move_msg(g, state, action, row.roll, english)
-        said = this if said is None else Msg("turns.then", {"first": said, "second": this})
+        said.append(move_msg(g, state, action, row.roll, english))
         state = rules.apply(state, action, row.roll)
-    return said if said is not None else Msg("plain", {"text": ""})
+    return one_after_another(said) if said else Msg("plain", {"text": ""})
 
 
 def _ending(outcome: Outcome, now: float) -> dict[str, Any]:

@@ -75,14 +75,15 @@ def nothing_to(notations: list[str], verb: str, game_id: int | None = None) -> R
 
 
 def removal_first(
-    exc: EngineError, notations: list[str], side: Any, game_id: int, version: int
+    exc: EngineError, rules: Any, state: Any, side: Any, game_id: int, version: int
 ) -> Refusal | None:
     """A move refused because its player closed a mill and has not removed yet
     (``removal_pending``, by the engine's code), said to that player: whose men (``side``) may
-    go, which (the legal removals' points, from their ``notations``), and, in each front end's
-    words, its command; None for any other reason."""
+    go, which (the legal removals' points), and, in each front end's words, its command; None
+    for any other reason (then the legal actions are never listed: every refusal came here)."""
     if exc.code != "removal_pending":
         return None
+    notations = [str(rules.notation(state, a)) for a in rules.legal(state)]
     points = ", ".join(n.split()[-1] for n in notations if first_word(n) == "remove")
     params = {"side": side, "points": points}
     return Refusal("removal_first", params, game_id=game_id, version=version)

@@ -95,11 +95,10 @@ class Play:
         except ParseError as exc:  # not a command of this game at all: say that first
             raise unreadable(g, state, text, exc) from exc
         except EngineError as exc:  # a real command, only not now: the turn is the reason
-            legal = [rules.notation(state, a) for a in rules.legal(state)] if not turn else []
             side = texts.side_msg(g.game, 1 - state.to_move)
             raise (
                 turn
-                or removal_first(exc, legal, side, g.id, g.version)
+                or removal_first(exc, rules, state, side, g.id, g.version)
                 or Refusal("engine", engine_reason(exc, g.game), game_id=g.id, version=g.version)
             ) from exc
         if turn is not None:

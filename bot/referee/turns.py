@@ -97,8 +97,9 @@ def rolls_said(game: str, state: Any, rows: Sequence[Any]) -> list[Msg]:
 
 
 def one_after_another(said: Sequence[Msg]) -> Msg:
-    """Several actions in one sentence, "a; b; c" (``turns.then``, as a takeback lists them):
-    a rolled action's own commas ("drop row 1, rolled 4: ...") would run into a list's."""
+    """Several actions in one sentence, "a; b; c" (``turns.then``: a takeback's undone moves, a
+    restore's): a rolled action's own commas ("drop row 1, rolled 4: ...") would run into a
+    list's."""
     out = said[0]
     for this in said[1:]:
         out = Msg("turns.then", {"first": out, "second": this})
