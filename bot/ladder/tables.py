@@ -165,13 +165,15 @@ class Leaderboard:
 
     ``waiting``: when no one is ranked yet (and provisional players were not asked for), the
     active provisional players, unranked, so an early ladder lists who has played rather than
-    an empty table; they are counted in ``hidden`` too."""
+    an empty table; they are counted in ``hidden`` too. ``inactive``: how many of ``hidden``
+    are left out for inactivity, which showing provisional players does not undo."""
 
     rows: tuple[LeaderboardRow, ...]
     caller: LeaderboardRow | None
     ranked: int
     hidden: int  # provisional or inactive players left out
     waiting: tuple[LeaderboardRow, ...] = ()
+    inactive: int = 0
 
 
 def is_inactive(state: RatingState, now: datetime, days: int = INACTIVE_DAYS) -> bool:
@@ -198,6 +200,7 @@ def leaderboard(
     order = sorted(ratings.items(), key=lambda item: (-item[1].rating, -item[1].games, item[0]))
     ranked: list[LeaderboardRow] = []
     waiting: list[LeaderboardRow] = []  # provisional and active: listed if no one is ranked
+    left_idle = 0
     caller_row: LeaderboardRow | None = None
     for player, state in order:
         inactive = is_inactive(state, now, inactive_days)
@@ -208,6 +211,8 @@ def leaderboard(
             ranked.append(row)
         elif active:
             waiting.append(row)
+        else:
+            left_idle += 1
         if player == caller:
             caller_row = row
     return Leaderboard(
@@ -216,6 +221,7 @@ def leaderboard(
         ranked=len(ranked),
         hidden=len(order) - len(ranked),
         waiting=() if ranked else tuple(waiting[:top]),
+        inactive=left_idle,
     )
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from bot.i18n import Msg, msg, number
 from bot.ladder.ratings import RatingState, is_provisional, rating_text
 from bot.ladder.stats import CasualRecords, DiceLuck, PlayerStats, Record, Streak
-from bot.ladder.tables import Leaderboard, LeaderboardRow
+from bot.ladder.tables import INACTIVE_DAYS, Leaderboard, LeaderboardRow
 from bot.referee.replies import Actor
 from bot.texts import ladder_name
 
@@ -44,22 +44,29 @@ def leaderboard_lines(
     """The leaderboard as text: the rows, who is hidden, and where the caller stands. With no
     one ranked yet, the provisional players are listed unranked ("– alice 1500?") under a line
     that says why, not an empty table."""
+    hidden = board.hidden - len(board.waiting)
+    settling = hidden > board.inactive or not board.hidden  # not only idle players left out
     lines = [title]
     if board.waiting:
         lines.append(msg("ladder.unranked_head"))
     elif not board.rows:
-        lines.append(msg("ladder.empty" if provisional else "ladder.empty_settling"))
+        lines.append(
+            msg("ladder.empty_settling" if settling and not provisional else "ladder.empty")
+        )
     lines += [_row(r, names.get(r.player, "?")) for r in board.rows or board.waiting]
-    hidden = board.hidden - len(board.waiting)
     if hidden:
         lines.append(msg("ladder.hidden", n=hidden))
-        if not provisional and not board.waiting:  # how to list them is the front end's to say
+        # show_provisional lists provisional players, never inactive ones: offered only when
+        # it would list someone (how to ask is the front end's to say)
+        if not provisional and not board.waiting and hidden > board.inactive:
             lines.append(msg("ladder.show_hidden"))
+    if board.inactive:
+        lines.append(msg("ladder.inactive_note", n=INACTIVE_DAYS))
     me = board.caller
     if me is None:
         lines.append(msg("ladder.you_absent", name=actor.name))
-    elif me.rank is None:
-        key = "ladder.you_provisional" if me.provisional else "ladder.you_inactive"
+    elif me.rank is None:  # inactivity first: it is the reason showing provisional ones keeps
+        key = "ladder.you_inactive" if me.inactive else "ladder.you_provisional"
         rating = f"{round(me.rating)}{'?' if me.provisional else ''}"
         lines.append(msg(key, name=actor.name, rating=rating))
     elif all(r.player != actor.id for r in board.rows):

@@ -7,6 +7,7 @@ import io
 
 from PIL import Image
 
+from bot.clock import ManualClock
 from bot.referee.replies import Where
 from tests.discord.conftest import ALICE, BOB, CAROL, MODERATOR
 from tests.discord.harness import CHANNEL_ID, GUILD_ID, Harness
@@ -153,3 +154,24 @@ async def test_stats_charts_every_game_the_player_is_rated_in_and_names_them(
     alone = Image.open(io.BytesIO(single[2]))
     assert both.width == alone.width and both.height == 2 * alone.height
     assert both.crop((0, alone.height, both.width, both.height)).tobytes() == alone.tobytes()
+
+
+async def test_a_ladder_gone_quiet_says_its_players_are_inactive(
+    harness: Harness, clock: ManualClock
+) -> None:
+    """A month after the last rated game every player was left out, and /ladder said "new
+    players are ranked once their rating settles", "(/ladder with show_provisional: True lists
+    them too)" (it listed no one: they are inactive) and "Bob: 1338?, unranked (provisional)."
+    even with provisional players shown (a moderator's finding): it now says why they are left
+    out and how they come back."""
+    await rated_win(harness, ALICE, BOB)
+    clock.advance(31 * 24 * 3600)
+    for asked in ({}, {"show_provisional": True}):
+        board = await harness.slash(BOB, "ladder", **asked)
+        lines = board.text.splitlines()
+        assert lines[2] == "No ranked players yet.", lines
+        assert "(2 provisional or inactive players hidden)" in lines, lines
+        note = "(players with no rated game in the last 30 days are left out until they play one)"
+        assert note in lines, lines
+        assert "show_provisional" not in board.text, lines
+        assert "Bob: 1338?, unranked (inactive)." in lines, lines
