@@ -24,12 +24,17 @@ def record_msg(record: Record) -> Msg:
     return msg("stats.record_counts", wins=record.wins, losses=record.losses, draws=record.draws)
 
 
+def _rating(row: LeaderboardRow) -> str:
+    """A row's rating as its line and the caller's line both show it: "1662", or "1662?"."""
+    return f"{round(row.rating)}{'?' if row.provisional else ''}"
+
+
 def _row(row: LeaderboardRow, name: str) -> Msg:
     return msg(
         "ladder.row",
         rank=f"{row.rank}." if row.rank is not None else "–",
         name=name,
-        rating=f"{round(row.rating)}{'?' if row.provisional else ''}",
+        rating=_rating(row),
         record=msg("stats.record_counts", wins=row.wins, losses=row.losses, draws=row.draws),
     )
 
@@ -67,8 +72,7 @@ def leaderboard_lines(
         lines.append(msg("ladder.you_absent", name=actor.name))
     elif me.rank is None:  # inactivity first: it is the reason showing provisional ones keeps
         key = "ladder.you_inactive" if me.inactive else "ladder.you_provisional"
-        rating = f"{round(me.rating)}{'?' if me.provisional else ''}"
-        lines.append(msg(key, name=actor.name, rating=rating))
+        lines.append(msg(key, name=actor.name, rating=_rating(me)))
     elif all(r.player != actor.id for r in board.rows):
         lines.append(
             msg(
@@ -76,7 +80,7 @@ def leaderboard_lines(
                 name=actor.name,
                 rank=me.rank,
                 ranked=board.ranked,
-                rating=round(me.rating),
+                rating=_rating(me),  # with its "?", as the rows above show it
             )
         )
     else:

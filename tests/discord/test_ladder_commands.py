@@ -175,3 +175,15 @@ async def test_a_ladder_gone_quiet_says_its_players_are_inactive(
         assert note in lines, lines
         assert "show_provisional" not in board.text, lines
         assert "Bob: 1338?, unranked (inactive)." in lines, lines
+
+
+async def test_the_callers_rating_below_the_top_keeps_its_provisional_mark(
+    harness: Harness,
+) -> None:
+    """Below a short list the caller's line gave their rating without its "?" ("Bob: #2 of
+    2, 1338."), though their row on a longer list read "1338?": the mark is kept."""
+    await rated_win(harness, ALICE, BOB)
+    board = await harness.slash(BOB, "ladder", top=1, show_provisional=True)
+    lines = board.text.splitlines()
+    assert "1. Alice 1662? · 1W 0L 0D" in lines, lines
+    assert "Bob: #2 of 2, 1338?" in lines, lines  # the sentence's stop gives way to the "?"
