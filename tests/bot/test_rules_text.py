@@ -25,6 +25,7 @@ import pytest
 import engine
 import render
 from bot.clock import ManualClock
+from bot.discord_ui.cogs.play import parse_options
 from bot.referee import Referee
 from bot.referee.replies import Actor, Where
 from bot.rules_text import ATMALOF_LICENCE, DESCRIBED, RULES, plain, summary
@@ -34,7 +35,7 @@ from engine.abalone import marbles_off
 from engine.abalone.board import CELL_INDEX, CELL_NAMES, CELLS, DIRECTIONS, NEIGHBOURS
 from engine.atmalof import Drop, Move, landing
 from engine.atmalof.game import fours
-from engine.morris import can_fly, layout, removable
+from engine.morris import can_fly, layout, mills, pending_removal, removable
 from tests.engine.test_abalone import position as abalone_position
 from tests.engine.test_abalone import where as abalone_cells
 from tests.engine.test_atmalof import drop as atmalof_drop
@@ -488,6 +489,28 @@ async def _(tmp_path: Path) -> None:
     state = morris_play(morris_position("a7 d7", "b6 d6 f6 a4", hand=(7, 5)), "place g7")
     after = morris_play(state, "remove a4")
     assert after.men[1].bit_count() == 3 and MORRIS.to_text(after).count("hand=6,5") == 1
+
+
+@claim("morris", "Closing two mills at once still removes only one man")
+async def _(tmp_path: Path) -> None:
+    both = morris_play(morris_position("d7 g7 a4 a1", "b6 d6 f2 c3", hand=(5, 5)), "place a7")
+    assert len(mills(both, 0)) == 2 and pending_removal(both)  # a7 closes two at once
+    after = morris_play(both, "remove b6")
+    assert after.to_move == 1 and after.men[1].bit_count() == 3  # one man, then Black's turn
+
+
+@claim("morris", "Stepping out of a mill and back in makes a new mill, unless the challenge says")
+async def _(tmp_path: Path) -> None:
+    steps = ("move d7 d6", "move a4 b4", "move d6 d7")  # White's mill a7 d7 g7 opened, closed
+    again = morris_play(morris_position("a7 d7 g7 b2", "a4 g4 c3 e3"), *steps)
+    assert pending_removal(again)  # a new mill: a removal is owed
+    (option,) = re.findall(r"`(no_remill=on)`", RULES["morris"][1])
+    typed = parse_options(option)  # as a challenge's options field reads it
+    assert MORRIS.options(MORRIS.new(**typed))["no_remill"] is True
+    back = morris_play(morris_position("a7 d7 g7 b2", "a4 g4 c3 e3", **typed), *steps)
+    assert mills(back, 0) and not pending_removal(back) and back.to_move == 1  # no removal
+    elsewhere = morris_position("a7 g7 d6 b2", "a4 g4 c3 e3", **typed)
+    assert pending_removal(morris_play(elsewhere, "move d6 d7"))  # it did not leave d7 just now
 
 
 @claim("morris", "You lose with two men left or when you cannot move")
