@@ -15,6 +15,7 @@ whatever the board.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Awaitable, Callable
 from itertools import pairwise
@@ -323,6 +324,28 @@ async def _(tmp_path: Path) -> None:
     assert ATMALOF.result(wasted) is None and wasted.quiet == 8
     off = ATMALOF.options(ATMALOF.new("standard", repetition="off", move_limit=0))
     assert (off["repetition"], off["move_limit"]) == (False, 0)
+    await _draws_switch_as_typed(tmp_path, "atmalof")
+
+
+async def _draws_switch_as_typed(tmp_path: Path, game: str) -> None:
+    """The summary's option words for the referee's draws, typed into a challenge's options
+    (read as Discord reads them), switch each draw off or set another limit."""
+    text = RULES[game][1]
+    (limit,) = re.findall(r"`move_limit=([1-9]\d*)`", text)
+    assert re.findall(r"`(repetition=off)`, `(move_limit=0)`", text) == [
+        ("repetition=off", "move_limit=0")
+    ]
+    referee = await referee_game(
+        tmp_path, game, options=parse_options("repetition=off move_limit=0")
+    )
+    g = await referee.store.active_game(HERE.channel_id)
+    assert g is not None
+    stored = json.loads(g.options)
+    assert (stored["repetition"], stored["move_limit"]) == (False, 0)
+    await referee.store.close()
+    rules_of = engine.get_game(game)
+    changed = rules_of.options(rules_of.new(**parse_options(f"move_limit={limit}")))
+    assert changed["move_limit"] == int(limit) != rules_of.options(rules_of.new())["move_limit"]
 
 
 cites(
@@ -537,6 +560,23 @@ async def _(tmp_path: Path) -> None:
     assert quiet is not None and quiet.termination is Termination.MOVE_LIMIT
 
 
+@claim("morris", "The draws by repetition and by the move limit are the referee's own")
+async def _(tmp_path: Path) -> None:
+    await _draws_switch_as_typed(tmp_path, "morris")
+    shuffle = ("move a7 d7", "move c5 d5", "move d7 a7", "move d5 c5")
+    off = morris_position(**MOVING, **parse_options("repetition=off"))
+    assert MORRIS.result(morris_play(off, *shuffle, *shuffle)) is None  # switched off: play on
+    endless = morris_position(**MOVING, quiet=99, **parse_options("move_limit=0"))
+    assert MORRIS.result(morris_play(endless, "move a7 d7")) is None
+
+
+cites(
+    "morris",
+    "The draws by repetition and by the move limit are the referee's own",
+    "seed 002 ends the game only with two men left or a side that cannot move; no draw rule",
+)
+
+
 @claim("morris", "Takebacks: you may take back your last turn only if your opponent agrees")
 async def _(tmp_path: Path) -> None:
     await _takeback_needs_consent(tmp_path, "morris", ("place d7", "place a1"))
@@ -689,6 +729,7 @@ async def _(tmp_path: Path) -> None:
             state = ABALONE.apply(state, ABALONE.parse(state, text))
     outcome = ABALONE.result(state)
     assert outcome is not None and outcome.termination is Termination.REPETITION
+    await _draws_switch_as_typed(tmp_path, "abalone")
 
 
 cites(
