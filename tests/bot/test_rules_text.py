@@ -162,11 +162,12 @@ async def _(tmp_path: Path) -> None:
     assert atmalof_drop(start, "drop row 4", 2).at((4, 2)) == 0  # the piece lands there
 
 
-@claim("atmalof", "If the square is taken, your turn is lost")
+@claim("atmalof", "If the square is taken, nothing is placed: the piece stays in your hand and")
 async def _(tmp_path: Path) -> None:
     state = board(blue="4,3")
     after = atmalof_drop(state, "drop row 4", 3)
     assert after.to_move == 1 and after.hands == state.hands and after.at((4, 3)) == 1
+    assert [sq for sq, side in after.cells() if side is not None] == [(4, 3)]  # nothing placed
 
 
 @claim("atmalof", "The die rolls 1 to 6, so it never picks column 7 of a row or row 7 of a column")
@@ -263,8 +264,13 @@ async def _(tmp_path: Path) -> None:
     assert drawn.winner is None  # one four each: a draw
 
 
-@claim("atmalof", "A coin toss decides who starts; rematches alternate")
+@claim("atmalof", "Unless the challenge says who starts, a coin toss decides; rematches alternate")
 async def _(tmp_path: Path) -> None:
+    for starter, first in (("me", ALICE), ("them", BOB)):  # the challenge says who starts
+        chosen = await referee_game(tmp_path / starter, "atmalof", starter=starter)
+        g = await chosen.store.active_game(HERE.channel_id)
+        assert g is not None and g.toss is None and g.players[0] == first.id, starter
+        await chosen.store.close()
     referee = await referee_game(tmp_path, "atmalof")  # starter: random
     first = await referee.store.active_game(HERE.channel_id)
     assert first is not None and first.toss is not None  # the verifiable coin toss
