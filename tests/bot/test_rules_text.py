@@ -902,6 +902,28 @@ async def _(tmp_path: Path) -> None:
     assert MORRIS.options(MORRIS.new("twelve"))["repetition"] is True
 
 
+cites(
+    "atmalof",
+    "If the square is taken, nothing is placed",
+    "seed 001: 'If a piece of either colour is already located at the designated position, you "
+    "simply lose a turn.' Seed 000: 'Se peco iukolora jam staras ce la pozicio specifita, vi "
+    "perdas vian ludvicon.'",
+)
+cites(
+    "morris",
+    "A man standing in a mill is safe unless all of that side's men stand in mills",
+    "seed 002: 'Nem szabad levenni olyan bábut, ami éppen malomban áll; kivéve azt a ritka "
+    "esetet, ha az ellenfél valamennyi bábuja malomban van.'",
+)
+cites("morris", "Removed men never come back", "seed 002: 'A levett bábu nem tehető vissza többé.'")
+cites(
+    "abalone",
+    "Push six of your opponent's marbles off the board to win",
+    "seed 003: 'Að vera fyrri til við að ýta sex kúlum andstæðingsins af spilaborðinu.' and "
+    "'Sigurvegari er sá sem er fyrri til að ýta sex af kúlum andstæðingsins af spilaborðinu'",
+)
+
+
 # --- the tests ----------------------------------------------------------------------------------
 
 
@@ -961,3 +983,29 @@ def test_no_sentence_of_a_summary_begins_with_a_digit() -> None:
         for lang in LANGUAGES
     }
     assert {key: hits for key, hits in found.items() if hits} == {}
+
+
+def test_no_summary_repeats_five_words_of_a_seed_it_cites() -> None:
+    """The summaries are our own words (Atmalof's licence asks it, and the other seeds are not
+    ours to copy): no run of five words of a seed passage quoted above, in any language. The
+    Icelandic summary once said the seed's 'breyta leik eftir að kúlur hafa verið færðar'."""
+    quoted = [
+        quote
+        for claims in CLAIMS.values()
+        for _, check in claims
+        if isinstance(check, str)
+        for quote in re.findall(r"'([^']{20,})'", check)
+    ]
+    seed_runs = {run for quote in quoted for run in _runs_of_five(quote)}
+    repeated = {
+        (lang, game, variant): sorted(_runs_of_five(summary(game, lang, variant)[1]) & seed_runs)
+        for game, variants in DESCRIBED.items()
+        for variant in variants
+        for lang in LANGUAGES
+    }
+    assert {key: runs for key, runs in repeated.items() if runs} == {}
+
+
+def _runs_of_five(text: str) -> set[tuple[str, ...]]:
+    said = re.findall(r"\w+", plain(text).lower())
+    return {tuple(said[i : i + 5]) for i in range(len(said) - 4)}
