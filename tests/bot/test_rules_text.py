@@ -708,6 +708,18 @@ async def _(tmp_path: Path) -> None:
         ABALONE.parse(abalone_position("a1", ""), "push a1 w")  # off the board
 
 
+@claim("abalone", "A sideways move never pushes: every cell its marbles move into must be empty")
+async def _(tmp_path: Path) -> None:
+    free = abalone_position("c3 c4 c5", "")
+    moved = ABALONE.apply(free, ABALONE.parse(free, "push c3 c5 ne"))  # onto d4 d5 d6
+    assert abalone_cells(moved, "d4 d5 d6") == "bbb"
+    for black, white in (("c3 c4 c5", "d5"), ("c3 c4 c5 d6", ""), ("c3 c4", "d4")):
+        state = abalone_position(black, white)
+        line = "push c3 c5 ne" if "c5" in black else "push c3 c4 ne"
+        with pytest.raises(IllegalAction):  # one of yours or theirs in the way: no push
+            ABALONE.parse(state, line)
+
+
 @claim("abalone", "Push six of your opponent's marbles off the board to win")
 async def _(tmp_path: Path) -> None:
     state = abalone_position("a3 a4", "a5", lost=(0, 5))
