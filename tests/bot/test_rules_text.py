@@ -328,6 +328,15 @@ async def _(tmp_path: Path) -> None:
     for _ in range(8):  # both keep announcing a line whose rolled square is taken
         wasted = ATMALOF.apply(wasted, ATMALOF.parse(wasted, "drop row 1"), 1)  # 1,1 is taken
     assert ATMALOF.result(wasted) is None and wasted.quiet == 8
+    # "each side plays 50 turns without landing a piece": the 100th such turn draws, a lost
+    # drop among them, while a piece that lands starts the count again.
+    late = ATMALOF.from_text(ATMALOF.to_text(wasted).replace("quiet=8", "quiet=99"))
+    for ending in (atmalof_move(late, "move 1,1 1,2"), atmalof_drop(late, "drop row 1", 1)):
+        limit = ATMALOF.result(ending)
+        assert limit is not None and limit.termination is Termination.MOVE_LIMIT
+        assert limit.winner is None
+    landed = atmalof_drop(late, "drop row 1", 3)
+    assert ATMALOF.result(landed) is None and landed.quiet == 0
     off = ATMALOF.options(ATMALOF.new("standard", repetition="off", move_limit=0))
     assert (off["repetition"], off["move_limit"]) == (False, 0)
     await _draws_switch_as_typed(tmp_path, "atmalof")
