@@ -709,10 +709,15 @@ async def _(tmp_path: Path) -> None:
         ABALONE.parse(abalone_position("c1 c2 c5", "c3 c4"), "push c1 c2 e")
 
 
-@claim("abalone", "Equal numbers cannot push, and you may never move your own marble off")
+@claim("abalone", "Equal numbers cannot push, nor can four of yours behind three of theirs")
 async def _(tmp_path: Path) -> None:
     with pytest.raises(IllegalAction, match="2 against 2 cannot push"):
         ABALONE.parse(abalone_position("d1 d2", "d3 d4"), "push d1 d2 e")
+    four = abalone_position("e1 e2 e3 e4", "e5 e6 e7")  # e8 is empty behind them
+    with pytest.raises(IllegalAction, match="3 against 3 cannot push"):
+        ABALONE.parse(four, "push e2 e4 e")  # the fourth marble behind does not count
+    with pytest.raises(engine.ParseError, match="at most three move together"):
+        ABALONE.parse(four, "push e1 e4 e")
     with pytest.raises(IllegalAction):
         ABALONE.parse(abalone_position("a1", ""), "push a1 w")  # off the board
 
