@@ -1035,3 +1035,18 @@ def test_no_summary_repeats_five_words_of_a_seed_it_cites() -> None:
 def _runs_of_five(text: str) -> set[tuple[str, ...]]:
     said = re.findall(r"\w+", plain(text).lower())
     return {tuple(said[i : i + 5]) for i in range(len(said) - 4)}
+
+
+def test_every_summary_leaves_room_in_a_discord_embed_for_the_game_s_notes() -> None:
+    """/rules sends the summary as one embed, whose description Discord caps at 4,096
+    characters (an over-long one is refused, and the player gets nothing), and adds the notes of
+    the game being played (changed options, its clock, a custom board and its dice: a few hundred
+    characters). The summaries grow with every rule a review finds missing, the Hungarian
+    Atmalof one the longest (3,120 characters): each must leave 500 characters for the notes."""
+    longest = max(
+        (len(summary(game, lang, variant)[1]), lang, game, variant)
+        for lang in LANGUAGES
+        for game in RULES
+        for variant in engine.get_game(game).variants
+    )
+    assert longest[0] <= 4096 - 500, longest
