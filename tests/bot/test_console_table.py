@@ -286,8 +286,8 @@ async def test_a_name_that_cannot_be_used_is_refused_in_the_tables_language(tmp_
     text = out.getvalue()
     assert status == 0
     assert "a név nem kezdődhet így: „🎲”" in text
-    assert "a(z) „bot” itt a gyakorló ellenfél" in text
-    assert "a(z) „anyone” itt nyílt kihívást jelent" in text
+    assert "„bot” itt a gyakorló ellenfél neve" in text
+    assert "„anyone” itt nyílt kihívást jelent" in text
     assert "a név legfeljebb 32 karakter lehet („xyyy" in text
     assert "(refused)" not in text and "cannot" not in text, text
 

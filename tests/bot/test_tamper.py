@@ -160,7 +160,7 @@ UNREADABLE = {  # a stored value no record may hold: the verdict names it in the
     "row": (
         "UPDATE actions SET at = 'yesterday' WHERE link = 2",
         "at must be an ISO 8601 time",
-        "Hiba: a(z) 2. sor nem olvasható: a(z) at értéke ISO 8601 szerinti időpont lehet",
+        "Hiba: a napló 2. sora nem olvasható: a(z) at értéke ISO 8601 szerinti időpont lehet",
     ),
     "game": (
         "UPDATE games SET variant = ''",

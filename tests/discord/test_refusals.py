@@ -218,7 +218,7 @@ async def test_an_option_out_of_range_is_refused_as_the_referee_would(harness: H
     assert text == "level must be between 1 and 5"
     await harness.slash(ALICE, "language", language="hu")
     text = await refused(harness, ALICE, "practice", game="morris", level=0)
-    assert text == "a(z) level értéke 1 és 5 között lehet", text
+    assert text == "level: a megadott érték 1 és 5 között lehet", text
 
 
 async def test_a_member_reads_in_their_own_language_that_referee_commands_are_for_moderators(
@@ -273,7 +273,7 @@ async def test_a_typo_in_a_variant_or_an_option_is_refused_in_the_readers_langua
     hu_value = await refused(
         harness, ALICE, "practice", game="morris", options="flying=maybe", locale="hu"
     )
-    assert hu_value == "a(z) flying értéke csak on vagy off lehet, nem „maybe”", hu_value
+    assert hu_value == "a flying értéke csak on vagy off lehet, nem „maybe”", hu_value
     fixed = await refused(
         harness, ALICE, "practice", game="atmalof", variant="junior", options="rows=9", locale="is"
     )

@@ -58,7 +58,7 @@ def test_hungarian_atmalof_cards_no_longer_differ() -> None:
         ("en", ["pushed off 4", "pushed off 0"]),
         ("hu", ["lelökve: 4", "lelökve: 0"]),
         ("is", ["4 úr leik", "0 úr leik"]),
-        ("eo", ["4 elpuŝitaj", "0 elpuŝitaj"]),
+        ("eo", ["elpuŝitaj: 4", "elpuŝitaj: 0"]),
     ],
 )
 def test_abalone_cards_count_the_marbles_pushed_off_in_words(
