@@ -161,7 +161,7 @@ async def test_a_rewind_names_the_roll_of_the_drop_it_shows(referee: Referee, st
     landed = f"after action 1 (drop row 4, rolled {roll}: landed on 4,{roll})"
     assert reply.ok and landed in reply.text, reply.text
     theirs = {
-        "eo": f"drop row 4, ĵeto: {roll}: la peco falis sur 4,{roll}",
+        "eo": f"drop row 4, ĵeto: {roll} – la peco falis sur 4,{roll}",
         "hu": f"drop row 4, dobás: {roll} – a bábu helye 4,{roll}",
         "is": f"drop row 4, kast: {roll}: steinninn lenti á 4,{roll}",
     }
