@@ -86,13 +86,13 @@ async def test_a_tiebreak_ending_says_what_each_side_counted(
     counted = f"the tie-break count of lines of three: Red {red}, Blue {blue}"
     assert counted in end.text, end.text
     [result] = [line for line in end.lines if line.key == "board.game_over"]
-    assert f"a sorok összeszámolása (3 bábus sorok): Piros {red}, Kék {blue}" in say(result, "hu")
+    assert f"3 bábus sorok összeszámolása: Piros {red}, Kék {blue}" in say(result, "hu")
     # and why the counting began: the side that placed its last piece (it said only the count)
     (full,) = [side for side in (0, 1) if not state.hands[side]]
     side = ("Red", "Blue")[full]
     assert f"({side} has every piece on the board; {counted})" in end.text, end.text
     hu = ("Piros", "Kék")[full]
-    assert f"{hu} minden bábuja a táblán van; a sorok összeszámolása" in say(result, "hu")
+    assert f"{hu} minden bábuja a táblán van; 3 bábus" in say(result, "hu")
 
 
 async def test_morris_and_abalone_random_games_reach_an_end(referee: Referee, store: Store) -> None:
