@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from bot.console.format import reply_text
 from bot.discord_ui.format import to_message
+from bot.i18n import say
 from bot.referee import Referee
+from bot.texts import duration
 from tests.bot.conftest import ALICE, BOB, HERE, morris_mill, play, start
 
 LANGS = ("en", "eo", "hu", "is")
@@ -58,3 +60,39 @@ async def test_placing_before_removing_tells_the_miller_which_men_and_how(
         assert "Black" not in discord_words and "(remove <" not in discord_words, lang
     moved = await play(referee, HERE, BOB, "move d1 d2")  # a move too, not only a placement
     assert moved.reason == "removal_first"
+
+
+MILL_WORDS = {"en": "closes a mill", "hu": "malmot csinált", "eo": "faris muelejon"}
+
+
+async def test_the_mill_is_not_said_again_in_the_line_that_asks_for_the_removal(
+    referee: Referee,
+) -> None:
+    """Hungarian and Esperanto said it twice: "alice (Fehér) lerakott egy bábut: g7, és malmot
+    csinált" then "alice (Fehér) malmot csinált: levehet egyet..."; the second line now says,
+    as English does, who is to remove, and the mill stays in the move's own line."""
+    mill = await morris_mill(referee)
+    for lang, words in MILL_WORDS.items():
+        text = to_message(mill, lang=lang).embed.description  # type: ignore[union-attr]
+        assert text.count(words) == 1, (lang, text)
+        assert reply_text(mill, lang).count(words) == 1, lang
+    hu = to_message(mill, lang="hu").embed.description  # type: ignore[union-attr]
+    assert "alice (Fehér) következik, és le kell vennie egyet Fekete bábui közül (a1, d1)" in hu
+    assert "ellenséges" not in hu  # "enemy": the opponent is "az ellenfél" everywhere else
+
+
+async def test_esperanto_removes_the_man_on_a_point_not_the_point(referee: Referee) -> None:
+    """ "forprenis a1" took a point away; a man is taken off a point, as "metis pecon sur d7"
+    puts one on."""
+    await morris_mill(referee)
+    removed = await play(referee, HERE, ALICE, "remove a1")
+    assert removed.ok
+    assert "alice (Blanko) forprenis la pecon sur a1" in reply_text(removed, "eo")
+    assert "alice (Fehér) levett egy bábut: a1" in reply_text(removed, "hu")
+
+
+def test_a_long_wait_in_esperanto_has_no_plural_the_number_could_contradict() -> None:
+    """ "1 tagoj 1 horoj": one message holds two numbers, so no plural form can follow both;
+    the units are abbreviated, as English's "1d 1h" is."""
+    assert say(duration(2 * 86_400 + 3_600), "eo") == "2 tag. 1 h"
+    assert say(duration(2 * 86_400 + 5 * 3_600), "hu") == "2 nap 5 óra"
