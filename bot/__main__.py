@@ -21,6 +21,7 @@ import stat
 import sys
 import time
 from collections.abc import Sequence
+from typing import Any, TextIO, cast
 
 import translations
 from bot.config import Config, ConfigError, database, is_snowflake
@@ -88,14 +89,55 @@ def _app():  # the Discord layer is optional for the console
     return app
 
 
+class ReaderMayLeave:
+    """Standard output for every command but the console table: a reader that leaves early
+    (`store check | head -1`) ends the output, not the command. The rest goes to os.devnull
+    and the exit code stays the command's own (1 for a damaged file, 0 for a copy that
+    verified), where a BrokenPipeError once printed a traceback and exited 1 whatever the
+    work had found. The console keeps the stream itself: its loop leaves when nobody reads."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self.stream.write(text)
+        except BrokenPipeError:
+            self._gone()
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except BrokenPipeError:
+            self._gone()
+
+    def _gone(self) -> None:
+        from bot.console.lines import silence
+
+        silence(self.stream)
+
+    def __getattr__(self, name: str) -> Any:  # fileno, isatty, encoding: the stream's
+        return getattr(self.stream, name)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run a command; a database that cannot be opened ends it with the store's one log line."""
+    """Run a command; a database that cannot be opened ends it with the store's one log line.
+    Standard output is ``ReaderMayLeave`` for the command's length (one place for every
+    command, argparse's --help included)."""
     from bot.store import SchemaTooNew, StoreUnavailable
 
+    real = sys.stdout
+    if real is not None:  # None: started without a standard output; print() writes nothing
+        sys.stdout = cast(TextIO, ReaderMayLeave(real))
     try:
-        return _command(argv)
+        code = _command(argv)
+        sys.stdout.flush()  # block-buffered output meets a closed pipe here, not at exit
+        return code
     except (SchemaTooNew, StoreUnavailable):
         return 3
+    finally:
+        sys.stdout = real
 
 
 def _command(argv: Sequence[str] | None) -> int:
@@ -163,13 +205,14 @@ def _console(config: Config, banner: str | None = None) -> int:
     from bot.console.lines import silence
     from bot.console.table import run_console
 
+    out = sys.stdout.stream if isinstance(sys.stdout, ReaderMayLeave) else sys.stdout
     try:
         if banner is not None:
-            print(banner)
-        code = run_console(config)
-        sys.stdout.flush()  # a closed pipe is found here, not at the interpreter's exit
+            print(banner, file=out)
+        code = run_console(config, out=out)
+        out.flush()  # a closed pipe is found here, not at the interpreter's exit
     except BrokenPipeError:
-        silence(sys.stdout)
+        silence(out)
         return 0
     return code
 
