@@ -19,11 +19,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO, cast
+from urllib.parse import unquote, urlsplit
 
 import asyncpg
 
 from bot.store.files import Kind, inspect, read_only_uri
 from bot.store.migrations import LATEST
+from bot.store.postgres import DRIVER_ERRORS
 from bot.store.postgres_schema import migrate
 from bot.store.verify import chain_problem
 
@@ -169,6 +171,16 @@ async def verify_all(target: str) -> tuple[int, list[tuple[int, str]]]:
     return len(ids), failed
 
 
+def _reason(exc: BaseException, target: str) -> str:
+    """``exc`` as one line (asyncpg adds a ``HINT:`` line) that never quotes the password."""
+    said = " ".join(str(exc).split()) or type(exc).__name__
+    password = urlsplit(target).password
+    if password:  # as written in the URL, and as asyncpg decodes it
+        for secret in (password, unquote(password)):
+            said = said.replace(secret, "***")
+    return said
+
+
 def cli(source: str, target: str, out: TextIO, err: TextIO | None = None) -> int:
     """The command: 0 when every game verified on PostgreSQL, 1 when one did not, 2 a target
     that is not a URL or not empty, 3 a database that cannot be opened (the source, or
@@ -185,8 +197,8 @@ def cli(source: str, target: str, out: TextIO, err: TextIO | None = None) -> int
     except CopyError as exc:
         print(f"nothing copied: {exc}", file=err)
         return 3 if isinstance(exc, CannotOpen) else 2
-    except (OSError, asyncpg.PostgresError) as exc:  # refused, unreachable, timed out
-        print(f"nothing copied: PostgreSQL: {exc}", file=err)
+    except DRIVER_ERRORS as exc:  # refused, unreachable, timed out, TLS, the URL's options
+        print(f"nothing copied: PostgreSQL: {_reason(exc, target)}", file=err)
         return 3
     for table, n in report.rows.items():
         print(f"{table}: {n} rows", file=out)

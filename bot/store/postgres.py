@@ -218,8 +218,9 @@ class PostgresStore(Store):
                     "application_name": "referee",
                 },
             )
-        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-            reason = fault_of(exc) or f"{type(exc).__name__}: {exc}"
+        except DRIVER_ERRORS as exc:  # target_session_attrs unmet: an InternalClientError
+            said = " ".join(str(exc).split())  # one line: asyncpg may add a HINT: line
+            reason = fault_of(exc) or f"{type(exc).__name__}: {said}"
             log.critical("cannot open the database %s: %s", redacted(url), reason)
             raise StoreUnavailable(reason, f"opening {redacted(url)}") from exc
         store = cls(url, pool, busy_timeout_ms)
