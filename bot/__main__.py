@@ -26,6 +26,10 @@ from typing import Any, TextIO, cast
 import translations
 from bot.config import Config, ConfigError, database, is_snowflake
 
+INTERRUPTED = (
+    "interrupted (Ctrl-C): a write under way was not committed (each command writes in one "
+    "transaction)"
+)
 HEARTBEAT_MAX_AGE = 120.0  # seconds; the bot touches the file every few seconds while serving
 
 
@@ -136,6 +140,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return code
     except (SchemaTooNew, StoreUnavailable):
         return 3
+    except KeyboardInterrupt:  # Ctrl-C in `store copy`, `ladder rebuild`: no traceback
+        print(INTERRUPTED, file=sys.stderr)
+        return 130  # 128 + SIGINT, as a shell reports a command Ctrl-C stopped
     finally:
         sys.stdout = real
 
