@@ -95,6 +95,12 @@ def _source(path: Path) -> sqlite3.Connection:
         raise CannotOpen(f"{path} is not a database of this bot: {found.why}")
     db = sqlite3.connect(read_only_uri(path), uri=True)
     version = int(db.execute("PRAGMA user_version").fetchone()[0])
+    if version > LATEST:  # "start the bot on it" would only meet the bot's own refusal
+        db.close()
+        raise CannotOpen(
+            f"{path} is at schema {version}, newer than this bot's {LATEST}: it was written by "
+            "a newer version of the bot; copy it with that version"
+        )
     if version != LATEST:
         db.close()
         raise CannotOpen(

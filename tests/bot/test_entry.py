@@ -379,6 +379,29 @@ def test_store_copy_exits_3_when_a_database_cannot_be_opened(
     assert main(["store", "copy", "--from", str(source), "--to", str(source)]) == 2
 
 
+def test_store_copy_of_a_file_from_a_newer_bot_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It said "start the bot on it once (it migrates the file), then copy", and this bot
+    refuses to start on a newer file: the advice led nowhere."""
+    import asyncio
+    import sqlite3
+
+    from bot.store.migrations import LATEST
+    from tests.bot.conftest import file_with_games
+
+    source = tmp_path / "referee.db"
+    asyncio.run(file_with_games(source))
+    db = sqlite3.connect(source)
+    db.execute(f"PRAGMA user_version = {LATEST + 1}")
+    db.commit()
+    db.close()
+    nowhere = "postgresql://u@127.0.0.1:1/x"
+    assert main(["store", "copy", "--from", str(source), "--to", nowhere]) == 3
+    (line,) = capsys.readouterr().err.splitlines()
+    assert f"newer than this bot's {LATEST}" in line and "start the bot" not in line, line
+
+
 @pytest.mark.parametrize("lang", ["en", "hu"])
 def test_the_console_names_its_database_in_its_opening_lines(tmp_path: Path, lang: str) -> None:
     """As the bot's start logs `database: PATH`: a mistyped REFEREE_DB is a new, empty
