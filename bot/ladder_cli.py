@@ -15,17 +15,31 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
+from bot.config import is_snowflake
 from bot.ladder_store import RebuildRaced, RebuildReport, rebuild_store
 from bot.store import Access, open_store
 
 MAX_SHOWN = 20
 
 
+def guild_id(text: str) -> int:
+    """A server id as typed, or 0 for the console's games: anything else is a usage error. A
+    number past 2**63-1 reached SQLite (an OverflowError traceback); -5 or '１２３' rebuilt
+    a server that cannot exist and said "no differences"."""
+    if text != "0" and not is_snowflake(text):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a server id (digits, like 123456789; 0: the console's games)"
+        )
+    return int(text)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m bot ladder", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     rebuild = sub.add_parser("rebuild", help="recompute every rating from the stored games")
-    rebuild.add_argument("--guild", type=int, default=None, help="only this server (0: console)")
+    rebuild.add_argument(
+        "--guild", type=guild_id, default=None, help="only this server (0: the console's games)"
+    )
     rebuild.add_argument("--check", action="store_true", help="only report differences")
     return parser
 

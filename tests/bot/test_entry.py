@@ -379,6 +379,24 @@ def test_store_copy_exits_3_when_a_database_cannot_be_opened(
     assert main(["store", "copy", "--from", str(source), "--to", str(source)]) == 2
 
 
+@pytest.mark.parametrize("bad", ["99999999999999999999", "-5", "１２３", "abc", ""])
+def test_ladder_rebuild_of_a_mistyped_server_is_a_usage_error(
+    bad: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A number past 2**63-1 reached SQLite and ended in an OverflowError traceback; -5 and
+    '１２３' rebuilt a server that cannot exist and reported "no differences"."""
+    import asyncio
+
+    from tests.bot.conftest import file_with_games
+
+    asyncio.run(file_with_games(tmp_path / "r.db"))
+    monkeypatch.setenv("REFEREE_DB", str(tmp_path / "r.db"))
+    assert main(["ladder", "rebuild", "--guild", bad]) == 2
+    out, err = capsys.readouterr()
+    assert "is not a server id" in err and out == "", err
+    assert main(["ladder", "rebuild", "--guild", "0", "--check"]) == 0  # the console's games
+
+
 def test_store_copy_of_a_file_from_a_newer_bot_says_so(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
