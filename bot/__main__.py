@@ -98,7 +98,9 @@ class ReaderMayLeave:
     (`store check | head -1`) ends the output, not the command. The rest goes to os.devnull
     and the exit code stays the command's own (1 for a damaged file, 0 for a copy that
     verified), where a BrokenPipeError once printed a traceback and exited 1 whatever the
-    work had found. The console keeps the stream itself: its loop leaves when nobody reads."""
+    work had found. Output that cannot be written for another reason (`> /dev/full`, a full
+    disk) is said once on standard error, the exit code again the command's. The console
+    keeps the stream itself: its loop leaves when nobody reads."""
 
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
@@ -106,20 +108,22 @@ class ReaderMayLeave:
     def write(self, text: str) -> int:
         try:
             return self.stream.write(text)
-        except BrokenPipeError:
-            self._gone()
+        except OSError as exc:
+            self._lost(exc)
             return len(text)
 
     def flush(self) -> None:
         try:
             self.stream.flush()
-        except BrokenPipeError:
-            self._gone()
+        except OSError as exc:
+            self._lost(exc)
 
-    def _gone(self) -> None:
+    def _lost(self, exc: OSError) -> None:
         from bot.console.lines import silence
 
         silence(self.stream)
+        if not isinstance(exc, BrokenPipeError):  # nobody chose to stop reading: say it
+            print(f"standard output cannot be written: {exc.strerror or exc}", file=sys.stderr)
 
     def __getattr__(self, name: str) -> Any:  # fileno, isatty, encoding: the stream's
         return getattr(self.stream, name)
@@ -136,7 +140,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout = cast(TextIO, ReaderMayLeave(real))
     try:
         code = _command(argv)
-        sys.stdout.flush()  # block-buffered output meets a closed pipe here, not at exit
+        if sys.stdout is not None:  # block-buffered output meets a closed pipe here
+            sys.stdout.flush()
         return code
     except (SchemaTooNew, StoreUnavailable):
         return 3

@@ -120,3 +120,42 @@ def test_a_reader_gone_after_the_first_line_leaves_the_verdict_in_the_exit_code(
     _, err = proc.communicate(timeout=120)
     assert first.decode().endswith(f"schema version {LATEST}\n")
     assert (proc.returncode, err) == (1, "")
+
+
+@pytest.mark.parametrize("unbuffered", [True, False], ids=["unbuffered", "buffered"])
+def test_no_standard_output_at_all(unbuffered: bool, tmp_path: Path, games_file: Path) -> None:
+    """`python -m bot store check >&-`: Python starts with sys.stdout None, and print() writes
+    nothing; the command's last flush must not meet None (an AttributeError traceback)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "store", "check"],
+        stdin=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env=env_for(tmp_path, unbuffered=unbuffered),
+        preexec_fn=lambda: os.close(1),
+        timeout=120,
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full")
+@pytest.mark.parametrize("unbuffered", [True, False], ids=["unbuffered", "buffered"])
+def test_a_full_disk_under_standard_output_is_one_line(
+    unbuffered: bool, tmp_path: Path, games_file: Path
+) -> None:
+    """`store check > report.txt` on a full disk: the report is lost, and said so in one line
+    (it was an OSError traceback); the exit code is still the check's verdict."""
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "bot", "store", "check"],
+            stdin=subprocess.DEVNULL,
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+            env=env_for(tmp_path, unbuffered=unbuffered),
+            timeout=120,
+        )
+    assert done.returncode == 0
+    assert done.stderr == "standard output cannot be written: No space left on device\n"
