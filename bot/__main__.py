@@ -24,12 +24,16 @@ from collections.abc import Sequence
 from typing import Any, TextIO, cast
 
 import translations
-from bot.config import Config, ConfigError, database, is_snowflake
+from bot.config import Config, ConfigError, database, database_from_env, is_snowflake
 
 INTERRUPTED = (
     "interrupted (Ctrl-C): a write under way was not committed (each command writes in one "
     "transaction)"
 )
+# The commands on the database: REFEREE_DB is the one setting they use, so a bad DISCORD_TOKEN
+# or LOG_LEVEL, which keeps the bot from starting, never keeps the operator from checking,
+# backing up or copying its file (nor from `ladder rebuild --help`).
+OFFLINE = ("store", "ladder")
 HEARTBEAT_MAX_AGE = 120.0  # seconds; the bot touches the file every few seconds while serving
 
 
@@ -161,7 +165,10 @@ def _command(argv: Sequence[str] | None) -> int:
     if command == "health":
         return heartbeat_status(os.environ.get("REFEREE_HEARTBEAT"))
     try:
-        config = Config.from_env()
+        if command in OFFLINE:
+            config = Config(db_path=database_from_env(os.environ))
+        else:
+            config = Config.from_env()
     except ConfigError as exc:
         print(f"configuration error: {exc}", file=sys.stderr)
         return 2

@@ -119,6 +119,11 @@ def database(text: str, name: str = "REFEREE_DB") -> str:
     )
 
 
+def database_from_env(env: Mapping[str, str]) -> str:
+    """REFEREE_DB (unset or empty: ``DEFAULT_DB``), read as ``database`` reads it."""
+    return database((env.get("REFEREE_DB") or "").strip() or str(DEFAULT_DB))
+
+
 def redacted(db: str) -> str:
     """``db`` fit for a log line: a URL's password replaced by ``***``."""
     if not is_url(db):
@@ -163,7 +168,7 @@ class Config:
         token = (env.get("DISCORD_TOKEN") or "").strip() or None
         if token is not None and not TOKEN_TEXT.fullmatch(token):
             raise ConfigError(token_problem(token))
-        db_path = database((env.get("REFEREE_DB") or "").strip() or str(DEFAULT_DB))
+        db_path = database_from_env(env)
         level = (env.get("LOG_LEVEL") or "INFO").strip().upper()
         if level not in LOG_LEVELS:
             raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}")

@@ -216,9 +216,9 @@ def main(
     except SystemExit as exc:  # argparse has printed the usage
         return int(exc.code or 0) and 2
     if options.db is None and db_path is None:
-        from bot.config import Config
+        from bot.config import database_from_env
 
-        db_path = Config.from_env().db_path
+        db_path = database_from_env(os.environ)  # the one setting read (bot.__main__.OFFLINE)
     chosen = options.db or db_path or ""
     if is_url(chosen):  # never echo the URL: it may hold the password
         print(POSTGRES[options.command], file=err)

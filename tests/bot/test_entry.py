@@ -240,6 +240,38 @@ def test_a_bad_setting_is_one_line_and_exit_2(
     assert "s3cret" not in out + err and out == ""
 
 
+@pytest.mark.parametrize(
+    ("name", "value"), [("DISCORD_TOKEN", "Bot abc"), ("LOG_LEVEL", "zzz"), ("SHARD_COUNT", "x")]
+)
+def test_the_database_commands_read_referee_db_alone(
+    name: str,
+    value: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A bad token or log level keeps the bot from starting, and that is when the operator
+    checks and backs up its file: `store check`, `store backup`, `ladder rebuild` and even
+    `ladder rebuild --help` were refused with that setting's configuration error."""
+    import asyncio
+
+    from tests.bot.conftest import file_with_games
+
+    asyncio.run(file_with_games(tmp_path / "r.db"))
+    monkeypatch.setenv(name, value)
+    monkeypatch.setenv("REFEREE_DB", str(tmp_path / "r.db"))
+    assert main(["store", "check"]) == 0
+    assert main(["store", "backup", "--to", str(tmp_path / "b.db")]) == 0
+    assert main(["ladder", "rebuild", "--check"]) == 0
+    assert main(["ladder", "rebuild", "--help"]) == 0
+    assert main(["store", "forget", "--guild", "1"]) == 0
+    assert "configuration error" not in capsys.readouterr().err
+    monkeypatch.setenv("REFEREE_DB", "mysql://u:s3cret@h/db")  # the one they read: still checked
+    assert main(["ladder", "rebuild"]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith("configuration error: REFEREE_DB") and "s3cret" not in line, line
+
+
 def test_dev_guild_id_0_never_syncs_globally(
     discord_calls: list[tuple[str, str]],
     monkeypatch: pytest.MonkeyPatch,
