@@ -113,16 +113,16 @@ class ReaderMayLeave:
         try:
             return self.stream.write(text)
         except OSError as exc:
-            self._lost(exc)
+            self._unwritable(exc)
             return len(text)
 
     def flush(self) -> None:
         try:
             self.stream.flush()
         except OSError as exc:
-            self._lost(exc)
+            self._unwritable(exc)
 
-    def _lost(self, exc: OSError) -> None:
+    def _unwritable(self, exc: OSError) -> None:
         from bot.console.lines import silence
 
         silence(self.stream)
