@@ -53,19 +53,7 @@ async def board_reply(
     ended = NOT_TOLD if outcome is None else await ending(ctx.store, g)
     if g.status == "active" and state is not None:
         to_move = state.to_move
-        line = texts.turn_line(g, sides, to_move)
-        # The legal actions only when they are a removal's points (listing them costs an
-        # Abalone position ~25 us).
-        legal = rules.legal(state) if g.moved and removal_pending(rules, state) else []
-        if legal:
-            points = ", ".join(rules.notation(state, a).split()[-1] for a in legal)
-            line = msg(
-                "board.remove",
-                player=texts.seat_msg(g, to_move),
-                side=texts.side_msg(g.game, 1 - to_move),
-                points=points,
-            )
-        lines.append(line)
+        lines.append(turn_msg(g, state))
         clocks = texts.clocks_line(g, sides, to_move, now)
         if clocks:
             lines.append(clocks)
@@ -121,6 +109,26 @@ async def board_reply(
         chain=g.last_hash,
         public_kind=ReplyKind.BOARD,
         events=events,
+    )
+
+
+def turn_msg(g: GameRow, state: Any) -> Msg:
+    """Whose turn it is, as a board's reply says it ("Bob (Black) to move."), or the removal a
+    Morris mill owes and its points: also said by replies that keep the turn without a board
+    (a draw declined), so nobody is left wondering who is to move."""
+    rules = engine.get_game(g.game)
+    to_move = state.to_move
+    # The legal actions only when they are a removal's points (listing them costs an Abalone
+    # position ~25 us).
+    legal = rules.legal(state) if g.moved and removal_pending(rules, state) else []
+    if not legal:
+        return texts.turn_line(g, rules.side_names, to_move)
+    points = ", ".join(rules.notation(state, a).split()[-1] for a in legal)
+    return msg(
+        "board.remove",
+        player=texts.seat_msg(g, to_move),
+        side=texts.side_msg(g.game, 1 - to_move),
+        points=points,
     )
 
 

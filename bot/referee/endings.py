@@ -11,7 +11,7 @@ from bot.clock import ClockSpec
 from bot.errors import Refusal
 from bot.i18n import Msg, msg, say
 from bot.ladder_store import change_game
-from bot.referee.board_reply import as_lines, board_reply, prefixed, said_after
+from bot.referee.board_reply import as_lines, board_reply, prefixed, said_after, turn_msg
 from bot.referee.context import MAX_REASON, Context, said_too, turn_words
 from bot.referee.moderation import moderated
 from bot.referee.replies import (
@@ -107,21 +107,31 @@ class Endings:
         else:
             said = dict(refusal.params)
             text, lines = prefix + say(refusal), [*as_lines(prefix), refusal]
-        return await self._offer_gone(g, text, lines, "draw_declined", said)
+        return await self._offer_gone(g, state, text, lines, "draw_declined", said)
 
     async def withdraw_draw(self, where: Where, actor: Actor) -> Reply:
         """Take back your own draw offer while it waits (its buttons then find none)."""
-        g, _state, seat, prefix = await self.ctx.playing(where, actor)
+        g, state, seat, prefix = await self.ctx.playing(where, actor)
         if g.draw_offer != seat:
             raise Refusal("no_own_draw_offer", game_id=g.id, version=g.version)
         said = {"actor": actor.name, "other": g.names[1 - seat]}
         text, lines = prefixed(prefix, "draw_withdrawn", said)
-        return await self._offer_gone(g, text, lines, "draw_withdrawn", said)
+        return await self._offer_gone(g, state, text, lines, "draw_withdrawn", said)
 
     async def _offer_gone(
-        self, g: GameRow, text: str, lines: list[Any], notice: str, said: dict[str, Any]
+        self,
+        g: GameRow,
+        state: Any,
+        text: str,
+        lines: list[Any],
+        notice: str,
+        said: dict[str, Any],
     ) -> Reply:
-        """The draw offer cleared (declined or withdrawn) in one change, said as ``notice``."""
+        """The draw offer cleared (declined or withdrawn) in one change, said as ``notice``,
+        then whose turn it is (as under a board: the game goes on, and "Bob declines the draw"
+        alone left both players asking who was to move)."""
+        turn = turn_msg(g, state)
+        text, lines = f"{text}\n{say(turn)}", [*lines, turn]
         changes = {"draw_offer": None, "updated_at": self.ctx.now()}
         g = await change_game(self.ctx.store, g, changes, request=self.ctx.request(g, text, lines))
         return Reply(

@@ -449,7 +449,7 @@ async def test_a_draw_offer_is_withdrawn_by_its_offerer_only(
                 "draw_withdrawn",
                 {"actor": "alice", "other": "bob"},
             )
-            assert gone.text == "alice withdraws the draw offer to bob."
+            assert gone.text == "alice withdraws the draw offer to bob.\nalice (White) to move."
             assert (await store.game(gone.game_id)).draw_offer is None
         refused = await referee.withdraw_draw(HERE, who)
         assert (refused.ok, refused.reason) == (False, "no_own_draw_offer"), refused.text

@@ -218,11 +218,12 @@ async def test_the_bot_declines_a_draw_offered_before_its_game_is_under_way(
     await start(referee)
     answers = await shown(referee, HERE, await referee.offer_draw(HERE, ALICE))
     assert [a.notice for a in answers] == ["draw_offered", "draw_declined"]
-    assert answers[1].lines[-1].key == "notice.draw_declined_early"
+    assert [line.key for line in answers[1].lines] == ["notice.draw_declined_early", "board.turn"]
     assert answers[1].text == (
-        "bot declines the draw: the game has only begun. It considers a draw from move 19."
+        "bot declines the draw: the game has only begun. It considers a draw from move 19.\n"
+        "alice (White) to move."
     )
-    assert say(answers[1].lines[-1], "eo").startswith("bot rifuzas la remizon: la ludo")
+    assert say(answers[1].lines[0], "eo").startswith("bot rifuzas la remizon: la ludo")
     g = await referee.store.active_game(HERE.channel_id)
     assert g is not None and g.draw_offer is None and g.status == "active"
 
@@ -269,7 +270,9 @@ async def test_the_bot_declines_a_draw_when_it_stands_better(referee: Referee) -
     answers = await shown(referee, HERE, await referee.offer_draw(HERE, ALICE))
     assert [a.notice for a in answers] == ["draw_offered", "draw_declined"]
     assert answers[0].text == "alice offers a draw." and answers[0].buttons == []
-    assert answers[1].text == "bot declines the draw: it thinks it stands better."
+    assert answers[1].text == (
+        "bot declines the draw: it thinks it stands better.\nalice (White) to move."
+    )
     g = await referee.store.active_game(HERE.channel_id)
     assert g is not None and g.draw_offer is None  # the game goes on
 
@@ -789,8 +792,9 @@ async def test_a_takeback_or_draw_asked_while_the_bot_thinks_is_answered_at_once
         question = await referee.offer_draw(HERE, ALICE)  # declined: too early in the game
         offered = await shown(referee, HERE, question)
         assert [a.notice for a in offered] == ["draw_offered", "draw_declined"]
-        assert offered[1].text == (
-            "bot declines the draw: the game has only begun. It considers a draw from move 19."
+        assert offered[1].text == (  # asked while the bot thinks: its turn still
+            "bot declines the draw: the game has only begun. It considers a draw from move 19.\n"
+            "bot (Black) to move."
         )
         g = await referee.store.active_game(HERE.channel_id)
         assert g is not None and g.draw_offer is None and g.seq == 1
@@ -858,7 +862,8 @@ async def test_a_draw_offered_while_the_bot_thinks_past_the_opening_is_judged_at
     assert latest is not None and latest.id == g.id
     if bot_better:
         assert offered[1].notice == "draw_declined"
-        assert offered[1].lines[-1].key == "notice.draw_declined_ahead"
+        assert offered[1].lines[-2].key == "notice.draw_declined_ahead"
+        assert offered[1].lines[-1].key == "board.turn"  # the bot's, as it still thinks
         assert latest.status == "active" and latest.draw_offer is None
         assert len(bot_moves(answers[1:], g.bot_seat)) == 1  # the move its search found
     else:

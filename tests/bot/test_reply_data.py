@@ -111,7 +111,10 @@ async def test_offers_and_answers_are_notices_with_their_code_and_parameters(
     assert offered.kind is ReplyKind.NOTICE and offered.addressed == [BOB.id]
     assert offered.text == texts.notice_text(offered.notice, offered.params)
     declined = await referee.answer_draw(HERE, BOB, False)
-    assert (declined.notice, declined.text) == ("draw_declined", "bob declines the draw.")
+    assert (declined.notice, declined.text) == (
+        "draw_declined",
+        "bob declines the draw.\nalice (White) to move.",
+    )
     made = await referee.challenge(THERE, ALICE, "abalone", opponent=BOB)
     withdrawn = await referee.decline(THERE, ALICE)
     assert withdrawn.notice == "challenge_withdrawn" and made.challenge_id == withdrawn.challenge_id

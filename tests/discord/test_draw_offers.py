@@ -119,3 +119,29 @@ async def test_a_takeback_requests_own_buttons_tell_its_asker_it_waits(harness: 
         assert typed.all_ephemeral and typed.text == own, typed.text
     allowed = await harness.click(BOB, asked.message, button(asked, "takeback-accept"))
     assert not allowed.first.ephemeral and "d7" in allowed.text, allowed.text
+
+
+@pytest.mark.parametrize("lang", ["en", "is"])
+async def test_a_declined_draw_says_whose_turn_it_is_as_a_move_does(
+    harness: Harness, lang: str
+) -> None:
+    """ "Bob declines the draw." alone left both players asking who was to move: the reply
+    names the side to move in the words a move's reply and /board use, whoever's turn the
+    offer came on, typed or by the button."""
+    await harness.slash(MODERATOR, "referee settings", language=lang)
+    await start_game(harness, ALICE, BOB, "morris")
+    moved = await harness.slash(ALICE, "place", point="d7")
+    bobs_turn = moved.text.splitlines()[-2]  # above the footer ("game 1 · log #...")
+    assert "Bob" in bobs_turn and "Alice" not in bobs_turn, moved.text
+    await harness.slash(ALICE, "draw offer")  # on bob's turn
+    declined = await harness.slash(BOB, "draw decline")
+    said = words(lang).t("notice.draw_declined", actor="Bob")
+    assert not declined.first.ephemeral, declined.text
+    assert declined.text.splitlines()[:2] == [said, bobs_turn], declined.text
+    await harness.slash(BOB, "place", point="a1")
+    offered = message_with_buttons(await harness.slash(BOB, "draw offer"))  # on alice's turn
+    by_button = await harness.click(ALICE, offered.message, button(offered, "draw-decline"))
+    alices_turn = (await harness.slash(ALICE, "board")).text.splitlines()[-2]
+    assert "Alice" in alices_turn and "Bob" not in alices_turn, alices_turn
+    said = words(lang).t("notice.draw_declined", actor="Alice")
+    assert by_button.last.text.splitlines()[:2] == [said, alices_turn], by_button.text
