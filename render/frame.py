@@ -265,31 +265,57 @@ def draw_footer(
         ImageDraw.Draw(img).rectangle((0, y0, size, size), fill=theme.panel)
     px = text_px(size, STATUS, 14)
     draw_text(img, (pad * 1.5, mid), move_label, px, theme.muted, "lm", bold=True)
-    x = pad * 2.5 + text_width(move_label, px, True)
-    rule = (x, y0 + bottom * 0.22, x, size - bottom * 0.22)
+    rule_x, die_x, x = _footer_xs(size, move_label, status)
+    rule = (rule_x, y0 + bottom * 0.22, rule_x, size - bottom * 0.22)
     stroke = max(1, size // 400)
-    mark(img, (x - stroke - 1, rule[1] - stroke - 1, x + stroke + 2, rule[3] + stroke + 2))
+    mark(
+        img, (rule_x - stroke - 1, rule[1] - stroke - 1, rule_x + stroke + 2, rule[3] + stroke + 2)
+    )
     ImageDraw.Draw(img).line(rule, fill=theme.muted, width=stroke)
-    x += pad * 1.2
     if status.die is not None:
         side = round(bottom * 0.62) | 1
-        paste_centred(img, die_sprite(status.die[0], side), (x + side / 2, mid))
-        x += side + pad * 0.8
+        paste_centred(img, die_sprite(status.die[0], side), (die_x + side / 2, mid))
     bold = status.tone != "text"
     ink = _ink(theme, status.tone)
-    width = size - x - pad * 1.5
-    px_one = text_px(size, STATUS, 14)
-    px_min = text_px(size, STATUS * 0.85)
-    if text_width(status.text, px_min, bold) <= width:
-        text, px = fit_text(status.text, width, px_one, px_min, bold)
+    lines = status_lines(status.text, size - x - pad * 1.5, size, bold)
+    if len(lines) == 1:
+        text, px = lines[0]
         draw_text(img, (x, mid), text, px, ink, "lm", bold=bold)
         return
-    px = text_px(size, STATUS_TWO_LINES)
-    first, second = _split(status.text)
-    gap = min(px * 0.62, bottom * 0.25)
-    for line, y in ((first, mid - gap), (second, mid + gap)):
-        text, _ = fit_text(line, width, px, px, bold)
+    gap = min(lines[0][1] * 0.62, bottom * 0.25)
+    for (text, px), y in zip(lines, (mid - gap, mid + gap), strict=True):
         draw_text(img, (x, y), text, px, ink, "lm", bold=bold)
+
+
+def status_lines(text: str, width: float, size: int, bold: bool) -> list[tuple[str, int]]:
+    """The status line as drawn in ``width`` pixels (each line's text and pixel size): one line,
+    shrunk as far as legible, else two split at " · " (``_split``), each cut with an ellipsis
+    if it still does not fit. ``footer_status`` gives them for a whole image."""
+    px_one = text_px(size, STATUS, 14)
+    px_min = text_px(size, STATUS * 0.85)
+    if text_width(text, px_min, bold) <= width:
+        return [fit_text(text, width, px_one, px_min, bold)]
+    px = text_px(size, STATUS_TWO_LINES)
+    return [fit_text(line, width, px, px, bold) for line in _split(text)]
+
+
+def footer_status(size: int, move_label: str, status: Status) -> list[str]:
+    """The status line's texts as ``draw_footer`` draws them beside ``move_label``: a caption
+    cut with "…" has not fitted (what tests of every language's captions look for)."""
+    pad = round(size * PAD)
+    x = _footer_xs(size, move_label, status)[2]
+    lines = status_lines(status.text, size - x - pad * 1.5, size, status.tone != "text")
+    return [text for text, _px in lines]
+
+
+def _footer_xs(size: int, move_label: str, status: Status) -> tuple[float, float, float]:
+    """Where the footer's rule, its die (if the status shows one) and its status text start."""
+    pad = round(size * PAD)
+    rule = pad * 2.5 + text_width(move_label, text_px(size, STATUS, 14), True)
+    die = rule + pad * 1.2
+    if status.die is None:
+        return rule, die, die
+    return rule, die, die + (round(bands(size)[1] * 0.62) | 1) + pad * 0.8
 
 
 def _split(text: str) -> tuple[str, str]:

@@ -195,6 +195,11 @@ def abalone_scenes() -> Iterator[Scene]:
     )
     state, lasts = play("abalone", position, ("push d4 e5 ne", None))
     yield Scene("abalone-standard-sumito", "abalone", state, tuple(lasts))
+    position = abalone_position(  # White has lost three: the push-off is the fourth
+        "e2 e3 e4 c3 c4 c5 b2 b3 d4 d5 a3 a4 b4 c6", "e1 i5 i6 h5 h6 g5 g6 h7 i7 i8 i9", 0, 61
+    )
+    state, lasts = play("abalone", position, ("push e4 e2 w", None))
+    yield Scene("abalone-standard-push-off", "abalone", state, tuple(lasts))
     position = abalone_position(
         "e2 e3 e4 c3 c4 c5 b2 b3 d4 d5 a3 a4 b4 c6", "e1 i5 i6 h5 h6 g5 g6 h7 i7", 0, 77
     )
