@@ -142,6 +142,23 @@ def _moves(last: Last) -> list[tuple[str, str | None]]:
         return []
 
 
+def _pushed_off(last: Last, off: list[str], w: Words, sides: Sequence[Any]) -> dict[str, Any]:
+    """A push-off's words: who pushed which line where, whose marble went off from where it
+    stood (``off``: the cells of those that went off), and how many of the six that win the
+    pushed side has now lost."""
+    mover = last.before.to_move
+    cells = last.action.cells  # in the notation's order, as the record writes them
+    return {
+        "side": sides[mover],
+        "span": cells[0] if len(cells) == 1 else f"{cells[0]}-{cells[-1]}",
+        "dir": w.t(f"dir.{last.action.direction}"),
+        "other": sides[1 - mover],
+        "off": off[0],
+        "n": marbles_off(last.before, 1 - mover) + len(off),
+        "goal": WIN,
+    }
+
+
 class AbaloneRenderer(BoardRenderer):
     game = "abalone"
     side_names = SIDE_NAMES
@@ -235,16 +252,14 @@ class AbaloneRenderer(BoardRenderer):
         return self._last_status(lasts[-1], w)
 
     def said(self, last: Last, w: Words) -> str:
-        """The caption's words, but a push-off as a sentence: "the marble on g3 is off!" while
-        the position lists another marble on g3 misled a listener."""
+        """The caption's words, but a push-off as a sentence of its own: the caption breaks its
+        line at " · ", and says "from g3" where a sentence for a listener says the marble that
+        stood on g3 (the position it then lists may have another marble on g3)."""
         status = self._last_status(last, w)
         gone = [a for a, b in _moves(last) if b is None]
         if not gone:
             return status.text
-        cells = last.action.cells
-        span = cells[0] if len(cells) == 1 else f"{cells[0]}-{cells[-1]}"
-        me, where = self.sides(w)[last.before.to_move], w.t(f"dir.{last.action.direction}")
-        return w.t("alt.abalone.pushed_off", side=me, span=span, dir=where, off=gone[0])
+        return w.t("alt.abalone.pushed_off", **_pushed_off(last, gone, w, self.sides(w)))
 
     def _last_status(self, last: Last, w: Words) -> Status:
         moves = _moves(last)
@@ -259,7 +274,7 @@ class AbaloneRenderer(BoardRenderer):
         # The pushed marbles are named where they stood, as the player saw them.
         off = [a for a, b in pushed if b is None]
         if off:
-            text = w.t("abalone.pushed_off", side=me, span=span, dir=where, off=off[0])
+            text = w.t("abalone.pushed_off", **_pushed_off(last, off, w, self.sides(w)))
             return Status(text, tone="warn")
         named = " ".join(a for a, _ in pushed)
         text = w.t("abalone.sumito", side=me, span=span, dir=where, n=len(pushed), cells=named)

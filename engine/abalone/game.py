@@ -286,7 +286,7 @@ class AbaloneGame:
             return text + "."
         lost = marbles_off(state, 1 - state.to_move) + off
         wins = f": {side} wins" if lost >= WINNING_PUSH_OFFS else ""
-        return f"{text} ({other} has lost {lost}{wins})."
+        return f"{text} ({other} has lost {lost} of {WINNING_PUSH_OFFS}{wins})."
 
     def to_text(self, state: AbaloneState) -> str:
         """``<variant> <board> <b|w> <ply> [repetition=off] [move_limit=N]``.

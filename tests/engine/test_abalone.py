@@ -392,7 +392,7 @@ def test_pushing_the_sixth_marble_off_wins() -> None:
     action = GAME.parse(state, "push a3 a4 e")
     assert GAME.describe(state, action) == (
         "Black pushes a3-a4 east: the White marble on a5 falls off the board "
-        "(White has lost 6: Black wins)."
+        "(White has lost 6 of 6: Black wins)."
     )
     new = GAME.apply(state, action)
     outcome = GAME.result(new)
@@ -687,7 +687,8 @@ def test_describe_a_push_and_a_push_off() -> None:
     )
     state = position("c1", "c2 c3 c4", to_move=1, lost=(2, 0))
     assert GAME.describe(state, GAME.parse(state, "push c4 c2 w")) == (
-        "White pushes c4-c2 west: the Black marble on c1 falls off the board (Black has lost 3)."
+        "White pushes c4-c2 west: the Black marble on c1 falls off the board"
+        " (Black has lost 3 of 6)."
     )
     effect = GAME.effect(
         state, push := GAME.parse(state, "push c4 c2 w"), None, GAME.apply(state, push)
@@ -699,7 +700,7 @@ def test_describe_a_push_and_a_push_off() -> None:
     assert (effect.pushed, effect.pushed_off, effect.off_from) == (2, 1, "c1")
     assert GAME.describe(state, GAME.parse(state, "c5c4")) == (
         "White pushes c5-c3 west: the Black marble on c2 moves back and the one on c1 falls off"
-        " the board (Black has lost 1)."
+        " the board (Black has lost 1 of 6)."
     )
 
 

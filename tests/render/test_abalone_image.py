@@ -8,7 +8,8 @@ import engine
 import render
 from engine.abalone import CELL_NAMES, marble_at, marbles_off
 from engine.abalone.board import CELLS, DIRECTIONS, STEPS
-from render.gallery import abalone_position, play, random_game
+from render.frame import footer_status, move_label
+from render.gallery import PLAYERS, abalone_position, play, random_game, scenes
 from render.theme import THEMES
 from tests.render.pixels import close, labels_unchanged, nearest, pixel
 from translations import words
@@ -85,8 +86,9 @@ def test_a_push_off_fills_a_capture_slot_and_wins_at_six() -> None:
     alt = render.alt_text("abalone", state, lasts, players=("Alice", "Bob"))
     assert "Alice (Black) wins" in alt
     said = render.renderer("abalone").said(lasts[-1], words("en"))
-    assert (
-        said == "Black pushed e4-e2 west: the opposing marble that stood on e1 went off the board"
+    assert said == (
+        "Black pushed e4-e2 west: the White marble that stood on e1 went off the board "
+        "(White has lost 6 of 6)"
     )
     before = render.board_image("abalone", position)
     after = render.board_image("abalone", state, lasts)
@@ -136,3 +138,39 @@ def test_a_pushed_off_marble_never_covers_a_label(size) -> None:
         (x, y), (hx, hy) = lay.centres[white], lay.centres[head]
         ghost = (2 * x - hx, 2 * y - hy)  # one step beyond the edge: the ghost is drawn there
         assert pixel(drawn, ghost) != pixel(plain, ghost), (white, direction)
+
+
+def test_a_push_off_caption_names_whose_marble_went_off_and_the_count_towards_six() -> None:
+    """The caption read "the opposing marble on e1 is off!": it now says who pushed, whose
+    marble went off from where, and how many of the six that lose, as the alt text's sentence
+    does (where "that stood on e1": another marble may stand on e1 now)."""
+    (scene,) = [s for s in scenes() if s.name == "abalone-standard-push-off"]
+    status = render.renderer("abalone").status(scene.state, scene.last, PLAYERS, None, words("en"))
+    assert status.text == "Black pushed e4-e2 west · the White marble from e1 is off: 4 of 6"
+    alt = render.alt_text("abalone", scene.state, scene.last, players=PLAYERS)
+    said = (
+        "Last: Black pushed e4-e2 west: the White marble that stood on e1 went off the board "
+        "(White has lost 4 of 6)."
+    )
+    assert said in alt, alt
+
+
+@pytest.mark.parametrize("lang", ["en", "eo", "hu", "is"])
+def test_every_push_off_caption_fits_its_two_lines_at_both_sizes(lang: str) -> None:
+    """The longer caption is never cut with "…", for every edge and direction a marble goes
+    off by, in every language, on a phone (400 px) and at full size; it names the pushed side
+    and the count towards six as the alt text does."""
+    w = words(lang)
+    white_side = w.t("side.abalone.1")
+    for white, direction, position, behind in push_offs():
+        tail, head = (CELL_NAMES[CELLS.index(c)] for c in behind[::-1])
+        state, lasts = play("abalone", position, (f"push {tail} {head} {direction}", None))
+        status = render.renderer("abalone").status(state, lasts, PLAYERS, None, w)
+        assert white_side in status.text and white in status.text, (lang, status.text)
+        counted = ("5", "6")  # five of White's marbles are off now, of the six that lose
+        alt = render.alt_text("abalone", state, lasts, players=PLAYERS, words=w)
+        assert all(c in status.text for c in counted) and white_side in alt, (lang, alt)
+        label = move_label(199, False, w, after=True)  # the widest number a game reaches
+        for size in (400, 800):
+            drawn = footer_status(size, label, status)
+            assert len(drawn) == 2 and not any("…" in line for line in drawn), (size, drawn)

@@ -113,11 +113,15 @@ def test_a_push_off_says_the_marble_went_off_from_where_it_stood() -> None:
     action = rules.parse(state, "push c3 e3 nw")
     after, last = rules.apply(state, action), render.Last(state, action)
     alt = render.alt_text("abalone", after, last)
-    said = "Black pushed c3-e3 north-west: the opposing marble that stood on g3 went off the board"
-    assert f"Last: {said}." in alt and "is off!" not in alt, alt
+    said = (
+        "Black pushed c3-e3 north-west: the White marble that stood on g3 went off the board "
+        "(White has lost 1 of 6)"
+    )
+    assert f"Last: {said}." in alt and "from g3" not in alt, alt
     for lang in LANGUAGES:
         w = words(lang)
         caption = w.t("abalone.pushed_off", side=w.t("side.abalone.0"), span="c3-e3",
-                      dir=w.t("dir.nw"), off="g3")  # fmt: skip
+                      dir=w.t("dir.nw"), other=w.t("side.abalone.1"), off="g3", n=1,
+                      goal=6)  # fmt: skip
         alt = render.alt_text("abalone", after, last, words=w)
         assert caption not in alt and "g3" in render.renderer("abalone").said(last, w), lang
