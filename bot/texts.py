@@ -42,11 +42,6 @@ ROLL_LATER = (
 )
 
 
-def seat_label(g: GameRow, sides: tuple[str, str], seat: int) -> str:
-    """ "alice (Red)"."""
-    return f"{g.names[seat]} ({sides[seat]})"
-
-
 def start_players(g: GameRow) -> Msg:
     """ "Six Men's Morris: alice (White) vs bob (Black)." as a game starts (or is
     shown again when a front end starts again)."""
@@ -63,10 +58,6 @@ def start_players(g: GameRow) -> Msg:
 def seat_msg(g: GameRow, seat: int) -> Msg:
     """ "alice (Red)" as data: the side's name is said in the reader's language."""
     return Msg("who.named", {"name": g.names[seat], "side": Msg(f"side.{g.game}.{seat}")})
-
-
-def players_line(g: GameRow, sides: tuple[str, str]) -> str:
-    return f"{seat_label(g, sides, 0)} vs {seat_label(g, sides, 1)}"
 
 
 def remaining(g: GameRow, seat: int, to_move: int, now: float) -> float | None:
@@ -262,14 +253,19 @@ def drop_words(notation: str) -> str:
 
 
 def changed_options(game: str, variant: str, options: Mapping[str, Any] | str) -> dict[str, Any]:
-    """The options that differ from the variant's defaults: what both players must be told."""
+    """The options that differ from the variant's defaults: what both players must be told.
+    In the order the game declares them (``rules.options``: Atmalof's board, then its pieces
+    and line, then the referee's rules), as a player thinks of them; the stored JSON's sorted
+    keys read "cols=5, line=3, pieces=4, rows=5". One the game does not declare comes last."""
     chosen = json.loads(options) if isinstance(options, str) else dict(options)
     rules = engine.get_game(game)
     try:
         base = rules.options(rules.new(variant))
     except EngineError:  # a variant the engine no longer knows: every option is news
         base = {}
-    return {k: v for k, v in sorted(chosen.items()) if k not in base or base[k] != v}
+    rank = {k: i for i, k in enumerate(base)}
+    order = sorted(chosen, key=lambda k: (rank.get(k, len(rank)), k))
+    return {k: chosen[k] for k in order if k not in base or base[k] != chosen[k]}
 
 
 def option_value(value: Any) -> str:

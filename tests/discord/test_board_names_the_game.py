@@ -1,5 +1,5 @@
 """/board names the game and who plays it before anything else: it began "Clock: 5 min each +
-3 s a move." (a custom Atmalof: "Not the defaults: cols=5, ...") with nothing to say which game
+3 s a move." (a custom Atmalof: "Not the defaults: rows=5, ...") with nothing to say which game
 of whom it was (the seventeenth session's player review); it still pings nobody."""
 
 from __future__ import annotations
@@ -27,4 +27,4 @@ async def test_a_custom_boards_options_follow_its_name(harness: Harness) -> None
     (shown,) = (await harness.slash(BOB, "board")).messages
     lines = [line for line in shown.text.splitlines() if line.strip()]
     assert lines[0] == "Atmalof (custom): Alice (Red) vs Bob (Blue).", lines
-    assert lines[1].startswith("Not the defaults: cols=5"), lines
+    assert lines[1].startswith("Not the defaults: rows=5, cols=5"), lines
