@@ -27,7 +27,7 @@ from bot.referee.context import HISTORY_PAGE, MAX_REASON, Context
 from bot.referee.records import stored_record
 from bot.referee.replies import Actor, Reply, Where
 from bot.referee.server import notice
-from bot.referee.turns import one_after_another, rolls_said
+from bot.referee.turns import disputed, one_after_another, rolls_said
 from bot.store import GameRow, NewEvent
 from engine import Outcome, Termination, chain
 from engine.record import LOG_VERSION
@@ -77,12 +77,14 @@ class Moderation:
             if why
             else msg("dispute.opened_no_reason", player=texts.seat_msg(g, seat))
         )
+        rows = await self.ctx.store.actions(g.id)
         lines = [
             *as_lines(prefix),
             opened,
+            disputed(g, rows),
             msg("dispute.frozen"),
             *([msg("dispute.questions_dropped")] if asked else []),
-            *await self._log_lines(g),
+            *self._log_lines(g, rows),
             msg("dispute.dice", commitment=g.commitment),
             msg("dispute.moderators"),
         ]
@@ -112,8 +114,7 @@ class Moderation:
         self.ctx.states[g.id] = (g.last_hash, state)
         return g
 
-    async def _log_lines(self, g: GameRow) -> list[Msg]:
-        rows = await self.ctx.store.actions(g.id)
+    def _log_lines(self, g: GameRow, rows: list[Any]) -> list[Msg]:
         lines = [msg("dispute.log", n=len(rows))]
         if len(rows) > HISTORY_PAGE:
             lines.append(msg("dispute.log_earlier", n=len(rows) - HISTORY_PAGE))

@@ -12,7 +12,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import engine
+from bot.game_names import game_title
 from bot.i18n import Msg, msg, plain
+from bot.texts import seat_msg
 from engine import Effect, EngineError
 from engine.record import stored_options
 
@@ -94,6 +96,27 @@ def rolls_said(game: str, state: Any, rows: Sequence[Any]) -> list[Msg]:
         key = "action.rolled_lost" if effect is not None and effect.lost_turn else "action.rolled"
         out.append(msg(key, action=row.action, roll=row.roll, square=f"{square[0]},{square[1]}"))
     return out
+
+
+def disputed(g: Any, rows: Sequence[Any]) -> Msg:
+    """What a dispute is about, in words a moderator can act on: the game, its players and its
+    last action (the number ``/referee rewind`` takes, who made it, and for a drop the
+    announcement with its roll and landing square, as ``rolls_said``); a thread that opened
+    with the reason alone named no roll."""
+    said = {"id": g.id, "game": game_title(g.game, g.variant), "first": seat_msg(g, 0)}
+    said["second"] = seat_msg(g, 1)
+    if not rows:
+        return msg("dispute.about_start", **said)
+    rules = engine.get_game(g.game)
+    try:
+        state: Any = rules.new(g.variant, **stored_options(g.game, json.loads(g.options)))
+    except (EngineError, ValueError):
+        state = None
+    for row in rows[:-1]:
+        state, _effect = _step(rules, state, row)
+    (action,) = rolls_said(g.game, state, rows[-1:])  # a row that no longer replays: as stored
+    last = {"seq": rows[-1].seq, "player": seat_msg(g, rows[-1].side), "action": action}
+    return msg("dispute.about", **said, **last)
 
 
 def one_after_another(said: Sequence[Msg]) -> Msg:

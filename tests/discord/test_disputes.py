@@ -6,8 +6,10 @@ from __future__ import annotations
 import io
 import json
 
+import pytest
 from PIL import Image
 
+import engine
 import render
 from bot.clock import ManualClock
 from bot.referee.replies import Where
@@ -16,10 +18,12 @@ from engine.record import start as start_record
 from tests.discord.conftest import ALICE, BOB, CAROL, MODERATOR
 from tests.discord.harness import CHANNEL_ID, GUILD_ID, Harness, Person, Role, Upload
 from tests.discord.play import PNG, start_game
+from translations import words
 
 OTHER_CHANNEL = 700_000_000_000_000_301
 PRIVATE_THREADS = (1 << 11) | (1 << 14) | (1 << 15) | (1 << 35) | (1 << 36) | (1 << 38)
 MODS = Role(700_000_000_000_000_777)
+GAME = engine.get_game("atmalof")
 
 
 async def morris_game(h: Harness, **options: object) -> None:
@@ -272,3 +276,56 @@ async def test_import_of_a_tampered_record_names_the_row(harness: Harness) -> No
 async def test_dispute_needs_a_game_in_this_channel(harness: Harness) -> None:
     refused = await harness.slash(ALICE, "dispute", channel=CHANNEL_ID)
     assert refused.all_ephemeral and "no game" in refused.text
+
+
+@pytest.mark.parametrize("lang", ["en", "is"])
+async def test_a_disputes_thread_opens_with_the_game_and_its_last_drop_and_roll(
+    harness: Harness, lang: str
+) -> None:
+    """The thread's first message named the disputer and their reason, not what was disputed:
+    it now says the game, its players and its last action, with a drop's announcement, roll
+    and landing square (the words rewind and restore use), in the server's language."""
+    await harness.slash(MODERATOR, "referee settings", language=lang)
+    await start_game(harness, ALICE, BOB, "atmalof")
+    await harness.slash(ALICE, "play", command="drop row 3")
+    store = harness.bot.referee.store  # type: ignore[attr-defined]
+    (row,) = await store.actions(1)
+    before = len(harness.rest_calls)
+    await harness.slash(BOB, "dispute", reason="the roll", app_permissions=PRIVATE_THREADS)
+    thread = next(c for c in harness.rest_calls[before:] if c.path.endswith("/threads"))
+    (first,) = [c for c in harness.rest_calls[before:] if c.path.endswith("/messages")]
+    assert first.message["channel_id"] == thread.message["id"], first.message
+    w = words(lang)
+    g = await store.game(1)
+    start, drop = GAME.new(), GAME.parse(GAME.new(), "drop row 3")
+    landed = GAME.effect(start, drop, row.roll, GAME.apply(start, drop, row.roll)).landing
+    assert landed is not None and landed[0] == 3
+    about = w.t(
+        "dispute.about",
+        id=1,
+        game="Atmalof",
+        first=w.t("who.named", name="Alice", side=w.t("side.atmalof.0")),
+        second=w.t("who.named", name="Bob", side=w.t("side.atmalof.1")),
+        seq=1,
+        player=w.t("who.named", name="Alice", side=w.t("side.atmalof.0")),
+        action=w.t("action.rolled", action="drop row 3", roll=row.roll, square=f"3,{landed[1]}"),
+    )
+    lines = first.text.splitlines()
+    assert about in lines, first.text
+    assert lines.index(about) == 1 + next(i for i, x in enumerate(lines) if "Bob" in x), lines
+    if lang == "en":
+        assert about == (
+            "Disputed: game 1, Atmalof, Alice (Red) vs Bob (Blue). Its last action, number 1, "
+            f"by Alice (Red): drop row 3, rolled {row.roll}: landed on 3,{landed[1]}."
+        )
+    assert g.frozen_at is not None
+
+
+async def test_a_dispute_before_any_move_says_so(harness: Harness) -> None:
+    await start_game(harness, ALICE, BOB, "morris")
+    opened = await harness.slash(BOB, "dispute", reason="wrong starter")
+    said = (
+        "Disputed: game 1, Nine Men's Morris, Alice (White) vs Bob (Black), "
+        "before its first action."
+    )
+    assert said in opened.text.splitlines(), opened.text
