@@ -126,13 +126,14 @@ class Endings:
         lines: list[Any],
         notice: str,
         said: dict[str, Any],
+        offer: str = "draw_offer",
     ) -> Reply:
-        """The draw offer cleared (declined or withdrawn) in one change, said as ``notice``,
-        then whose turn it is (as under a board: the game goes on, and "Bob declines the draw"
-        alone left both players asking who was to move)."""
+        """The draw offer (or takeback request: ``offer``) cleared, declined or withdrawn, in
+        one change, said as ``notice``, then whose turn it is (as under a board: the game goes
+        on, and "Bob declines the draw" alone left both players asking who was to move)."""
         turn = turn_msg(g, state)
         text, lines = f"{text}\n{say(turn)}", [*lines, turn]
-        changes = {"draw_offer": None, "updated_at": self.ctx.now()}
+        changes = {offer: None, "updated_at": self.ctx.now()}
         g = await change_game(self.ctx.store, g, changes, request=self.ctx.request(g, text, lines))
         return Reply(
             text=text, lines=lines, notice=notice, params=said, game_id=g.id, version=g.version
@@ -187,18 +188,8 @@ class Endings:
         if not accept:
             said = {"actor": actor.name}
             text, lines = prefixed(prefix, "takeback_refused", said)
-            refused = {"takeback_offer": None, "updated_at": now}
-            g = await change_game(
-                self.ctx.store, g, refused, request=self.ctx.request(g, text, lines)
-            )
-            return Reply(
-                text=text,
-                lines=lines,
-                notice="takeback_refused",
-                params=said,
-                game_id=g.id,
-                version=g.version,
-            )
+            refused = "takeback_refused"
+            return await self._offer_gone(g, current, text, lines, refused, said, "takeback_offer")
         await self._takebacks_allowed(g)  # (the server may have turned them off meanwhile)
         keep, gone = await self.takeback_span(g, asker)
         rules = engine.get_game(g.game)

@@ -145,3 +145,26 @@ async def test_a_declined_draw_says_whose_turn_it_is_as_a_move_does(
     assert "Alice" in alices_turn and "Bob" not in alices_turn, alices_turn
     said = words(lang).t("notice.draw_declined", actor="Alice")
     assert by_button.last.text.splitlines()[:2] == [said, alices_turn], by_button.text
+
+
+async def test_a_refused_takeback_says_whose_turn_it_is_as_a_declined_draw_does(
+    harness: Harness,
+) -> None:
+    """ "Bob declines the takeback." alone, like the declined draw before it, left the table
+    asking who was to move: the answer names the side to move in the words of a move's reply,
+    typed or by the button."""
+    await start_game(harness, ALICE, BOB, "morris")
+    moved = await harness.slash(ALICE, "place", point="d7")
+    bobs_turn = moved.text.splitlines()[-2]  # above the footer ("game 1 · log #...")
+    assert "Bob" in bobs_turn and "Alice" not in bobs_turn, moved.text
+    await harness.slash(ALICE, "takeback request")
+    refused = await harness.slash(BOB, "takeback decline")
+    said = words("en").t("notice.takeback_refused", actor="Bob")
+    assert not refused.first.ephemeral, refused.text
+    assert refused.text.splitlines()[:2] == [said, bobs_turn], refused.text
+    await harness.slash(BOB, "place", point="a1")
+    asked = message_with_buttons(await harness.slash(BOB, "takeback request"))
+    by_button = await harness.click(ALICE, asked.message, button(asked, "takeback-decline"))
+    alices_turn = (await harness.slash(ALICE, "board")).text.splitlines()[-2]
+    said = words("en").t("notice.takeback_refused", actor="Alice")
+    assert by_button.last.text.splitlines()[:2] == [said, alices_turn], by_button.text
