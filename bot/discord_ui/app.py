@@ -45,7 +45,7 @@ from bot.discord_ui.turns import (
 )
 from bot.discord_ui.views import RefereeButton, UnknownButton
 from bot.errors import RefereeError, StoreUnavailable
-from bot.i18n import Msg
+from bot.i18n import Msg, person_name
 from bot.metrics import METRICS, Metrics
 from bot.referee import Referee
 from bot.referee.replies import Actor, ButtonSpec, Notice, Reply, Where
@@ -89,10 +89,15 @@ def here(interaction: discord.Interaction[Any]) -> tuple[Where, Actor]:
 
 
 def actor_of(user: discord.abc.User | discord.Member) -> Actor:
-    """The referee's person for a Discord user or member."""
+    """The referee's person for a Discord user or member, named as every message, thread name,
+    board and record repeats them (``person_name``: one line, no direction override; the next
+    of nickname, global name, username when nothing visible is left of one)."""
+    name = str(user.id)
+    for chosen in (user.name, getattr(user, "global_name", None), user.display_name):
+        name = person_name(chosen or "", name)
     return Actor(
         id=user.id,
-        name=getattr(user, "display_name", None) or user.name,
+        name=name,
         is_moderator=is_moderator(user),
         is_bot=user.bot,
     )

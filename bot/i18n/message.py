@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -49,6 +50,38 @@ def typed(value: object, limit: int = 100) -> str:
     text = str(value)
     cut = text if len(text) <= limit else text[:limit] + "…"
     return "".join(ch if ch.isprintable() else "?" for ch in cut)
+
+
+MAX_NAME = 64  # twice Discord's own cap on a display name; a record's names may be anything
+MAX_MARKS = 4  # combining marks kept on one letter: enough for any script, not for "zalgo"
+KEPT_FORMATS = frozenset("\u200c\u200d")  # the joiners of Persian words and emoji families
+
+
+def one_line(text: object, limit: int) -> str:
+    """Someone's free text (a name, a reason) made safe to repeat inside the bot's own sentence:
+    one line (a line break could forge a line of the bot's message), no invisible format
+    characters (a right-to-left override turns the rest of the sentence around, zero-width
+    spaces hide a name), at most ``MAX_MARKS`` combining marks in a row, spaces folded, cut to
+    ``limit`` with a "…"."""
+    kept: list[str] = []
+    marks = 0
+    for char in unicodedata.normalize("NFC", str(text)):
+        kind = unicodedata.category(char)
+        if kind in ("Cc", "Zl", "Zp"):
+            char = " "
+        elif kind == "Cf" and char not in KEPT_FORMATS and not "\U000e0020" <= char <= "\U000e007f":
+            continue  # the tag characters spell a flag emoji's region
+        marks = marks + 1 if kind.startswith("M") else 0
+        if marks <= MAX_MARKS:
+            kept.append(char)
+    line = " ".join("".join(kept).split())
+    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
+
+
+def person_name(text: object, fallback: str) -> str:
+    """A person's name as the bot repeats it (``one_line``, at most ``MAX_NAME`` characters),
+    or ``fallback`` when nothing visible is left of it."""
+    return one_line(text, MAX_NAME) or fallback
 
 
 def number(value: float, digits: int = 1) -> Msg:

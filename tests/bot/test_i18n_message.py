@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from bot.i18n import from_data, msg, plain, say, to_data
+from bot.i18n import from_data, msg, one_line, person_name, plain, say, to_data
 
 
 def test_a_sentence_with_sentences_inside_comes_back_equal_through_json() -> None:
@@ -20,3 +20,13 @@ def test_a_kept_sentence_is_said_in_the_readers_language() -> None:
     said = msg("notice.draw_declined", actor="bob")
     back = from_data(json.loads(json.dumps(to_data(said))))
     assert say(back, "hu") == say(said, "hu") != say(said, "en")
+
+
+def test_one_line_keeps_what_a_name_is_written_with_and_drops_what_hides_or_turns_it() -> None:
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"  # joined by zero-width joiners
+    assert one_line(f"Nas\u200crin {family}", 32) == f"Nas\u200crin {family}"
+    assert one_line("Zoe\u0308", 32) == "Zoë"  # an accent typed apart is composed
+    assert one_line("a\u202eb\u2066c\u200bd\ne\t f", 32) == "abcd e f"
+    assert one_line("x" + "\u0301" * 40, 32) == "x" + "\u0301" * 4
+    assert one_line("abcdef", 4) == "abc…"
+    assert person_name(" \u200b\u2060 ", "alice") == "alice"

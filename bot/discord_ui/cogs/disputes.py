@@ -17,7 +17,7 @@ from discord import app_commands
 from discord.app_commands import Range
 from discord.ext import commands
 
-from bot.discord_ui.app import RefereeBot, here, where_of
+from bot.discord_ui.app import RefereeBot, actor_of, here, where_of
 from bot.discord_ui.cogs.info import replay_gif
 from bot.discord_ui.format import Outgoing, escaped, to_message
 from bot.discord_ui.guards import expensive
@@ -80,7 +80,7 @@ class Disputes(commands.Cog):
             await interaction.followup.send(**packet.kwargs())
             return
         opened = msg(
-            "discord.dispute_opened", name=interaction.user.display_name, room=room.mention
+            "discord.dispute_opened", name=actor_of(interaction.user).name, room=room.mention
         )
         await interaction.followup.send(
             say(opened, public, escaped), allowed_mentions=discord.AllowedMentions.none()

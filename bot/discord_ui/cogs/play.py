@@ -35,7 +35,7 @@ from bot.discord_ui.choices import (
     variant_choices,
     why_msg,
 )
-from bot.discord_ui.format import mentions_of, to_message
+from bot.discord_ui.format import clip, mentions_of, to_message
 from bot.discord_ui.guards import Cooldowns
 from bot.discord_ui.tree import UserFacingError
 from bot.errors import Refusal
@@ -51,6 +51,7 @@ GAME_TITLES = {"atmalof": "Atmalof", "morris": "Nine Men's Morris", "abalone": "
 DIRECTIONS = ("ne", "e", "se", "sw", "w", "nw")
 MAX_OPTIONS_TEXT = 200
 MAX_DICE_WORDS = 200  # engine.dice.MAX_WORDS
+THREAD_NAME_LIMIT = 100  # Discord refuses a longer thread name
 OPTION_PAIR = re.compile(r"([a-z_][a-z0-9_]{0,30})\s*=\s*([^\s=,;]{1,40})")
 
 
@@ -95,6 +96,14 @@ THREAD_POSTING_NEEDS = {
     "embed_links": "Embed Links",
     "attach_files": "Attach Files",
 }
+
+
+def thread_name(title: str, first: str, second: str) -> str:
+    """The thread's name, "Title: first vs second", in Discord's 100 characters: each name is
+    cut to its half of what the title leaves, so a long first name never pushes out the second."""
+    room = max(1, (THREAD_NAME_LIMIT - len(title) - len(": ") - len(" vs ")) // 2)
+    first, second = (clip(n, room) for n in (first, second))
+    return f"{title}: {first} vs {second}"[:THREAD_NAME_LIMIT]
 
 
 def missing(perms: discord.Permissions, needs: dict[str, str]) -> list[str]:
@@ -302,8 +311,8 @@ class Play(commands.Cog):
         variant = str(kwargs.get("variant") or "standard")
         named = game_title(game, variant)
         title = say(named, public) if game in GAME_TITLES else game
-        them = opponent.display_name if opponent else say(msg("who.anyone"), public)
-        name = f"{title}: {interaction.user.display_name} vs {them}"[:100]
+        them = actor_of(opponent).name if opponent else say(msg("who.anyone"), public)
+        name = thread_name(title, actor_of(interaction.user).name, them)
         room = await channel.create_thread(
             name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
         )
