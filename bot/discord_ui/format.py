@@ -14,6 +14,7 @@ The rules of the translation, so every command looks alike:
 from __future__ import annotations
 
 import io
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,11 +32,17 @@ COLOUR_FINISHED = discord.Colour(0xC9A227)
 COLOUR_INFO = discord.Colour(0x4F6D9A)
 
 
+BRACKET = re.compile(r"(?<!\\)((?:\\\\)*)([\[\]])")  # not escaped: after an even run of \\
+
+
 def escaped(text: str) -> str:
     """Someone's text as Discord shows it literally: no markdown (a name like
     ``[free nitro](https://…)`` would be a link in the bot's own message, ``**x**`` bold) and no
-    mention (``@everyone`` pings nobody anyway: ``allowed_mentions``; it is not even styled)."""
-    return discord.utils.escape_markdown(discord.utils.escape_mentions(text))
+    mention (``@everyone`` pings nobody anyway: ``allowed_mentions``; it is not even styled).
+    Every bracket is escaped, not only a whole ``[text](url)`` as discord.py does: each value is
+    escaped alone, so "[Free Nitro" and "](https://…)" in two names made one link between."""
+    plain = discord.utils.escape_markdown(discord.utils.escape_mentions(text))
+    return BRACKET.sub(r"\1\\\2", plain)
 
 
 def clip(text: str, limit: int) -> str:

@@ -11,6 +11,7 @@ import re
 
 import discord
 
+from bot.discord_ui.format import escaped
 from bot.i18n import msg, say
 from tests.discord.conftest import BOB, CAROL, MODERATOR
 from tests.discord.harness import Exchange, Harness, Person, Upload
@@ -82,3 +83,22 @@ def test_a_value_inside_backticks_is_not_escaped_and_one_outside_is() -> None:
         discord.utils.escape_markdown,
     )
     assert said == "`first_mover` is given twice (a\\_b and \\*\\*c\\*\\*): give it once"
+
+
+async def test_two_names_cannot_make_one_link_between_them(harness: Harness) -> None:
+    """Each name is escaped alone, and discord.py escapes a bracket only inside a whole
+    ``[text](url)``: "[Free Nitro" and "](https://evil.example)" passed, and the bot's "first vs
+    second" joined them into a masked link to the second player's address."""
+    opener = Person(900_000_000_000_000_078, "[free nitro")
+    closer = Person(900_000_000_000_000_079, "](https://evil.example)")
+    await start_game(harness, opener, closer, "morris")
+    board = await harness.slash(opener, "history")
+    raw = public(board)
+    assert "[Free Nitro (White) vs ](Https://Evil.Example)" in board.text
+    assert re.findall(r"(?<!\\)[\[\]]", raw) == []
+
+
+def test_a_bracket_after_an_escaped_backslash_is_escaped_too() -> None:
+    """discord.py turns a name's ``\\`` into ``\\\\`` (a backslash shown): a ``[`` after it is
+    markup again unless escaped itself."""
+    assert escaped("x\\[") == "x\\\\\\["
