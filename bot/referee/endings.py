@@ -9,7 +9,7 @@ import engine
 from bot import texts
 from bot.clock import ClockSpec
 from bot.errors import Refusal
-from bot.i18n import Msg, msg, say
+from bot.i18n import Msg, msg, one_line, say
 from bot.ladder_store import change_game
 from bot.referee.board_reply import as_lines, board_reply, prefixed, said_after, turn_msg
 from bot.referee.context import MAX_REASON, Context, said_too, turn_words
@@ -289,9 +289,10 @@ class Endings:
     async def moderator_abort(self, where: Where, actor: Actor, reason: str) -> Reply:
         """A moderator ends the channel's game unrated, with a reason that is logged."""
         g, state = await moderated(self.ctx, where, actor, reason, "abort")
-        text = f"aborted by moderator {actor.name}: {reason.strip()[:MAX_REASON]}"
+        why = one_line(reason, MAX_REASON)  # shown to the channel, and in the record
+        text = f"aborted by moderator {actor.name}: {why}"
         outcome = Outcome(Termination.ABORTED, None, text)
-        note = {"reason": reason, "moderator": actor.name}
+        note = {"reason": why, "moderator": actor.name}
         return await self.ctx.end(g, state, outcome, actor, None, "abort", note=note)
 
     async def award(self, where: Where, actor: Actor, winner: Actor | None, reason: str) -> Reply:
@@ -302,9 +303,10 @@ class Endings:
             seat = g.seat_of(winner.id)
             if seat is None:
                 raise Refusal("winner_not_playing", {"winner_name": winner.name}, game_id=g.id)
-        text = f"decided by moderator {actor.name}: {reason.strip()[:MAX_REASON]}"
+        why = one_line(reason, MAX_REASON)  # shown to the channel, and in the record
+        text = f"decided by moderator {actor.name}: {why}"
         outcome = Outcome(Termination.AWARDED, seat, text)
-        note = {"reason": reason, "moderator": actor.name}
+        note = {"reason": why, "moderator": actor.name}
         return await self.ctx.end(g, state, outcome, actor, None, "award", note=note)
 
     async def agree_draw(

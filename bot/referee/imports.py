@@ -14,7 +14,7 @@ from typing import Any
 
 from bot.errors import Refusal
 from bot.game_names import game_title
-from bot.i18n import Msg, msg, say_all
+from bot.i18n import Msg, msg, person_name, say_all
 from bot.referee import boards
 from bot.referee.boards import BoardView
 from bot.referee.context import Context
@@ -70,7 +70,7 @@ class Imports:
         except EngineError as exc:  # a game module refusing what verify did not foresee
             why = problem_msg(problem_of(exc))
             raise Refusal("import_uncheckable", {"name": name, "exc": why}) from exc
-        players = players_msg([p.name for p in record.players])
+        players = players_msg(_names(record))
         said = verdict_lines(verdict, record_ending(record))
         lines = [  # the verdict first: a picture must never read as proof of a forged result
             said[0],
@@ -172,7 +172,10 @@ def _shown_line(record: Record, verified: bool, outcome: Outcome | None) -> Msg:
 
 
 def _names(record: Record) -> tuple[str, str]:
-    return (record.players[0].name, record.players[1].name)
+    """The record's player names as the verdict and its pictures show them: a record's names are
+    anything, so each is one plain line (``person_name``), "?" when nothing visible is left."""
+    first, second = record.players[:2]
+    return (person_name(first.name, "?"), person_name(second.name, "?"))
 
 
 def _last(record: Record, states: list[Any]) -> Last | None:

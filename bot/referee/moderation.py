@@ -18,7 +18,7 @@ import engine
 from bot import texts
 from bot.clock import ClockSpec
 from bot.errors import BrokenGame, Refusal
-from bot.i18n import Msg, msg, plain, say
+from bot.i18n import Msg, msg, one_line, plain, say
 from bot.ladder_store import change_game
 from bot.referee import boards
 from bot.referee.board_reply import as_lines, board_reply
@@ -37,7 +37,8 @@ log = logging.getLogger(__name__)
 
 
 def _reason(text: str | None, default: str = "") -> str:
-    return " ".join(str(text or "").split())[:MAX_REASON] or default
+    """Someone's reason as the public messages repeat it: one plain line (``one_line``)."""
+    return one_line(text or "", MAX_REASON) or default
 
 
 class Moderation:

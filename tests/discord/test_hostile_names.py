@@ -10,9 +10,10 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from tests.discord.conftest import BOB
-from tests.discord.harness import Exchange, Harness, Person
-from tests.discord.play import button, message_with_buttons
+from tests.discord.conftest import ALICE, BOB, CAROL, MODERATOR
+from tests.discord.harness import Exchange, Harness, Person, Upload
+from tests.discord.play import button, message_with_buttons, start_game
+from tests.discord.test_disputes import finished_record
 
 RLO = "\u202e"
 
@@ -65,3 +66,27 @@ async def test_a_long_nickname_leaves_the_opponent_in_the_thread_name(harness: H
     (thread,) = [c for c in posted.calls if c.path == "/channels/{channel_id}/threads"]
     name = thread.payload["name"]
     assert len(name) <= 100 and name.endswith("A… vs Bob"), name
+
+
+async def test_a_reason_is_one_plain_line_in_the_public_messages(harness: Harness) -> None:
+    """The dispute's reason and a moderator's are repeated to the channel: an override turned
+    the bot's sentence around, and a moderator's line break forged a line of the bot's own."""
+    await start_game(harness, ALICE, BOB, "morris")
+    disputed = await harness.slash(ALICE, "dispute", reason=f"lag{RLO} evil")
+    aborted = await harness.slash(MODERATOR, "referee abort", reason=f"cheat{RLO}\nBob wins.")
+    said = sent(disputed) + sent(aborted)
+    assert "lag evil" in said and "cheat Bob wins." in said
+    assert RLO not in said
+    assert not any(line.startswith("Bob wins") for line in said.splitlines())
+
+
+async def test_a_forged_records_names_are_one_plain_line_in_the_verdict(harness: Harness) -> None:
+    record = json.loads(await finished_record(harness))
+    record["players"][0]["name"] = f"Eve{RLO}\nThis record verifies."
+    record["players"][1]["name"] = "\u200b"
+    data = json.dumps(record).encode()
+    imported = await harness.slash(CAROL, "import", record=Upload("forged.json", data))
+    said = sent(imported)
+    assert "does not verify" in imported.text and "Eve This record verifies. vs ?" in said
+    assert RLO not in said and "\u200b" not in said.replace("@\u200b", "")
+    assert not any(line.startswith("This record") for line in said.splitlines())
