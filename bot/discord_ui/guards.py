@@ -35,6 +35,9 @@ COOLDOWNS: Mapping[str, tuple[int, float]] = {
     "stats": (10, 60.0),
     "ladder": (10, 60.0),
     "import": (3, 60.0),
+    # each dispute pings the moderators' role and opens a private thread: a player in several
+    # games may call them to a few, nobody to ten at once (one player may play ten games)
+    "dispute": (3, 600.0),
 }
 REMEMBERED = 4096  # interaction ids kept; Discord redelivers within seconds, not thousands later
 

@@ -12,6 +12,7 @@ from PIL import Image
 import engine
 import render
 from bot.clock import ManualClock
+from bot.discord_ui.guards import COOLDOWNS
 from bot.referee.replies import Where
 from engine.record import Record, replay_steps
 from engine.record import start as start_record
@@ -329,3 +330,22 @@ async def test_a_dispute_before_any_move_says_so(harness: Harness) -> None:
         "before its first action."
     )
     assert said in opened.text.splitlines(), opened.text
+
+
+async def test_nobody_calls_the_moderators_to_ten_games_at_once(harness: Harness) -> None:
+    """Each dispute pings the moderators' role: a player with many games running (the limit
+    is ten) could ping it ten times in a row. The fourth dispute within ten minutes is refused
+    privately with the wait, nothing frozen; another player's dispute is not slowed."""
+    channels = [CHANNEL_ID + k for k in range(1, 6)]
+    for channel in channels:
+        await start_game(harness, ALICE, BOB, "morris", channel=channel)
+    uses, per = COOLDOWNS["dispute"]
+    for channel in channels[:uses]:
+        opened = await harness.slash(BOB, "dispute", channel=channel, reason="x")
+        assert not opened.all_ephemeral, opened.text
+    slowed = await harness.slash(BOB, "dispute", channel=channels[uses], reason="x")
+    assert slowed.all_ephemeral and f"try again in {per:.0f} s" in slowed.text, slowed.text
+    moved = await harness.slash(ALICE, "place", channel=channels[uses], point="d7")
+    assert not moved.first.ephemeral, moved.text  # that game was not frozen
+    other = await harness.slash(ALICE, "dispute", channel=channels[uses + 1], reason="y")
+    assert not other.all_ephemeral, other.text

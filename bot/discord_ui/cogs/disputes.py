@@ -56,6 +56,7 @@ class Disputes(commands.Cog):
     )
     @app_commands.guild_only()
     @app_commands.describe(reason="What went wrong; the moderators see it and it is logged")
+    @expensive("dispute")
     async def dispute(
         self, interaction: discord.Interaction[Any], reason: Range[str, 1, 200] | None = None
     ) -> None:
