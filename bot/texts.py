@@ -339,7 +339,8 @@ def notice_text(code: str, params: Mapping[str, Any]) -> str:
 def rating_lines(rated: Rated, names: Sequence[str]) -> list[Msg]:
     """The result message's lines about ratings ("Ratings (morris): alice 1500? → 1662? (+162),
     ..."; the change is of the rounded numbers shown) and, when a rating is provisional, what
-    the "?" means."""
+    the "?" means, short: on a small server every result for some twenty games each had it,
+    and /ladder and /stats say it in full."""
 
     def shown(rating: float, provisional: bool) -> str:
         return f"{round(rating)}{'?' if provisional else ''}"
@@ -362,7 +363,7 @@ def rating_lines(rated: Rated, names: Sequence[str]) -> list[Msg]:
         )
     lines = [Msg("rating.line", {"ladder": ladder_name(rated.ladder), "changes": parts})]
     if any(rated.provisional_before) or any(rated.provisional_after):
-        lines.append(Msg("rating.provisional_note"))
+        lines.append(Msg("rating.provisional_short"))
     return lines
 
 

@@ -163,10 +163,11 @@ class LeaderboardRow:
 class Leaderboard:
     """The top rows, the caller's own row (even outside the top), and how many are ranked.
 
-    ``waiting``: when no one is ranked yet (and provisional players were not asked for), the
-    active provisional players, unranked, so an early ladder lists who has played rather than
-    an empty table; they are counted in ``hidden`` too. ``inactive``: how many of ``hidden``
-    are left out for inactivity, which showing provisional players does not undo."""
+    ``waiting``: the active provisional players (when they were not asked to be ranked),
+    unranked, listed after the ranked rows as far as ``top`` leaves room: on a small server
+    everyone is provisional for about twenty games each, and a ladder of no one (or of one)
+    told them nothing. They are counted in ``hidden`` too. ``inactive``: how many of
+    ``hidden`` are left out for inactivity, which showing provisional players does not undo."""
 
     rows: tuple[LeaderboardRow, ...]
     caller: LeaderboardRow | None
@@ -199,7 +200,7 @@ def leaderboard(
     top = max(0, min(top, MAX_TOP))
     order = sorted(ratings.items(), key=lambda item: (-item[1].rating, -item[1].games, item[0]))
     ranked: list[LeaderboardRow] = []
-    waiting: list[LeaderboardRow] = []  # provisional and active: listed if no one is ranked
+    waiting: list[LeaderboardRow] = []  # provisional and active: listed after the ranked
     left_idle = 0
     caller_row: LeaderboardRow | None = None
     for player, state in order:
@@ -220,7 +221,7 @@ def leaderboard(
         caller=caller_row,
         ranked=len(ranked),
         hidden=len(order) - len(ranked),
-        waiting=() if ranked else tuple(waiting[:top]),
+        waiting=tuple(waiting[: max(0, top - len(ranked))]),
         inactive=left_idle,
     )
 

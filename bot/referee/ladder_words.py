@@ -46,19 +46,23 @@ def leaderboard_lines(
     actor: Actor,
     provisional: bool,
 ) -> list[Msg]:
-    """The leaderboard as text: the rows, who is hidden, and where the caller stands. With no
-    one ranked yet, the provisional players are listed unranked ("– alice 1500?") under a line
-    that says why, not an empty table."""
+    """The leaderboard as text: the rows, who is hidden, and where the caller stands. The
+    active provisional players follow the ranked ones, unranked ("– alice 1500?") under a line
+    that says why (with no one ranked yet, a line that says so): a small server's players stay
+    provisional for some twenty games each, and a ladder listing no one told them nothing."""
     hidden = board.hidden - len(board.waiting)
     settling = hidden > board.inactive or not board.hidden  # not only idle players left out
     lines = [title]
-    if board.waiting:
+    if board.waiting and not board.rows:
         lines.append(msg("ladder.unranked_head"))
     elif not board.rows:
         lines.append(
             msg("ladder.empty_settling" if settling and not provisional else "ladder.empty")
         )
-    lines += [_row(r, names.get(r.player, "?")) for r in board.rows or board.waiting]
+    lines += [_row(r, names.get(r.player, "?")) for r in board.rows]
+    if board.waiting and board.rows:
+        lines.append(msg("ladder.provisional_head"))
+    lines += [_row(r, names.get(r.player, "?")) for r in board.waiting]
     if hidden:
         lines.append(msg("ladder.hidden", n=hidden))
         # show_provisional lists provisional players, never inactive ones: offered only when
@@ -93,10 +97,13 @@ def leaderboard_lines(
 
 def hidden_footnote(board: Leaderboard) -> Msg | None:
     """The leaderboard image's footnote: that no one is ranked yet (the rows are the
-    provisional players), or how many are left out."""
-    if board.waiting:
+    provisional players), how many are left out, or what the "?" of the listed ones means."""
+    if board.waiting and not board.rows:
         return msg("ladder.unranked_short")
-    return msg("ladder.hidden_short", n=board.hidden) if board.hidden else None
+    hidden = board.hidden - len(board.waiting)
+    if hidden:
+        return msg("ladder.hidden_short", n=hidden)
+    return msg("rating.provisional_short") if board.waiting else None
 
 
 def streak_msg(streak: Streak) -> Msg:

@@ -161,7 +161,7 @@ class Ladders:
     async def _leaderboard_image(
         self, where: Where, board: Leaderboard, names: dict[int, str], title: Msg, actor: Actor
     ) -> bytes | None:
-        listed = board.rows or board.waiting
+        listed = (*board.rows, *board.waiting)
         if self.ctx.renderer is None or not listed:  # never a picture of an empty table
             return None
         from render.chart import Standing, leaderboard_png

@@ -286,8 +286,9 @@ def test_leaderboard_hides_provisional_players_unless_asked() -> None:
     assert [(r.player, r.provisional) for r in both.rows] == [(1, True), (2, False)]
 
 
-def test_with_no_one_ranked_the_active_provisional_players_wait_unranked() -> None:
-    """Not an empty table after the first rated games: who has played, unranked."""
+def test_the_active_provisional_players_wait_unranked_after_the_ranked() -> None:
+    """Not an empty table after the first rated games, nor one of the few ranked: who has
+    played, unranked, as far as ``top`` leaves room."""
     ratings = {1: settled(1500, rd=300, games=1), 2: settled(1700, rd=250, games=2),
                3: settled(1600, rd=300, games=1, days_ago=31)}  # fmt: skip
     board = leaderboard(ratings, now=T0)
@@ -297,8 +298,11 @@ def test_with_no_one_ranked_the_active_provisional_players_wait_unranked() -> No
     assert leaderboard(ratings, now=T0, top=1).waiting[0].player == 2
     asked = leaderboard(ratings, now=T0, include_provisional=True)
     assert [r.rank for r in asked.rows] == [1, 2] and asked.waiting == ()
-    ranked = leaderboard({**ratings, 4: settled(1400)}, now=T0)  # one ranked: no one waits
-    assert [r.player for r in ranked.rows] == [4] and ranked.waiting == ()
+    ranked = leaderboard({**ratings, 4: settled(1400)}, now=T0)  # one ranked: they follow
+    assert [r.player for r in ranked.rows] == [4] and ranked.hidden == 3
+    assert [(r.player, r.rank) for r in ranked.waiting] == [(2, None), (1, None)]
+    assert leaderboard({**ratings, 4: settled(1400)}, now=T0, top=2).waiting[0].player == 2
+    assert leaderboard({**ratings, 4: settled(1400)}, now=T0, top=1).waiting == ()
 
 
 def test_leaderboard_hides_players_idle_for_thirty_days_unless_asked() -> None:

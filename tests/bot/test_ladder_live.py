@@ -189,19 +189,29 @@ async def test_leaderboard_order_provisional_marks_and_the_callers_rank(
     assert lines[0] == "Nine Men's Morris ladder, season 1"
     assert lines[1].startswith("1. alice ") and lines[2].startswith("2. bob ")
     assert "?" not in lines[1] + lines[2]
-    assert "(2 provisional or inactive players hidden)" in board.text
-    assert [line.key for line in board.lines].count("ladder.show_hidden") == 1
-    assert "show_provisional" in board.text  # Discord's words; the console says `ladder all`:
-    assert "(`ladder all` lists them too)" in reply_text(board)
+    # the provisional players follow, unranked: a small server's ladder used to list only the
+    # two established players and hide the two who had just started
+    assert lines[3:6] == [
+        "Not ranked until their rating settles:",
+        "– carol 1662? · 1W 0L 0D",
+        "– dave 1338? · 0W 1L 0D",
+    ], lines
+    assert "hidden" not in board.text and "show_provisional" not in board.text
     assert lines[-2:] == ["carol: 1662?, unranked (provisional).", PROVISIONAL_NOTE]
+    assert board.text.count('?" marks') == 1  # the legend once
     wide = await referee.ladder(HERE, BOB, "morris", include_provisional=True)
     names = [line.split()[1] for line in wide.text.splitlines()[1:5]]
     assert names == ["carol", "alice", "bob", "dave"]  # 1662? > alice > bob > 1338?
     assert "1. carol 1662? · 1W 0L 0D" in wide.text and wide.text.endswith(
         f"bob: #3 of 4.\n{PROVISIONAL_NOTE}"
     )
-    top1 = await referee.ladder(HERE, BOB, "morris", top=1)
+    top1 = await referee.ladder(HERE, BOB, "morris", top=1)  # no room left for them
     assert top1.text.splitlines()[-1].startswith("bob: #2 of 2, ")
+    assert "Not ranked until" not in top1.text
+    assert "(2 provisional or inactive players hidden)" in top1.text
+    assert [line.key for line in top1.lines].count("ladder.show_hidden") == 1
+    assert "show_provisional" in top1.text  # Discord's words; the console says `ladder all`:
+    assert "(`ladder all` lists them too)" in reply_text(top1)
     nobody = await referee.ladder(HERE, CAROL, "abalone")
     assert "No ranked players yet" in nobody.text and "not on this ladder yet" in nobody.text
     assert not (await referee.ladder(HERE, CAROL, "chess")).ok

@@ -259,7 +259,9 @@ async def test_the_question_mark_of_a_provisional_rating_is_explained(referee: R
     assert (await referee.act(HERE, ALICE, "place d7")).ok
     assert (await referee.act(HERE, BOB, "place d1")).ok
     ended = await referee.resign(HERE, BOB)
-    assert "?" in ended.text and PROVISIONAL_NOTE in ended.text
+    # the result says it short: on a small server every result for weeks repeated the note
+    assert ended.text.endswith("bob 1500? → 1338? (-162)\n(? = provisional)"), ended.text
+    assert PROVISIONAL_NOTE not in ended.text
     ladder = await referee.ladder(HERE, ALICE, "morris", include_provisional=True)
     assert "?" in ladder.text and PROVISIONAL_NOTE in ladder.text
     stats = await referee.stats(HERE, ALICE)
