@@ -126,8 +126,8 @@ def stats_lines(
     opponent: Actor | None,
     casual: CasualRecords | None = None,
 ) -> list[Msg]:
-    """A player's season: ratings, record, streaks, head-to-head, then their casual games
-    (dice luck is added apart)."""
+    """A player's season: ratings, record, streaks, head-to-head, then their casual games if
+    they have any (dice luck is added apart)."""
     if game:
         head = msg("stats.head_game", name=who.name, season=season, game=msg(f"game.{game}"))
     else:
@@ -146,8 +146,8 @@ def stats_lines(
         lines.append(
             msg("stats.head_to_head", opponent=opponent.name, record=record_msg(st.head_to_head))
         )
-    if casual is not None:
-        lines.append(casual_msg(casual))
+    if casual is not None and (casual.people.games or casual.practice.games):
+        lines.append(casual_msg(casual))  # "0W 0L 0D" of no casual games said nothing
     if any(is_provisional(s) for s in st.ratings.values()):
         lines.append(msg("rating.provisional_note"))  # last, once: what the "?" means
     return lines

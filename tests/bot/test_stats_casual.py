@@ -91,3 +91,21 @@ async def test_no_streak_is_said_in_words_in_every_language(referee: Referee) ->
     assert "Streak: none now; most wins in a row: none" in reply.text.splitlines()
     icelandic = reply_words(reply, "is").splitlines()
     assert "Hrina: engin núna; lengsta sigurhrina: engin" in icelandic, icelandic
+
+
+async def test_no_casual_games_no_casual_line(referee: Referee) -> None:
+    """/stats said "Casual games here (not rated, all seasons): 0W 0L 0D" to a player who had
+    played only rated games (a reviewer's finding): the line is left out when there are none,
+    and comes with the first casual game."""
+    await start(referee, "morris", rated=True)
+    await both_act(referee, HERE, ALICE, BOB)
+    assert (await referee.resign(HERE, BOB)).ok
+    rated_only = await referee.stats(HERE, ALICE)
+    assert "Record (rated): 1W 0L 0D" in rated_only.text.splitlines(), rated_only.text
+    assert "stats.casual" not in [line.key for line in rated_only.lines]
+    assert "Casual games" not in rated_only.text
+    await start(referee, "morris")
+    await both_act(referee, HERE, ALICE, BOB)
+    assert (await referee.resign(HERE, ALICE)).ok
+    then = (await referee.stats(HERE, ALICE)).text.splitlines()
+    assert "Casual games here (not rated, all seasons): 0W 1L 0D" in then, then
