@@ -646,7 +646,8 @@ class SqliteReader(LadderReads):
     async def casual_records(
         self, guild_id: int | None, player: int, game: str | None = None
     ) -> CasualRecords:
-        # counted by (against the bot, winner, the player's seat): the same SQL on PostgreSQL
+        # counted by (against the bot, winner, the player's seat): the same SQL on PostgreSQL;
+        # a rated game that ended before both had moved was not rated (``bot.ladder.counts``)
         where = "guild_id IS NULL" if guild_id is None else "guild_id = ?"
         params: list[Any] = [player, player, player]
         params += [] if guild_id is None else [guild_id]
@@ -656,7 +657,8 @@ class SqliteReader(LadderReads):
         rows = await self._all(
             "SELECT CASE WHEN practice IS NULL THEN 0 ELSE 1 END, winner,"
             " CASE WHEN player0 = ? THEN 0 ELSE 1 END, COUNT(*) FROM games"
-            " WHERE status = 'finished' AND rated = 0 AND termination <> 'aborted'"
+            " WHERE status = 'finished' AND (rated = 0 OR moved & 3 <> 3)"
+            " AND termination <> 'aborted'"
             f" AND player0 <> player1 AND (player0 = ? OR player1 = ?) AND {where}"
             " GROUP BY 1, 2, 3",
             params,

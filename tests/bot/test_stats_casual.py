@@ -109,3 +109,23 @@ async def test_no_casual_games_no_casual_line(referee: Referee) -> None:
     assert (await referee.resign(HERE, ALICE)).ok
     then = (await referee.stats(HERE, ALICE)).text.splitlines()
     assert "Casual games here (not rated, all seasons): 0W 1L 0D" in then, then
+
+
+async def test_a_rated_game_ended_before_both_moved_counts_with_the_casual_ones(
+    referee: Referee,
+) -> None:
+    """A rated game that ended before both had moved ("Not rated: ...") vanished from /stats:
+    not in the rated record (it was not rated) nor the casual one (which read rated = 0 only).
+    It was not rated, so it counts with the casual games, on SQLite and PostgreSQL."""
+    await start(referee, "morris", rated=True)
+    assert (await play(referee, HERE, ALICE, "place d7")).ok
+    ended = await referee.resign(HERE, ALICE)  # bob never moved
+    assert ended.finished and "Not rated" in ended.text, ended.text
+    await start(referee, "morris", rated=True)
+    await referee.offer_draw(HERE, ALICE)
+    assert (await referee.offer_draw(HERE, BOB)).finished  # a draw agreed at once
+    alice = (await referee.stats(HERE, ALICE)).text.splitlines()
+    assert "Record (rated): 0W 0L 0D" in alice, alice
+    assert "Casual games here (not rated, all seasons): 0W 1L 1D" in alice, alice
+    bob = (await referee.stats(HERE, BOB)).text.splitlines()
+    assert "Casual games here (not rated, all seasons): 1W 0L 1D" in bob, bob
