@@ -338,9 +338,8 @@ def notice_text(code: str, params: Mapping[str, Any]) -> str:
 
 def rating_lines(rated: Rated, names: Sequence[str]) -> list[Msg]:
     """The result message's lines about ratings ("Ratings (morris): alice 1500? → 1662? (+162),
-    ..."; the change is of the rounded numbers shown) and, when a rating is provisional, what
-    the "?" means, short: on a small server every result for some twenty games each had it,
-    and /ladder and /stats say it in full."""
+    ..."; the change is of the rounded numbers shown) and, if provisional, "(? = provisional)":
+    short, as results repeat it for weeks; /ladder and /stats say it in full."""
 
     def shown(rating: float, provisional: bool) -> str:
         return f"{round(rating)}{'?' if provisional else ''}"
