@@ -53,7 +53,8 @@ async def rebuild(db_path: str, guild: int | None, check: bool) -> RebuildReport
 
 
 def main(config: Any, args: Sequence[str], out: TextIO | None = None) -> int:
-    """Run a ladder command; 0 on success, 1 when ``--check`` found differences, 2 on usage."""
+    """Run a ladder command; 0 on success, 1 when ``--check`` found differences, 2 on usage
+    (and for a ``--guild`` with no rated games: a mistyped id, more often than not)."""
     out = out or sys.stdout
     try:
         options = _parser().parse_args(list(args))
@@ -64,6 +65,13 @@ def main(config: Any, args: Sequence[str], out: TextIO | None = None) -> int:
     except RebuildRaced as exc:
         print(f"nothing written: {exc}", file=sys.stderr)
         return 1
+    if options.guild is not None and not report.seasons:  # not "0 season(s)... no differences"
+        print(
+            f"guild {options.guild} has no rated games in {config.db_path}: nothing to rebuild "
+            "(0 is the console's ladder)",
+            file=out,
+        )
+        return 2
     if report.retries:
         print(f"recomputed {report.retries} time(s): results changed while it ran", file=out)
     print(

@@ -39,6 +39,7 @@ from bot.ladder.rules import (
     GAMES,
     LOCAL_GUILD,
     differences,
+    differing,
     guild_key,
     ladder_for,
     per_variant_of,
@@ -320,13 +321,17 @@ async def _compute_guild(store: Store, guild: int) -> _GuildRebuild:
         stored = await rx.table(guild, None)
         stored_log = await rx.rating_log(guild)
     out = _GuildRebuild(mark, finished, per_variant)
+    refolded = {}
     for season in sorted({fg.season for _, fg in played} | set(stored)):
         chosen = [(i, fg) for i, fg in played if fg.season == season]
-        fresh, changes = replay_changes(chosen, per_variant)
+        refolded[season] = (chosen, *replay_changes(chosen, per_variant))
+    differ = {k[2] for n, (_, t, _) in refolded.items() for k in differing(stored.get(n, {}), t)}
+    named = await names(store, differ) if differ else {}  # the differing players only
+    for season, (chosen, fresh, changes) in refolded.items():
         out.seasons += 1
         out.games += sum(counts(fg) for _, fg in chosen)
         out.rows += len(fresh)
-        found = differences(guild, season, stored.get(season, {}), fresh)
+        found = differences(guild, season, stored.get(season, {}), fresh, named)
         out.differences += found
         logged = {_logged(guild, season, c) for c in changes}
         if found or logged != stored_log.get(season, set()):

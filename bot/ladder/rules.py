@@ -13,6 +13,7 @@ from bot.ladder.tables import (
     FinishedGame,
     PerVariant,
     RatingChange,
+    RatingKey,
     Table,
     apply_game,
     ladder_key,
@@ -79,12 +80,22 @@ def _shown(s: RatingState | None) -> str:
     return "none" if s is None else f"{s.rating:.6f}/{s.rd:.6f} ({s.games} games)"
 
 
-def differences(guild: int, season: int, stored: Table, fresh: Table) -> list[str]:
-    """One line per rating row that differs between the stored and the recomputed table."""
+def differing(stored: Table, fresh: Table) -> list[RatingKey]:
+    """The rating rows that differ between the stored and the recomputed table, in order."""
+    keys = sorted(set(stored) | set(fresh), key=lambda k: (k[1], k[2]))
+    return [key for key in keys if stored.get(key) != fresh.get(key)]
+
+
+def differences(
+    guild: int, season: int, stored: Table, fresh: Table, names: Mapping[int, str] | None = None
+) -> list[str]:
+    """One line per rating row that differs between the stored and the recomputed table, the
+    player named as the bot names them (their stored name, id in brackets: an operator reads
+    "bob (202)", not a bare id to look up)."""
     out = []
-    for key in sorted(set(stored) | set(fresh), key=lambda k: (k[1], k[2])):
-        old, new = stored.get(key), fresh.get(key)
-        if old != new:
-            where = f"guild {guild} season {season} {key[1]} player {key[2]}"
-            out.append(f"{where}: stored {_shown(old)}, rebuilt {_shown(new)}")
+    for key in differing(stored, fresh):
+        name = (names or {}).get(key[2])
+        who = f"{name} ({key[2]})" if name else f"player {key[2]}"
+        where = f"guild {guild} season {season} {key[1]} {who}"
+        out.append(f"{where}: stored {_shown(stored.get(key))}, rebuilt {_shown(fresh.get(key))}")
     return out

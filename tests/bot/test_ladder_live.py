@@ -355,7 +355,8 @@ async def test_rebuild_equals_the_live_ratings_after_a_scripted_series(
         await asyncio.to_thread(ladder_cli, Config(db_path=store_url), ["rebuild", "--check"], out)
         == 1
     )
-    assert f"player {BOB.id}: stored" in out.getvalue()
+    # named as the bot names players, id in brackets (it said "player 202" only)
+    assert f"guild {GUILD} season 1 morris bob ({BOB.id}): stored " in out.getvalue()
     assert (
         await asyncio.to_thread(
             ladder_cli, Config(db_path=store_url), ["rebuild", "--guild", str(GUILD)], io.StringIO()
@@ -363,6 +364,15 @@ async def test_rebuild_equals_the_live_ratings_after_a_scripted_series(
         == 0
     )
     await assert_rebuild_equals_live(store)
+    out = io.StringIO()  # an id with no games is said so, not "0 season(s)... no differences"
+    assert (
+        await asyncio.to_thread(
+            ladder_cli, Config(db_path=store_url), ["rebuild", "--guild", "99999"], out
+        )
+        == 2
+    )
+    assert out.getvalue().startswith("guild 99999 has no rated games in "), out.getvalue()
+    assert "no differences" not in out.getvalue()
 
 
 async def test_games_that_end_out_of_clock_order_are_refolded(
