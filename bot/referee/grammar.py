@@ -22,6 +22,7 @@ from bot.clock import ClockSpec, ClockSpecError
 from bot.errors import Refusal
 from bot.game_names import game_named
 from bot.i18n import Msg, msg, plain, say, say_all, typed
+from bot.referee.ladders import MAX_TOP
 from bot.referee.move_words import VERBS, is_move_word
 from bot.referee.names import BOT_NAME, CONSOLE_BOT, name_key
 from bot.referee.practice import DEFAULT_LEVEL
@@ -543,8 +544,21 @@ async def dispatch(
     if head == "ladder":
         shown = [w for w in rest if w.lower() not in ("all", "provisional")]
         wide = len(shown) < len(rest)
+        # a number is how many to list, as Discord's top: "99999" was read as a game's name
+        # and answered "there is no ladder for 'morris 99999'"
+        counts = [w for w in shown if w.isascii() and w.isdigit()]
+        shown = [w for w in shown if w not in counts]
+        top = _number(counts[0]) if len(counts) == 1 else None
+        if counts and (top is None or not 1 <= top <= MAX_TOP):
+            raise Refusal(
+                "console_ladder_top", {"max": MAX_TOP, "number": typed(" ".join(counts), MAX_WORD)}
+            )
         return await referee.ladder(  # a game's name may be words ("Hatos malom")
-            where, actor, " ".join(shown) if shown else None, include_provisional=wide
+            where,
+            actor,
+            " ".join(shown) if shown else None,
+            top=top or 10,
+            include_provisional=wide,
         )
     if head == "stats":
         known = {**people, BOT_NAME: CONSOLE_BOT}  # `stats bot` asks about the practice opponent

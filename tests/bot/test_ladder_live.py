@@ -7,16 +7,20 @@ import asyncio
 import io
 import sqlite3
 
+import pytest
+
 from bot import ladder_store
 from bot.clock import ManualClock
 from bot.config import Config
 from bot.console.format import reply_text
+from bot.errors import Refusal
 from bot.i18n import msg, reply_words, say
 from bot.ladder import ladder_ratings, rebuild
 from bot.ladder.ratings import NEW_PLAYER, PROVISIONAL_NOTE, RatingState, rating_change_text, update
 from bot.ladder.stats import DiceDrop, dice_luck
 from bot.ladder_cli import main as ladder_cli
 from bot.referee import Referee
+from bot.referee.grammar import dispatch
 from bot.referee.replies import Actor, Where
 from bot.store import SqliteStore, Store
 from bot.store.migrations import LATEST, MIGRATIONS
@@ -621,3 +625,28 @@ async def test_a_rated_game_that_ended_before_both_moved_is_a_result_but_not_rat
     assert unplayed not in (await resigned(referee, ALICE, BOB))  # one action each: rated
     assert [r.games for r in (await stored(store)).values()] == [1, 1]
     await assert_rebuild_equals_live(store)
+
+
+async def test_the_consoles_ladder_takes_how_many_to_list_and_says_what_is_wrong(
+    referee: Referee,
+) -> None:
+    """`ladder morris 99999` answered "there is no ladder for 'morris 99999'" (a reviewer's
+    finding): the number was read as part of a game's name. A number is how many to list, as
+    Discord's /ladder top (1 to 25), and one out of range is said to be that."""
+    people = {"alice": ALICE, "bob": BOB, "carol": CAROL}
+    for i in range(3):
+        await resigned(referee, ALICE, BOB) if i % 2 else await resigned(referee, BOB, CAROL)
+    for line in ("ladder morris 99999", "ladder 0", "ladder morris 2 3", "ladder all 26"):
+        with pytest.raises(Refusal) as refused:
+            await dispatch(referee, HERE, ALICE, line, people)
+        assert refused.value.code == "console_ladder_top", line
+        assert "no ladder for" not in str(refused.value)
+    with pytest.raises(Refusal) as refused:
+        await dispatch(referee, HERE, ALICE, "ladder morris 99999", people)
+    assert (
+        str(refused.value) == "`ladder` lists 1 to 25 players, e.g. `ladder morris 10`: not 99999"
+    )
+    one = (await dispatch(referee, HERE, ALICE, "ladder morris 1", people)).text.splitlines()
+    assert len([line for line in one if line.startswith("– ")]) == 1, one  # one of three
+    both = (await dispatch(referee, HERE, ALICE, "ladder 2 all", people)).text.splitlines()
+    assert [line.split()[0] for line in both[1:3]] == ["1.", "2."], both
