@@ -21,6 +21,11 @@ async def test_the_result_message_shows_each_players_rating_change(harness: Harn
     assert (
         "Ratings (Nine Men's Morris): Alice 1500? → 1662? (+162), Bob 1500? → 1338? (-162)" in text
     )
+    # what "?" means, short: results repeated the full note for ~20 games each on a small server
+    assert "(? = provisional)" in text.splitlines() and "marks a provisional" not in text
+    stats = await harness.slash(ALICE, "stats")  # the full note once there; no casual games
+    assert stats.text.count('"?" marks a provisional rating') == 1, stats.text
+    assert "Casual games" not in stats.text, stats.text
 
 
 async def test_a_casual_result_shows_no_ratings(harness: Harness) -> None:
