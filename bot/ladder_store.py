@@ -34,7 +34,7 @@ from bot.ladder import (
     counts,
     game_ladder,
 )
-from bot.ladder.ratings import PROVISIONAL_NOTE, RatingState, is_provisional, rating_change_text
+from bot.ladder.ratings import RatingState
 from bot.ladder.rules import (
     GAMES,
     LOCAL_GUILD,
@@ -236,18 +236,6 @@ async def archive(store: Store, guild: int, season: int) -> SeasonArchive | None
     """A closed season's final table, or None if that season is not closed."""
     async with store.reading() as rx:
         return await rx.archive(guild, season)
-
-
-async def rating_lines(store: Store, game_id: int, names: Sequence[str]) -> list[str]:
-    """The result message's line about ratings: each player's change, or nothing if unrated."""
-    change = await rating_change(store, game_id)
-    if change is None:
-        return []
-    parts = [rating_change_text(change.before[i], change.after[i], names[i]) for i in range(2)]
-    lines = [f"Ratings ({change.ladder}): {', '.join(parts)}"]
-    if any(is_provisional(s) for s in (*change.before, *change.after)):
-        lines.append(PROVISIONAL_NOTE)
-    return lines
 
 
 # --- rebuild (python -m bot ladder rebuild) ----------------------------------------------------
