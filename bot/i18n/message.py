@@ -55,6 +55,9 @@ def typed(value: object, limit: int = 100) -> str:
 MAX_NAME = 64  # twice Discord's own cap on a display name; a record's names may be anything
 MAX_MARKS = 4  # combining marks kept on one letter: enough for any script, not for "zalgo"
 KEPT_FORMATS = frozenset("\u200c\u200d")  # the joiners of Persian words and emoji families
+# Letters that draw nothing (the Hangul fillers, the blank Braille pattern): names made of
+# them look empty, so they count as spaces
+BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
 
 def one_line(text: object, limit: int) -> str:
@@ -67,7 +70,7 @@ def one_line(text: object, limit: int) -> str:
     marks = 0
     for char in unicodedata.normalize("NFC", str(text)):
         kind = unicodedata.category(char)
-        if kind in ("Cc", "Zl", "Zp"):
+        if kind in ("Cc", "Zl", "Zp") or char in BLANK_LETTERS:
             char = " "
         elif kind == "Cf" and char not in KEPT_FORMATS and not "\U000e0020" <= char <= "\U000e007f":
             continue  # the tag characters spell a flag emoji's region

@@ -30,3 +30,12 @@ def test_one_line_keeps_what_a_name_is_written_with_and_drops_what_hides_or_turn
     assert one_line("x" + "\u0301" * 40, 32) == "x" + "\u0301" * 4
     assert one_line("abcdef", 4) == "abc…"
     assert person_name(" \u200b\u2060 ", "alice") == "alice"
+
+
+def test_a_name_of_letters_that_draw_nothing_is_shown_as_the_fallback() -> None:
+    """The Hangul fillers and the blank Braille pattern are letters (not format characters) that
+    draw nothing: a nickname of them looked empty in every message ("  challenges Bob")."""
+    for blank in ("\u3164", "\u115f\u1160", "\uffa0", "\u2800\u2800"):
+        assert person_name(f" {blank} ", "alice") == "alice"
+    assert one_line("Kim\u3164Ji", 32) == "Kim Ji"
+    assert one_line("김지민", 32) == "김지민"  # Korean as written keeps every syllable
