@@ -36,7 +36,8 @@ COOLDOWNS: Mapping[str, tuple[int, float]] = {
     "ladder": (10, 60.0),
     "import": (3, 60.0),
     # each dispute pings the moderators' role and opens a private thread: a player in several
-    # games may call them to a few, nobody to ten at once (one player may play ten games)
+    # games may call them to a few, nobody to ten at once (one player may play ten games);
+    # only disputes opened count (bot.discord_ui.cogs.disputes)
     "dispute": (3, 600.0),
 }
 REMEMBERED = 4096  # interaction ids kept; Discord redelivers within seconds, not thousands later
@@ -90,6 +91,12 @@ class Cooldowns:
         retry_after = bucket.update_rate_limit(now)
         if retry_after is not None:
             raise app_commands.CommandOnCooldown(bucket, retry_after)
+
+    def wait(self, name: str, user_id: int, now: float) -> float:
+        """Seconds until ``user_id`` may use ``name`` again (0.0: now), counting nothing: for a
+        command that counts a use only when it did something (``check`` after it)."""
+        bucket = self._buckets.get((name, user_id))
+        return 0.0 if bucket is None else bucket.get_retry_after(now)
 
     def _forget_idle(self, now: float) -> None:
         idle = [k for k, b in self._buckets.items() if now > b._last + b.per]

@@ -334,17 +334,24 @@ async def test_a_dispute_before_any_move_says_so(harness: Harness) -> None:
 
 async def test_nobody_calls_the_moderators_to_ten_games_at_once(harness: Harness) -> None:
     """Each dispute pings the moderators' role: a player with many games running (the limit
-    is ten) could ping it ten times in a row. The fourth dispute within ten minutes is refused
-    privately with the wait, nothing frozen; another player's dispute is not slowed."""
+    is ten) could ping it ten times in a row. The fourth dispute opened within ten minutes is
+    refused privately, saying how many and when again, nothing frozen; refused attempts (a
+    dispute already open) do not count; another player's dispute is not slowed."""
     channels = [CHANNEL_ID + k for k in range(1, 6)]
     for channel in channels:
         await start_game(harness, ALICE, BOB, "morris", channel=channel)
-    uses, per = COOLDOWNS["dispute"]
-    for channel in channels[:uses]:
+    uses, _ = COOLDOWNS["dispute"]
+    for n, channel in enumerate(channels[:uses]):
         opened = await harness.slash(BOB, "dispute", channel=channel, reason="x")
         assert not opened.all_ephemeral, opened.text
+        if n == 0:  # refused twice more: these do not count
+            for _ in range(uses):
+                again = await harness.slash(BOB, "dispute", channel=channel, reason="x")
+                assert again.all_ephemeral and "already open" in again.text, again.text
     slowed = await harness.slash(BOB, "dispute", channel=channels[uses], reason="x")
-    assert slowed.all_ephemeral and f"try again in {per:.0f} s" in slowed.text, slowed.text
+    said = words("en").t("discord.dispute_cooldown", n=uses, minutes=10, wait=10)
+    assert slowed.all_ephemeral and slowed.text == said, slowed.text
+    assert said.startswith(f"you have opened {uses} disputes in the last 10 minutes")
     moved = await harness.slash(ALICE, "place", channel=channels[uses], point="d7")
     assert not moved.first.ephemeral, moved.text  # that game was not frozen
     other = await harness.slash(ALICE, "dispute", channel=channels[uses + 1], reason="y")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from typing import Any
 
 import discord
@@ -56,14 +57,17 @@ class Disputes(commands.Cog):
     )
     @app_commands.guild_only()
     @app_commands.describe(reason="What went wrong; the moderators see it and it is logged")
-    @expensive("dispute")
     async def dispute(
         self, interaction: discord.Interaction[Any], reason: Range[str, 1, 200] | None = None
     ) -> None:
+        if await self._too_many(interaction):
+            return
         reply = await self.bot.referee.dispute(*here(interaction), reason or "")
         if not reply.ok:
             await self.bot.answer(interaction, reply)
             return
+        if self.bot.cooldowns is not None:  # only a dispute opened counts towards the limit
+            self.bot.cooldowns.check("dispute", interaction.user.id, _at(interaction))
         reply = await self.bot.referee.draw(reply)  # a board held while the bot searched
         await interaction.response.defer(thinking=True)
         role = await self.bot.referee.mod_role(where_of(interaction))
@@ -86,6 +90,21 @@ class Disputes(commands.Cog):
         await interaction.followup.send(
             say(opened, public, escaped), allowed_mentions=discord.AllowedMentions.none()
         )
+
+    async def _too_many(self, interaction: discord.Interaction[Any]) -> bool:
+        """Refuse privately, with how many and when again, a dispute beyond the per-user limit
+        (``COOLDOWNS["dispute"]``): each one pings the moderators' role."""
+        book = self.bot.cooldowns
+        wait = book.wait("dispute", interaction.user.id, _at(interaction)) if book else 0.0
+        if book is None or not wait:
+            return False
+        uses, per = book.table["dispute"]
+        said = msg(
+            "discord.dispute_cooldown", n=uses, minutes=round(per / 60), wait=math.ceil(wait / 60)
+        )
+        lang = (await self.bot.languages(interaction))[1]
+        await interaction.response.send_message(say(said, lang, escaped), ephemeral=True)
+        return True
 
     async def _private_room(
         self, interaction: discord.Interaction[Any], reply: Reply, lang: str
@@ -175,3 +194,7 @@ def replay_name(image_name: str) -> str:
 
 async def setup(bot: RefereeBot) -> None:
     await bot.add_cog(Disputes(bot))
+
+
+def _at(interaction: discord.Interaction[Any]) -> float:
+    return interaction.created_at.timestamp()
