@@ -150,7 +150,7 @@ async def test_a_declined_draw_says_whose_turn_it_is_as_a_move_does(
 async def test_a_refused_takeback_says_whose_turn_it_is_as_a_declined_draw_does(
     harness: Harness,
 ) -> None:
-    """ "Bob declines the takeback." alone, like the declined draw before it, left the table
+    """ "Bob refuses the takeback." alone, like the declined draw before it, left the table
     asking who was to move: the answer names the side to move in the words of a move's reply,
     typed or by the button."""
     await start_game(harness, ALICE, BOB, "morris")

@@ -413,7 +413,7 @@ COLUMNS = (
     Column(
         "takeback decline",
         takeback_asked,
-        play_cells(Ok("declines the takeback"), No("that takeback request is your own")),
+        play_cells(Ok("refuses the takeback"), No("that takeback request is your own")),
     ),
     Column(
         "button:takeback-accept",
