@@ -215,7 +215,7 @@ async def test_a_takeback_names_the_turn_in_the_words_its_reply_used(referee: Re
     said = moved.text.splitlines()[0].rstrip(".")
     assert said == "alice (Black) moves a1-c3 north-east"
     asked = await referee.request_takeback(HERE, ALICE)
-    assert f"asks to take back: {said}." in asked.text
+    assert f"asks for a takeback, which would undo: {said}." in asked.text
     assert "push a1 c3 ne" not in asked.text  # not the canonical notation, in another order
     done = await referee.answer_takeback(HERE, BOB, True)
     assert done.text.startswith(f"bob allows the takeback. Undone: {said}."), done.text

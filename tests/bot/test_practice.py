@@ -196,7 +196,7 @@ async def test_the_bot_allows_a_takeback(referee: Referee) -> None:
     assert answers[0].notice == "takeback_asked" and len(answers) == 2
     # the bot answers at once: the request asks nobody and offers no buttons to press
     said = answers[0].text
-    assert said.startswith("alice asks to take back: ") and said.endswith("."), said
+    assert said.startswith("alice asks for a takeback, which undoes: ") and said.endswith("."), said
     assert "accept or decline" not in said
     assert answers[0].buttons == [] and answers[0].mentions == []
     g = await referee.store.active_game(HERE.channel_id)

@@ -20,8 +20,8 @@ async def test_the_question_says_the_mill_and_the_buttons_words(referee: Referee
     asked = await referee.request_takeback(HERE, ALICE)
     assert asked.ok
     assert asked.text == (
-        "alice asks to take back: alice (White) places d7; bob (Black) places g1 and closes "
-        "a mill. bob, allow or refuse?"
+        "alice asks for a takeback, which would undo: alice (White) places d7; "
+        "bob (Black) places g1 and closes a mill. bob, allow or refuse?"
     )
     labels = [button_label(b.kind.value) for b in asked.buttons]
     assert labels == ["Allow takeback", "Refuse"]

@@ -403,7 +403,7 @@ COLUMNS = (
     Column(
         "takeback request",
         placed_once,
-        play_cells(No("no move to take back"), Ok("asks to take back")),
+        play_cells(No("no move to take back"), Ok("asks for a takeback")),
     ),
     Column(
         "takeback accept",

@@ -232,7 +232,7 @@ async def test_the_bot_says_it_allows_the_takeback_and_a_person_is_said_to_accep
     await h.slash(ALICE, "practice", game="morris", starter="me")
     await h.slash(ALICE, "place", point="d7")
     asked = await h.slash(ALICE, "takeback request")
-    assert "Alice asks to take back" in asked.text, asked.text
+    assert "Alice asks for a takeback" in asked.text, asked.text
     assert "Referee allows the takeback. Undone: Alice (White) places d7; Referee" in asked.text
     assert "Takeback accepted" not in asked.text
     assert not asked.all_ephemeral
