@@ -4,12 +4,13 @@ python -m bot [run]                   Discord with a token; without one, the con
 python -m bot console [--lang LANG]   the console table (same referee and store)
 python -m bot sync GUILD_ID           publish the slash commands to one server (instantly)
 python -m bot sync --global           publish them to every server (may take an hour)
-python -m bot store forget --guild ID [--yes]   remove one server's data (without --yes: count)
-python -m bot store check [--db PATH] check the database file's integrity (read-only)
-python -m bot store backup --to FILE [--db PATH]   copy the SQLite database, safe while it runs
-python -m bot store copy --from PATH --to postgresql://...   move the history to PostgreSQL
-python -m bot ladder rebuild [--guild ID] [--check]   recompute the ladders from the stored games
+python -m bot store forget --guild ID [--yes] [--db DB]   remove a server's data (no --yes: count)
+python -m bot store check [--db DB]   check the database file's integrity (read-only)
+python -m bot store backup --to FILE [--db DB]   copy the SQLite database, safe while it runs
+python -m bot store copy [--db DB] --to postgresql://...   move the history to PostgreSQL
+python -m bot ladder rebuild [--guild ID] [--check] [--db DB]   recompute the ladders from the games
 python -m bot health                  exit 0 while the heartbeat is fresh (Docker's health check)
+--db DB: the database a store or ladder command opens (a file or a URL; default: REFEREE_DB)
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from collections.abc import Sequence
 from typing import Any, TextIO, cast
 
 import translations
-from bot.config import Config, ConfigError, database, database_from_env, is_snowflake
+from bot.cli_args import add_db, chosen_database
+from bot.config import Config, ConfigError, database, database_from_env, is_snowflake, is_url
 
 INTERRUPTED = (
     "interrupted (Ctrl-C): a write under way was not committed (each command writes in one "
@@ -70,19 +72,22 @@ def parser() -> argparse.ArgumentParser:
     forget = store_sub.add_parser("forget", help="remove one server's data (docs/privacy.md)")
     forget.add_argument("--guild", type=snowflake, required=True, help="the server's id")
     forget.add_argument("--yes", action="store_true", help="delete (without it: only count)")
+    add_db(forget)
     check = store_sub.add_parser("check", help="check the database file's integrity (read-only)")
-    check.add_argument("--db", default=None, help="the file (default: REFEREE_DB)")
+    add_db(check)
     backup = store_sub.add_parser("backup", help="copy the database to a new file, while it runs")
     backup.add_argument("--to", dest="target", required=True, help="the new file")
-    backup.add_argument("--db", default=None, help="the database (default: REFEREE_DB)")
+    add_db(backup)
     move = store_sub.add_parser("copy", help="copy a SQLite file to PostgreSQL, then verify")
-    move.add_argument("--from", dest="source", required=True, help="the SQLite file")
+    add_db(move, "--from")  # --from: its first spelling, kept for the scripts that use it
     move.add_argument("--to", dest="target", required=True, help="a postgresql:// URL")
-    ladder = sub.add_parser("ladder", help="ladder commands: rebuild [--guild ID] [--check]")
+    ladder = sub.add_parser(
+        "ladder", help="ladder commands: rebuild [--guild ID] [--check] [--db DB]"
+    )
     ladder.add_argument(
         "args",
         nargs=argparse.REMAINDER,
-        help="rebuild [--guild ID] [--check]; `python -m bot ladder rebuild -h` explains them",
+        help="rebuild [--guild ID] [--check] [--db DB]; `python -m bot ladder rebuild -h`: more",
     )
     sub.add_parser("health", help="exit 0 while REFEREE_HEARTBEAT is fresh, else 1")
     return top
@@ -178,29 +183,15 @@ def _command(argv: Sequence[str] | None) -> int:
         return _console(config)
     if command == "sync":
         return _sync(config, args.guild, everywhere=args.everywhere)
-    if command == "store" and args.store_command in ("check", "backup"):
-        from bot.store.cli import main as store_cli
-
-        try:
-            where = database(args.db, "--db") if args.db else config.db_path
-        except ConfigError as exc:
-            print(f"configuration error: {exc}", file=sys.stderr)
-            return 2
-        return store_cli(_store_argv(args), where, sys.stdout)
-    if command == "store" and args.store_command == "copy":
-        from bot.store.copy import cli as copy_cli
-
-        try:
-            source = database(args.source, "--from")
-            target = database(args.target, "--to")  # an unreadable URL: never quoted, no traceback
-        except ConfigError as exc:
-            print(f"configuration error: {exc}", file=sys.stderr)
-            return 2
-        return copy_cli(source, target, sys.stdout)
     if command == "store":
-        from bot.forget import cli as forget_cli
-
-        return forget_cli(config, args.guild, delete=args.yes)
+        try:
+            where = chosen_database(args.db, config.db_path)
+            if args.store_command == "copy":
+                target = database(args.target, "--to")  # unreadable: never quoted, no traceback
+        except ConfigError as exc:
+            print(f"configuration error: {exc}", file=sys.stderr)
+            return 2
+        return _store(args, where, target if args.store_command == "copy" else "", config)
     if command == "ladder":
         from bot.ladder_cli import main as ladder_cli
 
@@ -234,6 +225,29 @@ def _console(config: Config, banner: str | None = None) -> int:
         silence(out)
         return 0
     return code
+
+
+def _store(args: argparse.Namespace, where: str, target: str, config: Config) -> int:
+    """``store check``, ``backup``, ``copy`` or ``forget`` on ``where`` (``--db``, else
+    REFEREE_DB)."""
+    if args.store_command in ("check", "backup"):
+        from bot.store.cli import main as store_cli
+
+        return store_cli(_store_argv(args), where, sys.stdout)
+    if args.store_command == "copy":
+        from bot.store.copy import cli as copy_cli
+
+        if is_url(where):  # never quoted: it may hold the password
+            print(
+                "store copy copies from a SQLite file, and --db (default: REFEREE_DB) is a "
+                "PostgreSQL URL: name the file with --db",
+                file=sys.stderr,
+            )
+            return 2
+        return copy_cli(where, target, sys.stdout)
+    from bot.forget import cli as forget_cli
+
+    return forget_cli(dataclasses.replace(config, db_path=where), args.guild, delete=args.yes)
 
 
 def _store_argv(args: argparse.Namespace) -> list[str]:

@@ -1,4 +1,4 @@
-"""``python -m bot ladder rebuild [--guild ID] [--check]``: recompute the ladders from the games.
+"""``python -m bot ladder rebuild [--guild ID] [--check] [--db DB]``: recompute the ladders.
 
 Every rating is a fold of ``bot.ladder.apply_game`` over the stored finished games, so the
 tables can always be rebuilt: after a restore from backup, a dispute that changed a result, or to
@@ -15,7 +15,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from bot.config import is_snowflake
+from bot.cli_args import add_db, chosen_database
+from bot.config import ConfigError, is_snowflake
 from bot.ladder_store import RebuildRaced, RebuildReport, rebuild_store
 from bot.store import Access, open_store
 
@@ -41,6 +42,7 @@ def _parser() -> argparse.ArgumentParser:
         "--guild", type=guild_id, default=None, help="only this server (0: the console's games)"
     )
     rebuild.add_argument("--check", action="store_true", help="only report differences")
+    add_db(rebuild)
     return parser
 
 
@@ -61,13 +63,18 @@ def main(config: Any, args: Sequence[str], out: TextIO | None = None) -> int:
     except SystemExit as exc:  # argparse has printed the usage
         return int(exc.code or 0) and 2
     try:
-        report = asyncio.run(rebuild(str(config.db_path), options.guild, options.check))
+        db = chosen_database(options.db, str(config.db_path))
+    except ConfigError as exc:
+        print(f"configuration error: {exc}", file=sys.stderr)
+        return 2
+    try:
+        report = asyncio.run(rebuild(db, options.guild, options.check))
     except RebuildRaced as exc:
         print(f"nothing written: {exc}", file=sys.stderr)
         return 1
     if options.guild is not None and not report.seasons:  # not "0 season(s)... no differences"
         print(
-            f"guild {options.guild} has no rated games in {config.db_path}: nothing to rebuild "
+            f"guild {options.guild} has no rated games in {db}: nothing to rebuild "
             "(0 is the console's ladder)",
             file=out,
         )
@@ -76,7 +83,7 @@ def main(config: Any, args: Sequence[str], out: TextIO | None = None) -> int:
         print(f"recomputed {report.retries} time(s): results changed while it ran", file=out)
     print(
         f"{report.seasons} season(s), {report.games} rated game(s), {report.rows} rating(s) "
-        f"recomputed from {config.db_path}",
+        f"recomputed from {db}",
         file=out,
     )
     for line in report.differences[:MAX_SHOWN]:

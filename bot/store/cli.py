@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
+from bot.cli_args import add_db
 from bot.config import is_url
 from bot.store.files import FILE_MODE, READ_TIMEOUT_S, Kind, inspect, read_only_uri
 from bot.store.migrations import LATEST
@@ -42,10 +43,10 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m bot store", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     check = sub.add_parser("check", help="check the database file's integrity (read-only)")
-    check.add_argument("--db", default=None, help="the file (default: REFEREE_DB)")
+    add_db(check)
     backup = sub.add_parser("backup", help="copy the database to a new file, safe while it runs")
     backup.add_argument("--to", dest="target", required=True, help="the new file")
-    backup.add_argument("--db", default=None, help="the database (default: REFEREE_DB)")
+    add_db(backup)
     return parser
 
 

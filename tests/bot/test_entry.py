@@ -314,10 +314,10 @@ def test_help_lists_every_operator_command_in_plain_text(
     out = capsys.readouterr().out
     assert "``" not in out
     for command in (
-        "python -m bot store forget --guild ID",
-        "python -m bot store check [--db PATH]",
-        "python -m bot store backup --to FILE",
-        "python -m bot store copy --from PATH",
+        "python -m bot store forget --guild ID [--yes] [--db DB]",
+        "python -m bot store check [--db DB]",
+        "python -m bot store backup --to FILE [--db DB]",
+        "python -m bot store copy [--db DB] --to",
         "python -m bot ladder rebuild",
         "python -m bot sync --global",
         "python -m bot health",
