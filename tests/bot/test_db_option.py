@@ -82,3 +82,37 @@ def test_db_has_one_help_everywhere(argv: list[str], capsys: pytest.CaptureFixtu
     assert main([*argv, "--help"]) == 0
     out = " ".join(capsys.readouterr().out.split())
     assert "--db DB" in out and DB_HELP in out, out
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["store", "check"],
+        ["store", "backup", "--to", "{tmp}/b.db"],
+        ["store", "forget", "--guild", "1"],
+        ["store", "copy", "--to", NOWHERE],
+        ["ladder", "rebuild", "--check"],
+    ],
+)
+@pytest.mark.parametrize("empty", ["", " "])
+def test_an_empty_db_is_a_usage_error_not_referee_db(
+    argv: list[str],
+    empty: str,
+    games: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`--db "$UNSET"` opened REFEREE_DB, another database than the one meant, and said nothing."""
+    monkeypatch.setenv("REFEREE_DB", str(games))  # would work: it must not be taken
+    argv = [a.replace("{tmp}", str(games.parent)) for a in argv]
+    assert main([*argv, "--db", empty]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and not (games.parent / "b.db").exists()
+    assert f"usage: python -m bot {argv[0]} {argv[1]}" in err, err
+    assert err.splitlines()[-1].endswith(
+        "error: argument --db/--from: it is empty: name a database, or leave --db out to use "
+        "REFEREE_DB"
+        if argv[1] == "copy"
+        else "error: argument --db: it is empty: name a database, or leave --db out to use "
+        "REFEREE_DB"
+    ), err
