@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from typing import Any, TextIO, cast
 
 import translations
-from bot.cli_args import add_db, chosen_database
+from bot.cli_args import add_db, chosen_database, leaf, parse
 from bot.config import Config, ConfigError, database, database_from_env, is_snowflake, is_url
 
 INTERRUPTED = (
@@ -56,29 +56,29 @@ def parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = top.add_subparsers(dest="command", metavar="COMMAND")
-    sub.add_parser("run", help="Discord with a token; without one, the console at a terminal")
-    console = sub.add_parser("console", help="the console table (same referee and store)")
+    leaf(sub, "run", help="Discord with a token; without one, the console at a terminal")
+    console = leaf(sub, "console", help="the console table (same referee and store)")
     console.add_argument(
         "--lang",
         choices=translations.LANGUAGES,
         help="the table's language (default: REFEREE_LANGUAGE, else en)",
     )
-    sync = sub.add_parser("sync", help="publish the slash commands (to one server, or --global)")
+    sync = leaf(sub, "sync", help="publish the slash commands (to one server, or --global)")
     where = sync.add_mutually_exclusive_group()
     where.add_argument("guild", nargs="?", type=snowflake, help="the server to publish to")
     where.add_argument("--global", dest="everywhere", action="store_true", help="every server")
     store = sub.add_parser("store", help="operator commands on the database")
     store_sub = store.add_subparsers(dest="store_command", required=True, metavar="STORE_COMMAND")
-    forget = store_sub.add_parser("forget", help="remove one server's data (docs/privacy.md)")
+    forget = leaf(store_sub, "forget", help="remove one server's data (docs/privacy.md)")
     forget.add_argument("--guild", type=snowflake, required=True, help="the server's id")
     forget.add_argument("--yes", action="store_true", help="delete (without it: only count)")
     add_db(forget)
-    check = store_sub.add_parser("check", help="check the database file's integrity (read-only)")
+    check = leaf(store_sub, "check", help="check the database file's integrity (read-only)")
     add_db(check)
-    backup = store_sub.add_parser("backup", help="copy the database to a new file, while it runs")
+    backup = leaf(store_sub, "backup", help="copy the database to a new file, while it runs")
     backup.add_argument("--to", dest="target", required=True, help="the new file")
     add_db(backup)
-    move = store_sub.add_parser("copy", help="copy a SQLite file to PostgreSQL, then verify")
+    move = leaf(store_sub, "copy", help="copy a SQLite file to PostgreSQL, then verify")
     add_db(move, "--from")  # --from: its first spelling, kept for the scripts that use it
     move.add_argument("--to", dest="target", required=True, help="a postgresql:// URL")
     ladder = sub.add_parser(
@@ -89,7 +89,7 @@ def parser() -> argparse.ArgumentParser:
         nargs=argparse.REMAINDER,
         help="rebuild [--guild ID] [--check] [--db DB]; `python -m bot ladder rebuild -h`: more",
     )
-    sub.add_parser("health", help="exit 0 while REFEREE_HEARTBEAT is fresh, else 1")
+    leaf(sub, "health", help="exit 0 while REFEREE_HEARTBEAT is fresh, else 1")
     return top
 
 
@@ -163,7 +163,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _command(argv: Sequence[str] | None) -> int:
     try:
-        args = parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+        args = parse(parser(), sys.argv[1:] if argv is None else argv)
     except SystemExit as exc:  # argparse printed the usage (or the help)
         return 0 if exc.code in (0, None) else 2
     command = args.command or "run"

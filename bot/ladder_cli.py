@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from bot.cli_args import add_db, chosen_database
+from bot.cli_args import add_db, chosen_database, leaf, parse
 from bot.config import ConfigError, is_snowflake
 from bot.ladder_store import RebuildRaced, RebuildReport, rebuild_store
 from bot.store import Access, open_store
@@ -37,7 +37,7 @@ def guild_id(text: str) -> int:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m bot ladder", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
-    rebuild = sub.add_parser("rebuild", help="recompute every rating from the stored games")
+    rebuild = leaf(sub, "rebuild", help="recompute every rating from the stored games")
     rebuild.add_argument(
         "--guild", type=guild_id, default=None, help="only this server (0: the console's games)"
     )
@@ -59,7 +59,7 @@ def main(config: Any, args: Sequence[str], out: TextIO | None = None) -> int:
     (and for a ``--guild`` with no rated games: a mistyped id, more often than not)."""
     out = out or sys.stdout
     try:
-        options = _parser().parse_args(list(args))
+        options = parse(_parser(), args)
     except SystemExit as exc:  # argparse has printed the usage
         return int(exc.code or 0) and 2
     try:

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from bot.cli_args import add_db
+from bot.cli_args import add_db, leaf, parse
 from bot.config import is_url
 from bot.store.files import FILE_MODE, READ_TIMEOUT_S, Kind, inspect, read_only_uri
 from bot.store.migrations import LATEST
@@ -42,9 +42,9 @@ RESTORE = (
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m bot store", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
-    check = sub.add_parser("check", help="check the database file's integrity (read-only)")
+    check = leaf(sub, "check", help="check the database file's integrity (read-only)")
     add_db(check)
-    backup = sub.add_parser("backup", help="copy the database to a new file, safe while it runs")
+    backup = leaf(sub, "backup", help="copy the database to a new file, safe while it runs")
     backup.add_argument("--to", dest="target", required=True, help="the new file")
     add_db(backup)
     return parser
@@ -213,7 +213,7 @@ def main(
     out = out or sys.stdout
     err = err or sys.stderr
     try:
-        options = _parser().parse_args(list(argv))
+        options = parse(_parser(), argv)
     except SystemExit as exc:  # argparse has printed the usage
         return int(exc.code or 0) and 2
     if options.db is None and db_path is None:

@@ -107,6 +107,38 @@ def test_unknown_or_incomplete_commands_are_usage_errors(
     assert "usage: python -m bot" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("argv", "usage"),
+    [
+        (["run", "extra"], "usage: python -m bot run [-h]"),
+        (["sync", "1", "2"], "usage: python -m bot sync [-h] [--global] [guild]"),
+        (["store", "forget", "--guild", "1", "--bogus"], "usage: python -m bot store forget [-h]"),
+        (["store", "check", "x"], "usage: python -m bot store check [-h] [--db DB]"),
+        (["store", "copy", "--to", "postgresql://h/x", "y"], "usage: python -m bot store copy "),
+        (["ladder", "rebuild", "extra"], "usage: python -m bot ladder rebuild [-h]"),
+        (["health", "x"], "usage: python -m bot health [-h]"),
+        (["--bogus"], "usage: python -m bot [-h] COMMAND ..."),  # no subcommand: the top's
+    ],
+)
+def test_a_stray_argument_shows_its_subcommands_usage(
+    argv: list[str],
+    usage: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """They showed `usage: python -m bot [-h] COMMAND ...`, which says nothing of what the
+    subcommand takes (parse_args: the top parser reports what a subparser left over)."""
+    monkeypatch.setenv("REFEREE_DB", str(tmp_path / "nothing-opened.db"))
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    first, *_, last = err.splitlines()
+    assert first.startswith(usage), err
+    assert last.endswith(f"error: unrecognized arguments: {argv[-1]}"), err
+    assert out == "" and not (tmp_path / "nothing-opened.db").exists()
+
+
 def test_ladder_subcommands_still_reach_the_ladder_cli(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
