@@ -25,7 +25,7 @@ import asyncpg
 
 from bot.store.files import Kind, inspect, read_only_uri
 from bot.store.migrations import LATEST
-from bot.store.postgres import DRIVER_ERRORS
+from bot.store.postgres import DRIVER_ERRORS, session_unmet
 from bot.store.postgres_schema import migrate
 from bot.store.verify import chain_problem
 
@@ -179,6 +179,8 @@ async def verify_all(target: str) -> tuple[int, list[tuple[int, str]]]:
 
 def _reason(exc: BaseException, target: str) -> str:
     """``exc`` as one line (asyncpg adds a ``HINT:`` line) that never quotes the password."""
+    if unmet := session_unmet(exc):  # asyncpg's own says "<SessionAttribute.standby: ...>"
+        return unmet
     said = " ".join(str(exc).split()) or type(exc).__name__
     password = urlsplit(target).password
     if password:  # as written in the URL, and as asyncpg decodes it

@@ -119,6 +119,8 @@ DRIVER_ERRORS = (
 
 def fault_of(exc: BaseException) -> str | None:
     """The fault an asyncpg error stands for (see FAULTS), or None for a bug in a statement."""
+    if unmet := session_unmet(exc):
+        return unmet
     if isinstance(exc, (OSError, asyncpg.exceptions.ConnectionDoesNotExistError)):
         return "the database cannot be reached"
     if isinstance(exc, asyncpg.InterfaceError) and "closed" in str(exc):
@@ -127,6 +129,25 @@ def fault_of(exc: BaseException) -> str | None:
         return "the database cannot be reached"
     state = getattr(exc, "sqlstate", None) or ""
     return next((reason for prefix, reason in FAULTS if state.startswith(prefix)), None)
+
+
+_SESSION = {"primary": "a primary", "standby": "a standby"}  # else read-write, read-only
+
+
+def session_unmet(exc: BaseException) -> str | None:
+    """What a server reached but refused for ``target_session_attrs`` (in the URL or
+    PGTARGETSESSIONATTRS) is, in one line: it was "the database cannot be reached", which sent
+    the operator after the network when the host was a standby asked to be the primary."""
+    if not isinstance(exc, asyncpg.exceptions.TargetServerAttributeNotMatched):
+        return None
+    found = re.search(r"'([a-z-]+)'>?\s*$", str(exc))  # asyncpg: "... <SessionAttribute.x: 'x'>"
+    if found is None:
+        return "the server answers, but is not what target_session_attrs asks for"
+    wanted = found.group(1)
+    return (
+        f"the server answers, but is not {_SESSION.get(wanted, wanted)}, as "
+        f"target_session_attrs={wanted} asks"
+    )
 
 
 def redacted(url: str) -> str:
