@@ -147,6 +147,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     real = sys.stdout
     if real is not None:  # None: started without a standard output; print() writes nothing
         sys.stdout = cast(TextIO, ReaderMayLeave(real))
+    no_errors = sys.stderr is None  # `2>&-`: print(file=sys.stderr), argparse's usage: stdout
+    if no_errors:  # where a script reads results; an error there reads as one: say it nowhere
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - closed below
     try:
         code = _command(argv)
         if sys.stdout is not None:  # block-buffered output meets a closed pipe here
@@ -159,6 +162,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130  # 128 + SIGINT, as a shell reports a command Ctrl-C stopped
     finally:
         sys.stdout = real
+        if no_errors:
+            sys.stderr.close()
+            sys.stderr = cast(TextIO, None)
 
 
 def _command(argv: Sequence[str] | None) -> int:

@@ -159,3 +159,49 @@ def test_a_full_disk_under_standard_output_is_one_line(
         )
     assert done.returncode == 0
     assert done.stderr == "standard output cannot be written: No space left on device\n"
+
+
+@pytest.mark.parametrize(
+    ("argv", "env", "code"),
+    [
+        (["store", "check", "--db", "{tmp}/nothere.db"], {}, 3),
+        (["store", "forget", "--guild", "1", "--bogus"], {}, 2),  # argparse's usage
+        (["store", "check", "--db", ""], {}, 2),
+        (["sync"], {"LOG_LEVEL": "zzz"}, 2),  # configuration error
+        (["ladder", "rebuild", "--db", "mysql://u:s3cret@h/x"], {}, 2),
+        (["health"], {}, 1),
+    ],
+)
+def test_with_standard_error_closed_an_error_is_the_exit_code_alone(
+    argv: list[str], env: dict[str, str], code: int, tmp_path: Path, games_file: Path
+) -> None:
+    """`python -m bot store check 2>&- | script`: Python starts with sys.stderr None, and
+    print(file=sys.stderr), argparse's usage too, wrote to standard output, where the script
+    would read the error as a result. Results stay there (the last case)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", *(a.replace("{tmp}", str(tmp_path)) for a in argv)],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env={**env_for(tmp_path, unbuffered=True), **env},
+        preexec_fn=lambda: os.close(2),
+        timeout=120,
+    )
+    assert (done.returncode, done.stdout) == (code, "")
+
+
+def test_with_standard_error_closed_results_still_go_to_standard_output(
+    tmp_path: Path, games_file: Path
+) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "store", "check"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env=env_for(tmp_path, unbuffered=True),
+        preexec_fn=lambda: os.close(2),
+        timeout=120,
+    )
+    assert done.returncode == 0 and f"schema version {LATEST}" in done.stdout, done.stdout
