@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from bot.cli_args import add_db, chosen_database, leaf, parse
-from bot.config import ConfigError, is_snowflake
+from bot.config import ConfigError, is_snowflake, shown_database
 from bot.ladder_store import RebuildRaced, RebuildReport, rebuild_store
 from bot.store import Access, open_store
 
@@ -74,7 +74,7 @@ def main(config: Any, args: Sequence[str], out: TextIO | None = None) -> int:
         return 1
     if options.guild is not None and not report.seasons:  # not "0 season(s)... no differences"
         print(
-            f"guild {options.guild} has no rated games in {db}: nothing to rebuild "
+            f"guild {options.guild} has no rated games in {shown_database(db)}: nothing to rebuild "
             "(0 is the console's ladder)",
             file=out,
         )
@@ -83,7 +83,7 @@ def main(config: Any, args: Sequence[str], out: TextIO | None = None) -> int:
         print(f"recomputed {report.retries} time(s): results changed while it ran", file=out)
     print(
         f"{report.seasons} season(s), {report.games} rated game(s), {report.rows} rating(s) "
-        f"recomputed from {db}",
+        f"recomputed from {shown_database(db)}",
         file=out,
     )
     for line in report.differences[:MAX_SHOWN]:

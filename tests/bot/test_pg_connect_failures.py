@@ -127,3 +127,16 @@ def test_the_reason_never_quotes_the_password_as_written_or_decoded() -> None:
 
     url = "postgresql://u:s%40cret@h/x"
     assert _reason(OSError("bad s%40cret or s@cret\nHINT: x"), url) == "bad *** or *** HINT: x"
+
+
+def test_ladder_rebuild_names_postgresql_without_the_password(
+    migrated_postgres_url: str, tmp_path: Path
+) -> None:
+    """Its report and its "no rated games" line printed the URL as given, password and all."""
+    url = migrated_postgres_url
+    if "@" in url and not urlsplit(url).password:  # the suite's server trusts its socket
+        url = re.sub(r"://([^:@/]*)(:[^@]*)?@", r"://\1:s3cret@", url, count=1)
+    for argv, code in ((["--check"], 0), (["--guild", "77"], 2)):
+        done = run(["ladder", "rebuild", "--db", url, *argv], tmp_path)
+        assert done.returncode == code, (done.stdout, done.stderr)
+        assert "s3cret" not in done.stdout + done.stderr and ":***@" in done.stdout, done.stdout
