@@ -55,8 +55,9 @@ async def rebuild(db_path: str, guild: int | None, check: bool) -> RebuildReport
 
 
 def main(config: Any, args: Sequence[str], out: TextIO | None = None) -> int:
-    """Run a ladder command; 0 on success, 1 when ``--check`` found differences, 2 on usage
-    (and for a ``--guild`` with no rated games: a mistyped id, more often than not)."""
+    """Run a ladder command; 0 on success, 1 when ``--check`` found differences, 2 on usage.
+    A ``--guild`` with no rated games is said so (a mistyped id, more often than not) and is
+    no failure: there is nothing to rebuild, as for the console's ladder on a fresh file."""
     out = out or sys.stdout
     try:
         options = parse(_parser(), args)
@@ -78,7 +79,7 @@ def main(config: Any, args: Sequence[str], out: TextIO | None = None) -> int:
             "(0 is the console's ladder)",
             file=out,
         )
-        return 2
+        return 0
     if report.retries:
         print(f"recomputed {report.retries} time(s): results changed while it ran", file=out)
     print(

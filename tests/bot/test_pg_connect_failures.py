@@ -136,7 +136,7 @@ def test_ladder_rebuild_names_postgresql_without_the_password(
     url = migrated_postgres_url
     if "@" in url and not urlsplit(url).password:  # the suite's server trusts its socket
         url = re.sub(r"://([^:@/]*)(:[^@]*)?@", r"://\1:s3cret@", url, count=1)
-    for argv, code in ((["--check"], 0), (["--guild", "77"], 2)):
+    for argv, code in ((["--check"], 0), (["--guild", "77"], 0)):
         done = run(["ladder", "rebuild", "--db", url, *argv], tmp_path)
         assert done.returncode == code, (done.stdout, done.stderr)
         assert "s3cret" not in done.stdout + done.stderr and ":***@" in done.stdout, done.stdout
