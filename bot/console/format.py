@@ -39,6 +39,8 @@ CONSOLE_LINES = {
     "board.draw_waiting": "console.draw_waiting",
     "board.takeback_waiting": "console.takeback_waiting",
     "board.remove": "console.remove",
+    "board.frozen_turn": "console.frozen_turn",
+    "board.frozen_remove": "console.frozen_remove",
     "busy.your_game_unmoved": "console.busy_your_game_unmoved",
     "busy.challenge_to_you": "console.busy_challenge_to_you",
     "busy.your_challenge": "console.busy_your_challenge",
@@ -50,7 +52,8 @@ CONSOLE_LINES = {
 }
 """Sentences the console says in its own words: how to type what Discord asks by an option,
 a slash command or a button (also inside another sentence: a busy channel's reason), or a
-mill's removal (``remove <point>``, not Discord's /remove); how to
+mill's removal (``remove <point>``, not Discord's /remove) or a frozen game's resume
+(``referee: resume``, not /referee resume); how to
 check a record (its own ``import <path>`` and the saved file's path, not Discord's /import) or
 the coin toss and the revealed seed's rolls (its ``verify``, not Discord's /verify)."""
 

@@ -57,8 +57,8 @@ async def board_reply(
         clocks = texts.clocks_line(g, sides, to_move, now)
         if clocks:
             lines.append(clocks)
-        if g.frozen_at is not None:  # "the clocks are stopped" only with clocks to stop
-            lines.append(msg("board.frozen_clocks" if clocks else "board.frozen"))
+        if g.frozen_at is not None and clocks:  # the turn line said it is frozen
+            lines.append(msg("board.clocks_stopped"))
         mover = g.players[to_move]
         if ping and to_move != g.bot_seat:
             mentions.append(mover)
@@ -115,9 +115,16 @@ async def board_reply(
 def turn_msg(g: GameRow, state: Any) -> Msg:
     """Whose turn it is, as a board's reply says it ("Bob (Black) to move."), or the removal a
     Morris mill owes and its points: also said by replies that keep the turn without a board
-    (a draw declined), so nobody is left wondering who is to move."""
+    (a draw declined), so nobody is left wondering who is to move. A frozen game invites no
+    move: it says who moves once a moderator resumes it."""
     rules = engine.get_game(g.game)
     to_move = state.to_move
+    if g.frozen_at is not None:
+        player = texts.seat_msg(g, to_move)
+        if g.moved and removal_pending(rules, state):
+            side = texts.side_msg(g.game, 1 - to_move)
+            return msg("board.frozen_remove", player=player, side=side)
+        return msg("board.frozen_turn", player=player)
     # The legal actions only when they are a removal's points (listing them costs an Abalone
     # position ~25 us).
     legal = rules.legal(state) if g.moved and removal_pending(rules, state) else []

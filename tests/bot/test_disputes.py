@@ -313,7 +313,7 @@ async def test_a_frozen_game_without_a_clock_says_nothing_of_clocks(referee: Ref
     await start(referee, "morris")  # no clock
     await morris_moves(referee, 2)
     frozen = await referee.dispute(HERE, ALICE, "lag")
-    assert "Frozen for a dispute." in frozen.text, frozen.text
+    assert "Frozen for a dispute:" in frozen.text, frozen.text
     assert "clocks" not in (await referee.board(HERE)).text
 
 
