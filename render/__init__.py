@@ -398,7 +398,7 @@ def alt_text(
         else:
             parts.append(w.t("alt.win", who=who(names, sides, outcome.winner, w), reason=reason))
     else:
-        parts.append(w.t("alt.to_move", who=who(names, sides, state.to_move, w)))
+        parts.append(r.turn_said(state, who(names, sides, state.to_move, w), w))
     said = r.said_turns(_lasts(last), w)
     if said:  # one "Last:", the turns after it as the status line joins them
         parts.append(w.t("alt.last", what=one_after_another(said, w)))

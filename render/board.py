@@ -99,6 +99,11 @@ class BoardRenderer:
     def turn_tag(self, state: Any, w: Words) -> str:
         return w.t("tag.to_move")
 
+    def turn_said(self, state: Any, who: str, w: Words) -> str:
+        """The alt text's turn sentence ("Alice (Red) to move."): what the badge
+        (``turn_tag``) says, so a screen reader hears what the picture shows."""
+        return w.t("alt.to_move", who=who)
+
     def describe_position(
         self, state: Any, names: tuple[str, str], w: Words, *, over: bool = False
     ) -> list[str]:

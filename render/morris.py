@@ -293,6 +293,12 @@ class MorrisRenderer(BoardRenderer):
     def turn_tag(self, state: MorrisState, w: Words) -> str:
         return w.t("tag.to_remove") if pending_removal(state) else w.t("tag.to_move")
 
+    def turn_said(self, state: MorrisState, who: str, w: Words) -> str:
+        """A mill's owed removal, as the badge's "TO REMOVE" and the reply say it."""
+        if pending_removal(state):
+            return w.t("alt.morris.to_remove", who=who, side=self.sides(w)[1 - state.to_move])
+        return w.t("alt.to_move", who=who)
+
     def status(
         self,
         state: MorrisState,

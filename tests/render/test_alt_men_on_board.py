@@ -46,3 +46,18 @@ def test_the_men_a_mill_may_take_are_listed_as_the_board_lists_them() -> None:
     moves = ["place a7", "place a1", "place d7", "place d1", "place g7"]  # White's mill
     text = render.alt_text("morris", _after("morris", moves))
     assert "White must remove one of: a1, d1." in text, text
+
+
+def test_the_turn_sentence_of_an_owed_removal_says_the_removal_as_the_badge_does() -> None:
+    """The badge said "TO REMOVE" and the embed "to remove" while the alt text said "to move"."""
+    moves = ["place a7", "place a1", "place d7", "place d1", "place g7"]  # White's mill
+    state = _after("morris", moves)
+    text = render.alt_text("morris", state, players=["Alice", "Bob"])
+    assert "Alice (White) to remove one of Black's men." in text, text
+    assert "to move" not in text, text
+    for lang in ("en", "eo", "hu", "is"):
+        said = render.alt_text("morris", state, players=["Alice", "Bob"], words=words(lang))
+        moving = words(lang).t("alt.to_move", who="Alice")
+        assert moving.split("Alice")[-1].strip() not in said.split(".")[1], (lang, said)
+    after = _after("morris", [*moves, "remove a1"])
+    assert "Bob (Black) to move." in render.alt_text("morris", after, players=["Alice", "Bob"])
