@@ -94,7 +94,7 @@ def rolls_said(game: str, state: Any, rows: Sequence[Any]) -> list[Msg]:
             out.append(plain(row.action))  # no die, or a row that no longer replays
             continue
         key = "action.rolled_lost" if effect is not None and effect.lost_turn else "action.rolled"
-        out.append(msg(key, action=row.action, roll=row.roll, square=f"{square[0]},{square[1]}"))
+        out.append(msg(key, action=row.action, roll=row.roll, square=f"({square[0]},{square[1]})"))
     return out
 
 

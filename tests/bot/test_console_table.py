@@ -181,7 +181,7 @@ async def test_a_dispute_survives_a_restart_and_the_referee_resumes_it(tmp_path:
     assert "`referee: resume`" in first  # how the moderator is called here
     second = await table(db, "alice: place g7\nreferee: rewind 1 looking\nreferee: resume ok\n")
     assert "frozen for a dispute" in second
-    assert "Moderator referee rewinds game 1 (looking): the position after action 1 (place d7)" in (
+    assert "Moderator referee rewinds game 1 (looking): the position after action 1: place d7;" in (
         second
     )
     assert "Moderator referee resumes the game (ok)" in second

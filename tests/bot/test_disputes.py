@@ -142,7 +142,7 @@ async def test_rewind_shows_an_earlier_position_and_changes_nothing_else(
     assert not (await referee.rewind(HERE, BOB, 1)).ok
     assert not (await referee.rewind(HERE, MOD, 9)).ok
     reply = await referee.rewind(HERE, MOD, 1, "checking")
-    assert reply.ok and "after action 1 (place a1)" in reply.text
+    assert reply.ok and "after action 1: place a1;" in reply.text
     now = await referee.board(HERE)
     assert reply.board_text and reply.board_text != now.board_text  # an earlier position
     g = await store.game(1)
@@ -158,12 +158,12 @@ async def test_a_rewind_names_the_roll_of_the_drop_it_shows(referee: Referee, st
     await play(referee, HERE, ALICE, "drop row 4")
     roll = (await store.actions(1))[0].roll
     reply = await referee.rewind(HERE, MOD, 1, "check")
-    landed = f"after action 1 (drop row 4, rolled {roll}: landed on 4,{roll})"
+    landed = f"after action 1: drop row 4, rolled {roll}: landed on (4,{roll}); bob (Blue) to move"
     assert reply.ok and landed in reply.text, reply.text
     theirs = {
-        "eo": f"drop row 4, ĵeto: {roll} – la peco falis sur 4,{roll}",
-        "hu": f"drop row 4, dobás: {roll} – a bábu helye 4,{roll}",
-        "is": f"drop row 4, kast: {roll}: steinninn lenti á 4,{roll}",
+        "eo": f"drop row 4, ĵeto: {roll} – la peco falis sur (4,{roll})",
+        "hu": f"drop row 4, dobás: {roll} – a bábu helye (4,{roll})",
+        "is": f"drop row 4, kast: {roll}: steinninn lenti á (4,{roll})",
     }
     for lang, said in theirs.items():
         assert said in reply_words(reply, lang), reply_words(reply, lang)
@@ -422,7 +422,7 @@ async def test_rewind_works_on_a_finished_game_and_it_still_verifies(
     await morris_moves(referee, 4)
     await referee.resign(HERE, BOB)
     reply = await referee.rewind(HERE, MOD, 2, "disputed after the end")
-    assert reply.ok and "after action 2 (place b2)" in reply.text
+    assert reply.ok and "after action 2: place b2;" in reply.text
     assert "Read-only: the game is over, after action 4." in reply.text
     g = await store.game(1)
     assert (g.status, g.winner) == ("finished", 0)
@@ -589,7 +589,7 @@ def test_a_rewound_drop_whose_square_was_taken_says_the_turn_was_lost(lang: str)
     start_state = engine.get_game("atmalof").new("standard")
     said = say(one_after_another(rolls_said("atmalof", start_state, rows)), lang)
     w = words(lang)
-    landed = w.t("action.rolled", action="drop row 4", roll=2, square="4,2")
-    lost = w.t("action.rolled_lost", action="drop row 4", roll=2, square="4,2")
+    landed = w.t("action.rolled", action="drop row 4", roll=2, square="(4,2)")
+    lost = w.t("action.rolled_lost", action="drop row 4", roll=2, square="(4,2)")
     assert said == w.t("turns.then", first=landed, second=lost)
     assert lang == "en" or english_in(said, lang) == [], said

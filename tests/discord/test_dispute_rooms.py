@@ -85,7 +85,7 @@ async def test_an_old_dispute_thread_shows_and_moderates_its_own_game_not_the_ne
         refused = await harness.slash(MODERATOR, path, channel=first, **values)
         assert refused.all_ephemeral and refused.text.startswith(GAME_1_OVER), (path, refused.text)
     rewound = await harness.slash(MODERATOR, "referee rewind", channel=first, action=1)
-    assert "game 1" in rewound.text and "after action 1 (place a1)" in rewound.text
+    assert "game 1" in rewound.text and "after action 1: place a1;" in rewound.text
     moved = await harness.slash(ALICE, "place", channel=first, point="a7")  # no game of its own
     assert moved.all_ephemeral
     assert await game(harness, 2) == before  # nothing in thread 1 touched game 2

@@ -159,7 +159,7 @@ async def test_moderators_rewind_restore_and_award_each_logged(harness: Harness)
     await morris_game(harness)
     await harness.slash(ALICE, "dispute", reason="misclick")
     rewound = await harness.slash(MODERATOR, "referee rewind", action=1, reason="look")
-    assert "after action 1 (place a1)" in rewound.text
+    assert "after action 1: place a1;" in rewound.text
     assert any(data.startswith(PNG) for _, _, data in rewound.files)
     restored = await harness.slash(MODERATOR, "referee restore", action=1, reason="both agree")
     assert "restores the game to action 1" in restored.text and BOB.mention in restored.last.content
@@ -279,7 +279,7 @@ async def test_dispute_needs_a_game_in_this_channel(harness: Harness) -> None:
     assert refused.all_ephemeral and "no game" in refused.text
 
 
-@pytest.mark.parametrize("lang", ["en", "is"])
+@pytest.mark.parametrize("lang", ["en", "hu", "is"])
 async def test_a_disputes_thread_opens_with_the_game_and_its_last_drop_and_roll(
     harness: Harness, lang: str
 ) -> None:
@@ -309,17 +309,48 @@ async def test_a_disputes_thread_opens_with_the_game_and_its_last_drop_and_roll(
         second=w.t("who.named", name="Bob", side=w.t("side.atmalof.1")),
         seq=1,
         player=w.t("who.named", name="Alice", side=w.t("side.atmalof.0")),
-        action=w.t("action.rolled", action="drop row 3", roll=row.roll, square=f"3,{landed[1]}"),
+        action=w.t("action.rolled", action="drop row 3", roll=row.roll, square=f"(3,{landed[1]})"),
     )
     lines = first.text.splitlines()
     assert about in lines, first.text
     assert lines.index(about) == 1 + next(i for i, x in enumerate(lines) if "Bob" in x), lines
     if lang == "en":
         assert about == (
-            "Disputed: game 1, Atmalof, Alice (Red) vs Bob (Blue). Its last action, number 1, "
-            f"by Alice (Red): drop row 3, rolled {row.roll}: landed on 3,{landed[1]}."
+            "Disputed: game 1, Atmalof, Alice (Red) vs Bob (Blue). Its last action, as the log "
+            f"numbers it: 1. Alice (Red): drop row 3, rolled {row.roll}: landed on (3,{landed[1]})."
         )
+    assert f"(3,{landed[1]})" in about and not _nested(about), about
     assert g.frozen_at is not None
+
+
+def _nested(text: str) -> bool:
+    """Whether a parenthesis opens inside another ("(Alice (White), ...)")."""
+    depth = 0
+    for char in text:
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth > 1:
+            return True
+    return False
+
+
+@pytest.mark.parametrize("lang", ["en", "eo", "hu", "is"])
+async def test_a_disputed_morris_move_reads_as_its_history_line(
+    harness: Harness, lang: str
+) -> None:
+    """In eo/hu/is the dispute's first line put the notation ("place g7") inside a sentence of
+    words, and Hungarian nested parentheses around the player: it now reads as the /history
+    line of that action ("1. White: place d7"), notation being the same in every language."""
+    await harness.slash(MODERATOR, "referee settings", language=lang)
+    await start_game(harness, ALICE, BOB, "morris")
+    await harness.slash(ALICE, "place", point="d7")
+    history = await harness.slash(ALICE, "history")
+    w = words(lang)
+    opened = await harness.slash(BOB, "dispute", reason="x", app_permissions=PRIVATE_THREADS)
+    white = w.t("who.named", name="Alice", side=w.t("side.morris.0"))
+    assert f"1. {w.t('side.morris.0')}: place d7" in history.text, history.text
+    (about,) = [line for line in opened.text.splitlines() if f"1. {white}: place d7" in line]
+    assert about.endswith(f"1. {white}: place d7."), about
+    assert not _nested(about), about
 
 
 async def test_a_dispute_before_any_move_says_so(harness: Harness) -> None:
