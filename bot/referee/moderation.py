@@ -1,12 +1,12 @@
 """Disputes: a player stops the clocks and calls the moderators, who look back and decide.
 
 ``dispute`` freezes the game (no move, claim or offer lands, no flag falls, time stands still)
-and answers with the evidence: the log, the dice commitment (never the seed of a running game),
-the position and the chain head. Moderators then ``rewind`` (look at the position after action
-N), ``resume`` (clocks go on from where they stopped), ``restore`` (by agreement, the game goes
-on from action N; later actions stay in the log), ``void`` (ended, unrated) or ``award``
-(``bot.referee.endings``). Each step is a chained event naming who did it and why.
-"""
+and answers with the evidence: the log, the dice commitment where dice or a toss count (never
+a running game's seed), the position and the chain head. Moderators then ``rewind`` (look at
+the position after action N), ``resume`` (clocks go on from where they stopped), ``restore``
+(by agreement, the game goes on from action N; later actions stay in the log), ``void``
+(ended, unrated) or ``award`` (``bot.referee.endings``). Each step is a chained event naming
+who did it and why."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ from bot.referee.context import HISTORY_PAGE, MAX_REASON, Context
 from bot.referee.records import stored_record
 from bot.referee.replies import Actor, Reply, Where
 from bot.referee.server import notice
-from bot.referee.turns import disputed, one_after_another, rolls_said
+from bot.referee.turns import dice_proof, disputed, one_after_another, rolls_said
 from bot.store import GameRow, NewEvent
 from engine import Outcome, Termination, chain
 from engine.record import LOG_VERSION
@@ -86,7 +86,7 @@ class Moderation:
             msg("dispute.frozen"),
             *([msg("dispute.questions_dropped")] if asked else []),
             *self._log_lines(g, rows),
-            msg("dispute.dice", commitment=g.commitment),
+            *dice_proof(g),
             msg("dispute.moderators"),
         ]
         reply = await board_reply(self.ctx, g, state, lines)
@@ -120,12 +120,8 @@ class Moderation:
         if len(rows) > HISTORY_PAGE:
             lines.append(msg("dispute.log_earlier", n=len(rows) - HISTORY_PAGE))
         for a in rows[-HISTORY_PAGE:]:
-            said = {
-                "seq": a.seq,
-                "side": texts.side_msg(g.game, a.side),
-                "action": a.action,
-                "time": a.at[11:19],
-            }
+            side = texts.side_msg(g.game, a.side)
+            said = {"seq": a.seq, "side": side, "action": a.action, "time": a.at[11:19]}
             if a.roll is None:
                 lines.append(msg("dispute.log_action", **said))
             else:

@@ -181,7 +181,7 @@ def verdict_lines(verdict: Verification, ended: Ending = NOT_TOLD) -> list[Msg]:
     codes = {code for code, _ in findings}
     # the seed's line already says no die was rolled: "rolls: none" and "rolled nothing" said
     # it twice more (the engine keeps both findings: older records and the offline checker)
-    said_once = NO_DICE_AGAIN if "seed_matches_unused" in codes else ()
+    said_once = NO_DICE_AGAIN if codes & {"seed_matches_unused", "seed_hidden_unused"} else ()
     for i, english in enumerate(verdict.details):
         code, params = findings[i] if findings else ("", {})
         if code not in said_once:
@@ -190,16 +190,21 @@ def verdict_lines(verdict: Verification, ended: Ending = NOT_TOLD) -> list[Msg]:
 
 
 NO_DICE_AGAIN = ("rolls_none", "dice_unused")
-"""Findings a verdict leaves out under ``seed_matches_unused``, which says the same."""
+"""Findings a verdict leaves out under ``seed_matches_unused`` (``seed_hidden_unused`` while
+the game runs), which says the same."""
 
 
 def _verdict(verdict: Verification) -> Msg:
     """The verdict in a line: all checks out, so far (the seed still secret), or not."""
     if not verdict.ok:
         return msg("verify.verdict_problem")
-    if not verdict.rolls_checked:
-        return msg("verify.verdict_running")
     codes = {code for code, _ in verdict.findings}
+    if not verdict.rolls_checked:  # no "rolls are checked once..." where nothing rolls
+        if "seed_hidden_unused" in codes:
+            return msg("verify.verdict_running_no_dice")
+        if "seed_hidden_toss" in codes:
+            return msg("verify.verdict_running_toss")
+        return msg("verify.verdict_running")
     if "dice_unused" in codes or "seed_matches_unused" in codes:
         return msg("verify.verdict_ok_no_dice")
     if "seed_matches_toss" in codes:  # "every roll" would be about the toss alone
@@ -296,7 +301,10 @@ def _summary(verdict: Verification, ended: Ending = NOT_TOLD) -> Msg:
             str(data["game"]), data["outcome"], data.get("options"), data.get("ended_by"), ended
         ),
     )
-    if not data["seed_revealed"]:
+    codes = {code for code, _ in verdict.findings}
+    if "seed_hidden_toss" in codes:
+        said = msg("verify.summary_untossed", summary=said)
+    elif not data["seed_revealed"] and "seed_hidden_unused" not in codes:
         said = msg("verify.summary_unrolled", summary=said)
     if data["version"] < FULL_VERSION:
         said = msg(f"verify.summary_old_{data['version']}", summary=said)

@@ -14,7 +14,7 @@ from typing import Any
 import engine
 from bot.game_names import game_title
 from bot.i18n import Msg, msg, plain
-from bot.texts import seat_msg
+from bot.texts import rolls_dice, seat_msg
 from engine import Effect, EngineError
 from engine.record import stored_options
 
@@ -117,6 +117,19 @@ def disputed(g: Any, rows: Sequence[Any]) -> Msg:
     (action,) = rolls_said(g.game, state, rows[-1:])  # a row that no longer replays: as stored
     last = {"seq": rows[-1].seq, "player": seat_msg(g, rows[-1].side), "action": action}
     return msg("dispute.about", **said, **last)
+
+
+def dice_proof(g: Any) -> list[Msg]:
+    """A dispute's dice evidence, the commitment, said as what the secret seed will prove:
+    every roll, or the coin toss alone; nothing for a game that rolls nothing (a Morris or
+    Abalone game with a chosen starter), whose start showed no commitment either."""
+    rules = engine.get_game(g.game)
+    start = rules.new(g.variant, **stored_options(g.game, json.loads(g.options)))
+    if g.rolls or rolls_dice(g.game, start):
+        return [msg("dispute.dice", commitment=g.commitment)]
+    if g.toss is not None:
+        return [msg("dispute.dice_toss", commitment=g.commitment)]
+    return []
 
 
 def one_after_another(said: Sequence[Msg]) -> Msg:

@@ -72,6 +72,8 @@ class _Walk:
     findings: list[Finding] = field(default_factory=list)
     prev: str = chain.GENESIS
     rolls: int = 0
+    dice: bool = True  # the game's rules roll a die (Atmalof), not only the coin toss
+    tossed: bool = False  # the start row holds a coin toss (read whether or not the seed is out)
 
     def note(self, code: str, english: str, **params: Any) -> None:
         """One line of what was checked, in English and as data."""
@@ -119,6 +121,7 @@ def verify(record: Record, head: str | None = None) -> Verification:
         game, state = start(record)
     except EngineError as exc:
         return walk.verdict(None, problem_of(exc))
+    walk.dice = any(game.die_faces(state, a) is not None for a in game.legal(state))
     if record.log:
         return _verify_log(walk, game, state, head)
     for number, entry in enumerate(record.actions, start=1):
@@ -144,8 +147,25 @@ def verify(record: Record, head: str | None = None) -> Verification:
 def _say_what_the_seed_decided(walk: _Walk) -> None:
     """Reword "the revealed seed matches the commitment" once the walk knows what the seed
     decided: said alone, it read as a proof about rolls in a game that rolled none (a chosen
-    starter and no die) or only the coin toss."""
+    starter and no die) or only the coin toss. A running game's "rolls are not checked" is
+    reworded alike when its rules roll no die (its log's start row tells the toss)."""
     codes = [code for code, _ in walk.findings]
+    if "seed_hidden" in codes and _rolls_nothing(walk):
+        at = codes.index("seed_hidden")
+        if walk.tossed:
+            code = "seed_hidden_toss"
+            english = (
+                "dice: seed not revealed yet (game running), so the coin toss, this game's only "
+                "roll, is not checked"
+            )
+        else:
+            code = "seed_hidden_unused"
+            english = (
+                "dice: this game rolls nothing (no coin toss, no die), so its seed decides nothing"
+            )
+        walk.details[at] = english
+        walk.findings[at] = (code, {})
+        return
     if "seed_matches" not in codes or walk.rolls:
         return
     at = codes.index("seed_matches")
@@ -160,6 +180,12 @@ def _say_what_the_seed_decided(walk: _Walk) -> None:
         english = "dice: no dice were rolled in this game; the revealed seed matches the commitment"
     walk.details[at] = english
     walk.findings[at] = (code, {})
+
+
+def _rolls_nothing(walk: _Walk) -> bool:
+    """Whether a game rolls no die at all: none rolled, and its rules roll none (a Morris or
+    Abalone game). Known only from a log (a version 1 record does not tell a coin toss)."""
+    return not walk.rolls and not walk.dice and bool(walk.record.log)
 
 
 def _actions(n: int) -> str:
@@ -178,7 +204,9 @@ def _count(n: int, noun: str) -> str:
 
 
 def _rolls(walk: _Walk, recomputed: bool) -> None:
-    if recomputed and not walk.rolls:  # "0 recomputed ..., all equal" claimed a check of nothing
+    if (recomputed and not walk.rolls) or _rolls_nothing(
+        walk
+    ):  # "0 recomputed ..., all equal" claimed a check of nothing
         walk.note("rolls_none", "rolls: none (no die was rolled in this game)")
     elif recomputed:
         english = f"rolls: {walk.rolls} recomputed from the seed, all equal"
@@ -222,8 +250,10 @@ def _conclude(
         walk.note("published_head", "chain: the log ends on the published hash")
     result = _describe_result(game, record.result, ended_by)
     reason = f"{record.game} {record.variant}, {counted}, {result}"
-    if record.seed is None:
+    if record.seed is None and not _rolls_nothing(walk):
         reason += " (rolls not checked: seed not revealed)"
+    elif record.seed is None and walk.tossed:
+        reason += " (coin toss not checked: seed not revealed)"
     if record.version < FULL_VERSION:
         uncovered = NOT_CHAINED[record.version]
         reason += f"; record version {record.version} does not cover {uncovered}"
@@ -240,7 +270,7 @@ def _conclude(
             "the command that started the game and the dice words, and its time is when the game "
             "was created; the end row, written when the game ends, holds when it ended)",
         )
-        tossed = any(code == "toss_recomputed" for code, _ in walk.findings)
+        tossed = walk.tossed or any(code == "toss_recomputed" for code, _ in walk.findings)
         # "and the players' words" about none read as if the players had given some
         given = any((record.words or {}).values())
         mixed = "and the players' words" if given else "(no player gave dice words)"
@@ -252,7 +282,7 @@ def _conclude(
                 f"({record.accept}) {mixed}",
                 accept=record.accept,
             )
-        elif walk.rolls or tossed or record.seed is None:
+        elif walk.rolls or tossed or (record.seed is None and not _rolls_nothing(walk)):
             walk.note(
                 f"dice_mixed{plain}",
                 "dice: every roll mixes the id of the command that started the game "
@@ -417,6 +447,7 @@ def _check_event(
         if problem:
             return problem
         toss = note.get("toss")
+        walk.tossed = toss is not None
         if toss is not None and record.seed is not None:
             expected = dice.roll(
                 record.seed, record.game_id, TOSS_NUMBER, TOSS_ANNOUNCEMENT, 2, record.mixed

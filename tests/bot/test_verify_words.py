@@ -88,7 +88,7 @@ async def test_the_first_line_is_a_verdict_and_the_details_follow_a_heading(
     await start(referee, "morris")
     assert (await play(referee, HERE, ALICE, "place d7")).ok
     running = lines_of(await referee.verify(HERE), lang)
-    assert running[:3] == [w.t("verify.verdict_running"), "", w.t("verify.details_head")]
+    assert running[:3] == [w.t("verify.verdict_running_no_dice"), "", w.t("verify.details_head")]
     assert running[3].startswith(w.t("verify.ok", reason="")), running
     assert (await referee.resign(HERE, BOB)).ok  # Morris with a chosen starter rolls nothing
     over = lines_of(await referee.verify(HERE), lang)
