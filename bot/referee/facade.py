@@ -41,6 +41,7 @@ from bot.referee import grammar as commands
 from bot.referee.boards import Renderer
 from bot.referee.buttons import Buttons
 from bot.referee.challenges import Challenges
+from bot.referee.choices import Choices
 from bot.referee.context import MAX_CHOICES, POSITIONS_KEPT, Context
 from bot.referee.endings import Endings
 from bot.referee.imports import Imports
@@ -59,6 +60,7 @@ from bot.referee.replies import (
 )
 from bot.referee.server import ServerSettings
 from bot.referee.upkeep import Upkeep
+from bot.referee.views import Views
 from bot.referee.wrapper import command, refused
 from bot.shards import Shards
 from bot.store import Store
@@ -115,6 +117,8 @@ class Referee:
         self.store = store
         self.challenges = Challenges(self.ctx)
         self.play = Play(self.ctx)
+        self.choices = Choices(self.ctx)
+        self.views = Views(self.ctx)
         self.endings = Endings(self.ctx)
         self.moderation = Moderation(self.ctx)
         self.ladders = Ladders(self.ctx)
@@ -344,16 +348,16 @@ class Referee:
     async def legal_moves(self, where: Where, actor: Actor) -> list[str]:
         """Every legal action's notation, in the engine's order, if ``actor`` is to move now
         (else none); the console lists them a page at a time (``legal_for`` stops at 25)."""
-        return await self.play.legal_moves(where, actor)
+        return await self.choices.legal_moves(where, actor)
 
     async def move_list(self, where: Where, actor: Actor) -> tuple[list[str], list[str]]:
         """``legal_moves``, and those of them that can only lose the turn (Atmalof's full
         lines), for a front end that lists them."""
-        return await self.play.move_list(where, actor)
+        return await self.choices.move_list(where, actor)
 
     async def why_no_moves(self, where: Where, actor: Actor) -> Refusal:
         """The one reason ``legal_moves`` lists nothing for ``actor`` (a refusal to raise)."""
-        return await self.play.why_no_moves(where, actor)
+        return await self.choices.why_no_moves(where, actor)
 
     async def why_no_choices(
         self, where: Where, actor: Actor, verb: str | None = None
@@ -361,7 +365,7 @@ class Referee:
         """Why ``legal_for`` has nothing for ``actor`` (no game here, another's turn, a Morris
         ``verb`` with nothing to do yet...), as a refusal's code and params for a front end to
         say; None when they are to move and ``verb`` (a command's first word) has moves."""
-        return await self.play.why_no_choices(where, actor, verb)
+        return await self.choices.why_no_choices(where, actor, verb)
 
     async def did_you_mean(self, where: Where, text: str, known: Iterable[str]) -> str | None:
         """What ``text``, whose first word is no command, most likely meant: the word of
@@ -372,31 +376,31 @@ class Referee:
     @command()
     async def board(self, where: Where, *, request_id: str | None = None) -> Reply:
         """The current position of the channel's game (or its latest finished game)."""
-        return await self.play.board(where)
+        return await self.views.board(where)
 
     async def game_here(self, where: Where) -> str | None:
         """The game being played here (else the one a waiting challenge is for), or None:
         ``rules`` without a game's name explains it."""
-        return await self.play.game_here(where)
+        return await self.views.game_here(where)
 
     async def terms_here(self, where: Where, game: str) -> RulesHere | None:
         """The game of ``game`` being played here, for ``rules``: the variant whose summary to
         say (Six Men's Morris is told as itself) and the sentences after it (changed options;
         a custom board's variant and dice), or None when none is being played here."""
-        return await self.play.terms_here(where, game)
+        return await self.views.terms_here(where, game)
 
     async def ongoing(self, where: Where) -> Reply | None:
         """The board of the game still being played here, else the challenge waiting for its
         answer, or None: what a front end that starts again shows first (the console's table,
         reopened on the same database)."""
-        return await self.play.ongoing(where) or await self.challenges.waiting(where)
+        return await self.views.ongoing(where) or await self.challenges.waiting(where)
 
     async def legal_for(
         self, where: Where, actor: Actor, prefix: str = "", *, limit: int | None = MAX_CHOICES
     ) -> list[str]:
         """Autocomplete: notations of the legal actions, if ``actor`` is to move; at most
         ``limit`` (None: all of them, for a front end that says how many more there are)."""
-        return await self.play.legal_for(where, actor, prefix, limit=limit)
+        return await self.choices.legal_for(where, actor, prefix, limit=limit)
 
     # --- endings ---------------------------------------------------------------------------------
 
