@@ -30,7 +30,7 @@ from bot.referee.challenges import Challenges
 from bot.referee.context import Context
 from bot.referee.endings import Endings, own_draw_offer, own_takeback_request
 from bot.referee.play import CONFIRM_WORD, DROP_ARG, Play, line_msg
-from bot.referee.practice import Practice
+from bot.referee.practice_start import PracticeStart
 from bot.referee.replies import Actor, ButtonKind, Pressed, Reply, Where, parse_button
 from bot.store import GameRow
 from engine import Termination
@@ -47,7 +47,7 @@ class Buttons:
         challenges: Challenges,
         play: Play,
         endings: Endings,
-        practice: Practice,
+        practice: PracticeStart,
     ) -> None:
         self.ctx = ctx
         self.challenges = challenges

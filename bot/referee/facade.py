@@ -48,7 +48,8 @@ from bot.referee.imports import Imports
 from bot.referee.ladders import Ladders
 from bot.referee.moderation import Moderation
 from bot.referee.play import Play
-from bot.referee.practice import DEFAULT_LEVEL, Practice
+from bot.referee.practice import Practice
+from bot.referee.practice_start import DEFAULT_LEVEL, PracticeStart
 from bot.referee.proof import Proof
 from bot.referee.replays import MAX_GIF_BYTES
 from bot.referee.replies import (
@@ -125,10 +126,11 @@ class Referee:
         self.proof = Proof(self.ctx)
         self.imports = Imports(self.ctx)
         self.server = ServerSettings(self.ctx)
-        self.practice_games = Practice(self.ctx, self.challenges, self.play, self.endings)
+        self.practice_games = Practice(self.ctx, self.play, self.endings)
+        self.practice_starts = PracticeStart(self.ctx, self.challenges)
         self.upkeep = Upkeep(self.ctx, self.practice_games)
         self.buttons = Buttons(
-            self.ctx, self.challenges, self.play, self.endings, self.practice_games
+            self.ctx, self.challenges, self.play, self.endings, self.practice_starts
         )
 
     async def close(self) -> None:
@@ -287,7 +289,7 @@ class Referee:
     ) -> Reply:
         """Challenge the other player of the latest finished game here, starter swapped (after
         a practice game: a new one against the bot at once)."""
-        return await self.practice_games.rematch(where, actor, game_id)
+        return await self.practice_starts.rematch(where, actor, game_id)
 
     @command()
     async def practice(
@@ -308,7 +310,7 @@ class Referee:
     ) -> Reply:
         """A casual game against ``bot`` (the front end's own user) at ``level`` 1-5, started
         at once; the bot answers in ``sequence``. Never rated (``rated=True`` is refused)."""
-        return await self.practice_games.start(
+        return await self.practice_starts.start(
             where,
             actor,
             game,

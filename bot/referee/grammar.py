@@ -25,7 +25,7 @@ from bot.i18n import Msg, msg, plain, say, say_all, typed
 from bot.referee.ladders import MAX_TOP
 from bot.referee.move_words import VERBS, is_move_word
 from bot.referee.names import BOT_NAME, CONSOLE_BOT, name_key
-from bot.referee.practice import DEFAULT_LEVEL
+from bot.referee.practice_start import DEFAULT_LEVEL
 from bot.referee.replies import Actor, Reply, Where
 from bot.referee.settings_words import settings_lines
 from bot.referee.suggest import MAX_WORD

@@ -1,10 +1,10 @@
-"""The practice opponent: the bot plays a person at a level (1-5), through the same referee.
+"""The practice opponent at play: what the bot does in a practice game once it has started
+(``practice_start``).
 
-A practice game starts at once (no accept), is casual (never rated, so never on a ladder) and
-is stored with its level and the bot's seat (``games.practice``, ``games.bot_seat``). The bot's
-actions go through ``Play.act`` like anyone's: logged, chained, its Atmalof drops announced and
-then rolled with the game's public dice. Its search (``engine.ai.choose_turn``) runs in worker
-processes (``bot.referee.thinker``), so the event loop never waits for it. When the bot answers:
+The bot's actions go through ``Play.act`` like anyone's: logged, chained, its Atmalof drops
+announced and then rolled with the game's public dice. Its search (``engine.ai.choose_turn``)
+runs in worker processes (``bot.referee.thinker``), so the event loop never waits for it. When
+the bot answers:
 
 - after any command in its game (``answers``, which ``Referee.sequence`` runs after the
   command's own replies): it moves when it is its turn, accepts every takeback the player asks
@@ -21,38 +21,22 @@ from __future__ import annotations
 
 import json
 import logging
-import secrets
-from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import engine
-import engine.ai
-from bot import limits
 from bot.errors import BrokenGame, Conflict, Refusal, StoreUnavailable
-from bot.i18n import msg
 from bot.lru import LRU
-from bot.referee.board_reply import board_reply
-from bot.referee.challenges import (
-    Challenges,
-    clean_dice_words,
-    game_terms,
-    opening,
-    start_lines,
-)
-from bot.referee.context import POSITIONS_KEPT, STARTERS, Context, rematch_refused, where_of
+from bot.referee.context import POSITIONS_KEPT, Context, where_of
 from bot.referee.endings import Endings
 from bot.referee.play import Play
 from bot.referee.practice_moves import bot_actor, clock_budget, draw_refusal, move_seed, turn_text
-from bot.referee.replies import Actor, Preempted, Reply, Where
+from bot.referee.replies import Preempted, Reply
 from bot.referee.thinker import Thinker
-from bot.referee.wrapper import current_request_id
-from bot.store import ChallengeRow, ChannelBusy, GameRow, NewEvent
-from engine import dice
+from bot.store import GameRow
 
 log = logging.getLogger(__name__)
 
-LEVELS = engine.ai.LEVELS  # 1..5
-DEFAULT_LEVEL = 3  # a challenge to the bot names no level
 STALE_TURN_AFTER = 5.0  # the sweeper moves for the bot after this long (the command did not)
 SWEEP_PAGE = 100  # practice games looked at per sweep (a cursor pages through the rest)
 MAX_ANSWERS = 8  # the bot's answers after one command at most (an offer answered, a move)
@@ -60,11 +44,10 @@ AGAIN = Reply(text="", ok=False, ephemeral=True)  # the game moved on meanwhile:
 
 
 class Practice:
-    """practice (start), rematch of a practice game, the bot's answers, the sweeper's part."""
+    """The bot's answers after a command, and the sweeper's part: the games waiting for it."""
 
-    def __init__(self, ctx: Context, challenges: Challenges, play: Play, endings: Endings) -> None:
+    def __init__(self, ctx: Context, play: Play, endings: Endings) -> None:
         self.ctx = ctx
-        self.challenges = challenges
         self.play = play
         self.endings = endings
         self.thinker = Thinker(ctx.practice_workers)
@@ -72,136 +55,6 @@ class Practice:
         self.found: dict[int, tuple[tuple[int, int, str], list[Any]]] = {}  # turn, by position
         self.people_only: LRU[int, bool] = LRU(POSITIONS_KEPT)  # games known not to be practice
         self.scan_after = 0  # the sweeper's cursor over the practice games' ids
-
-    async def start(
-        self,
-        where: Where,
-        actor: Actor,
-        game: str,
-        *,
-        bot: Actor,
-        level: int = DEFAULT_LEVEL,
-        variant: str = "standard",
-        options: Mapping[str, Any] | None = None,
-        clock: str = "none",
-        starter: str = "random",
-        dice_words: str = "",
-        rated: bool = False,
-        rematch_of: int | None = None,
-    ) -> Reply:
-        """A casual game of ``actor`` against ``bot`` (the front end's own user) at ``level``,
-        started at once. ``starter``: "me" (the person first), "them" (the bot) or "random"
-        (the coin toss of the game's dice). ``rated`` is refused: practice is never rated."""
-        if type(level) is not int or level not in LEVELS:
-            raise Refusal("practice_level", {"level": str(level)[:20]})
-        if rated:
-            raise Refusal("practice_rated")
-        if actor.is_bot:
-            raise Refusal("bots_cannot_play")
-        if bot.id == actor.id:
-            raise Refusal("challenge_yourself")
-        if starter not in STARTERS:
-            raise Refusal("bad_starter")
-        words = clean_dice_words(dice_words)
-        rules, state, spec = game_terms(game, variant, options, clock)
-        if self.ctx.per_user_limits:
-            busy = await limits.games_problem(self.ctx.store, actor.id)
-            if busy:
-                raise Refusal("over_limit", {"message": busy})
-        now = self.ctx.now()
-        seed = dice.new_seed()
-        accept_id = current_request_id() or secrets.token_hex(8)
-        all_words = {str(actor.id): words, str(bot.id): ""}
-        mixed = dice.mix(accept_id, all_words)
-        fields = {
-            "guild_id": where.guild_id,
-            "channel_id": where.channel_id,
-            "parent_id": where.parent_id,
-            "challenger_id": actor.id,
-            "opponent_id": bot.id,
-            "game": rules.name,
-            "variant": state.variant,
-            "options": json.dumps(rules.options(state), sort_keys=True),
-            "rated": 0,  # practice is never rated
-            "clock": spec.text,
-            "starter": starter,
-            "created_at": now,
-            "expires_at": now,
-            "rematch_of": rematch_of,
-            "seed": seed,
-            "words": words,
-        }
-        toss: list[int | None] = [None]
-
-        def build(challenge_id: int, game_id: int) -> tuple[dict[str, Any], NewEvent]:
-            c = ChallengeRow(
-                **{k: v for k, v in fields.items() if k not in ("seed", "words")},
-                id=challenge_id,
-                status="open",
-                game_id=None,
-                challenger_name=actor.name,
-                opponent_name=bot.name,
-                seed=seed,
-                words=words,
-            )
-            columns, start, toss[0] = opening(
-                c, where, bot, state, seed, (accept_id, all_words, mixed), now, game_id
-            )
-            seat = 0 if columns["player0"] == bot.id else 1
-            columns.update(practice=level, bot_seat=seat)
-            note = {**start.note, "practice": {"level": level, "bot_seat": seat}}
-            return columns, NewEvent("start", now, user_id=actor.id, note=note)
-
-        guard = limits.games_guard([(actor.id, None)]) if self.ctx.per_user_limits else None
-        people = [(actor.id, actor.name), (bot.id, bot.name)]
-        try:
-            g = await self.ctx.store.start_practice(fields, people, build, now, guard)
-        except limits.OverLimit as exc:
-            raise Refusal("over_limit", {"message": exc.said}) from exc
-        except ChannelBusy as exc:
-            raise Refusal("channel_busy", {"busy": await self.ctx.busy(where, actor)}) from exc
-        self.ctx.states[g.id] = (g.last_hash, state)
-        lines = [
-            *start_lines(g, state, toss[0]),
-            msg("practice.started", player=actor.name, level=level),
-        ]
-        return await board_reply(self.ctx, g, state, lines, ok=True)
-
-    async def rematch(self, where: Where, actor: Actor, game_id: int | None = None) -> Reply:
-        """After a practice game: a new one at once, same game and level, the other player
-        first. After any other game: ``Challenges.rematch``."""
-        g = await (
-            self.ctx.store.game(game_id)
-            if game_id
-            else self.ctx.store.latest_game(where.channel_id)
-        )
-        if g is None or g.practice is None or g.bot_seat is None:
-            return await self.challenges.rematch(where, actor, game_id)
-        if g.channel_id != where.channel_id:
-            raise Refusal("no_finished_game")
-        seat = g.seat_of(actor.id)
-        rematch_refused(g, stranger=seat is None or seat == g.bot_seat)
-        begun = await self.challenges.rematch_begun(where, g)
-        if begun is not None:  # a click before this one started it
-            raise begun
-        try:
-            return await self.start(
-                where,
-                actor,
-                g.game,
-                bot=bot_actor(g),
-                level=g.practice,
-                variant=g.variant,
-                options=json.loads(g.options),
-                clock=g.clock,
-                starter="me" if seat == 1 else "them",  # the second player starts the rematch
-                rematch_of=g.id,
-            )
-        except Refusal:  # a click racing this one started it first: say so, not "busy"
-            begun = await self.challenges.rematch_begun(where, g)
-            if begun is not None:
-                raise begun from None
-            raise
 
     # --- the bot's answers ----------------------------------------------------------------
 

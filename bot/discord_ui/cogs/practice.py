@@ -23,7 +23,7 @@ from bot.discord_ui.cogs.play import (
     MAX_OPTIONS_TEXT,
     parse_options,
 )
-from bot.referee.practice import DEFAULT_LEVEL
+from bot.referee.practice_start import DEFAULT_LEVEL
 from bot.referee.replies import Reply
 
 
