@@ -62,13 +62,18 @@ async def test_placing_before_removing_tells_the_miller_which_men_and_how(
     assert moved.reason == "removal_first"
 
 
-MILL_WORDS = {"en": "closes a mill", "hu": "malmot csinált", "eo": "faris muelejon"}
+MILL_WORDS = {
+    "en": "closes a mill",
+    "hu": "malmot csinált",
+    "eo": "faris muelejon",
+    "is": "myndaði myllu",
+}
 
 
 async def test_the_mill_is_not_said_again_in_the_line_that_asks_for_the_removal(
     referee: Referee,
 ) -> None:
-    """Hungarian and Esperanto said it twice: "alice (Fehér) lerakott egy bábut: g7, és malmot
+    """Hungarian, Esperanto and Icelandic said it twice: "alice (Fehér) lerakott egy bábut: g7, és malmot
     csinált" then "alice (Fehér) malmot csinált: levehet egyet..."; the second line now says,
     as English does, who is to remove, and the mill stays in the move's own line."""
     mill = await morris_mill(referee)
