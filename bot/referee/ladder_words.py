@@ -138,11 +138,12 @@ def stats_lines(
         lines.append(msg("stats.ratings", ratings=items))
     else:
         lines.append(msg("stats.no_ratings"))
-    lines.append(msg("stats.record", record=record_msg(st.record)))
-    lines.append(
-        msg("stats.streak", now=streak_msg(st.current_streak), best=streak_msg(st.best_win_streak))
-    )
-    if opponent is not None and st.head_to_head is not None:
+    rated = st.record.games > 0  # no rated games: "0W 0L 0D" and "none" said nothing more
+    if rated:
+        lines.append(msg("stats.record", record=record_msg(st.record)))
+        streaks = streak_msg(st.current_streak), streak_msg(st.best_win_streak)
+        lines.append(msg("stats.streak", now=streaks[0], best=streaks[1]))
+    if rated and opponent is not None and st.head_to_head is not None:
         lines.append(
             msg("stats.head_to_head", opponent=opponent.name, record=record_msg(st.head_to_head))
         )
@@ -155,7 +156,9 @@ def stats_lines(
 
 def casual_msg(casual: CasualRecords) -> Msg:
     """ "Casual games here (not rated, all seasons): 2W 1L 0D; practice against the bot:
-    1W 3L 0D": practice counted apart, and named only once there is some."""
+    1W 3L 0D": practice counted apart, and each part named only once there is some."""
+    if not casual.people.games:
+        return msg("stats.practice", record=record_msg(casual.practice))
     if casual.practice.games:
         return msg(
             "stats.casual_practice",

@@ -495,7 +495,7 @@ async def test_stats_of_someone_who_never_played_here_says_so(
     referee: Referee, store: Store
 ) -> None:
     """A name never seen at a game here gets "has not played here", not an empty record; one
-    who played only casual games still sees their (empty) rated record."""
+    who played only casual games sees their casual record (no empty rated one)."""
     table = Where(guild_id=None, channel_id=77)
     await start(referee, "morris", where=table)  # casual
     await referee.resign(table, BOB)
@@ -509,7 +509,7 @@ async def test_stats_of_someone_who_never_played_here_says_so(
     assert game.reason == "never_played_game", game.text
     assert "nobody" not in game.text and "alice" in game.text
     casual = await referee.handle(table, ALICE, "stats bob", people=people)
-    assert casual.ok and "Record (rated): 0W 0L 0D" in casual.text, casual.text
+    assert casual.ok and "Casual games here (not rated, all seasons): 0W 1L 0D" in casual.text
     elsewhere = await referee.stats(HERE, ALICE)  # a server where alice never played
     assert elsewhere.reason == "never_played"
     # a word the console took for a rival (a game misspelt) is not an empty head-to-head

@@ -84,13 +84,13 @@ async def test_the_casual_line_in_every_language(store: Store, clock: ManualCloc
 
 async def test_no_streak_is_said_in_words_in_every_language(referee: Referee) -> None:
     """Icelandic said "0" where English says "none"."""
-    await start(referee, "morris")
+    await start(referee, "morris", rated=True)
     await both_act(referee, HERE, ALICE, BOB)
-    assert (await referee.resign(HERE, BOB)).ok
+    assert (await referee.resign(HERE, ALICE)).ok
     reply = await referee.stats(HERE, ALICE)
-    assert "Streak: none now; most wins in a row: none" in reply.text.splitlines()
+    assert "Streak: 1 loss now; most wins in a row: none" in reply.text.splitlines()
     icelandic = reply_words(reply, "is").splitlines()
-    assert "Hrina: engin núna; lengsta sigurhrina: engin" in icelandic, icelandic
+    assert "Hrina: 1 tap núna; lengsta sigurhrina: engin" in icelandic, icelandic
 
 
 async def test_no_casual_games_no_casual_line(referee: Referee) -> None:
@@ -125,7 +125,31 @@ async def test_a_rated_game_ended_before_both_moved_counts_with_the_casual_ones(
     await referee.offer_draw(HERE, ALICE)
     assert (await referee.offer_draw(HERE, BOB)).finished  # a draw agreed at once
     alice = (await referee.stats(HERE, ALICE)).text.splitlines()
-    assert "Record (rated): 0W 0L 0D" in alice, alice
+    assert not any(line.startswith("Record (rated)") for line in alice), alice  # none rated
     assert "Casual games here (not rated, all seasons): 0W 1L 1D" in alice, alice
     bob = (await referee.stats(HERE, BOB)).text.splitlines()
     assert "Casual games here (not rated, all seasons): 1W 0L 1D" in bob, bob
+
+
+async def test_only_practice_says_only_practice(store: Store, clock: ManualClock) -> None:
+    """/stats of a player who had played only the bot said "Casual games here (not rated, all
+    seasons): 0W 0L 0D; practice against the bot: 0W 1L 0D", "Record (rated): 0W 0L 0D" and
+    "Streak: none now; most wins in a row: none" under "Rating: no rated games yet this
+    season." (a player's review): the empty parts are left out, in every language."""
+    referee = Referee(store, clock, render=False, practice_nodes=40)
+    try:
+        practice = await referee.practice(THERE, ALICE, "morris", bot=CONSOLE_BOT, starter="me")
+        assert practice.ok, practice.text
+        assert (await play(referee, THERE, ALICE, "place d7")).ok
+        assert (await referee.resign(THERE, ALICE)).ok
+        reply = await referee.stats(HERE, ALICE)
+        assert reply.text.splitlines() == [
+            "alice, season 1",
+            "Rating: no rated games yet this season.",
+            "Practice against the bot here (not rated, all seasons): 0W 1L 0D",
+        ], reply.text
+        icelandic = reply_words(reply, "is").splitlines()
+        assert "Æfingar við vélmennið hér (án stiga, öll tímabil): 0S 1T 0J" in icelandic
+        assert len(icelandic) == 3, icelandic
+    finally:
+        await referee.close()
