@@ -133,7 +133,11 @@ def stats_lines(
     else:
         head = msg("stats.head", name=who.name, season=season)
     lines = [head]
-    if st.ratings:
+    if game and set(st.ratings) == {game}:  # the head names the game: said once
+        state = st.ratings[game]
+        items = [msg("stats.rating_game_item", rating=rating_text(state), n=state.games)]
+        lines.append(msg("stats.ratings", ratings=items))
+    elif st.ratings:
         items = [_rating_item(k, s) for k, s in sorted(st.ratings.items())]
         lines.append(msg("stats.ratings", ratings=items))
     else:
@@ -147,11 +151,20 @@ def stats_lines(
         lines.append(
             msg("stats.head_to_head", opponent=opponent.name, record=record_msg(st.head_to_head))
         )
-    if casual is not None and (casual.people.games or casual.practice.games):
+    if casual is not None and opponent is not None:  # counted against the opponent alone
+        if casual.people.games:
+            lines.append(casual_against_msg(opponent, casual))
+    elif casual is not None and (casual.people.games or casual.practice.games):
         lines.append(casual_msg(casual))  # "0W 0L 0D" of no casual games said nothing
     if any(is_provisional(s) for s in st.ratings.values()):
         lines.append(msg("rating.provisional_note"))  # last, once: what the "?" means
     return lines
+
+
+def casual_against_msg(opponent: Actor, casual: CasualRecords) -> Msg:
+    """ "Casual games against Alice here (not rated, all seasons): 1W 0L 0D", under the rated
+    head-to-head; the bot is never an opponent there, so there is no practice to count."""
+    return msg("stats.casual_against", opponent=opponent.name, record=record_msg(casual.people))
 
 
 def casual_msg(casual: CasualRecords) -> Msg:

@@ -232,7 +232,8 @@ class Ladders:
             per_variant=lambda _g, game_name: rule(game_name),
         )
         async with self.ctx.store.reading() as rx:  # unrated play, which the ladder leaves out
-            casual = await rx.casual_records(where.guild_id, who.id, name)
+            rival = opponent.id if opponent else None  # under the head-to-head: theirs only
+            casual = await rx.casual_records(where.guild_id, who.id, name, rival)
         lines = stats_lines(who, season, name, st, opponent, casual)
         if name in (None, "atmalof"):
             drops = await atmalof_drops(self.ctx.store, where.guild_id, who.id)

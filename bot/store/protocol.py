@@ -397,14 +397,18 @@ class Reader(Protocol):
         ...
 
     async def casual_records(
-        self, guild_id: int | None, player: int, game: str | None = None
+        self,
+        guild_id: int | None,
+        player: int,
+        game: str | None = None,
+        opponent: int | None = None,
     ) -> CasualRecords:
         """The player's finished unrated games in the guild (None: outside any), every season,
-        of ``game`` (None: every game): wins, losses and draws against people, and apart
-        against the practice bot. A rated game that ended before both players had moved is
-        counted here: it was not rated (``bot.ladder.counts``), and the rated record leaves it
-        out. A game without a result (aborted, voided) and one against themselves count in
-        neither."""
+        of ``game`` (None: every game), against ``opponent`` (None: anyone): wins, losses and
+        draws against people, and apart against the practice bot. A rated game that ended
+        before both players had moved is counted here: it was not rated
+        (``bot.ladder.counts``), and the rated record leaves it out. A game without a result
+        (aborted, voided) and one against themselves count in neither."""
         ...
 
     # ladders (guild 0: games outside any server)

@@ -644,7 +644,11 @@ class SqliteReader(LadderReads):
         return [int(r[0]) for r in reversed(rows)]
 
     async def casual_records(
-        self, guild_id: int | None, player: int, game: str | None = None
+        self,
+        guild_id: int | None,
+        player: int,
+        game: str | None = None,
+        opponent: int | None = None,
     ) -> CasualRecords:
         # counted by (against the bot, winner, the player's seat): the same SQL on PostgreSQL;
         # a rated game that ended before both had moved was not rated (``bot.ladder.counts``)
@@ -654,6 +658,9 @@ class SqliteReader(LadderReads):
         if game is not None:
             where += " AND game = ?"
             params.append(game)
+        if opponent is not None:
+            where += " AND (player0 = ? OR player1 = ?)"
+            params += [opponent, opponent]
         rows = await self._all(
             "SELECT CASE WHEN practice IS NULL THEN 0 ELSE 1 END, winner,"
             " CASE WHEN player0 = ? THEN 0 ELSE 1 END, COUNT(*) FROM games"

@@ -262,10 +262,11 @@ async def test_stats_on_a_scripted_history(referee: Referee, store: Store) -> No
     lines = reply.text.splitlines()
     rating = (await stored(store))[ALICE.id]
     assert lines[0] == "alice, season 1, Nine Men's Morris"
-    assert lines[1] == f"Rating: Nine Men's Morris {round(rating.rating)}? (5 games)"
+    assert lines[1] == f"Rating: {round(rating.rating)}? (5 games)"  # the game named once
     assert lines[2] == "Record (rated): 3W 1L 1D"
     assert lines[3] == "Streak: 1 win now; most wins in a row: 2 wins"
     assert lines[4] == "Head-to-head against bob (rated): 2W 1L 1D"  # not the casual win
+    assert lines[5] == "Casual games against bob here (not rated, all seasons): 1W 0L 0D"
     mine = await referee.stats(HERE, BOB)  # no player: the caller
     assert mine.text.startswith("bob, season 1") and "Record (rated): 1W 2L 1D" in mine.text
     assert "Streak: 1 loss now; most wins in a row: 1 win" in mine.text

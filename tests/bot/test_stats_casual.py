@@ -62,6 +62,11 @@ async def test_stats_count_casual_games_and_practice_apart(
             counted = await rx.casual_records(HERE.guild_id, ALICE.id)
         assert (counted.people.wins, counted.people.losses, counted.people.draws) == (1, 0, 1)
         assert (counted.practice.wins, counted.practice.losses) == (0, 1)
+        async with store.reading() as rx:  # against one opponent: theirs alone, no practice
+            bob = await rx.casual_records(HERE.guild_id, ALICE.id, opponent=BOB.id)
+            carol = await rx.casual_records(HERE.guild_id, ALICE.id, opponent=CAROL.id)
+        assert (bob.people.wins, bob.people.losses, bob.people.draws) == (1, 0, 1)
+        assert not bob.practice.games and not carol.people.games  # carol's was elsewhere
     finally:
         await referee.close()
 

@@ -100,6 +100,31 @@ async def test_stats_of_a_chosen_player_with_head_to_head_and_chart(harness: Har
     assert not [f for f in mine.files if f[2].startswith(PNG)]
 
 
+async def test_stats_against_an_opponent_count_their_casual_games_alone(
+    harness: Harness,
+) -> None:
+    """/stats player:Bob opponent:Alice game:morris put Bob's casual games with everyone
+    under "Head-to-head against Alice (rated)", where they read as head-to-head, and named
+    the game twice ("Bob, season 1, Nine Men's Morris", "Rating: Nine Men's Morris 1208?"; a
+    player's review). The casual line now counts the games between the two alone (a small
+    server's two friends play casual more often than rated: leaving it out would hide most of
+    what was asked), and the rating is the game's, unnamed."""
+    await rated_win(harness, BOB, ALICE)
+    await start_game(harness, BOB, ALICE, "morris")
+    await harness.slash(ALICE, "resign")  # a casual win against alice
+    await start_game(harness, BOB, CAROL, "morris")
+    await harness.slash(BOB, "resign")  # a casual loss against carol: not alice's
+    stats = await harness.slash(CAROL, "stats", player=BOB, opponent=ALICE, game="morris")
+    lines = stats.text.splitlines()
+    assert lines[1:3] == ["Bob, season 1, Nine Men's Morris", "Rating: 1662? (1 game)"], lines
+    assert "Head-to-head against Alice (rated): 1W 0L 0D" in lines, lines
+    assert "Casual games against Alice here (not rated, all seasons): 1W 0L 0D" in lines, lines
+    assert not any(line.startswith("Casual games here") for line in lines), lines
+    alone = (await harness.slash(CAROL, "stats", player=BOB)).text.splitlines()
+    assert "Casual games here (not rated, all seasons): 1W 1L 0D" in alone, alone
+    assert "Rating: Nine Men's Morris 1662? (1 game)" in alone, alone  # no game named above
+
+
 async def test_stats_of_a_player_with_casual_games_only_shows_an_empty_record(
     harness: Harness,
 ) -> None:
