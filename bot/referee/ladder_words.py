@@ -47,18 +47,21 @@ def leaderboard_lines(
     provisional: bool,
 ) -> list[Msg]:
     """The leaderboard as text: the rows, who is hidden, and where the caller stands. The
-    active provisional players follow the ranked ones, unranked ("– alice 1500?") under a line
-    that says why (with no one ranked yet, a line that says so): a small server's players stay
-    provisional for some twenty games each, and a ladder listing no one told them nothing."""
+    active provisional players follow the ranked ones, unranked ("– alice 1500?"): a small
+    server's players stay provisional for some twenty games each, and a ladder listing no one
+    told them nothing. That they are ranked once their rating settles is said once, by the
+    "?" note when there is one (a player read it three times, in two wordings)."""
     hidden = board.hidden - len(board.waiting)
     settling = hidden > board.inactive or not board.hidden  # not only idle players left out
+    me = board.caller
+    shown = (*board.rows, *board.waiting)
+    noted = any(r.provisional for r in shown) or (me is not None and me.provisional)
     lines = [title]
     if board.waiting and not board.rows:
         lines.append(msg("ladder.unranked_head"))
     elif not board.rows:
-        lines.append(
-            msg("ladder.empty_settling" if settling and not provisional else "ladder.empty")
-        )
+        why = settling and not provisional and not noted  # else the note or nothing says it
+        lines.append(msg("ladder.empty_settling" if why else "ladder.empty"))
     lines += [_row(r, names.get(r.player, "?")) for r in board.rows]
     if board.waiting and board.rows:
         lines.append(msg("ladder.provisional_head"))
@@ -71,9 +74,10 @@ def leaderboard_lines(
             lines.append(msg("ladder.show_hidden"))
     if board.inactive:
         lines.append(msg("ladder.inactive_note", n=INACTIVE_DAYS))
-    me = board.caller
     if me is None:
         lines.append(msg("ladder.you_absent", name=actor.name))
+    elif any(r.player == actor.id for r in board.waiting):
+        pass  # their row, unranked, says it: "bob: 1338?, unranked" repeated it
     elif me.rank is None:  # inactivity first: it is the reason showing provisional ones keeps
         key = "ladder.you_inactive" if me.inactive else "ladder.you_provisional"
         lines.append(msg(key, name=actor.name, rating=_rating(me)))
@@ -89,9 +93,8 @@ def leaderboard_lines(
         )
     else:
         lines.append(msg("ladder.you_rank", name=actor.name, rank=me.rank, ranked=board.ranked))
-    shown = (*board.rows, *board.waiting)
-    if any(r.provisional for r in shown) or (me is not None and me.provisional):
-        lines.append(msg("rating.provisional_note"))
+    if noted:
+        lines.append(msg("ladder.provisional_note"))
     return lines
 
 

@@ -16,7 +16,7 @@ from bot.console.format import reply_text
 from bot.errors import Refusal
 from bot.i18n import msg, reply_words, say
 from bot.ladder import ladder_ratings, rebuild
-from bot.ladder.ratings import NEW_PLAYER, PROVISIONAL_NOTE, RatingState, rating_change_text, update
+from bot.ladder.ratings import NEW_PLAYER, RatingState, rating_change_text, update
 from bot.ladder.stats import DiceDrop, dice_luck
 from bot.ladder_cli import main as ladder_cli
 from bot.referee import Referee
@@ -196,37 +196,48 @@ async def test_leaderboard_order_provisional_marks_and_the_callers_rank(
     # the provisional players follow, unranked: a small server's ladder used to list only the
     # two established players and hide the two who had just started
     assert lines[3:6] == [
-        "Not ranked until their rating settles:",
+        "Not ranked yet:",
         "– carol 1662? · 1W 0L 0D",
         "– dave 1338? · 0W 1L 0D",
     ], lines
     assert "hidden" not in board.text and "show_provisional" not in board.text
-    assert lines[-2:] == ["carol: 1662?, unranked (provisional).", PROVISIONAL_NOTE]
+    assert lines[-2:] == ["– dave 1338? · 0W 1L 0D", LADDER_NOTE]  # carol's row is her line
     assert board.text.count('?" marks') == 1  # the legend once
     wide = await referee.ladder(HERE, BOB, "morris", include_provisional=True)
     names = [line.split()[1] for line in wide.text.splitlines()[1:5]]
     assert names == ["carol", "alice", "bob", "dave"]  # 1662? > alice > bob > 1338?
     assert "1. carol 1662? · 1W 0L 0D" in wide.text and wide.text.endswith(
-        f"bob: #3 of 4.\n{PROVISIONAL_NOTE}"
+        f"bob: #3 of 4.\n{LADDER_NOTE}"
     )
     top1 = await referee.ladder(HERE, BOB, "morris", top=1)  # no room left for them
     assert top1.text.splitlines()[-1].startswith("bob: #2 of 2, ")
-    assert "Not ranked until" not in top1.text
+    assert "Not ranked yet" not in top1.text
     assert "(2 provisional or inactive players hidden)" in top1.text
     assert [line.key for line in top1.lines].count("ladder.show_hidden") == 1
     assert "show_provisional" in top1.text  # Discord's words; the console says `ladder all`:
     assert "(`ladder all` lists them too)" in reply_text(top1)
     nobody = await referee.ladder(HERE, CAROL, "abalone")
-    assert "No ranked players yet" in nobody.text and "not on this ladder yet" in nobody.text
+    assert "No one is ranked yet: players are ranked once their rating settles." in nobody.text
+    assert "not on this ladder yet" in nobody.text
     assert not (await referee.ladder(HERE, CAROL, "chess")).ok
 
 
 UNRANKED = {  # the line over the provisional players listed when no one is ranked yet
-    "en": "No one is ranked yet: players are ranked once their rating settles.",
-    "hu": "Még nincs rangsorolt játékos: a játékosok akkor kerülnek a rangsorba,",
-    "eo": "Ankoraŭ neniu estas rangigita: ludantoj estas rangigitaj, kiam ilia poentaro",
-    "is": "Enginn er kominn á töfluna enn: leikmenn fá sæti þegar stig þeirra",
+    "en": "No one is ranked yet. Rated so far:",
+    "hu": "Még nincs rangsorolt játékos. Eddig értékelt játékosok:",
+    "eo": "Ankoraŭ neniu estas rangigita. Ĝis nun poentitaj:",
+    "is": "Enginn er kominn á töfluna enn. Með stig hingað til:",
 }
+RANKED_ONCE = {  # when a player is ranked: said once, in these words, by the note or the head
+    "en": "Players are ranked once their rating settles.",
+    "hu": "A játékosok akkor kerülnek a rangsorba, amikor beáll az értékszámuk.",
+    "eo": "Ludantoj estas rangigitaj, kiam ilia poentaro stabiliĝas.",
+    "is": "Leikmenn fá sæti þegar stig þeirra hafa náð jafnvægi.",
+}
+LADDER_NOTE = (
+    '"?" marks a provisional rating: too few recent rated games to be sure of it yet. '
+    "Players are ranked once their rating settles."
+)
 
 
 async def test_with_no_one_ranked_the_ladder_lists_who_played_unranked(referee: Referee) -> None:
@@ -237,14 +248,32 @@ async def test_with_no_one_ranked_the_ladder_lists_who_played_unranked(referee: 
     board = await referee.ladder(HERE, CAROL, "morris")
     for lang, head in UNRANKED.items():
         lines = reply_words(board, lang).splitlines()
-        assert lines[1].startswith(head), (lang, lines)
+        assert lines[1] == head, (lang, lines)
         assert lines[2].startswith("– alice 1662? · ") and lines[3].startswith("– bob 1338? · ")
-        assert lines[-1] == say(msg("rating.provisional_note"), lang), (lang, lines)
+        assert lines[-1] == say(msg("ladder.provisional_note"), lang), (lang, lines)
         assert len(lines) == 6, (lang, lines)  # the title, the head, two rows, carol, the note
     keys = [line.key for line in board.lines]
     assert "ladder.hidden" not in keys and "ladder.show_hidden" not in keys
     wide = await referee.ladder(HERE, CAROL, "morris", include_provisional=True)
     assert wide.text.splitlines()[1:3] == ["1. alice 1662? · 1W 0L 0D", "2. bob 1338? · 0W 1L 0D"]
+
+
+async def test_with_no_one_ranked_the_ladder_says_why_once(referee: Referee) -> None:
+    """A ladder with no one ranked said "players are ranked once their rating settles" in its
+    head, "unranked (provisional)" on the caller's line under their own row, then the "?" note
+    (a player's review), and an empty ladder said it in yet other words. Now the note says
+    it, once; the caller's row is their line; an empty ladder says it in the note's words."""
+    await resigned(referee, ALICE, BOB)
+    board = await referee.ladder(HERE, ALICE, "morris")
+    empty = await referee.ladder(HERE, ALICE, "abalone")
+    for lang, ranked_once in RANKED_ONCE.items():
+        lines = reply_words(board, lang).splitlines()
+        assert lines[1:2] == [UNRANKED[lang]] and len(lines) == 5, (lang, lines)  # no "alice:"
+        assert reply_words(board, lang).lower().count(ranked_once.lower()) == 1, (lang, lines)
+        assert lines[-1].endswith(ranked_once), (lang, lines)
+        nobody = reply_words(empty, lang).splitlines()
+        assert nobody[1].lower().endswith(ranked_once.lower()), (lang, nobody)
+    assert board.text.splitlines()[-1] == LADDER_NOTE
 
 
 async def test_stats_on_a_scripted_history(referee: Referee, store: Store) -> None:
@@ -586,7 +615,7 @@ async def test_an_empty_ladder_points_to_its_games_other_ladders(
     await referee.set_setting(HERE, MOD, "ladder", {"per_variant": ["abalone"]})
     await resigned(referee, ALICE, BOB, game="abalone", variant="belgian-daisy")
     empty = await referee.ladder(HERE, CAROL, "abalone")
-    assert "No ranked players yet" in empty.text
+    assert "No one is ranked yet" in empty.text
     assert "has its own ladder this season: `abalone/belgian-daisy`" in empty.text, empty.text
     hu = reply_words(empty, "hu")
     assert "külön ranglistája van" in hu and "(`abalone/belgian-daisy`)" in hu, hu

@@ -55,14 +55,14 @@ async def test_a_ladder_with_no_one_ranked_yet_lists_the_provisional_players(
     hidden = await harness.slash(BOB, "ladder")  # this channel's game: morris
     assert not hidden.first.ephemeral
     lines = hidden.text.splitlines()
-    head = "No one is ranked yet: players are ranked once their rating settles."
     assert lines[2:5] == [
-        f"{head} Rated so far, unranked:",
+        "No one is ranked yet. Rated so far:",
         "– Alice 1662? · 1W 0L 0D",
         "– Bob 1338? · 0W 1L 0D",
     ], lines
-    assert "Bob: 1338?, unranked (provisional)." in lines
+    assert not any(line.startswith("Bob:") for line in lines), lines  # his row says it
     assert lines[-1].startswith('"?" marks a provisional rating'), lines
+    assert hidden.text.count("ranked once their rating settles") == 1, lines  # said once
     assert "hidden" not in hidden.text and "show_provisional" not in hidden.text
     (image,) = [f for f in hidden.files if f[2].startswith(PNG)]
     assert image[1] is not None and "– Alice 1662?" in image[1]  # the picture, in words
@@ -71,7 +71,7 @@ async def test_a_ladder_with_no_one_ranked_yet_lists_the_provisional_players(
 async def test_an_empty_ladder_sends_no_picture_of_an_empty_table(harness: Harness) -> None:
     for asked in ({}, {"show_provisional": True}):
         empty = await harness.slash(CAROL, "ladder", game="abalone", **asked)
-        assert not empty.first.ephemeral and "No ranked players yet" in empty.text, empty.text
+        assert not empty.first.ephemeral and "No one is ranked yet" in empty.text, empty.text
         assert not [f for f in empty.files if f[2].startswith(PNG)], asked
 
 
@@ -199,7 +199,7 @@ async def test_a_ladder_gone_quiet_says_its_players_are_inactive(
     for asked in ({}, {"show_provisional": True}):
         board = await harness.slash(BOB, "ladder", **asked)
         lines = board.text.splitlines()
-        assert lines[2] == "No ranked players yet.", lines
+        assert lines[2] == "No one is ranked yet.", lines
         assert "(2 provisional or inactive players hidden)" in lines, lines
         note = "(players with no rated game in the last 30 days are left out until they play one)"
         assert note in lines, lines
