@@ -76,7 +76,7 @@ class Proof:
         end = len(turns) - (page - 1) * HISTORY_PAGE
         chunk = turns[max(0, end - HISTORY_PAGE) : end]
         if pages == 1:
-            head = msg("history.head", page=page, pages=pages, **players)
+            head = msg("history.head", **players)  # one page: no "(page 1 of 1)" to say
         else:
             span = {"start": chunk[0].number, "end": chunk[-1].number, "total": len(turns)}
             if page < pages:

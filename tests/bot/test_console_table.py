@@ -597,7 +597,7 @@ async def test_moves_pages_through_a_long_list(tmp_path: Path) -> None:
         "[private] alice: 80 legal moves (page 2 of 2):\n(there is no page 7: this is the last)\n"
     ), past[:200]
     assert "legal moves match 'push b1':" in text
-    assert "bob: moves\n[private] (refused) it is alice (Black)'s turn, not yours" in text
+    assert "bob: moves\n[private] (refused) alice (Black) is to move, not you" in text
 
 
 async def test_a_name_of_two_words_is_told_to_be_one(tmp_path: Path) -> None:
@@ -633,7 +633,7 @@ async def test_a_reopened_table_shows_the_clocks_given_back_not_the_outage(
     await second.greet()
     await second.close()
     text = out.getvalue()
-    assert "bob (Blue)'s turn starts again with 5:00 on the clock" in text, text
+    assert "bob (Blue) starts the turn again with 5:00 on the clock" in text, text
     assert text.count("Clocks:") == 1 and "Clocks: Red 5:07, Blue 5:00" in text, text
     unfinished = text.index("A game from an earlier run is still being played")
     assert unfinished < text.index("was offline"), text

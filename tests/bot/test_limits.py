@@ -356,8 +356,8 @@ async def test_history_pages_count_back_from_the_latest_moves_without_overlap(
     latest = await referee.history(HERE)
     assert latest.text == (await referee.history(HERE, 1)).text
     said = (
-        f"(moves {moves - HISTORY_PAGE + 1}–{moves} of {moves}, page 1 of {pages}; "
-        "`/history page: 2` for the moves before)"
+        f": moves {moves - HISTORY_PAGE + 1}–{moves} of {moves}, page 1 of {pages}; "
+        "`/history page: 2` for the moves before"
     )
     assert latest.text.splitlines()[0].endswith(said), latest.text
     result = next(line for line in ended.lines if line.key == "board.game_over")
@@ -379,10 +379,10 @@ async def test_history_pages_count_back_from_the_latest_moves_without_overlap(
     assert read == list(range(1, moves + 1))  # every move once, none twice
     typed = await referee.handle(HERE, ALICE, "history")
     assert typed.text == latest.text  # the console then says its own command:
-    assert "; `history 2` for the moves before)" in reply_text(typed)
+    assert "; `history 2` for the moves before\n" in reply_text(typed)
     second = await referee.handle(HERE, ALICE, "history 2")
     assert second.text == (await referee.history(HERE, 2)).text
-    assert "; `history 3` for the moves before)" in reply_text(second)
+    assert "; `history 3` for the moves before\n" in reply_text(second)
 
 
 def test_replays_are_bounded_in_frames_and_bytes() -> None:

@@ -332,7 +332,7 @@ async def test_nonsense_out_of_turn_is_called_nonsense_not_the_wrong_turn(
     assert misread.refused and "expected: place <point>" in misread.text, misread.text
     assert "turn" not in misread.text
     early = await referee.act(HERE, BOB, "place d7")  # a real move, only not bob's turn
-    assert early.refused and "it is alice (White)'s turn, not yours" in early.text
+    assert early.refused and "alice (White) is to move, not you" in early.text
 
 
 async def test_history_marks_a_push_that_puts_marbles_off(referee: Referee) -> None:

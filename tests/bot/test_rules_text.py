@@ -408,7 +408,7 @@ async def _(tmp_path: Path) -> None:
     await referee.roll_pending(HERE)
     refused = await referee.request_takeback(HERE, ALICE)
     assert not refused.ok
-    assert "include alice (Red)'s drop, whose die has been rolled" in refused.text
+    assert "include a drop by alice (Red) with its die already rolled" in refused.text
     # Alice's own last turn a step, Bob's drop after it: taking back her step would take
     # back his roll too, and the refusal says whose drop it is (not that her turn was a drop).
     assert (await referee.act(HERE, BOB, "drop row 1")).ok
@@ -420,7 +420,7 @@ async def _(tmp_path: Path) -> None:
     before = await referee.store.active_game(HERE.channel_id)
     refused = await referee.request_takeback(HERE, ALICE)
     assert not refused.ok and refused.text == (
-        "the turns to take back include bob (Blue)'s drop, whose die has been rolled, "
+        "the turns to take back include a drop by bob (Blue) with its die already rolled, "
         "and a roll cannot be taken back"
     )
     after = await referee.store.active_game(HERE.channel_id)

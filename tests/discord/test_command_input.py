@@ -37,9 +37,9 @@ async def test_the_player_not_to_move_is_told_whose_turn_it_is(harness: Harness)
         choices = await harness.autocomplete(BOB, path, option)
         assert choices == [{"name": "It is Alice (White)'s turn", "value": "?"}], (path, choices)
     picked = await refused(harness, BOB, "play", command="?")  # the turn, not the syntax of ?
-    assert picked == "it is Alice (White)'s turn, not yours", picked
+    assert picked == "Alice (White) is to move, not you", picked
     picked = await refused(harness, BOB, "move", from_="?", to="d6")
-    assert picked == "it is Alice (White)'s turn, not yours", picked
+    assert picked == "Alice (White) is to move, not you", picked
     # the mover's own list: only what is typed matches nothing, and nothing is said
     assert await harness.autocomplete(ALICE, "play", "command", command="zz") == []
     assert [c["value"] for c in await harness.autocomplete(ALICE, "place", "point")][:2] == [

@@ -9,6 +9,7 @@ import pytest
 
 import engine
 from bot.clock import ManualClock
+from bot.i18n import msg, say
 from bot.referee.context import HISTORY_PAGE
 from bot.referee.replies import Where
 from bot.rules_text import ATMALOF_LICENCE
@@ -123,6 +124,38 @@ async def test_history_and_verify_answer_about_the_game(harness: Harness) -> Non
     assert verified.text.strip() and not verified.first.ephemeral
 
 
+LOCALES = {"en": "en-US", "hu": "hu"}  # Discord has no Esperanto or Icelandic client
+ONE_PAGE = {  # a short game's /history head, with no "(page 1 of 1)", and a move out of turn
+    "en": ("Game 1: Alice (White) vs Bob (Black)", "Bob (Black) is to move, not you"),
+    "eo": ("Ludo 1: Alice (Blanko) kontraŭ Bob (Nigro)", "estas la ludvico de Bob (Nigro), ne via"),
+    "hu": ("Játszma: 1 · Alice (Fehér) – Bob (Fekete)", "most Bob (Fekete) következik, nem te"),
+    "is": ("Viðureign 1: Alice (Hvítur) gegn Bob (Svartur)", "Bob (Svartur) á leik, ekki þú"),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "eo", "hu", "is"])
+async def test_a_short_history_and_a_move_out_of_turn_read_right(
+    harness: Harness, lang: str
+) -> None:
+    """A player's review: "Game 5: Alice (White) vs Carol (Black) (page 1 of 1)" (brackets
+    twice, and a page count of one page) and "it is Bob (Black)'s turn, not yours" (a
+    possessive after a bracket). The head of a one-page history names the game and its
+    players alone, and the refusal puts nothing after the seat: in the server's language, and
+    privately in the client's (Discord has no Esperanto or Icelandic client: the
+    catalog's own check)."""
+    await harness.slash(MODERATOR, "referee settings", language=lang)
+    await start_game(harness, ALICE, BOB, "morris")
+    await harness.slash(ALICE, "place", point="d7")
+    head, refusal = ONE_PAGE[lang]
+    assert head in (await harness.slash(CAROL, "history")).text.splitlines()
+    if lang in LOCALES:
+        out_of_turn = await harness.slash(ALICE, "place", point="a7", locale=LOCALES[lang])
+        assert out_of_turn.text == refusal
+    else:  # Black's seat as the head names it
+        black = head.rsplit(" ", 2)[-2:]
+        assert say(msg("refusal.not_your_turn", player=" ".join(black)), lang) == refusal
+
+
 @pytest.mark.parametrize("lang", ["en", "is"])
 async def test_verify_posts_a_verdict_then_the_details_under_a_heading(
     harness: Harness, lang: str
@@ -191,16 +224,16 @@ async def test_history_pages_count_back_from_the_latest_moves(harness: Harness) 
         assert g is not None
         moves = morris.turns(morris.from_text(g.position))
     latest = await harness.slash(CAROL, "history")
-    said = f"(moves 3–{moves} of {moves}, page 1 of 2; `/history page: 2` for the moves before)"
+    said = f": moves 3–{moves} of {moves}, page 1 of 2; `/history page: 2` for the moves before"
     assert said in latest.text, latest.text
     assert listed(latest.text) == list(range(3, moves + 1))
     assert (await harness.slash(CAROL, "history", page=1)).text == latest.text
     before = await harness.slash(CAROL, "history", page=2)
-    assert f"(moves 1–2 of {moves}, page 2 of 2)" in before.text, before.text
+    assert f": moves 1–2 of {moves}, page 2 of 2\n" in before.text, before.text
     assert listed(before.text) == [1, 2] and "for the moves before" not in before.text
     assert "there is no page" not in before.text
     past = await harness.slash(CAROL, "history", page=7)
-    assert "page 2 of 2)\n(there is no page 7: this is the last)" in past.text, past.text
+    assert "page 2 of 2\n(there is no page 7: this is the last)" in past.text, past.text
     assert listed(past.text) == [1, 2]
 
 

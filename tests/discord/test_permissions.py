@@ -40,7 +40,7 @@ ROBOT = Person(900_000_000_000_000_009, "botty")
 DM_TEXT = "games are played in a server channel"
 NOT_PLAYER = "you are not playing in this game"
 REMATCH_STRANGER = "only the players of the last game here (Alice vs Bob) can ask for its rematch"
-NOT_TURN = "'s turn, not yours"
+NOT_TURN = "is to move, not you"
 _channels = itertools.count(710_000_000_000_000_000)
 
 
@@ -436,7 +436,7 @@ COLUMNS = (
         | {"bot": No(REMATCH_STRANGER)},
     ),
     Column("claim", abandoned, play_cells(No("it is your turn"), Ok("(Alice (White) left"))),
-    Column("history", fresh("morris"), read_cells("page 1 of 1")),
+    Column("history", fresh("morris"), read_cells("Alice (White) vs Bob (Black)")),
     Column("record", fresh("morris"), read_cells("The record of game")),
     Column("replay", fresh("morris"), read_cells("Replay")),
     Column("verify", fresh("morris"), read_cells("Verified")),

@@ -46,7 +46,7 @@ async def test_commands_without_a_game_are_refused_privately(harness: Harness) -
 async def test_a_move_out_of_turn_is_refused_privately(harness: Harness) -> None:
     await start_game(harness, ALICE, BOB, "atmalof")
     text = await refused(harness, BOB, "drop row", k=3)
-    assert text == "it is Alice (Red)'s turn, not yours"
+    assert text == "Alice (Red) is to move, not you"
 
 
 async def test_a_stranger_cannot_move_in_someone_elses_game(harness: Harness) -> None:
