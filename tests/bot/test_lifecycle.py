@@ -210,7 +210,7 @@ async def test_strangers_and_players_out_of_turn_are_refused_privately(
 ) -> None:
     await start(referee)
     before = await store.active_game(HERE.channel_id)
-    for actor, words in [(CAROL, "not playing"), (BOB, "alice (Red)'s turn")]:
+    for actor, words in [(CAROL, "not playing"), (BOB, "alice (Red) is to move")]:
         reply = await referee.act(HERE, actor, "drop row 1")
         assert not reply.ok and reply.ephemeral and words in reply.text
     illegal = await referee.act(HERE, ALICE, "move 1,1 1,2")
@@ -662,8 +662,8 @@ async def test_a_restart_gives_the_turn_it_interrupted_its_time_again(
     assert [n.reply.game_id for n in notices] == [(await store.active_game(HERE.channel_id)).id]
     said = notices[0].reply.text
     assert (
-        "The bot was offline for a while: that time does not count, and bob (Black)'s "
-        "turn starts " in said
+        "The bot was offline for a while: that time does not count, and bob (Black) "
+        "starts the turn " in said
     )
     assert "again with 1:00 on the clock." in said
     assert "Clocks: White 0:40, Black 1:00" in said, said

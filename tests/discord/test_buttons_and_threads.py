@@ -158,7 +158,7 @@ async def test_autocomplete_offers_the_movers_legal_actions_filtered(harness: Ha
     assert rows and all(c["value"].startswith("drop row") for c in rows)
     # not bob's turn, nor carol's game: one choice says so (a move's list would be empty)
     turn = await harness.autocomplete(BOB, "play", "command")
-    assert turn == [{"name": "It is Alice (Red)'s turn", "value": "?"}], turn
+    assert turn == [{"name": "Alice (Red) is to move", "value": "?"}], turn
     (stranger,) = await harness.autocomplete(CAROL, "play", "command")
     assert stranger["name"].startswith("You are not playing in this game (Alice"), stranger
 

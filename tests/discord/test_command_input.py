@@ -35,7 +35,7 @@ async def test_the_player_not_to_move_is_told_whose_turn_it_is(harness: Harness)
     await start_game(harness, ALICE, BOB, "morris")
     for path, option in MOVE_OPTIONS:
         choices = await harness.autocomplete(BOB, path, option)
-        assert choices == [{"name": "It is Alice (White)'s turn", "value": "?"}], (path, choices)
+        assert choices == [{"name": "Alice (White) is to move", "value": "?"}], (path, choices)
     picked = await refused(harness, BOB, "play", command="?")  # the turn, not the syntax of ?
     assert picked == "Alice (White) is to move, not you", picked
     picked = await refused(harness, BOB, "move", from_="?", to="d6")
@@ -220,4 +220,4 @@ async def test_the_mover_is_told_why_a_morris_command_offers_nothing_yet(
     assert placing[:2] == ["a7", "d7"] and "?" not in placing  # the moves are still offered
     await harness.slash(ALICE, "place", point="a7")
     (turn,) = await harness.autocomplete(ALICE, "move", "from_")  # bob's turn: that comes first
-    assert turn["name"] == "It is Bob (Black)'s turn", turn
+    assert turn["name"] == "Bob (Black) is to move", turn
