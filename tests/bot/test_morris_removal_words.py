@@ -73,9 +73,10 @@ MILL_WORDS = {
 async def test_the_mill_is_not_said_again_in_the_line_that_asks_for_the_removal(
     referee: Referee,
 ) -> None:
-    """Hungarian, Esperanto and Icelandic said it twice: "alice (Fehér) lerakott egy bábut: g7, és malmot
-    csinált" then "alice (Fehér) malmot csinált: levehet egyet..."; the second line now says,
-    as English does, who is to remove, and the mill stays in the move's own line."""
+    """Hungarian, Esperanto and Icelandic said it twice: "alice (Fehér) lerakott egy bábut:
+    g7, és malmot csinált" then "alice (Fehér) malmot csinált: levehet egyet..."; the second
+    line now says, as English does, who is to remove, and the mill stays in the move's own
+    line."""
     mill = await morris_mill(referee)
     for lang, words in MILL_WORDS.items():
         text = to_message(mill, lang=lang).embed.description  # type: ignore[union-attr]

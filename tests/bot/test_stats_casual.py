@@ -81,7 +81,7 @@ async def test_the_casual_line_in_every_language(store: Store, clock: ManualCloc
         assert hu in said["hu"], said["hu"]
         eo = "Amikaj ludoj ĉi tie (ne rangigitaj, ĉiuj sezonoj): 0V 1M 1R"
         assert eo in said["eo"], said["eo"]
-        icelandic = "Vináttuleikir hér (án stiga, öll tímabil): 0S 1T 1J"
+        icelandic = "Vináttuviðureignir hér (án stiga, öll tímabil): 0S 1T 1J"
         assert icelandic in said["is"], said["is"]
     finally:
         await referee.close()
