@@ -16,6 +16,7 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,6 +32,30 @@ def env_for(tmp_path: Path, *, unbuffered: bool) -> dict[str, str]:
     if unbuffered:
         env["PYTHONUNBUFFERED"] = "1"
     return env
+
+
+def bot_command(
+    argv: list[str],
+    tmp_path: Path,
+    *,
+    unbuffered: bool = True,
+    closed: int | None = None,
+    **kw: Any,
+) -> subprocess.CompletedProcess[str]:
+    """``python -m bot ARGV`` on ``tmp_path``'s database, with file descriptor ``closed`` shut
+    before it starts (1: no standard output, 2: no standard error); ``kw``: subprocess.run's
+    streams and an ``env`` to add."""
+    env = {**env_for(tmp_path, unbuffered=unbuffered), **kw.pop("env", {})}
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *argv],
+        stdin=subprocess.DEVNULL,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        preexec_fn=None if closed is None else (lambda: os.close(closed)),
+        timeout=120,
+        **kw,
+    )
 
 
 @pytest.fixture
@@ -126,15 +151,8 @@ def test_a_reader_gone_after_the_first_line_leaves_the_verdict_in_the_exit_code(
 def test_no_standard_output_at_all(unbuffered: bool, tmp_path: Path, games_file: Path) -> None:
     """`python -m bot store check >&-`: Python starts with sys.stdout None, and print() writes
     nothing; the command's last flush must not meet None (an AttributeError traceback)."""
-    done = subprocess.run(
-        [sys.executable, "-m", "bot", "store", "check"],
-        stdin=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=ROOT,
-        env=env_for(tmp_path, unbuffered=unbuffered),
-        preexec_fn=lambda: os.close(1),
-        timeout=120,
+    done = bot_command(
+        ["store", "check"], tmp_path, unbuffered=unbuffered, closed=1, stderr=subprocess.PIPE
     )
     assert (done.returncode, done.stderr) == (0, "")
 
@@ -147,15 +165,8 @@ def test_a_full_disk_under_standard_output_is_one_line(
     """`store check > report.txt` on a full disk: the report is lost, and said so in one line
     (it was an OSError traceback); the exit code is still the check's verdict."""
     with open("/dev/full", "w") as full:
-        done = subprocess.run(
-            [sys.executable, "-m", "bot", "store", "check"],
-            stdin=subprocess.DEVNULL,
-            stdout=full,
-            stderr=subprocess.PIPE,
-            text=True,
-            cwd=ROOT,
-            env=env_for(tmp_path, unbuffered=unbuffered),
-            timeout=120,
+        done = bot_command(
+            ["store", "check"], tmp_path, unbuffered=unbuffered, stdout=full, stderr=subprocess.PIPE
         )
     assert done.returncode == 0
     assert done.stderr == "standard output cannot be written: No space left on device\n"
@@ -178,30 +189,13 @@ def test_with_standard_error_closed_an_error_is_the_exit_code_alone(
     """`python -m bot store check 2>&- | script`: Python starts with sys.stderr None, and
     print(file=sys.stderr), argparse's usage too, wrote to standard output, where the script
     would read the error as a result. Results stay there (the last case)."""
-    done = subprocess.run(
-        [sys.executable, "-m", "bot", *(a.replace("{tmp}", str(tmp_path)) for a in argv)],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        text=True,
-        cwd=ROOT,
-        env={**env_for(tmp_path, unbuffered=True), **env},
-        preexec_fn=lambda: os.close(2),
-        timeout=120,
-    )
+    typed = [a.replace("{tmp}", str(tmp_path)) for a in argv]
+    done = bot_command(typed, tmp_path, closed=2, stdout=subprocess.PIPE, env=env)
     assert (done.returncode, done.stdout) == (code, "")
 
 
 def test_with_standard_error_closed_results_still_go_to_standard_output(
     tmp_path: Path, games_file: Path
 ) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "bot", "store", "check"],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        text=True,
-        cwd=ROOT,
-        env=env_for(tmp_path, unbuffered=True),
-        preexec_fn=lambda: os.close(2),
-        timeout=120,
-    )
+    done = bot_command(["store", "check"], tmp_path, closed=2, stdout=subprocess.PIPE)
     assert done.returncode == 0 and f"schema version {LATEST}" in done.stdout, done.stdout
