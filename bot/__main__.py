@@ -20,6 +20,7 @@ import dataclasses
 import os
 import stat
 import sys
+import threading
 import time
 from collections.abc import Sequence
 from typing import Any, TextIO, cast
@@ -150,6 +151,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     no_errors = sys.stderr is None  # `2>&-`: print(file=sys.stderr), argparse's usage: stdout
     if no_errors:  # where a script reads results; an error there reads as one: say it nowhere
         sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - closed below
+    hook, interrupted = threading.excepthook, False
+    threading.excepthook = _quiet_when_the_loop_closed  # set before a Ctrl-C can close the loop
     try:
         code = _command(argv)
         if sys.stdout is not None:  # block-buffered output meets a closed pipe here
@@ -158,13 +161,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (SchemaTooNew, StoreUnavailable):
         return 3
     except KeyboardInterrupt:  # Ctrl-C in `store copy`, `ladder rebuild`: no traceback
+        interrupted = True  # (the hook stays: a worker thread may end after this returns)
         print(INTERRUPTED, file=sys.stderr)
         return 130  # 128 + SIGINT, as a shell reports a command Ctrl-C stopped
     finally:
+        if not interrupted:
+            threading.excepthook = hook
         sys.stdout = real
         if no_errors:
             sys.stderr.close()
             sys.stderr = cast(TextIO, None)
+
+
+def _quiet_when_the_loop_closed(args: threading.ExceptHookArgs) -> None:
+    """After a Ctrl-C the event loop is closed while aiosqlite's worker thread may still hand
+    back a result ("Event loop is closed", a traceback after the one-line message, seen under
+    load); that one is expected, and any other thread error is still reported."""
+    if isinstance(args.exc_value, RuntimeError) and "loop is closed" in str(args.exc_value):
+        return
+    threading.__excepthook__(args)
 
 
 def _command(argv: Sequence[str] | None) -> int:
