@@ -87,15 +87,9 @@ def test_a_reader_gone_before_the_first_line_ends_the_command_quietly(
     reader, writer = os.pipe()
     os.close(reader)
     try:
-        done = subprocess.run(
-            [sys.executable, "-m", "bot", *(a.replace("{tmp}", str(tmp_path)) for a in argv)],
-            stdin=subprocess.DEVNULL,
-            stdout=writer,
-            stderr=subprocess.PIPE,
-            text=True,
-            cwd=ROOT,
-            env=env_for(tmp_path, unbuffered=unbuffered),
-            timeout=120,
+        typed = [a.replace("{tmp}", str(tmp_path)) for a in argv]
+        done = bot_command(
+            typed, tmp_path, unbuffered=unbuffered, stdout=writer, stderr=subprocess.PIPE
         )
     finally:
         os.close(writer)
